@@ -1,0 +1,82 @@
+package io.apiary.ingest.cassandra;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.CqlSessionBuilder;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * Opens Cassandra sessions from the application's configuration. Everything the driver can
+ * configure itself (authentication, TLS, timeouts, pooling, throttling, retry, metrics) comes from
+ * the driver's own {@code application.conf}: the file named by
+ * {@value IngestConfig#CASSANDRA_DRIVER_CONFIG_FILE} if set, else an {@code application.conf} on the
+ * classpath, over the driver's {@code reference.conf}. Contact points and local datacenter come
+ * from the application's options. Thread-safe (stateless).
+ */
+public final class CassandraSessions {
+
+    private CassandraSessions() {
+    }
+
+    /**
+     * Opens a session (no keyspace set; statements name their keyspace).
+     *
+     * @param config the configuration, not null
+     * @return an open session; the caller closes it
+     * @throws ConfigException if a contact point is malformed or the driver file is missing
+     * @throws com.datastax.oss.driver.api.core.AllNodesFailedException if no contact point answers
+     */
+    public static CqlSession open(IngestConfig config) {
+        CqlSessionBuilder builder = CqlSession.builder()
+                .withConfigLoader(configLoader(config.getString(IngestConfig.CASSANDRA_DRIVER_CONFIG_FILE)))
+                .addContactPoints(contactPoints(config.getList(IngestConfig.CASSANDRA_CONTACT_POINTS)))
+                .withLocalDatacenter(config.getString(IngestConfig.CASSANDRA_LOCAL_DATACENTER))
+                .withApplicationName("apiary-ingest");
+        return builder.build();
+    }
+
+    private static DriverConfigLoader configLoader(String file) {
+        if (file == null || file.isBlank()) {
+            return DriverConfigLoader.fromDefaults(CassandraSessions.class.getClassLoader());
+        }
+        Path path = Path.of(file);
+        if (!Files.isReadable(path)) {
+            throw new ConfigException(IngestConfig.CASSANDRA_DRIVER_CONFIG_FILE, file,
+                    "the Cassandra driver configuration file does not exist or cannot be read");
+        }
+        return DriverConfigLoader.fromPath(path);
+    }
+
+    /**
+     * Parses host:port contact points.
+     *
+     * @param hostPorts entries like {@code 10.0.0.1:9042} or {@code cassandra-0.cassandra:9042}
+     * @return unresolved socket addresses (resolved by the driver)
+     * @throws ConfigException naming the entry if one is malformed
+     */
+    public static List<InetSocketAddress> contactPoints(List<String> hostPorts) {
+        List<InetSocketAddress> points = new ArrayList<>();
+        for (String entry : hostPorts) {
+            String hostPort = entry.trim();
+            int colon = hostPort.lastIndexOf(':');
+            try {
+                if (colon <= 0) {
+                    throw new NumberFormatException("no port");
+                }
+                int port = Integer.parseInt(hostPort.substring(colon + 1));
+                points.add(InetSocketAddress.createUnresolved(hostPort.substring(0, colon), port));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(IngestConfig.CASSANDRA_CONTACT_POINTS, entry,
+                        "expected host:port, e.g. 127.0.0.1:9042");
+            }
+        }
+        return points;
+    }
+}

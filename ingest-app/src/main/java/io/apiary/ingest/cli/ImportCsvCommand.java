@@ -1,0 +1,111 @@
+package io.apiary.ingest.cli;
+
+import java.io.PrintWriter;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.gateway.CsvReadingParser;
+import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.gateway.ReadingTimeParser;
+import io.apiary.ingest.gateway.SensorColumn;
+import io.apiary.ingest.topics.Topics;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code import-csv}: replays a CSV of readings into the telemetry topic as a gateway would (key
+ * hive id, Avro single-object encoding, record timestamp = reading time). Every row or cell it
+ * cannot read is reported on stderr with its line number.
+ */
+@Command(name = "import-csv", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Replays a CSV of sensor readings into the gateway telemetry topic.",
+        footer = {"", "Example (the UrBAN Montreal file):",
+                "  ingest-app import-csv --file sensor_2021.csv --time-column Date --hive-column 'Tag number' \\",
+                "    --sensor temperature=TEMPERATURE:degC --sensor humidity=HUMIDITY:%RH \\",
+                "    --set kafka.bootstrap.servers=localhost:9092"})
+public final class ImportCsvCommand implements Callable<Integer> {
+
+    @Option(names = "--file", required = true, paramLabel = "CSV", description = "The CSV file, with a header line.")
+    Path file;
+
+    @Option(names = "--time-column", required = true, paramLabel = "NAME", description = "Header of the time column.")
+    String timeColumn;
+
+    @Option(names = "--time-format", defaultValue = "yyyy-MM-dd HH:mm:ss[XXX]", paramLabel = "FORMAT",
+            description = "iso, epoch-ms, epoch-s, or a java.time pattern (default: ${DEFAULT-VALUE}).")
+    String timeFormat;
+
+    @Option(names = "--zone", defaultValue = "UTC", paramLabel = "ZONE",
+            description = "Zone of times written without an offset, e.g. UTC, -05:00, America/Montreal "
+                    + "(default: ${DEFAULT-VALUE}).")
+    ZoneId zone;
+
+    @Option(names = "--hive-column", required = true, paramLabel = "NAME", description = "Header of the hive id column.")
+    String hiveColumn;
+
+    @Option(names = "--sensor", required = true, paramLabel = "COLUMN=TYPE:UNIT",
+            description = "A sensor column, e.g. temperature=TEMPERATURE:degC. Repeatable.")
+    List<String> sensors;
+
+    @Option(names = "--gateway-id", defaultValue = "csv-import", paramLabel = "ID",
+            description = "Gateway id given to the readings (default: ${DEFAULT-VALUE}).")
+    String gatewayId;
+
+    @Option(names = "--delimiter", defaultValue = ",", paramLabel = "CHAR", description = "Field delimiter (default: ${DEFAULT-VALUE}).")
+    char delimiter;
+
+    @Option(names = "--max-reported", defaultValue = "1000", paramLabel = "N",
+            description = "Problems printed one by one before only counting them (default: ${DEFAULT-VALUE}).")
+    int maxReported;
+
+    @Option(names = "--strict", description = "Exit with code 3 if any row or cell was rejected.")
+    boolean strict;
+
+    @Mixin
+    ConfigOptions config;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        List<SensorColumn> columns = sensors.stream().map(SensorColumn::parse).toList();
+        CsvReadingParser parser = new CsvReadingParser(timeColumn, new ReadingTimeParser(timeFormat, zone),
+                hiveColumn, columns, gatewayId, delimiter);
+        if (!Files.isReadable(file)) {
+            throw new IllegalArgumentException("Cannot read " + file.toAbsolutePath());
+        }
+        IngestConfig cfg = config.load();
+        Topics topics = cfg.topics();
+        PrintWriter err = spec.commandLine().getErr();
+        long[] reported = {0};
+        CsvReadingParser.Totals totals;
+        try (GatewayProducer producer = new GatewayProducer(cfg.kafkaClientSettings(), topics.telemetryTopic(),
+                topics.entranceCountsTopic());
+             Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            totals = parser.parse(reader, producer::send, problem -> {
+                if (reported[0]++ < maxReported) {
+                    err.println(file.getFileName() + ": " + problem);
+                }
+            });
+            producer.flush();
+        }
+        if (reported[0] > maxReported) {
+            err.printf("%s: %d more problems not shown (--max-reported %d)%n", file.getFileName(),
+                    reported[0] - maxReported, maxReported);
+        }
+        spec.commandLine().getOut().printf("%s: %d rows read, %d readings produced to %s, %d rows and %d cells rejected%n",
+                file.getFileName(), totals.rows(), totals.readings(), topics.telemetry(), totals.rejectedRows(),
+                totals.rejectedCells());
+        return strict && (totals.rejectedRows() + totals.rejectedCells()) > 0 ? 3 : 0;
+    }
+}

@@ -1,0 +1,74 @@
+package io.apiary.ingest.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * Builds an {@link IngestConfig} from, in increasing precedence: the defaults, an optional
+ * properties file, environment variables, then explicit overrides (e.g. command-line options).
+ *
+ * <p>Environment variables: {@code APIARY_} followed by the option name in upper case with dots
+ * as underscores; e.g. {@code APIARY_KAFKA_BOOTSTRAP_SERVERS} sets {@code kafka.bootstrap.servers}
+ * and {@code APIARY_KAFKA_SASL_JAAS_CONFIG} sets {@code kafka.sasl.jaas.config}. Thread-safe (stateless).
+ */
+public final class ConfigLoader {
+
+    /** Prefix of the environment variables read as settings. */
+    public static final String ENV_PREFIX = "APIARY_";
+
+    private ConfigLoader() {
+    }
+
+    /**
+     * Loads the configuration.
+     *
+     * @param file      properties file, or null for none
+     * @param env       environment variables (usually {@code System.getenv()}), not null
+     * @param overrides settings that win over file and environment, not null
+     * @return the validated configuration
+     * @throws ConfigException if the file cannot be read or a value is invalid, naming the file
+     *                         or option
+     */
+    public static IngestConfig load(Path file, Map<String, String> env, Map<String, ?> overrides) {
+        Map<String, Object> settings = new HashMap<>();
+        if (file != null) {
+            Properties props = new Properties();
+            try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                props.load(reader);
+            } catch (IOException e) {
+                throw new ConfigException("Cannot read the configuration file " + file.toAbsolutePath()
+                        + ": " + e.getMessage());
+            }
+            props.forEach((k, v) -> settings.put(k.toString().trim(), v.toString().trim()));
+        }
+        settings.putAll(fromEnvironment(env));
+        settings.putAll(overrides);
+        return new IngestConfig(settings);
+    }
+
+    /**
+     * The settings named by {@code APIARY_*} environment variables.
+     *
+     * @param env environment variables, not null
+     * @return option name to value
+     */
+    public static Map<String, String> fromEnvironment(Map<String, String> env) {
+        Map<String, String> settings = new HashMap<>();
+        env.forEach((name, value) -> {
+            if (name.startsWith(ENV_PREFIX) && name.length() > ENV_PREFIX.length()) {
+                String key = name.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.');
+                settings.put(key, value);
+            }
+        });
+        return settings;
+    }
+}

@@ -1,0 +1,197 @@
+package io.apiary.ingest.config;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.apiary.ingest.bucket.ShardStrategy;
+import io.apiary.ingest.topics.Topics;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.ValidString;
+
+/**
+ * The application's configuration: every option defined once, with its type, default, unit,
+ * validator and documentation (Kafka's {@link ConfigDef}, as {@code StreamsConfig} does).
+ *
+ * <p>Pass-through prefixes: {@code kafka.*} goes to every Kafka client (for example
+ * {@code kafka.bootstrap.servers}, {@code kafka.security.protocol}, {@code kafka.sasl.jaas.config},
+ * {@code kafka.ssl.truststore.location}); {@code streams.*} goes to Kafka Streams only;
+ * {@code sink.consumer.*} to the sink's consumer only. Cassandra driver settings (authentication,
+ * TLS, timeouts, pooling) go in the driver's own {@code application.conf}, named by
+ * {@value #CASSANDRA_DRIVER_CONFIG_FILE}.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class IngestConfig extends AbstractConfig {
+
+    /** Prefix of settings passed to every Kafka client. */
+    public static final String KAFKA_PREFIX = "kafka.";
+    /** Prefix of settings passed to Kafka Streams only. */
+    public static final String STREAMS_PREFIX = "streams.";
+    /** Prefix of settings passed to the sink's Kafka consumer only. */
+    public static final String SINK_CONSUMER_PREFIX = "sink.consumer.";
+
+    public static final String KAFKA_BOOTSTRAP_SERVERS = "kafka.bootstrap.servers";
+    public static final String TOPOLOGY_APPLICATION_ID = "topology.application.id";
+    public static final String TOPOLOGY_STATE_DIR = "topology.state.dir";
+    public static final String TOPOLOGY_PROCESSING_GUARANTEE = "topology.processing.guarantee";
+    public static final String TELEMETRY_SHARDS = "telemetry.shards";
+    public static final String TELEMETRY_SHARD_STRATEGY = "telemetry.shard.strategy";
+    public static final String ACTIVITY_GRACE_MS = "activity.window.grace.ms";
+    public static final String SINK_GROUP_ID = "sink.group.id";
+    public static final String SINK_MAX_IN_FLIGHT = "sink.max.in.flight.requests";
+    public static final String SINK_BATCH_MAX_ROWS = "sink.batch.max.rows";
+    public static final String SINK_BATCH_MAX_BYTES = "sink.batch.max.bytes";
+    public static final String SINK_MAX_BUFFERED_ROWS = "sink.max.buffered.rows";
+    public static final String SINK_COMMIT_INTERVAL_MS = "sink.commit.interval.ms";
+    public static final String SINK_RETRY_BACKOFF_MS = "sink.retry.backoff.ms";
+    public static final String SINK_RETRY_BACKOFF_MAX_MS = "sink.retry.backoff.max.ms";
+    public static final String CASSANDRA_CONTACT_POINTS = "cassandra.contact.points";
+    public static final String CASSANDRA_LOCAL_DATACENTER = "cassandra.local.datacenter";
+    public static final String CASSANDRA_KEYSPACE = "cassandra.keyspace";
+    public static final String CASSANDRA_DRIVER_CONFIG_FILE = "cassandra.driver.config.file";
+    public static final String TOPIC_TELEMETRY = "topic.telemetry";
+    public static final String TOPIC_ENTRANCE_COUNTS = "topic.entrance.counts";
+    public static final String TOPIC_HOURLY_ACTIVITY = "topic.hourly.activity";
+    public static final String TOPIC_TELEMETRY_ROWS = "topic.telemetry.rows";
+    public static final String TOPIC_ACTIVITY_ROWS = "topic.activity.rows";
+    public static final String TOPIC_DEAD_LETTER = "topic.dead.letter";
+    public static final String TOPIC_PARTITIONS = "topic.partitions";
+    public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
+
+    /** The definition of every option; its docs are the configuration reference. */
+    public static final ConfigDef DEFINITION = new ConfigDef()
+            .define(KAFKA_BOOTSTRAP_SERVERS, Type.LIST, "localhost:9092", Importance.HIGH,
+                    "Kafka brokers to bootstrap from, host:port, comma-separated.")
+            .define(TOPOLOGY_APPLICATION_ID, Type.STRING, "apiary-ingest-topology", Importance.HIGH,
+                    "Kafka Streams application.id of the topology: its consumer group and the prefix of its internal topics.")
+            .define(TOPOLOGY_STATE_DIR, Type.STRING, System.getProperty("java.io.tmpdir") + "/apiary-ingest-state",
+                    Importance.MEDIUM, "Folder of the topology's local state stores (RocksDB).")
+            .define(TOPOLOGY_PROCESSING_GUARANTEE, Type.STRING, "exactly_once_v2",
+                    ValidString.in("exactly_once_v2", "at_least_once"), Importance.MEDIUM,
+                    "Kafka Streams processing.guarantee. exactly_once_v2 keeps hourly counts exact across restarts.")
+            .define(TELEMETRY_SHARDS, Type.INT, 96, Range.between(1, 100_000), Importance.HIGH,
+                    "Shards per day bucket of hive_telemetry (see the partition math in cql/010-hive_telemetry.cql). "
+                            + "Changing it moves new rows to other partitions; readers must know every value used.")
+            .define(TELEMETRY_SHARD_STRATEGY, Type.STRING, "time", ValidString.in("time", "hash"), Importance.HIGH,
+                    "How a reading's shard is chosen: 'time' = contiguous slices of the UTC day (batches fill), "
+                            + "'hash' = uniform hash of hive, sensor and reading time (no batching).")
+            .define(ACTIVITY_GRACE_MS, Type.LONG, Duration.ofMinutes(10).toMillis(), Range.atLeast(0), Importance.HIGH,
+                    "Grace period of the hourly windows, in milliseconds: how long after an hour ends (in stream time) "
+                            + "samples for it are still accepted before its final result is emitted.")
+            .define(SINK_GROUP_ID, Type.STRING, "apiary-ingest-sink", Importance.HIGH,
+                    "Consumer group of the Cassandra sink.")
+            .define(SINK_MAX_IN_FLIGHT, Type.INT, 64, Range.between(1, 10_000), Importance.HIGH,
+                    "Maximum write requests (batches or single statements) awaiting Cassandra's answer, per sink instance.")
+            .define(SINK_BATCH_MAX_ROWS, Type.INT, 100, Range.between(1, 10_000), Importance.MEDIUM,
+                    "Maximum rows in one single-partition UNLOGGED batch.")
+            .define(SINK_BATCH_MAX_BYTES, Type.INT, 4_000, Range.between(100, 50 * 1024), Importance.MEDIUM,
+                    "Maximum bound-value bytes in one batch. Keep it under the server's batch_size_warn_threshold "
+                            + "(stock: 5 KiB) so the sink never causes batch warnings.")
+            .define(SINK_MAX_BUFFERED_ROWS, Type.INT, 20_000, Range.atLeast(1), Importance.MEDIUM,
+                    "Rows held in memory (polled but not yet acknowledged by Cassandra). Above it the sink pauses "
+                            + "its Kafka partitions and keeps polling, resuming once writes drain.")
+            .define(SINK_COMMIT_INTERVAL_MS, Type.LONG, 1_000L, Range.atLeast(10), Importance.LOW,
+                    "How often the sink commits the offsets Cassandra has acknowledged, in milliseconds.")
+            .define(SINK_RETRY_BACKOFF_MS, Type.LONG, 100L, Range.atLeast(1), Importance.LOW,
+                    "First wait before retrying a write that timed out or found Cassandra unavailable, in milliseconds; "
+                            + "doubles on each retry, with jitter.")
+            .define(SINK_RETRY_BACKOFF_MAX_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.LOW,
+                    "Longest wait between retries of one write, in milliseconds. Retries go on while Cassandra is down.")
+            .define(CASSANDRA_CONTACT_POINTS, Type.LIST, "127.0.0.1:9042", Importance.HIGH,
+                    "Cassandra nodes to connect to first, host:port, comma-separated.")
+            .define(CASSANDRA_LOCAL_DATACENTER, Type.STRING, "datacenter1", Importance.HIGH,
+                    "The Cassandra datacenter this instance is in (the driver routes to its replicas).")
+            .define(CASSANDRA_KEYSPACE, Type.STRING, "apiary", Importance.HIGH,
+                    "Keyspace of the tables.")
+            .define(CASSANDRA_DRIVER_CONFIG_FILE, Type.STRING, "", Importance.MEDIUM,
+                    "Optional path of a Cassandra java driver application.conf (HOCON) layered over the driver's "
+                            + "reference.conf: authentication, TLS, timeouts, pooling, throttling. Use ${?ENV_VAR} "
+                            + "substitutions for secrets.")
+            .define(TOPIC_TELEMETRY, Type.STRING, Topics.TELEMETRY, Importance.LOW, "Gateway telemetry topic.")
+            .define(TOPIC_ENTRANCE_COUNTS, Type.STRING, Topics.ENTRANCE_COUNTS, Importance.LOW,
+                    "Gateway entrance-counter topic.")
+            .define(TOPIC_HOURLY_ACTIVITY, Type.STRING, Topics.HOURLY_ACTIVITY, Importance.LOW,
+                    "Topic of final hourly activity results, for analysts.")
+            .define(TOPIC_TELEMETRY_ROWS, Type.STRING, Topics.TELEMETRY_ROWS, Importance.LOW,
+                    "Row topic of hive_telemetry.")
+            .define(TOPIC_ACTIVITY_ROWS, Type.STRING, Topics.ACTIVITY_ROWS, Importance.LOW,
+                    "Row topic of hive_activity.")
+            .define(TOPIC_DEAD_LETTER, Type.STRING, Topics.DEAD_LETTER, Importance.MEDIUM,
+                    "Dead letter topic: records that could not be processed, with headers naming stage and reason.")
+            .define(TOPIC_PARTITIONS, Type.INT, 6, Range.between(1, 10_000), Importance.MEDIUM,
+                    "Partitions of the topics the application creates when they are missing "
+                            + "(the sink and the topology scale out to this many instances).")
+            .define(TOPIC_REPLICATION_FACTOR, Type.SHORT, (short) -1, Importance.MEDIUM,
+                    "Replication factor of the topics the application creates; -1 takes the broker's default.");
+
+    /**
+     * Validates and types a set of settings.
+     *
+     * @param settings option name to value; unknown {@code kafka.*}, {@code streams.*} and
+     *                 {@code sink.consumer.*} keys pass through; not null
+     * @throws org.apache.kafka.common.config.ConfigException naming the option and the accepted
+     *                                                        values when a value is invalid
+     */
+    public IngestConfig(Map<String, ?> settings) {
+        super(DEFINITION, settings, false);
+    }
+
+    /** @return the topic names */
+    public Topics topics() {
+        return new Topics(getString(TOPIC_TELEMETRY), getString(TOPIC_ENTRANCE_COUNTS),
+                getString(TOPIC_HOURLY_ACTIVITY), getString(TOPIC_TELEMETRY_ROWS),
+                getString(TOPIC_ACTIVITY_ROWS), getString(TOPIC_DEAD_LETTER));
+    }
+
+    /** @return the shard strategy of hive_telemetry */
+    public ShardStrategy shardStrategy() {
+        return ShardStrategy.parse(getString(TELEMETRY_SHARD_STRATEGY));
+    }
+
+    /**
+     * Settings for every Kafka client: {@code kafka.*} with the prefix removed.
+     *
+     * @return a new mutable map
+     */
+    public Map<String, Object> kafkaClientSettings() {
+        Map<String, Object> settings = new TreeMap<>(originalsWithPrefix(KAFKA_PREFIX));
+        settings.put("bootstrap.servers", String.join(",", getList(KAFKA_BOOTSTRAP_SERVERS)));
+        return settings;
+    }
+
+    /**
+     * Settings with a prefix, prefix removed (for {@code streams.} or {@code sink.consumer.}).
+     *
+     * @param prefix the prefix, with its trailing dot
+     * @return a new mutable map
+     */
+    public Map<String, Object> passThrough(String prefix) {
+        return new TreeMap<>(originalsWithPrefix(prefix));
+    }
+
+    /**
+     * All settings as text for logs, with secrets masked: any key naming a password, secret,
+     * JAAS config, token or key material shows {@code [hidden]}.
+     *
+     * @return option name to printable value, sorted
+     */
+    public Map<String, String> describe() {
+        Map<String, String> out = new TreeMap<>();
+        values().forEach((key, value) -> out.put(key, printable(key, value)));
+        originals().forEach((key, value) -> out.putIfAbsent(key, printable(key, value)));
+        return out;
+    }
+
+    static String printable(String key, Object value) {
+        String k = key.toLowerCase(Locale.ROOT);
+        boolean secret = k.contains("password") || k.contains("secret") || k.contains("jaas")
+                || k.contains("token") || k.endsWith(".key") || k.contains("credentials");
+        return secret ? "[hidden]" : String.valueOf(value);
+    }
+}

@@ -1,0 +1,105 @@
+package io.apiary.ingest.deadletter;
+
+import java.nio.charset.StandardCharsets;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+/**
+ * The dead letter record format shared by every stage: key and value are the original bytes,
+ * the original headers are kept, and these headers (UTF-8 text) say what happened:
+ * <pre>
+ *   apiary.dlq.stage             deserialize | process | sink
+ *   apiary.dlq.reason            a {@link RejectReason} code
+ *   apiary.dlq.message           what was wrong, for an operator
+ *   apiary.dlq.exception         class name of the underlying exception
+ *   apiary.dlq.source.topic      topic the record was read from
+ *   apiary.dlq.source.partition  its partition
+ *   apiary.dlq.source.offset     its offset
+ * </pre>
+ * Each dead-lettered record also increments the Micrometer counter
+ * {@value #COUNTER} tagged with {@code stage} and {@code reason}. Thread-safe (stateless).
+ */
+public final class DeadLetterHeaders {
+
+    public static final String STAGE = "apiary.dlq.stage";
+    public static final String REASON = "apiary.dlq.reason";
+    public static final String MESSAGE = "apiary.dlq.message";
+    public static final String EXCEPTION = "apiary.dlq.exception";
+    public static final String SOURCE_TOPIC = "apiary.dlq.source.topic";
+    public static final String SOURCE_PARTITION = "apiary.dlq.source.partition";
+    public static final String SOURCE_OFFSET = "apiary.dlq.source.offset";
+
+    /** Name of the counter of dead-lettered records. */
+    public static final String COUNTER = "apiary.dead.letter.records";
+
+    private DeadLetterHeaders() {
+    }
+
+    /**
+     * Builds one dead letter record and counts it.
+     *
+     * @param deadLetterTopic the dead letter topic, not null
+     * @param stage           pipeline stage that rejected the record, not null
+     * @param reason          reason code, not null
+     * @param error           the failure; its message becomes the message header, not null
+     * @param sourceTopic     topic of the original record, not null
+     * @param sourcePartition partition of the original record
+     * @param sourceOffset    offset of the original record
+     * @param key             original key bytes, may be null
+     * @param value           original value bytes, may be null
+     * @param originalHeaders headers of the original record, may be null
+     * @return the record to produce
+     */
+    public static ProducerRecord<byte[], byte[]> record(String deadLetterTopic, String stage, RejectReason reason,
+            Throwable error, String sourceTopic, int sourcePartition, long sourceOffset,
+            byte[] key, byte[] value, Headers originalHeaders) {
+        Headers headers = new RecordHeaders();
+        if (originalHeaders != null) {
+            for (Header h : originalHeaders) {
+                headers.add(h);
+            }
+        }
+        put(headers, STAGE, stage);
+        put(headers, REASON, reason.name());
+        put(headers, MESSAGE, String.valueOf(error.getMessage()));
+        put(headers, EXCEPTION, error.getClass().getName());
+        put(headers, SOURCE_TOPIC, sourceTopic);
+        put(headers, SOURCE_PARTITION, Integer.toString(sourcePartition));
+        put(headers, SOURCE_OFFSET, Long.toString(sourceOffset));
+        counter(stage, reason).increment();
+        return new ProducerRecord<>(deadLetterTopic, null, key, value, headers);
+    }
+
+    /**
+     * The counter of one stage and reason, in Micrometer's global registry.
+     *
+     * @param stage  pipeline stage
+     * @param reason reason code
+     * @return the counter
+     */
+    public static Counter counter(String stage, RejectReason reason) {
+        return Metrics.counter(COUNTER, "stage", stage, "reason", reason.name());
+    }
+
+    /**
+     * Reads one text header.
+     *
+     * @param headers record headers, not null
+     * @param name    header name
+     * @return the last value of that header as UTF-8 text, or null if absent
+     */
+    public static String text(Headers headers, String name) {
+        Header h = headers.lastHeader(name);
+        return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    private static void put(Headers headers, String name, String value) {
+        headers.remove(name);
+        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
+    }
+}

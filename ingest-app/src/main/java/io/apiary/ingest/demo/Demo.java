@@ -1,0 +1,178 @@
+package io.apiary.ingest.demo;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.apiary.ingest.cassandra.CassandraSessions;
+import io.apiary.ingest.cassandra.SchemaApplier;
+import io.apiary.ingest.config.ConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.devstack.LocalStack;
+import io.apiary.ingest.devstack.LocalStackOptions;
+import io.apiary.ingest.gateway.EntranceCountSimulator;
+import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.pipeline.Pipeline;
+import io.apiary.ingest.pipeline.TopicProvisioner;
+import io.apiary.ingest.topics.Topics;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.admin.Admin;
+
+/**
+ * The demo, end to end on real parts: starts a local Kafka broker and Cassandra node, applies
+ * the CQL, starts the topology and the sink, replays the bundled UrBAN readings plus simulated
+ * entrance counts for the same hives, shows progress until everything is written, prints a
+ * summary, and stops everything. Not thread-safe; one run per instance.
+ */
+public final class Demo {
+
+    /**
+     * @param workDir       working folder of the local stack, or null for a fresh temporary one
+     * @param keepWorkDir   keep the working folder (data and server logs) after the demo
+     * @param countInterval entrance-counter interval of the simulated samples
+     * @param showHive      hive whose hourly activity the summary shows
+     * @param showDay       UTC day whose hourly activity the summary shows
+     * @param drainTimeout  longest wait for the pipeline to write everything
+     */
+    public record Options(Path workDir, boolean keepWorkDir, Duration countInterval, String showHive,
+            LocalDate showDay, Duration drainTimeout) {
+    }
+
+    private final Options options;
+    private final PrintWriter out;
+    private volatile Pipeline pipeline;
+    private volatile LocalStack stack;
+
+    /**
+     * @param options what to run
+     * @param out     where progress and summary go
+     */
+    public Demo(Options options, PrintWriter out) {
+        this.options = Objects.requireNonNull(options);
+        this.out = Objects.requireNonNull(out);
+    }
+
+    /**
+     * Runs the demo.
+     *
+     * @return 0 when everything was written and summarized
+     * @throws Exception if a server does not start or the pipeline fails; everything started is stopped
+     */
+    public int run() throws Exception {
+        long t0 = System.nanoTime();
+        Thread hook = new Thread(this::stopAll, "apiary-demo-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            out.println("Apiary Ingest demo: real Kafka and Cassandra, real hive readings (UrBAN, CC BY 4.0)");
+            out.println("Starting a Kafka broker and a Cassandra node...");
+            out.flush();
+            LocalStackOptions.Builder stackOptions = LocalStackOptions.builder().keepWorkDir(options.keepWorkDir());
+            if (options.workDir() != null) {
+                stackOptions.workDir(options.workDir());
+            }
+            stack = LocalStack.start(stackOptions.build());
+            out.printf("  Kafka ready at %s in %.1f s; Cassandra ready at %s in %.1f s (work folder %s)%n",
+                    stack.kafkaBootstrapServers(), seconds(stack.kafka().startupTime()),
+                    hostPort(stack), seconds(stack.cassandra().startupTime()), stack.workDir());
+
+            IngestConfig config = config(stack);
+            long tSetup = System.nanoTime();
+            try (CqlSession session = CassandraSessions.open(config); Admin admin = Admin.create(config.kafkaClientSettings())) {
+                SchemaApplier.apply(session, SchemaApplier.load(null, keyspace(config), SchemaApplier.DEV_REPLICATION));
+                TopicProvisioner.createMissing(admin, config);
+            }
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            Metrics.addRegistry(registry);
+            pipeline = Pipeline.start(config, true, true, registry);
+            if (!pipeline.awaitTopologyRunning(Duration.ofSeconds(60))) {
+                throw new IllegalStateException("The topology did not reach RUNNING within 60 s: " + pipeline.failure());
+            }
+            out.printf("Schema applied, topics created, topology and sink running in %.1f s%n",
+                    seconds(Duration.ofNanos(System.nanoTime() - tSetup)));
+
+            UrbanDataset data = UrbanDataset.load();
+            EntranceCountSimulator simulator = new EntranceCountSimulator(options.countInterval(), "urban-counter");
+            Topics topics = config.topics();
+            long tIngest = System.nanoTime();
+            DemoFeed.Totals sent;
+            DemoProgress.Result progress;
+            try (GatewayProducer producer = new GatewayProducer(config.kafkaClientSettings(), topics.telemetryTopic(),
+                    topics.entranceCountsTopic());
+                 LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
+                out.printf("Replaying %,d UrBAN readings of %d hives and their simulated entrance counts (every %d s)...%n",
+                        data.readings().size(), data.spans().size(), options.countInterval().toSeconds());
+                out.flush();
+                CompletableFuture<DemoFeed.Totals> feed = CompletableFuture.supplyAsync(
+                        () -> DemoFeed.send(producer, data, simulator));
+                progress = new DemoProgress(out, config, pipeline, producer, lag).awaitDrained(feed,
+                        options.drainTimeout());
+                sent = feed.get(1, TimeUnit.SECONDS);
+            }
+            Duration ingest = Duration.ofNanos(System.nanoTime() - tIngest);
+            new DemoSummary(out, config).print(data, sent, progress, ingest, pipeline, options.showHive(),
+                    options.showDay());
+            pipeline.close();
+            pipeline = null;
+            out.printf("Demo finished in %.1f s. Stopping Kafka and Cassandra...%n",
+                    seconds(Duration.ofNanos(System.nanoTime() - t0)));
+            out.flush();
+            return 0;
+        } finally {
+            stopAll();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the JVM is exiting (Ctrl-C); the hook does the same work
+            }
+            out.flush();
+        }
+    }
+
+    private void stopAll() {
+        Pipeline p = pipeline;
+        if (p != null) {
+            pipeline = null;
+            p.close();
+        }
+        LocalStack s = stack;
+        if (s != null) {
+            stack = null;
+            s.close();
+        }
+    }
+
+    private static IngestConfig config(LocalStack stack) {
+        Path state = stack.workDir().resolve("topology-state");
+        return ConfigLoader.load(null, Map.of(), Map.of(
+                IngestConfig.KAFKA_BOOTSTRAP_SERVERS, stack.kafkaBootstrapServers(),
+                IngestConfig.CASSANDRA_CONTACT_POINTS, hostPort(stack),
+                IngestConfig.CASSANDRA_LOCAL_DATACENTER, stack.cassandraLocalDatacenter(),
+                IngestConfig.TOPOLOGY_STATE_DIR, state.toString(),
+                IngestConfig.TOPIC_PARTITIONS, 4));
+    }
+
+    static String hostPort(LocalStack stack) {
+        return stack.cassandraContactPoint().getHostString() + ":" + stack.cassandraContactPoint().getPort();
+    }
+
+    private static String keyspace(IngestConfig config) {
+        return config.getString(IngestConfig.CASSANDRA_KEYSPACE);
+    }
+
+    static double seconds(Duration d) {
+        return d.toMillis() / 1000.0;
+    }
+
+    /** @return the tables the demo writes */
+    static List<String> tables() {
+        return List.of("hive_telemetry", "hive_activity");
+    }
+}

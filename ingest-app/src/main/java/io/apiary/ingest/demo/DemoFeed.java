@@ -1,0 +1,81 @@
+package io.apiary.ingest.demo;
+
+import java.time.Instant;
+import java.util.Map;
+
+import io.apiary.ingest.gateway.EntranceCountSimulator;
+import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.schema.TelemetryReading;
+
+/**
+ * What the demo (and the end-to-end test) sends as gateways would: every UrBAN reading, then
+ * simulated entrance-counter samples of the same hives over each hive's span of readings,
+ * interleaved across hives in time order. Thread-safe (stateless).
+ */
+public final class DemoFeed {
+
+    /**
+     * Totals of one feed.
+     *
+     * @param readings telemetry readings sent
+     * @param samples  entrance-counter samples sent
+     */
+    public record Totals(long readings, long samples) {
+        /** @return all records sent */
+        public long total() {
+            return readings + samples;
+        }
+    }
+
+    private DemoFeed() {
+    }
+
+    /**
+     * The span of simulated samples of one hive: from its first reading to one interval past its last.
+     *
+     * @param span      the hive's readings span
+     * @param simulator the simulator
+     * @return [from, to) of sample end times
+     */
+    public static Instant[] sampleSpan(UrbanDataset.HiveSpan span, EntranceCountSimulator simulator) {
+        return new Instant[] {span.first(), span.last().plus(simulator.interval())};
+    }
+
+    /**
+     * Sends the whole feed and waits for Kafka's acknowledgement.
+     *
+     * @param producer  the gateway producer
+     * @param data      the UrBAN readings
+     * @param simulator the entrance-counter simulator
+     * @return what was sent
+     * @throws org.apache.kafka.common.KafkaException if a send failed
+     */
+    public static Totals send(GatewayProducer producer, UrbanDataset data, EntranceCountSimulator simulator) {
+        long readings = 0;
+        for (TelemetryReading reading : data.readings()) {
+            producer.send(reading);
+            readings++;
+        }
+        Map<String, UrbanDataset.HiveSpan> spans = data.spans();
+        long step = simulator.interval().toMillis();
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        for (UrbanDataset.HiveSpan span : spans.values()) {
+            Instant[] s = sampleSpan(span, simulator);
+            start = Math.min(start, s[0].toEpochMilli());
+            end = Math.max(end, s[1].toEpochMilli());
+        }
+        long samples = 0;
+        for (long t = Math.floorDiv(start + step - 1, step) * step; t < end; t += step) {
+            for (Map.Entry<String, UrbanDataset.HiveSpan> e : spans.entrySet()) {
+                Instant[] s = sampleSpan(e.getValue(), simulator);
+                if (t >= s[0].toEpochMilli() && t < s[1].toEpochMilli()) {
+                    producer.send(simulator.sample(e.getKey(), t));
+                    samples++;
+                }
+            }
+        }
+        producer.flush();
+        return new Totals(readings, samples);
+    }
+}

@@ -1,0 +1,88 @@
+package io.apiary.ingest.demo;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.HashMap;
+import java.util.Map;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.apiary.ingest.cassandra.CassandraSessions;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.pipeline.Pipeline;
+import io.apiary.ingest.topics.Topics;
+
+/** Prints the demo's summary from what Kafka and Cassandra now hold. Not thread-safe. */
+final class DemoSummary {
+
+    private final PrintWriter out;
+    private final IngestConfig config;
+
+    DemoSummary(PrintWriter out, IngestConfig config) {
+        this.out = out;
+        this.config = config;
+    }
+
+    void print(UrbanDataset data, DemoFeed.Totals sent, DemoProgress.Result progress, Duration ingest,
+            Pipeline pipeline, String hive, LocalDate day) {
+        Topics topics = config.topics();
+        String ks = config.getString(IngestConfig.CASSANDRA_KEYSPACE);
+        long deadLettered;
+        long hourlyResults;
+        try (LagProbe probe = new LagProbe(config.kafkaClientSettings())) {
+            deadLettered = probe.countRecords(topics.deadLetter());
+            hourlyResults = probe.countRecords(topics.hourlyActivity());
+        }
+        Map<String, Long> rowsInTable = new HashMap<>();
+        try (CqlSession session = CassandraSessions.open(config)) {
+            for (String table : Demo.tables()) {
+                Row row = session.execute(SimpleStatement.newInstance("SELECT COUNT(*) FROM " + ks + "." + table)
+                        .setTimeout(Duration.ofSeconds(120))).one();
+                rowsInTable.put(table, row == null ? 0 : row.getLong(0));
+            }
+            out.println();
+            out.println("Summary");
+            out.printf("  records in              %,12d  (%,d telemetry readings, %,d entrance-counter samples)%n",
+                    sent.total(), sent.readings(), sent.samples());
+            out.printf("  dead-lettered records   %,12d  (topic %s)%n", deadLettered, topics.deadLetter());
+            for (String table : Demo.tables()) {
+                out.printf("  %-22s  %,12d rows in Cassandra, %,d row writes acknowledged%n", table,
+                        rowsInTable.get(table), pipeline.sink().rowsWritten(table));
+            }
+            out.printf("  %-22s  %,12d distinct (hive, sensor, time) readings in the file; the other %,d were "
+                    + "duplicates, upserted onto the same rows%n", "", data.distinctReadings(),
+                    sent.readings() - data.distinctReadings());
+            out.printf("  final hourly results    %,12d  on %s (an hour is final once stream time passes its end "
+                    + "plus the grace period)%n", hourlyResults, topics.hourlyActivity());
+            out.printf("  ingest                  %,.1f s from the first record sent until everything was written; "
+                    + "sink %,.0f rows/s on average, %,.0f rows/s at peak (2 s ticks)%n",
+                    Demo.seconds(ingest), progress.averageRowsPerSecond(), progress.peakRowsPerSecond());
+            printHourly(session, ks, hive, day);
+        }
+    }
+
+    private void printHourly(CqlSession session, String ks, String hive, LocalDate day) {
+        ResultSet rs = session.execute(SimpleStatement.newInstance("SELECT hour, bees_in, bees_out, samples FROM " + ks
+                + ".hive_activity WHERE hive_id = ? AND day = ? ORDER BY day ASC, hour ASC", hive, day));
+        out.printf("%n  Hourly activity of hive %s on %s (UTC hours, from hive_activity):%n", hive, day);
+        out.println("    hour   entries     exits  samples");
+        long entries = 0;
+        long exits = 0;
+        int hours = 0;
+        for (Row row : rs) {
+            out.printf("    %02d:00 %9d %9d %8d%n", row.getInt("hour"), row.getLong("bees_in"), row.getLong("bees_out"),
+                    row.getInt("samples"));
+            entries += row.getLong("bees_in");
+            exits += row.getLong("bees_out");
+            hours++;
+        }
+        if (hours == 0) {
+            out.println("    (no rows: that hive has no samples on that day)");
+        } else {
+            out.printf("    total %9d %9d  (%d hours)%n", entries, exits, hours);
+        }
+    }
+}

@@ -1,0 +1,236 @@
+package io.apiary.ingest.devstack;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The dev stack's Kafka broker: one KRaft node (broker and controller) in a child JVM, listening
+ * on 127.0.0.1 only. Files live in {@code <work folder>/kafka}: {@code server.properties},
+ * {@code kraft-logs/} (data), {@code logs/server.log} and {@code stdout.log}.
+ *
+ * <p>Thread-safety: all methods may be called from any thread. {@link #start()} calls are
+ * serialized; {@link #stop()} may be called while a start is in progress, which then fails.
+ */
+public final class KafkaBroker {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaBroker.class);
+    private static final String MAIN_CLASS = "kafka.Kafka";
+    private static final String STORAGE_TOOL = "kafka.tools.StorageTool";
+
+    private final ServerRuntime runtime;
+    private final LocalStackOptions options;
+    private final Path dir;
+    private final Path watchdogDir;
+    private final int brokerPort;
+    private final int controllerPort;
+    private final String version;
+    private final ServerProcess process;
+    private volatile Duration startupTime = Duration.ZERO;
+    private volatile boolean startFailed;
+
+    KafkaBroker(ServerRuntime runtime, LocalStackOptions options, Path workDir, Path watchdogDir,
+                int brokerPort, int controllerPort) {
+        this.runtime = runtime;
+        this.options = options;
+        this.dir = workDir.resolve("kafka");
+        this.watchdogDir = watchdogDir;
+        this.brokerPort = brokerPort;
+        this.controllerPort = controllerPort;
+        this.version = ServerRuntime.versionOf(runtime.kafkaClasspath(), "kafka_2.13");
+        this.process = new ServerProcess("Kafka " + version + " broker", workDir,
+                dir.resolve("logs/server.log"), dir.resolve("stdout.log"), options.stopTimeout());
+    }
+
+    /**
+     * Starts the broker, formatting its storage on the first start, and blocks until an admin
+     * client can describe the cluster. Restarts reuse the same ports and data. Does nothing if
+     * the broker is already running.
+     *
+     * @throws LocalStackException if it does not become ready within the start timeout or its
+     *                             process exits; the process is stopped before this is thrown
+     */
+    public synchronized void start() {
+        if (process.isRunning()) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        try {
+            prepare();
+            process.launch(command(), dir);
+            Duration left = options.startTimeout().minusNanos(System.nanoTime() - t0);
+            try (AdminProbe probe = new AdminProbe(brokerPort)) {
+                process.awaitReady(probe, left.isNegative() ? Duration.ZERO : left);
+            }
+        } catch (LocalStackException e) {
+            startFailed = true;
+            process.stop();
+            throw e;
+        } catch (RuntimeException e) {
+            startFailed = true;
+            process.stop();
+            throw process.failure("unexpected error " + e);
+        }
+        startupTime = Duration.ofNanos(System.nanoTime() - t0);
+        LOG.info("Kafka {} broker ready at {} in {} (pid {})", version, bootstrapServers(),
+                ServerProcess.seconds(startupTime), process.pid());
+    }
+
+    /**
+     * Stops the broker: SIGTERM, then after the stop timeout SIGKILL of it and its descendants.
+     * Blocks until the process has ended. Does nothing if it is not running. Data is kept, so
+     * {@link #start()} can start it again.
+     */
+    public void stop() {
+        process.stop();
+    }
+
+    /** @return whether the broker process is alive (it may still be starting) */
+    public boolean isRunning() {
+        return process.isRunning();
+    }
+
+    /**
+     * @return the pid of the current or last broker process
+     * @throws IllegalStateException if it was never launched
+     */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** @return the broker's main log file, {@code <work>/kafka/logs/server.log}; may not exist yet */
+    public Path logFile() {
+        return process.logFile();
+    }
+
+    /** @return how long the last successful start took, from the call to ready; zero before */
+    public Duration startupTime() {
+        return startupTime;
+    }
+
+    /** @return the bootstrap servers, {@code 127.0.0.1:PORT}; never null */
+    public String bootstrapServers() {
+        return "127.0.0.1:" + brokerPort;
+    }
+
+    /** @return the broker (PLAINTEXT) port on 127.0.0.1 */
+    public int port() {
+        return brokerPort;
+    }
+
+    /** @return the KRaft controller port on 127.0.0.1 */
+    public int controllerPort() {
+        return controllerPort;
+    }
+
+    /** @return the Kafka version run, from the broker jar's name, e.g. {@code 4.4.0} */
+    public String version() {
+        return version;
+    }
+
+    /** @return the broker's folder, {@code <work>/kafka} */
+    public Path directory() {
+        return dir;
+    }
+
+    /** @return whether a start of this broker has failed (its work folder is then kept) */
+    boolean startFailed() {
+        return startFailed;
+    }
+
+    private void prepare() {
+        Path properties = dir.resolve("server.properties");
+        if (!Files.exists(properties)) {
+            StackFiles.mkdirs(dir.resolve("logs"));
+            StackFiles.mkdirs(dir.resolve("tmp"));
+            StackFiles.write(properties, StackFiles.render("kafka-server.properties.template",
+                    Map.of("DIR", dir.toString(),
+                            "BROKER_PORT", Integer.toString(brokerPort),
+                            "CONTROLLER_PORT", Integer.toString(controllerPort))));
+            StackFiles.write(dir.resolve("log4j2.xml"), StackFiles.render(
+                    "kafka-log4j2.xml.template",
+                    Map.of("LOG_DIR", StackFiles.xml(dir.resolve("logs").toString()))));
+            StackFiles.write(dir.resolve("log4j2-tool.xml"), StackFiles.resource("kafka-tool-log4j2.xml"));
+        }
+        if (!Files.exists(dir.resolve("kraft-logs/meta.properties"))) {
+            String clusterId = Uuid.randomUuid().toString();
+            // a short-lived tool: C1 only and the serial collector start it faster
+            List<String> jvm = List.of("-Xms64m", "-Xmx256m", "-XX:TieredStopAtLevel=1",
+                    "-XX:+UseSerialGC", "-Djava.awt.headless=true",
+                    "-Dlog4j2.configurationFile=" + dir.resolve("log4j2-tool.xml"));
+            List<String> cmd = ServerProcess.javaCommand(runtime.java(), jvm, watchdogDir,
+                    runtime.kafkaClasspath(), STORAGE_TOOL, List.of("format", "-t", clusterId,
+                            "-c", properties.toString(), "--standalone"));
+            ServerProcess.runTool("Kafka " + version + " storage format (" + STORAGE_TOOL + ")",
+                    cmd, dir, dir.resolve("format.log"), options.startTimeout(),
+                    dir.getParent());
+            LOG.debug("Formatted Kafka storage in {} with cluster id {}", dir, clusterId);
+        }
+    }
+
+    private List<String> command() {
+        List<String> jvm = new ArrayList<>(List.of(
+                "-Xms" + options.kafkaInitialHeap(), "-Xmx" + options.kafkaMaxHeap(),
+                "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
+                "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent",
+                "-Djava.awt.headless=true",
+                "-Djava.io.tmpdir=" + dir.resolve("tmp"),
+                "-Dkafka.logs.dir=" + dir.resolve("logs"),
+                "-Dlog4j2.configurationFile=" + dir.resolve("log4j2.xml")));
+        jvm.addAll(options.kafkaJvmOptions());
+        return ServerProcess.javaCommand(runtime.java(), jvm, watchdogDir, runtime.kafkaClasspath(),
+                MAIN_CLASS, List.of(dir.resolve("server.properties").toString()));
+    }
+
+    /** Ready = the port accepts connections and an admin client can describe the cluster. */
+    private static final class AdminProbe implements ServerProcess.Probe, AutoCloseable {
+        private final int port;
+        private Admin admin;
+
+        AdminProbe(int port) {
+            this.port = port;
+        }
+
+        @Override
+        public boolean ready() throws Exception {
+            if (admin == null) {
+                try (Socket s = new Socket()) {
+                    s.connect(new InetSocketAddress("127.0.0.1", port), 500);
+                } catch (IOException e) {
+                    return false; // not listening yet: don't start a noisy admin client
+                }
+                Properties p = new Properties();
+                p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + port);
+                p.put(AdminClientConfig.CLIENT_ID_CONFIG, "apiary-devstack-readiness");
+                p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+                p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000);
+                admin = Admin.create(p);
+            }
+            return !admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty();
+        }
+
+        @Override
+        public void close() {
+            if (admin != null) {
+                try {
+                    admin.close(Duration.ofSeconds(2));
+                } catch (RuntimeException e) {
+                    LOG.debug("Closing the readiness admin client failed", e);
+                }
+            }
+        }
+    }
+}

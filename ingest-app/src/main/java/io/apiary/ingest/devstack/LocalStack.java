@@ -1,0 +1,278 @@
+package io.apiary.ingest.devstack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Kafka broker (KRaft) and a real Cassandra node, each in a child JVM on free loopback
+ * ports, for the {@code demo} command and the integration tests. No Docker needed.
+ *
+ * <p><b>Classpaths.</b> The servers' jars are listed in {@code kafka-server/classpath.txt} and
+ * {@code cassandra-server/classpath.txt} (written by the build) in the folder given by
+ * {@link LocalStackOptions#devstackDir()}, else the system property {@code apiary.devstack.dir},
+ * else the environment variable {@code APIARY_DEVSTACK_DIR}, else {@code devstack} beside the
+ * application's classes folder or jar ({@code ingest-app/target/devstack}).
+ *
+ * <p><b>Java.</b> Cassandra 5.0 needs Java 17: the servers run on {@link
+ * LocalStackOptions#javaHome()}, else this JVM if it is a Java 17, else {@code
+ * APIARY_DEVSTACK_JAVA_HOME}, else a Java 17 found under {@code /usr/lib/jvm}.
+ *
+ * <p><b>No orphans.</b> {@link #close()} stops both servers; a shutdown hook does the same when
+ * the JVM exits; and each server runs under {@link ParentWatchdog}, which ends it within about a
+ * second of this JVM's death, even after {@code kill -9}.
+ *
+ * <p>Thread-safe. Typical use: {@code try (LocalStack stack =
+ * LocalStack.start(LocalStackOptions.defaults())) { ... stack.kafkaBootstrapServers() ... }}.
+ */
+public final class LocalStack implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalStack.class);
+    private static final String WATCHDOG_CLASS = "/io/apiary/ingest/devstack/ParentWatchdog.class";
+
+    private final LocalStackOptions options;
+    private final Path workDir;
+    private final KafkaBroker kafka;
+    private final CassandraNode cassandra;
+    private final Thread shutdownHook;
+    private boolean closed; // guarded by this
+
+    private LocalStack(LocalStackOptions options, Path workDir, KafkaBroker kafka,
+                       CassandraNode cassandra) {
+        this.options = options;
+        this.workDir = workDir;
+        this.kafka = kafka;
+        this.cassandra = cassandra;
+        this.shutdownHook = new Thread(this::closeOnExit, "apiary-devstack-shutdown");
+    }
+
+    /**
+     * Starts Kafka and Cassandra in parallel and returns once both are ready.
+     *
+     * @param options how to start; not null
+     * @return the running stack, to be closed by the caller
+     * @throws LocalStackException if Java or the server classpaths cannot be found, the work
+     *                             folder cannot be prepared, or a server does not start in time;
+     *                             whatever had started is stopped and the work folder is kept
+     */
+    public static LocalStack start(LocalStackOptions options) {
+        Objects.requireNonNull(options, "options");
+        long t0 = System.nanoTime();
+        ServerRuntime runtime = ServerRuntime.resolve(options);
+        Path workDir = createWorkDir(options);
+        Path watchdogDir = workDir.resolve("watchdog");
+        try {
+            StackFiles.write(watchdogDir.resolve(WATCHDOG_CLASS.substring(1)),
+                    StackFiles.resourceBytes(WATCHDOG_CLASS));
+        } catch (RuntimeException e) {
+            throw new LocalStackException("Cannot copy the server watchdog into the work folder "
+                    + workDir + " (kept for inspection): " + e.getMessage(), workDir, e);
+        }
+        int[] ports = StackFiles.freePorts(6);
+        KafkaBroker kafka = new KafkaBroker(runtime, options, workDir, watchdogDir,
+                ports[0], ports[1]);
+        CassandraNode cassandra = new CassandraNode(runtime, options, workDir, watchdogDir,
+                ports[2], ports[3], ports[4], ports[5]);
+        LocalStack stack = new LocalStack(options, workDir, kafka, cassandra);
+        LOG.info("Starting Kafka {} and Cassandra {} with {} in {}", kafka.version(),
+                cassandra.version(), runtime.javaSource(), workDir);
+        Runtime.getRuntime().addShutdownHook(stack.shutdownHook);
+        stack.startBoth();
+        LOG.info("Local stack ready in {}: Kafka at {}, Cassandra at 127.0.0.1:{} (work folder {})",
+                ServerProcess.seconds(Duration.ofNanos(System.nanoTime() - t0)),
+                kafka.bootstrapServers(), cassandra.cqlPort(), workDir);
+        return stack;
+    }
+
+    /**
+     * Starts a stack with {@link LocalStackOptions#defaults()}.
+     *
+     * @return the running stack, to be closed by the caller
+     * @throws LocalStackException as {@link #start(LocalStackOptions)}
+     */
+    public static LocalStack start() {
+        return start(LocalStackOptions.defaults());
+    }
+
+    /** @return Kafka's bootstrap servers, {@code 127.0.0.1:PORT}; never null */
+    public String kafkaBootstrapServers() {
+        return kafka.bootstrapServers();
+    }
+
+    /** @return Cassandra's CQL contact point on 127.0.0.1; never null */
+    public InetSocketAddress cassandraContactPoint() {
+        return cassandra.contactPoint();
+    }
+
+    /** @return Cassandra's data center for the driver's load balancing, {@code datacenter1} */
+    public String cassandraLocalDatacenter() {
+        return cassandra.localDatacenter();
+    }
+
+    /** @return the work folder holding both servers' configuration, data and logs */
+    public Path workDir() {
+        return workDir;
+    }
+
+    /** @return the Kafka broker, to stop, restart or inspect it; never null */
+    public KafkaBroker kafka() {
+        return kafka;
+    }
+
+    /** @return the Cassandra node, to stop, restart or inspect it; never null */
+    public CassandraNode cassandra() {
+        return cassandra;
+    }
+
+    /** @return how long Kafka's last successful start took (format included on the first) */
+    public Duration kafkaStartupTime() {
+        return kafka.startupTime();
+    }
+
+    /** @return how long Cassandra's last successful start took */
+    public Duration cassandraStartupTime() {
+        return cassandra.startupTime();
+    }
+
+    /** @return the options this stack was started with */
+    public LocalStackOptions options() {
+        return options;
+    }
+
+    /**
+     * Stops both servers (in parallel: SIGTERM, then SIGKILL after the stop timeout), removes the
+     * shutdown hook and deletes the work folder, unless {@link LocalStackOptions#keepWorkDir()}
+     * or a server failed to start. Blocks until done; calling it again does nothing. Never
+     * throws: a folder that cannot be deleted is logged.
+     */
+    @Override
+    public void close() {
+        if (!shutDown()) {
+            return;
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down
+        }
+    }
+
+    private synchronized boolean shutDown() {
+        if (closed) {
+            return false;
+        }
+        closed = true;
+        stopBoth();
+        if (options.keepWorkDir() || kafka.startFailed() || cassandra.startFailed()) {
+            LOG.info("Local stack stopped; its work folder is kept: {}", workDir);
+        } else {
+            try {
+                StackFiles.deleteRecursively(workDir);
+                LOG.info("Local stack stopped; deleted {}", workDir);
+            } catch (UncheckedIOException e) {
+                LOG.warn("Local stack stopped, but its work folder {} could not be deleted: {}",
+                        workDir, e.getCause().toString());
+            }
+        }
+        return true;
+    }
+
+    private void closeOnExit() {
+        shutDown();
+    }
+
+    private void startBoth() {
+        // in order of occurrence: the first is the cause, later ones are often consequences
+        Queue<RuntimeException> failures = new ConcurrentLinkedQueue<>();
+        CompletableFuture<Void> k = CompletableFuture.runAsync(
+                () -> startOrStopOther(kafka::start, cassandra::stop, failures),
+                daemonExecutor("kafka"));
+        CompletableFuture<Void> c = CompletableFuture.runAsync(
+                () -> startOrStopOther(cassandra::start, kafka::stop, failures),
+                daemonExecutor("cassandra"));
+        for (CompletableFuture<Void> f : List.of(k, c)) {
+            try {
+                f.join();
+            } catch (CompletionException e) {
+                if (!(e.getCause() instanceof RuntimeException)) {
+                    failures.add(e); // an Error: not recorded by startOrStopOther
+                }
+            }
+        }
+        if (failures.isEmpty()) {
+            return;
+        }
+        // A server may have launched after the other's failure stopped it: stop both again.
+        close();
+        RuntimeException cause = failures.peek();
+        LocalStackException first = cause instanceof LocalStackException
+                ? (LocalStackException) cause
+                : new LocalStackException("The local stack failed to start: " + cause
+                        + ". Work folder (kept for inspection): " + workDir, workDir, cause);
+        failures.stream().filter(f -> f != first && f != cause).forEach(first::addSuppressed);
+        LOG.error("The local stack failed to start; its work folder is kept: {}", workDir);
+        throw first;
+    }
+
+    private static void startOrStopOther(Runnable start, Runnable stopOther,
+                                         Queue<RuntimeException> failures) {
+        try {
+            start.run();
+        } catch (RuntimeException e) {
+            failures.add(e);
+            stopOther.run(); // don't wait for the other server to finish starting in vain
+            throw e;
+        }
+    }
+
+    private void stopBoth() {
+        CompletableFuture<Void> k = CompletableFuture.runAsync(kafka::stop, daemonExecutor("kafka-stop"));
+        cassandra.stop();
+        k.join();
+    }
+
+    private static java.util.concurrent.Executor daemonExecutor(String name) {
+        return task -> {
+            Thread t = new Thread(task, "apiary-devstack-" + name);
+            t.setDaemon(true);
+            t.start();
+        };
+    }
+
+    private static Path createWorkDir(LocalStackOptions options) {
+        try {
+            if (options.workDir().isEmpty()) {
+                return Files.createTempDirectory(
+                        Path.of(System.getProperty("java.io.tmpdir")), "apiary-devstack-");
+            }
+            Path dir = options.workDir().get();
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> entries = Files.list(dir)) {
+                    if (entries.findAny().isPresent()) {
+                        throw new LocalStackException("The work folder " + dir + " is not empty:"
+                                + " give an empty or new folder (the stack deletes it on close"
+                                + " unless keepWorkDir), or none for a fresh temporary folder");
+                    }
+                }
+                return dir;
+            }
+            return Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new LocalStackException("Cannot create the dev stack's work folder ("
+                    + options.workDir().map(Path::toString).orElse("under java.io.tmpdir")
+                    + "): " + e, e);
+        }
+    }
+}

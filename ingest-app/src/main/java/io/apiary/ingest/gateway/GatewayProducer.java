@@ -1,0 +1,104 @@
+package io.apiary.ingest.gateway;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.apiary.ingest.topics.Topic;
+import io.apiary.schema.EntranceCount;
+import io.apiary.schema.TelemetryReading;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Produces gateway records as a hive gateway does: key = hive id (UTF-8), value = Avro
+ * single-object encoding, record timestamp = the event time. Idempotent producer with
+ * {@code acks=all}. Counts what Kafka acknowledged; the first send failure is kept and rethrown
+ * by {@link #flush()}. Thread-safe (the Kafka producer is).
+ */
+public final class GatewayProducer implements AutoCloseable {
+
+    private final Producer<byte[], byte[]> producer;
+    private final Topic<String, TelemetryReading> telemetry;
+    private final Topic<String, EntranceCount> entranceCounts;
+    private final AtomicLong acknowledged = new AtomicLong();
+    private final AtomicReference<Exception> failure = new AtomicReference<>();
+
+    /**
+     * @param kafkaSettings  Kafka client settings (bootstrap servers, security), not null
+     * @param telemetry      the telemetry topic
+     * @param entranceCounts the entrance-counter topic
+     */
+    public GatewayProducer(Map<String, Object> kafkaSettings, Topic<String, TelemetryReading> telemetry,
+            Topic<String, EntranceCount> entranceCounts) {
+        Map<String, Object> settings = new HashMap<>(kafkaSettings);
+        settings.put(ProducerConfig.ACKS_CONFIG, "all");
+        settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        settings.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 20);
+        settings.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
+        settings.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        settings.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "apiary-gateway-producer");
+        this.producer = new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());
+        this.telemetry = telemetry;
+        this.entranceCounts = entranceCounts;
+    }
+
+    /**
+     * Sends a reading asynchronously.
+     *
+     * @param reading the reading, not null
+     */
+    public void send(TelemetryReading reading) {
+        send(telemetry, reading.getHiveId(), reading, reading.getReadingTime().toEpochMilli());
+    }
+
+    /**
+     * Sends an entrance-counter sample asynchronously.
+     *
+     * @param sample the sample, not null
+     */
+    public void send(EntranceCount sample) {
+        send(entranceCounts, sample.getHiveId(), sample, sample.getEventTime().toEpochMilli());
+    }
+
+    private <V> void send(Topic<String, V> topic, String key, V value, long timestamp) {
+        byte[] k = topic.keySerde().serializer().serialize(topic.name(), key);
+        byte[] v = topic.valueSerde().serializer().serialize(topic.name(), value);
+        producer.send(new ProducerRecord<>(topic.name(), null, timestamp, k, v), (metadata, error) -> {
+            if (error == null) {
+                acknowledged.incrementAndGet();
+            } else {
+                failure.compareAndSet(null, error);
+            }
+        });
+    }
+
+    /** @return records Kafka has acknowledged so far */
+    public long acknowledged() {
+        return acknowledged.get();
+    }
+
+    /**
+     * Waits until every record sent so far is acknowledged.
+     *
+     * @throws KafkaException if any send failed, with the first failure as cause
+     */
+    public void flush() {
+        producer.flush();
+        Exception error = failure.get();
+        if (error != null) {
+            throw new KafkaException("Producing gateway records failed: " + error.getMessage(), error);
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(30));
+    }
+}

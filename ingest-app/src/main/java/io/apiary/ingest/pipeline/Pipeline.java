@@ -1,0 +1,215 @@
+package io.apiary.ingest.pipeline;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.apiary.ingest.cassandra.CassandraSessions;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.sink.CassandraSink;
+import io.apiary.ingest.sink.SinkSettings;
+import io.apiary.ingest.sink.SinkTable;
+import io.apiary.ingest.topics.Topics;
+import io.apiary.ingest.topology.IngestTopology;
+import io.apiary.ingest.topology.TopologySettings;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running application: the Kafka Streams topology, the Cassandra sink, or both, in one JVM.
+ * {@link #close()} stops the sink first (it drains in-flight writes and commits), then the
+ * topology (it commits its transaction and closes its stores).
+ *
+ * <p>Thread-safe: start and close may be called from different threads.
+ */
+public final class Pipeline implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
+
+    private final KafkaStreams streams;
+    private final CassandraSink sink;
+    private final CqlSession session;
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private volatile String failure;
+
+    private Pipeline(KafkaStreams streams, CassandraSink sink, CqlSession session) {
+        this.streams = streams;
+        this.sink = sink;
+        this.session = session;
+    }
+
+    /**
+     * Starts the chosen components.
+     *
+     * @param config       the configuration, not null
+     * @param withTopology whether to run the topology
+     * @param withSink     whether to run the sink (needs Cassandra and the applied CQL)
+     * @param registry     where metrics go, not null
+     * @return the running pipeline
+     * @throws org.apache.kafka.common.KafkaException or com.datastax.oss.driver.api.core.DriverException
+     *         if a client cannot be created or a table is missing
+     */
+    public static Pipeline start(IngestConfig config, boolean withTopology, boolean withSink, MeterRegistry registry) {
+        KafkaStreams streams = null;
+        CassandraSink sink = null;
+        CqlSession session = null;
+        Pipeline pipeline;
+        try {
+            if (withSink) {
+                session = CassandraSessions.open(config);
+                sink = createSink(config, session, registry);
+            }
+            if (withTopology) {
+                streams = new KafkaStreams(IngestTopology.build(TopologySettings.from(config)),
+                        StreamsProperties.from(config));
+            }
+            pipeline = new Pipeline(streams, sink, session);
+        } catch (RuntimeException e) {
+            if (session != null) {
+                session.close();
+            }
+            throw e;
+        }
+        pipeline.startComponents();
+        return pipeline;
+    }
+
+    private static CassandraSink createSink(IngestConfig config, CqlSession session, MeterRegistry registry) {
+        SinkSettings settings = SinkSettings.from(config);
+        String keyspace = config.getString(IngestConfig.CASSANDRA_KEYSPACE);
+        Topics topics = config.topics();
+        Map<String, SinkTable> tables = Map.of(
+                topics.telemetryRows(), SinkTable.hiveTelemetry(session, keyspace, settings.consistency()),
+                topics.activityRows(), SinkTable.hiveActivity(session, keyspace, settings.consistency()));
+
+        Map<String, Object> consumerSettings = new HashMap<>(config.kafkaClientSettings());
+        consumerSettings.put(ConsumerConfig.GROUP_ID_CONFIG, config.getString(IngestConfig.SINK_GROUP_ID));
+        consumerSettings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        consumerSettings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        // "none": the sink starts new partitions from the beginning itself and reports records
+        // deleted by retention before it wrote them, instead of skipping them silently.
+        consumerSettings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        consumerSettings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);
+        consumerSettings.put(ConsumerConfig.CLIENT_ID_CONFIG, "apiary-sink");
+        consumerSettings.putAll(config.passThrough(IngestConfig.SINK_CONSUMER_PREFIX));
+
+        Map<String, Object> producerSettings = new HashMap<>(config.kafkaClientSettings());
+        producerSettings.put(ProducerConfig.ACKS_CONFIG, "all");
+        producerSettings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        producerSettings.put(ProducerConfig.CLIENT_ID_CONFIG, "apiary-sink-dead-letter");
+
+        return new CassandraSink(settings, session, tables,
+                new KafkaConsumer<>(consumerSettings, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+                new KafkaProducer<>(producerSettings, new ByteArraySerializer(), new ByteArraySerializer()),
+                registry);
+    }
+
+    private void startComponents() {
+        if (streams != null) {
+            streams.setUncaughtExceptionHandler(e -> {
+                LOG.error("The topology stopped on an unexpected error", e);
+                fail("topology: " + e);
+                return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            });
+            streams.setStateListener((now, before) -> {
+                LOG.info("Topology state {} -> {}", before, now);
+                if (now == KafkaStreams.State.ERROR) {
+                    fail("topology entered state ERROR");
+                }
+            });
+            streams.start();
+        }
+        if (sink != null) {
+            Thread thread = new Thread(() -> {
+                sink.run();
+                if (sink.failure() != null) {
+                    fail("sink: " + sink.failure());
+                }
+            }, "apiary-sink");
+            thread.start();
+        }
+    }
+
+    private void fail(String reason) {
+        if (failure == null) {
+            failure = reason;
+        }
+        terminated.countDown();
+    }
+
+    /** @return the topology's Kafka Streams instance, or null if not running the topology */
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    /** @return the sink, or null if not running the sink */
+    public CassandraSink sink() {
+        return sink;
+    }
+
+    /**
+     * Blocks until a component fails or the pipeline is closed.
+     *
+     * @return the failure, or null if closed normally
+     * @throws InterruptedException if interrupted
+     */
+    public String awaitTermination() throws InterruptedException {
+        terminated.await();
+        return failure;
+    }
+
+    /** @return a description of the first component failure, or null */
+    public String failure() {
+        return failure;
+    }
+
+    /** Stops the sink (drain and commit), then the topology, then the Cassandra session. Idempotent. */
+    @Override
+    public void close() {
+        try {
+            if (sink != null) {
+                sink.stop();
+                if (!sink.awaitStopped(Duration.ofSeconds(60))) {
+                    LOG.warn("The sink did not stop within 60 s");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (streams != null) {
+            streams.close(Duration.ofSeconds(30));
+        }
+        if (session != null) {
+            session.close();
+        }
+        terminated.countDown();
+    }
+
+    /**
+     * @param timeout how long to wait
+     * @return true if the topology reached RUNNING within the timeout (true without a topology)
+     * @throws InterruptedException if interrupted
+     */
+    public boolean awaitTopologyRunning(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (streams != null && streams.state() != KafkaStreams.State.RUNNING) {
+            if (System.nanoTime() > deadline || failure != null) {
+                return false;
+            }
+            TimeUnit.MILLISECONDS.sleep(50);
+        }
+        return true;
+    }
+}

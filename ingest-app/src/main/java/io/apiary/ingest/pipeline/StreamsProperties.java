@@ -1,0 +1,41 @@
+package io.apiary.ingest.pipeline;
+
+import java.util.Properties;
+
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.deadletter.DeadLetterExceptionHandlers;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * The Kafka Streams settings of the topology: client settings ({@code kafka.*}), the
+ * application id, state folder and processing guarantee, the dead letter handlers, then any
+ * {@code streams.*} override. Thread-safe (stateless).
+ */
+public final class StreamsProperties {
+
+    private StreamsProperties() {
+    }
+
+    /**
+     * @param config the configuration, not null
+     * @return new properties for {@link org.apache.kafka.streams.KafkaStreams}
+     */
+    public static Properties from(IngestConfig config) {
+        Properties props = new Properties();
+        props.putAll(config.kafkaClientSettings());
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.getString(IngestConfig.TOPOLOGY_APPLICATION_ID));
+        props.put(StreamsConfig.STATE_DIR_CONFIG, config.getString(IngestConfig.TOPOLOGY_STATE_DIR));
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, config.getString(IngestConfig.TOPOLOGY_PROCESSING_GUARANTEE));
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                DeadLetterExceptionHandlers.Deserialization.class.getName());
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+                DeadLetterExceptionHandlers.Processing.class.getName());
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, config.topics().deadLetter());
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 10);
+        props.putAll(config.passThrough(IngestConfig.STREAMS_PREFIX));
+        return props;
+    }
+}

@@ -1,0 +1,90 @@
+package io.apiary.ingest.pipeline;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.topics.Topics;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the pipeline's topics that do not exist yet, with the configured partition count and
+ * replication factor and {@link #TOPIC_CONFIGS}; existing topics are left as they are. Internal topics of Kafka Streams
+ * (changelogs) are created by Streams itself. Thread-safe (stateless).
+ */
+public final class TopicProvisioner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopicProvisioner.class);
+
+    /**
+     * Configs of every topic created here. Records carry event times that can be years old
+     * (replays of history); with the default CreateTime, the broker's time-based retention would
+     * delete them minutes after they arrive, before the topology or the sink has read them. The
+     * broker's append time keeps retention about arrival; event time travels in the value.
+     */
+    public static final Map<String, String> TOPIC_CONFIGS = Map.of(
+            TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
+
+    private TopicProvisioner() {
+    }
+
+    /**
+     * @param admin  an admin client, not null
+     * @param config the configuration (topic names, partitions, replication factor)
+     * @return names of the topics created
+     * @throws KafkaException if Kafka refuses or does not answer within 60 s
+     */
+    public static List<String> createMissing(Admin admin, IngestConfig config) {
+        Topics topics = config.topics();
+        int partitions = config.getInt(IngestConfig.TOPIC_PARTITIONS);
+        short replication = config.getShort(IngestConfig.TOPIC_REPLICATION_FACTOR);
+        List<String> wanted = List.of(topics.telemetry(), topics.entranceCounts(), topics.hourlyActivity(),
+                topics.telemetryRows(), topics.activityRows(), topics.deadLetter());
+        try {
+            Set<String> existing = admin.listTopics().names().get(60, TimeUnit.SECONDS);
+            List<NewTopic> missing = new ArrayList<>();
+            for (String name : wanted) {
+                if (!existing.contains(name)) {
+                    missing.add(new NewTopic(name, Optional.of(partitions),
+                            replication < 0 ? Optional.empty() : Optional.of(replication)).configs(TOPIC_CONFIGS));
+                }
+            }
+            if (missing.isEmpty()) {
+                return List.of();
+            }
+            List<String> created = new ArrayList<>();
+            admin.createTopics(missing).values().forEach((name, future) -> {
+                try {
+                    future.get(60, TimeUnit.SECONDS);
+                    created.add(name);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new KafkaException("Cannot create topic " + name + ": " + e.getCause().getMessage(), e);
+                    }
+                } catch (InterruptedException | TimeoutException e) {
+                    throw new KafkaException("Creating topic " + name + " did not finish: " + e, e);
+                }
+            });
+            LOG.info("Created topics {} ({} partitions each)", created, partitions);
+            return created;
+        } catch (ExecutionException | TimeoutException e) {
+            throw new KafkaException("Cannot list Kafka topics (is " + IngestConfig.KAFKA_BOOTSTRAP_SERVERS
+                    + " right?): " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("Interrupted while creating topics", e);
+        }
+    }
+}

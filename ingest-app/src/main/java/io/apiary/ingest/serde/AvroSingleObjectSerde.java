@@ -1,0 +1,147 @@
+package io.apiary.ingest.serde;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+import org.apache.avro.AvroRuntimeException;
+import org.apache.avro.Schema;
+import org.apache.avro.message.BadHeaderException;
+import org.apache.avro.message.BinaryMessageDecoder;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.avro.message.MissingSchemaException;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.avro.util.ClassSecurityValidator;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Kafka serde for a generated Avro class in Avro's single-object encoding: the two marker bytes
+ * {@code C3 01}, the 8-byte little-endian CRC-64-AVRO fingerprint of the writer schema, then the
+ * Avro binary body (Avro specification, "Single object encoding").
+ *
+ * <p>Reading resolves the writer schema named by the fingerprint against the class's schema
+ * (Avro schema resolution). Writer schemas other than the class's own must be registered with
+ * {@link #withWriterSchema(Schema)}. A {@code null} payload (tombstone) reads and writes as
+ * {@code null}.
+ *
+ * <p>Thread-safe: Avro's message encoder and decoder keep their buffers per thread.
+ *
+ * @param <T> the generated Avro class
+ */
+public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Serde<T> {
+
+    /** Package of the classes generated from schemas/. */
+    public static final String GENERATED_PACKAGE = "io.apiary.schema";
+
+    static {
+        // Avro 1.12 only instantiates classes it trusts (CVE-2024-47561). Trust exactly the
+        // classes generated from schemas/ (records and enums of one package), nothing else.
+        ClassSecurityValidator.ClassSecurityPredicate previous = ClassSecurityValidator.getGlobal();
+        ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(previous,
+                c -> GENERATED_PACKAGE.equals(c.getPackageName())
+                        && (SpecificRecord.class.isAssignableFrom(c) || c.isEnum())));
+    }
+
+    private final Schema schema;
+    private final BinaryMessageEncoder<T> encoder;
+    private final BinaryMessageDecoder<T> decoder;
+
+    private AvroSingleObjectSerde(Schema schema) {
+        this.schema = schema;
+        SpecificData model = SpecificData.getForSchema(schema);
+        this.encoder = new BinaryMessageEncoder<>(model, schema);
+        this.decoder = new BinaryMessageDecoder<>(model, schema);
+    }
+
+    /**
+     * A serde for a generated Avro class.
+     *
+     * @param type the generated class, not null
+     * @param <T>  the generated class
+     * @return a serde that writes with the class's schema and reads the same schema
+     */
+    public static <T extends SpecificRecord> AvroSingleObjectSerde<T> of(Class<T> type) {
+        return new AvroSingleObjectSerde<>(SpecificData.get().getSchema(Objects.requireNonNull(type)));
+    }
+
+    /**
+     * Accepts data written with another version of the schema (older or newer), resolved to the
+     * class's schema when read.
+     *
+     * @param writerSchema a schema version of the same record, not null
+     * @return this serde
+     */
+    public AvroSingleObjectSerde<T> withWriterSchema(Schema writerSchema) {
+        decoder.addSchema(Objects.requireNonNull(writerSchema));
+        return this;
+    }
+
+    /** @return the schema this serde writes with (the generated class's schema) */
+    public Schema schema() {
+        return schema;
+    }
+
+    /**
+     * Encodes one record.
+     *
+     * @param record the record, or null
+     * @return the single-object encoding, or null for a null record
+     * @throws SerializationException if the record does not fit its schema (e.g. a null in a
+     *                                non-null field)
+     */
+    public byte[] encode(T record) {
+        if (record == null) {
+            return null;
+        }
+        try {
+            ByteBuffer buffer = encoder.encode(record);
+            byte[] bytes = new byte[buffer.remaining()];
+            buffer.get(bytes);
+            return bytes;
+        } catch (IOException | AvroRuntimeException | NullPointerException | ClassCastException e) {
+            throw new SerializationException(
+                    "Cannot encode " + schema.getName() + " as Avro: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Decodes one record.
+     *
+     * @param bytes the single-object encoding, or null
+     * @return the record, or null for null bytes
+     * @throws SerializationException with the reason (not single-object encoded, unknown writer
+     *                                schema, or a body that does not match its schema)
+     */
+    public T decode(byte[] bytes) {
+        if (bytes == null) {
+            return null;
+        }
+        try {
+            return decoder.decode(bytes);
+        } catch (BadHeaderException e) {
+            throw new SerializationException("Not Avro single-object encoding (expected the marker bytes"
+                    + " C3 01 and an 8-byte schema fingerprint) for " + schema.getName()
+                    + ", payload of " + bytes.length + " bytes", e);
+        } catch (MissingSchemaException e) {
+            throw new SerializationException("Unknown writer schema for " + schema.getName()
+                    + ": its fingerprint matches no schema version kept in schemas/ (" + e.getMessage() + ")", e);
+        } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException e) {
+            throw new SerializationException("Corrupt Avro body for " + schema.getName() + ", payload of "
+                    + bytes.length + " bytes: " + e, e);
+        }
+    }
+
+    @Override
+    public Serializer<T> serializer() {
+        return (topic, data) -> encode(data);
+    }
+
+    @Override
+    public Deserializer<T> deserializer() {
+        return (topic, data) -> decode(data);
+    }
+}

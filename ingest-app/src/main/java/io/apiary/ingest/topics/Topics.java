@@ -1,0 +1,81 @@
+package io.apiary.ingest.topics;
+
+import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.schema.EntranceCount;
+import io.apiary.schema.HiveActivityPartitionKey;
+import io.apiary.schema.HiveTelemetryPartitionKey;
+import io.apiary.schema.HiveTelemetryRow;
+import io.apiary.schema.HourlyActivity;
+import io.apiary.schema.TelemetryReading;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * The topics of the pipeline, with their contract names (DESIGN.md) as defaults. Names can be
+ * changed by configuration ({@code topic.*}); keys and wire formats cannot.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param telemetry      gateway readings; key hive id (UTF-8), value {@link TelemetryReading}
+ * @param entranceCounts gateway entrance-counter samples; key hive id, value {@link EntranceCount}
+ * @param hourlyActivity final hourly results for analysts; key hive id, value {@link HourlyActivity}
+ * @param telemetryRows  rows of hive_telemetry; key {@link HiveTelemetryPartitionKey}, value {@link HiveTelemetryRow}
+ * @param activityRows   rows of hive_activity; key {@link HiveActivityPartitionKey}, value {@link HourlyActivity}
+ * @param deadLetter     records that could not be processed, with headers naming stage and reason;
+ *                       key and value are the original bytes
+ */
+public record Topics(
+        String telemetry,
+        String entranceCounts,
+        String hourlyActivity,
+        String telemetryRows,
+        String activityRows,
+        String deadLetter) {
+
+    /** Contract name of the gateway telemetry topic. */
+    public static final String TELEMETRY = "hive.telemetry.v1";
+    /** Contract name of the gateway entrance-counter topic. */
+    public static final String ENTRANCE_COUNTS = "hive.activity.v1";
+    /** Contract name of the final hourly activity topic. */
+    public static final String HOURLY_ACTIVITY = "hive.activity.hourly.v1";
+    /** Contract name of the hive_telemetry row topic. */
+    public static final String TELEMETRY_ROWS = "rows.hive_telemetry.v1";
+    /** Contract name of the hive_activity row topic. */
+    public static final String ACTIVITY_ROWS = "rows.hive_activity.v1";
+    /** Contract name of the dead letter topic. */
+    public static final String DEAD_LETTER = "ingest.dead-letter.v1";
+
+    private static final Serde<String> HIVE_ID = Serdes.String();
+
+    /** @return the contract names */
+    public static Topics defaults() {
+        return new Topics(TELEMETRY, ENTRANCE_COUNTS, HOURLY_ACTIVITY, TELEMETRY_ROWS, ACTIVITY_ROWS, DEAD_LETTER);
+    }
+
+    /** @return the gateway telemetry topic */
+    public Topic<String, TelemetryReading> telemetryTopic() {
+        return new Topic<>(telemetry, HIVE_ID, AvroSingleObjectSerde.of(TelemetryReading.class));
+    }
+
+    /** @return the gateway entrance-counter topic */
+    public Topic<String, EntranceCount> entranceCountsTopic() {
+        return new Topic<>(entranceCounts, HIVE_ID, AvroSingleObjectSerde.of(EntranceCount.class));
+    }
+
+    /** @return the final hourly activity topic */
+    public Topic<String, HourlyActivity> hourlyActivityTopic() {
+        return new Topic<>(hourlyActivity, HIVE_ID, AvroSingleObjectSerde.of(HourlyActivity.class));
+    }
+
+    /** @return the hive_telemetry row topic */
+    public Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> telemetryRowsTopic() {
+        return new Topic<>(telemetryRows, AvroSingleObjectSerde.of(HiveTelemetryPartitionKey.class),
+                AvroSingleObjectSerde.of(HiveTelemetryRow.class));
+    }
+
+    /** @return the hive_activity row topic */
+    public Topic<HiveActivityPartitionKey, HourlyActivity> activityRowsTopic() {
+        return new Topic<>(activityRows, AvroSingleObjectSerde.of(HiveActivityPartitionKey.class),
+                AvroSingleObjectSerde.of(HourlyActivity.class));
+    }
+}

@@ -1,0 +1,64 @@
+package io.apiary.ingest.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void should_let_environment_override_the_file_and_explicit_settings_override_both() throws Exception {
+        Path file = dir.resolve("app.properties");
+        Files.writeString(file, "kafka.bootstrap.servers=file:9092\ntelemetry.shards=48\nsink.batch.max.rows=50\n");
+
+        IngestConfig config = ConfigLoader.load(file,
+                Map.of("APIARY_TELEMETRY_SHARDS", "24", "APIARY_KAFKA_SASL_JAAS_CONFIG", "secret-jaas", "HOME", "/root"),
+                Map.of(IngestConfig.SINK_BATCH_MAX_ROWS, "20"));
+
+        assertThat(config.getInt(IngestConfig.TELEMETRY_SHARDS)).isEqualTo(24);
+        assertThat(config.getInt(IngestConfig.SINK_BATCH_MAX_ROWS)).isEqualTo(20);
+        assertThat(config.kafkaClientSettings())
+                .containsEntry("bootstrap.servers", "file:9092")
+                .containsEntry("sasl.jaas.config", "secret-jaas");
+    }
+
+    @Test
+    void should_mask_secrets_when_describing_the_configuration() {
+        IngestConfig config = ConfigLoader.load(null, Map.of(), Map.of("kafka.sasl.jaas.config", "user pass",
+                "kafka.ssl.truststore.password", "changeit"));
+
+        assertThat(config.describe())
+                .containsEntry("kafka.sasl.jaas.config", "[hidden]")
+                .containsEntry("kafka.ssl.truststore.password", "[hidden]")
+                .containsEntry(IngestConfig.TELEMETRY_SHARDS, "96");
+        assertThat(config.describe().toString()).doesNotContain("changeit", "user pass");
+    }
+
+    @Test
+    void should_name_the_option_and_its_accepted_values_when_a_value_is_invalid() {
+        assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of(IngestConfig.TELEMETRY_SHARD_STRATEGY, "random")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(IngestConfig.TELEMETRY_SHARD_STRATEGY)
+                .hasMessageContaining("time, hash");
+        assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of(IngestConfig.TELEMETRY_SHARDS, "0")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(IngestConfig.TELEMETRY_SHARDS);
+    }
+
+    @Test
+    void should_name_the_file_when_it_cannot_be_read() {
+        assertThatThrownBy(() -> ConfigLoader.load(dir.resolve("missing.properties"), Map.of(), Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("missing.properties");
+    }
+}

@@ -1,0 +1,272 @@
+package io.apiary.ingest.devstack;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Starts real Kafka and Cassandra servers through {@link LocalStack}; see DEVSTACK.md. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class LocalStackIT {
+
+    private LocalStack stack;
+
+    @BeforeAll
+    void startStack() {
+        stack = LocalStack.start(LocalStackOptions.defaults());
+    }
+
+    @AfterAll
+    void closeStack() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void should_list_cluster_and_create_topic_when_stack_started() throws Exception {
+        try (Admin admin = admin()) {
+            assertThat(admin.describeCluster().nodes().get(30, SECONDS)).hasSize(1);
+            admin.createTopics(List.of(new NewTopic("devstack-it", 2, (short) 1))).all().get(30, SECONDS);
+            assertThat(admin.listTopics().names().get(30, SECONDS)).contains("devstack-it");
+        }
+    }
+
+    @Test
+    @Order(2)
+    void should_answer_cql_with_cassandra_5_0_when_stack_started() {
+        assertThat(releaseVersion()).startsWith("5.0");
+        assertThat(stack.cassandraLocalDatacenter()).isEqualTo("datacenter1");
+    }
+
+    @Test
+    @Order(3)
+    void should_report_servers_and_files_when_stack_started() {
+        assertThat(stack.kafkaBootstrapServers()).matches("127\\.0\\.0\\.1:\\d+");
+        assertThat(stack.cassandraContactPoint().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
+        assertThat(List.of(stack.kafka().port(), stack.kafka().controllerPort(),
+                stack.cassandra().cqlPort(), stack.cassandra().jmxPort())).doesNotHaveDuplicates();
+        assertThat(stack.kafkaStartupTime()).isPositive();
+        assertThat(stack.cassandraStartupTime()).isPositive();
+        assertThat(stack.kafka().isRunning()).isTrue();
+        assertThat(stack.cassandra().isRunning()).isTrue();
+        assertThat(stack.kafka().logFile()).isRegularFile().startsWith(stack.workDir());
+        assertThat(stack.cassandra().logFile()).isRegularFile().startsWith(stack.workDir());
+        assertThat(stack.workDir().resolve("watchdog/io/apiary/ingest/devstack/ParentWatchdog.class"))
+                .isRegularFile();
+    }
+
+    @Test
+    @Order(4)
+    void should_serve_cql_again_on_same_port_when_cassandra_restarted() {
+        long oldPid = stack.cassandra().pid();
+        stack.cassandra().stop();
+
+        assertThat(stack.cassandra().isRunning()).isFalse();
+        assertThat(ServerProcesses.alive(oldPid)).isFalse();
+        assertThat(acceptsConnection(stack.cassandra().cqlPort())).isFalse();
+
+        stack.cassandra().start();
+
+        assertThat(stack.cassandra().pid()).isNotEqualTo(oldPid);
+        assertThat(releaseVersion()).startsWith("5.0");
+    }
+
+    @Test
+    @Order(5)
+    void should_keep_topics_when_kafka_restarted() throws Exception {
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic("devstack-restart", 1, (short) 1))).all().get(30, SECONDS);
+        }
+        stack.kafka().stop();
+        assertThat(stack.kafka().isRunning()).isFalse();
+
+        stack.kafka().start();
+
+        try (Admin admin = admin()) {
+            assertThat(admin.listTopics().names().get(30, SECONDS)).contains("devstack-restart");
+        }
+    }
+
+    @Test
+    @Order(6)
+    void should_kill_servers_when_parent_jvm_is_killed(@TempDir Path temp) throws Exception {
+        Path out = temp.resolve("child.out");
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"),
+                "-D" + ServerRuntime.DIR_PROPERTY + "=" + System.getProperty(ServerRuntime.DIR_PROPERTY, ""),
+                OrphanCheckMain.class.getName())
+                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        Map<String, String> started;
+        try {
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250))
+                    .failFast("the child JVM exited", () -> !child.isAlive())
+                    .until(() -> stackLine(out).isPresent());
+            started = stackLine(out).orElseThrow();
+        } finally {
+            child.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook runs in the child
+        }
+        long kafkaPid = Long.parseLong(started.get("kafkaPid"));
+        long cassandraPid = Long.parseLong(started.get("cassandraPid"));
+        Path childWorkDir = Path.of(started.get("workDir"));
+        assertThat(started.get("bootstrap")).isNotEqualTo(stack.kafkaBootstrapServers());
+
+        await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(250))
+                .until(() -> !ServerProcesses.alive(kafkaPid) && !ServerProcesses.alive(cassandraPid));
+
+        assertThat(ServerProcesses.mentioning(childWorkDir)).isEmpty();
+        StackFiles.deleteRecursively(childWorkDir); // nobody else will: its owner was killed
+    }
+
+    @Test
+    @Order(7)
+    void should_fail_with_log_tail_and_stop_kafka_when_cassandra_jvm_option_is_bogus() {
+        LocalStackOptions bogus = LocalStackOptions.builder()
+                .addCassandraJvmOption("-XX:+ApiaryNoSuchJvmOption").build();
+
+        LocalStackException e = catchThrowableOfType(LocalStackException.class,
+                () -> LocalStack.start(bogus).close());
+
+        assertThat(e).isNotNull();
+        assertThat(e.workDir()).isPresent();
+        Path workDir = e.workDir().orElseThrow();
+        assertThat(workDir).isDirectory();
+        assertThat(e.getMessage()).contains("Cassandra 5.0", "exited with code",
+                "Work folder (kept for inspection): " + workDir, "Last ", "ApiaryNoSuchJvmOption");
+        assertThat(ServerProcesses.mentioning(workDir)).isEmpty();
+        StackFiles.deleteRecursively(workDir);
+    }
+
+    @Test
+    @Order(8)
+    void should_fail_with_timeout_reason_and_stop_servers_when_start_timeout_is_too_short() {
+        LocalStackOptions hasty = LocalStackOptions.builder().startTimeout(Duration.ofSeconds(1)).build();
+
+        LocalStackException e = catchThrowableOfType(LocalStackException.class,
+                () -> LocalStack.start(hasty).close());
+
+        assertThat(e).isNotNull();
+        assertThat(e.getMessage()).containsPattern("(not ready|did not finish) within 1");
+        Path workDir = e.workDir().orElseThrow();
+        assertThat(e.getMessage()).contains(workDir.toString());
+        assertThat(ServerProcesses.mentioning(workDir)).isEmpty();
+        StackFiles.deleteRecursively(workDir);
+    }
+
+    @Test
+    @Order(9)
+    void should_fail_with_rebuild_hint_when_classpath_file_lists_missing_jar(@TempDir Path dir)
+            throws IOException {
+        Path real = Path.of(System.getProperty(ServerRuntime.DIR_PROPERTY, "target/devstack"));
+        Files.createDirectories(dir.resolve("kafka-server"));
+        Files.writeString(dir.resolve("kafka-server/classpath.txt"), "/nonexistent/kafka_2.13-4.4.0.jar");
+        Files.createDirectories(dir.resolve("cassandra-server"));
+        Files.copy(real.resolve("cassandra-server/classpath.txt"), dir.resolve("cassandra-server/classpath.txt"));
+
+        assertThatThrownBy(() -> LocalStack.start(LocalStackOptions.builder().devstackDir(dir).build()))
+                .isInstanceOf(LocalStackException.class)
+                .hasMessageContaining("kafka-server classpath file")
+                .hasMessageContaining("/nonexistent/kafka_2.13-4.4.0.jar")
+                .hasMessageContaining("./mvnw -DskipTests package");
+    }
+
+    @Test
+    @Order(10)
+    void should_fail_with_rebuild_hint_when_classpath_folder_is_missing(@TempDir Path dir) {
+        assertThatThrownBy(() -> LocalStack.start(LocalStackOptions.builder()
+                .devstackDir(dir.resolve("missing")).build()))
+                .isInstanceOf(LocalStackException.class)
+                .hasMessageContaining("does not exist")
+                .hasMessageContaining("./mvnw -DskipTests package");
+    }
+
+    @Test
+    @Order(100)
+    void should_stop_servers_and_delete_work_dir_when_closed() {
+        long kafkaPid = stack.kafka().pid();
+        long cassandraPid = stack.cassandra().pid();
+        Path workDir = stack.workDir();
+
+        stack.close();
+        stack.close(); // idempotent
+
+        assertThat(ServerProcesses.alive(kafkaPid)).isFalse();
+        assertThat(ServerProcesses.alive(cassandraPid)).isFalse();
+        assertThat(workDir).doesNotExist();
+        assertThat(ServerProcesses.mentioning(workDir)).isEmpty();
+    }
+
+    private Admin admin() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrapServers());
+        return Admin.create(p);
+    }
+
+    private String releaseVersion() {
+        try (CqlSession session = CqlSession.builder()
+                .addContactPoint(stack.cassandraContactPoint())
+                .withLocalDatacenter(stack.cassandraLocalDatacenter())
+                .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+                        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
+                        .build())
+                .build()) {
+            return session.execute("SELECT release_version FROM system.local").one()
+                    .getString("release_version");
+        }
+    }
+
+    private static boolean acceptsConnection(int port) {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static Optional<Map<String, String>> stackLine(Path out) throws IOException {
+        if (!Files.exists(out)) {
+            return Optional.empty();
+        }
+        return Files.readAllLines(out).stream()
+                .filter(l -> l.startsWith(OrphanCheckMain.STACK_LINE))
+                .findFirst()
+                .map(l -> {
+                    Map<String, String> m = new java.util.HashMap<>();
+                    for (String kv : l.substring(OrphanCheckMain.STACK_LINE.length()).split(" ")) {
+                        String[] parts = kv.split("=", 2);
+                        m.put(parts[0], parts[1]);
+                    }
+                    return m;
+                });
+    }
+}

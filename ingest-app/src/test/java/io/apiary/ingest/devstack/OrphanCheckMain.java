@@ -1,0 +1,31 @@
+package io.apiary.ingest.devstack;
+
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Test helper run in a separate JVM by {@link LocalStackIT}: starts a {@link LocalStack}, prints
+ * one line {@code STACK kafkaPid=.. cassandraPid=.. workDir=.. bootstrap=..} and then waits
+ * forever, so the test can {@code SIGKILL} this JVM and check that the servers die with it.
+ */
+public final class OrphanCheckMain {
+
+    /** Prefix of the line that reports the started stack. */
+    static final String STACK_LINE = "STACK ";
+
+    private OrphanCheckMain() {
+    }
+
+    /**
+     * @param args ignored
+     * @throws InterruptedException never in practice: the JVM is killed while waiting
+     */
+    public static void main(String[] args) throws InterruptedException {
+        LocalStack stack = LocalStack.start(LocalStackOptions.defaults());
+        System.out.println(STACK_LINE + "kafkaPid=" + stack.kafka().pid()
+                + " cassandraPid=" + stack.cassandra().pid()
+                + " workDir=" + stack.workDir()
+                + " bootstrap=" + stack.kafkaBootstrapServers());
+        System.out.flush();
+        new CountDownLatch(1).await();
+    }
+}

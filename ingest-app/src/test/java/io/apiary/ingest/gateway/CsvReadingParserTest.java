@@ -1,0 +1,86 @@
+package io.apiary.ingest.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.StringReader;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.apiary.schema.SensorType;
+import io.apiary.schema.TelemetryReading;
+import org.junit.jupiter.api.Test;
+
+class CsvReadingParserTest {
+
+    private final CsvReadingParser parser = new CsvReadingParser("Date",
+            new ReadingTimeParser("yyyy-MM-dd HH:mm:ss[XXX]", ZoneOffset.ofHours(-5)), "Tag number",
+            List.of(SensorColumn.parse("temperature=TEMPERATURE:degC"), SensorColumn.parse("humidity=HUMIDITY:%RH")),
+            "gw", ',');
+    private final List<TelemetryReading> readings = new ArrayList<>();
+    private final List<CsvReadingParser.Problem> problems = new ArrayList<>();
+
+    @Test
+    void should_turn_each_sensor_cell_into_a_reading_with_the_time_read_in_utc() {
+        CsvReadingParser.Totals totals = parse("""
+                Date,Tag number,temperature,humidity
+                2021-06-19 00:04:58+00:00,3629,26.24,35.45
+                """);
+
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(1, 2, 0, 0));
+        assertThat(readings).containsExactly(
+                new TelemetryReading("3629", "gw", SensorType.TEMPERATURE, Instant.parse("2021-06-19T00:04:58Z"), 26.24, "degC"),
+                new TelemetryReading("3629", "gw", SensorType.HUMIDITY, Instant.parse("2021-06-19T00:04:58Z"), 35.45, "%RH"));
+    }
+
+    @Test
+    void should_read_times_without_offset_in_the_given_zone() {
+        parse("Date,Tag number,temperature,humidity\n2021-06-01 00:00:00,1,14.6,56.0\n");
+
+        assertThat(readings.get(0).getReadingTime()).isEqualTo(Instant.parse("2021-06-01T05:00:00Z"));
+    }
+
+    @Test
+    void should_report_each_bad_row_and_cell_with_its_line_number_and_keep_the_good_ones() {
+        CsvReadingParser.Totals totals = parse("""
+                Date,Tag number,temperature,humidity
+                2021-06-19 00:04:58+00:00,3629,26.24,35.45
+                yesterday,3629,26.0,35.0
+                2021-06-19 00:34:58+00:00,,26.0,35.0
+                2021-06-19 00:49:58+00:00,3629,NaN,
+                2021-06-19 01:04:58+00:00,3629,warm,40
+                2021-06-19 01:19:58+00:00,3629,26.0
+                """);
+
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(6, 3, 3, 3));
+        assertThat(problems).extracting(CsvReadingParser.Problem::toString).containsExactly(
+                "line 3, column 'Date': cannot read time 'yesterday': Text 'yesterday' could not be parsed at index 0",
+                "line 4, column 'Tag number': no hive id",
+                "line 5, column 'temperature': not a finite number: 'NaN'",
+                "line 5, column 'humidity': empty cell, no reading",
+                "line 6, column 'temperature': not a finite number: 'warm'",
+                "line 7: expected 4 fields, found 3");
+    }
+
+    @Test
+    void should_name_the_missing_and_available_columns_when_the_header_does_not_match() {
+        assertThatThrownBy(() -> parse("time,hive,temperature\n"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lacks column(s) 'Date', 'Tag number', 'humidity'")
+                .hasMessageContaining("[time, hive, temperature]");
+    }
+
+    @Test
+    void should_explain_the_expected_form_of_a_sensor_column() {
+        assertThatThrownBy(() -> SensorColumn.parse("temperature"))
+                .hasMessageContaining("COLUMN=SENSOR_TYPE:UNIT");
+        assertThatThrownBy(() -> SensorColumn.parse("t=HEAT:degC"))
+                .hasMessageContaining("unknown sensor type 'HEAT'");
+    }
+
+    private CsvReadingParser.Totals parse(String csv) {
+        return parser.parse(new StringReader(csv), readings::add, problems::add);
+    }
+}

@@ -1,0 +1,65 @@
+package io.apiary.ingest.it;
+
+import io.apiary.ingest.devstack.LocalStack;
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Where the integration tests' Kafka and Cassandra are, whichever way they were started (see
+ * {@link SharedStack}). Immutable and thread-safe; the servers themselves are shared by all
+ * integration tests of one JVM, so tests should use their own topics, keyspaces or tables.
+ */
+public final class ItEndpoints {
+
+    private final String kind;
+    private final String kafkaBootstrapServers;
+    private final InetSocketAddress cassandraContactPoint;
+    private final String cassandraLocalDatacenter;
+    private final LocalStack localStack;
+
+    ItEndpoints(String kind, String kafkaBootstrapServers, InetSocketAddress cassandraContactPoint,
+                String cassandraLocalDatacenter, LocalStack localStack) {
+        this.kind = Objects.requireNonNull(kind);
+        this.kafkaBootstrapServers = Objects.requireNonNull(kafkaBootstrapServers);
+        this.cassandraContactPoint = Objects.requireNonNull(cassandraContactPoint);
+        this.cassandraLocalDatacenter = Objects.requireNonNull(cassandraLocalDatacenter);
+        this.localStack = localStack;
+    }
+
+    /** @return {@code local} or {@code testcontainers} */
+    public String kind() {
+        return kind;
+    }
+
+    /** @return Kafka's bootstrap servers, {@code host:port}; never null */
+    public String kafkaBootstrapServers() {
+        return kafkaBootstrapServers;
+    }
+
+    /** @return Cassandra's CQL contact point; never null */
+    public InetSocketAddress cassandraContactPoint() {
+        return cassandraContactPoint;
+    }
+
+    /** @return Cassandra's local data center, for the driver; never null */
+    public String cassandraLocalDatacenter() {
+        return cassandraLocalDatacenter;
+    }
+
+    /**
+     * @return the local stack when the servers run as child JVMs, to stop and restart them
+     *     (e.g. {@code localStack().get().cassandra().stop()}); empty with Testcontainers. A test
+     *     that stops a server must start it again before it ends.
+     */
+    public Optional<LocalStack> localStack() {
+        return Optional.ofNullable(localStack);
+    }
+
+    @Override
+    public String toString() {
+        return kind + " stack: Kafka at " + kafkaBootstrapServers + ", Cassandra at "
+                + cassandraContactPoint.getHostString() + ":" + cassandraContactPoint.getPort()
+                + " (" + cassandraLocalDatacenter + ")";
+    }
+}

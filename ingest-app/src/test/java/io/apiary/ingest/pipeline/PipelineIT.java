@@ -1,0 +1,244 @@
+package io.apiary.ingest.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.apiary.ingest.cassandra.CassandraSessions;
+import io.apiary.ingest.cassandra.SchemaApplier;
+import io.apiary.ingest.config.ConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.deadletter.DeadLetterHeaders;
+import io.apiary.ingest.demo.DemoFeed;
+import io.apiary.ingest.demo.LagProbe;
+import io.apiary.ingest.demo.UrbanDataset;
+import io.apiary.ingest.gateway.EntranceCountSimulator;
+import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.it.ItEndpoints;
+import io.apiary.ingest.it.SharedStack;
+import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.ingest.topics.Topics;
+import io.apiary.schema.EntranceCount;
+import io.apiary.schema.HiveActivityPartitionKey;
+import io.apiary.schema.HourlyActivity;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * End to end on the real stack: the UrBAN file and simulated entrance counts go through the
+ * topology and the sink into Cassandra; bad records end in the dead letter topic.
+ */
+class PipelineIT {
+
+    private static final String KEYSPACE = "it_pipeline";
+    private static final Duration COUNT_INTERVAL = Duration.ofMinutes(5);
+
+    private static IngestConfig config;
+    private static Pipeline pipeline;
+    private static CqlSession session;
+    private static Topics topics;
+
+    @BeforeAll
+    static void startPipeline() {
+        ItEndpoints stack = SharedStack.get();
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(IngestConfig.KAFKA_BOOTSTRAP_SERVERS, stack.kafkaBootstrapServers());
+        settings.put(IngestConfig.CASSANDRA_CONTACT_POINTS,
+                stack.cassandraContactPoint().getHostString() + ":" + stack.cassandraContactPoint().getPort());
+        settings.put(IngestConfig.CASSANDRA_LOCAL_DATACENTER, stack.cassandraLocalDatacenter());
+        settings.put(IngestConfig.CASSANDRA_KEYSPACE, KEYSPACE);
+        settings.put(IngestConfig.TOPOLOGY_APPLICATION_ID, "pipeline-it");
+        settings.put(IngestConfig.SINK_GROUP_ID, "pipeline-it-sink");
+        settings.put(IngestConfig.TOPOLOGY_STATE_DIR, Path.of("target", "pipeline-it-state").toAbsolutePath().toString());
+        settings.put(IngestConfig.TOPIC_PARTITIONS, 4);
+        for (String topic : List.of(IngestConfig.TOPIC_TELEMETRY, IngestConfig.TOPIC_ENTRANCE_COUNTS,
+                IngestConfig.TOPIC_HOURLY_ACTIVITY, IngestConfig.TOPIC_TELEMETRY_ROWS, IngestConfig.TOPIC_ACTIVITY_ROWS,
+                IngestConfig.TOPIC_DEAD_LETTER)) {
+            settings.put(topic, "pipeline-it." + topic);
+        }
+        config = ConfigLoader.load(null, Map.of(), settings);
+        topics = config.topics();
+        session = CassandraSessions.open(config);
+        SchemaApplier.apply(session, SchemaApplier.load(null, KEYSPACE, SchemaApplier.DEV_REPLICATION));
+        try (Admin admin = Admin.create(config.kafkaClientSettings())) {
+            TopicProvisioner.createMissing(admin, config);
+        }
+        pipeline = Pipeline.start(config, true, true, new SimpleMeterRegistry());
+    }
+
+    @AfterAll
+    static void stopPipeline() {
+        if (pipeline != null) {
+            pipeline.close();
+        }
+        if (session != null) {
+            session.close();
+        }
+    }
+
+    @Test
+    void should_land_every_distinct_urban_reading_and_the_simulated_hourly_sums_in_cassandra() throws Exception {
+        long distinctInFile = distinctReadingsInFile();
+        UrbanDataset data = UrbanDataset.load();
+        EntranceCountSimulator simulator = new EntranceCountSimulator(COUNT_INTERVAL, "it-counter");
+
+        try (GatewayProducer producer = new GatewayProducer(config.kafkaClientSettings(), topics.telemetryTopic(),
+                topics.entranceCountsTopic())) {
+            DemoFeed.send(producer, data, simulator);
+        }
+        sendBadRecords();
+
+        try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
+            await().atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
+                assertThat(lag.lag("pipeline-it", List.of(topics.telemetry(), topics.entranceCounts()))).isZero();
+                assertThat(lag.lag("pipeline-it-sink", List.of(topics.telemetryRows(), topics.activityRows()))).isZero();
+            });
+        }
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() ->
+                assertThat(count("hive_telemetry")).isEqualTo(distinctInFile));
+        assertThat(distinctInFile).isEqualTo(132_194L);
+
+        String hive = "3627";
+        Instant hourStart = Instant.parse("2021-07-15T17:00:00Z");
+        long[] expected = expectedHour(simulator, data.spans().get(hive), hive, hourStart);
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+            Row row = session.execute("SELECT bees_in, bees_out, samples FROM " + KEYSPACE
+                    + ".hive_activity WHERE hive_id = ? AND day = ? AND hour = ?", hive, LocalDate.of(2021, 7, 15), 17).one();
+            assertThat(row).isNotNull();
+            assertThat(new long[] {row.getLong("bees_in"), row.getLong("bees_out"), row.getInt("samples")})
+                    .containsExactly(expected);
+        });
+        assertThat(expected[2]).isEqualTo(12);
+        assertThat(expected[0]).isPositive();
+        assertThat(pipeline.sink().registry().find("apiary.sink.server.warnings").counters())
+                .as("no batch warnings from Cassandra").allSatisfy(c -> assertThat(c.count()).isZero());
+    }
+
+    @Test
+    void should_send_undecodable_gateway_records_tombstones_and_rows_cassandra_refuses_to_the_dead_letter_topic() {
+        sendBadRecords();
+
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+            Map<String, ConsumerRecord<byte[], byte[]>> byReason = new HashMap<>();
+            for (ConsumerRecord<byte[], byte[]> r : readAll(topics.deadLetter())) {
+                byReason.put(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.REASON), r);
+            }
+            assertThat(byReason).containsKeys("UNDECODABLE", "NULL_VALUE", "CASSANDRA_REJECTED");
+            ConsumerRecord<byte[], byte[]> undecodable = byReason.get("UNDECODABLE");
+            assertThat(new String(undecodable.value(), StandardCharsets.UTF_8)).isEqualTo("garbage from a broken gateway");
+            assertThat(DeadLetterHeaders.text(undecodable.headers(), DeadLetterHeaders.STAGE)).isEqualTo("deserialize");
+            assertThat(DeadLetterHeaders.text(undecodable.headers(), DeadLetterHeaders.SOURCE_TOPIC))
+                    .isEqualTo(topics.telemetry());
+            ConsumerRecord<byte[], byte[]> refused = byReason.get("CASSANDRA_REJECTED");
+            assertThat(DeadLetterHeaders.text(refused.headers(), DeadLetterHeaders.STAGE)).isEqualTo("sink");
+            assertThat(DeadLetterHeaders.text(refused.headers(), DeadLetterHeaders.MESSAGE)).isNotBlank();
+        });
+        await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> assertThat(session.execute("SELECT hour FROM "
+                + KEYSPACE + ".hive_activity WHERE hive_id = 'dlq-neighbour'").all()).hasSize(2));
+    }
+
+    private static void sendBadRecords() {
+        AvroSingleObjectSerde<HourlyActivity> rowSerde = AvroSingleObjectSerde.of(HourlyActivity.class);
+        AvroSingleObjectSerde<HiveActivityPartitionKey> keySerde = AvroSingleObjectSerde.of(HiveActivityPartitionKey.class);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config.kafkaClientSettings(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topics.telemetry(), bytes("3627"), bytes("garbage from a broken gateway")));
+            producer.send(new ProducerRecord<>(topics.entranceCounts(), bytes("3627"), null));
+            // An empty partition key is refused by Cassandra; the rows around it must still land.
+            List<String> hives = List.of("dlq-neighbour", "", "dlq-neighbour");
+            for (int hour = 1; hour <= hives.size(); hour++) {
+                String hive = hives.get(hour - 1);
+                Instant start = Instant.parse("2021-07-15T00:00:00Z").plus(Duration.ofHours(hour));
+                HourlyActivity row = new HourlyActivity(hive, LocalDate.of(2021, 7, 15), hour, start,
+                        start.plus(Duration.ofHours(1)), 5L, 6L, 1);
+                producer.send(new ProducerRecord<>(topics.activityRows(), 0,
+                        keySerde.encode(new HiveActivityPartitionKey(hive)), rowSerde.encode(row)));
+            }
+        }
+    }
+
+    private static long[] expectedHour(EntranceCountSimulator simulator, UrbanDataset.HiveSpan span, String hive,
+            Instant hourStart) {
+        Instant[] sampleSpan = DemoFeed.sampleSpan(span, simulator);
+        Instant from = hourStart.isAfter(sampleSpan[0]) ? hourStart : sampleSpan[0];
+        Instant hourEnd = hourStart.plus(Duration.ofHours(1));
+        Instant to = hourEnd.isBefore(sampleSpan[1]) ? hourEnd : sampleSpan[1];
+        List<EntranceCount> samples = new ArrayList<>();
+        simulator.samples(hive, from, to, samples::add);
+        return new long[] {samples.stream().mapToLong(EntranceCount::getBeesIn).sum(),
+                samples.stream().mapToLong(EntranceCount::getBeesOut).sum(), samples.size()};
+    }
+
+    /** Counts distinct (hive, sensor, timestamp) readings straight from the file, independently of the app's parser. */
+    private static long distinctReadingsInFile() throws Exception {
+        Set<String> distinct = new HashSet<>();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(
+                PipelineIT.class.getResourceAsStream(UrbanDataset.RESOURCE), StandardCharsets.UTF_8))) {
+            String header = in.readLine();
+            assertThat(header).isEqualTo("Date,Tag number,temperature,humidity");
+            String line;
+            while ((line = in.readLine()) != null) {
+                String[] f = line.split(",", -1);
+                if (!f[2].isBlank()) {
+                    distinct.add(f[1] + "|temperature|" + f[0]);
+                }
+                if (!f[3].isBlank()) {
+                    distinct.add(f[1] + "|humidity|" + f[0]);
+                }
+            }
+        }
+        return distinct.size();
+    }
+
+    private static long count(String table) {
+        Row row = session.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement
+                .newInstance("SELECT COUNT(*) FROM " + KEYSPACE + "." + table).setTimeout(Duration.ofSeconds(60))).one();
+        return row == null ? 0 : row.getLong(0);
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
+        Map<String, Object> settings = new HashMap<>(config.kafkaClientSettings());
+        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        settings.put(ConsumerConfig.GROUP_ID_CONFIG, "pipeline-it-reader-" + System.nanoTime());
+        settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+        }
+        return out;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,74 @@
+package io.apiary.ingest.topology;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Properties;
+
+import io.apiary.ingest.config.ConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.pipeline.StreamsProperties;
+import io.apiary.ingest.topics.Topic;
+import io.apiary.ingest.topics.Topics;
+import io.apiary.schema.EntranceCount;
+import io.apiary.schema.HiveActivityPartitionKey;
+import io.apiary.schema.HiveTelemetryPartitionKey;
+import io.apiary.schema.HiveTelemetryRow;
+import io.apiary.schema.HourlyActivity;
+import io.apiary.schema.SensorType;
+import io.apiary.schema.TelemetryReading;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+
+/** A TopologyTestDriver over the real topology and the real Streams settings. */
+final class TopologyFixture implements AutoCloseable {
+
+    final IngestConfig config;
+    final Topics topics;
+    final TopologyTestDriver driver;
+    final TestInputTopic<String, TelemetryReading> telemetry;
+    final TestInputTopic<String, EntranceCount> counts;
+    final TestInputTopic<byte[], byte[]> rawTelemetry;
+    final TestOutputTopic<HiveTelemetryPartitionKey, HiveTelemetryRow> telemetryRows;
+    final TestOutputTopic<HiveActivityPartitionKey, HourlyActivity> activityRows;
+    final TestOutputTopic<String, HourlyActivity> hourly;
+    final TestOutputTopic<byte[], byte[]> deadLetter;
+
+    TopologyFixture(Map<String, Object> overrides) {
+        config = ConfigLoader.load(null, Map.of(), overrides);
+        topics = config.topics();
+        Properties props = StreamsProperties.from(config);
+        props.put("state.dir", System.getProperty("java.io.tmpdir") + "/apiary-ttd-" + System.nanoTime());
+        driver = new TopologyTestDriver(IngestTopology.build(TopologySettings.from(config)), props, Instant.EPOCH);
+        telemetry = input(topics.telemetryTopic());
+        counts = input(topics.entranceCountsTopic());
+        rawTelemetry = driver.createInputTopic(topics.telemetry(), new ByteArraySerializer(), new ByteArraySerializer());
+        telemetryRows = output(topics.telemetryRowsTopic());
+        activityRows = output(topics.activityRowsTopic());
+        hourly = output(topics.hourlyActivityTopic());
+        deadLetter = driver.createOutputTopic(topics.deadLetter(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private <K, V> TestInputTopic<K, V> input(Topic<K, V> topic) {
+        return driver.createInputTopic(topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer());
+    }
+
+    private <K, V> TestOutputTopic<K, V> output(Topic<K, V> topic) {
+        return driver.createOutputTopic(topic.name(), topic.keySerde().deserializer(), topic.valueSerde().deserializer());
+    }
+
+    static TelemetryReading reading(String hive, SensorType type, String time, double value) {
+        return new TelemetryReading(hive, "gw-1", type, Instant.parse(time), value, "degC");
+    }
+
+    static EntranceCount sample(String hive, String time, int in, int out) {
+        return new EntranceCount(hive, "gw-1", Instant.parse(time), in, out, 60);
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+    }
+}
