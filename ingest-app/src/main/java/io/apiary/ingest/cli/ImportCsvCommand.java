@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
         description = "Replays a CSV of sensor readings into the gateway telemetry topic.",
         footer = {"", "Example (the UrBAN Montreal file):",
                 "  ingest-app import-csv --file sensor_2021.csv --time-column Date --hive-column 'Tag number' \\",
-                "    --sensor temperature=TEMPERATURE:degC --sensor humidity=HUMIDITY:%RH \\",
+                "    --sensor temperature=TEMPERATURE:degC --sensor humidity=HUMIDITY:%%RH \\",
                 "    --set kafka.bootstrap.servers=localhost:9092"})
 public final class ImportCsvCommand implements Callable<Integer> {
 

@@ -71,7 +71,7 @@ public final class IngestConfig extends AbstractConfig {
             .define(TOPOLOGY_APPLICATION_ID, Type.STRING, "apiary-ingest-topology", Importance.HIGH,
                     "Kafka Streams application.id of the topology: its consumer group and the prefix of its internal topics.")
             .define(TOPOLOGY_STATE_DIR, Type.STRING, System.getProperty("java.io.tmpdir") + "/apiary-ingest-state",
-                    Importance.MEDIUM, "Folder of the topology's local state stores (RocksDB).")
+                    Importance.MEDIUM, "Folder of the topology's local state: store checkpoints and locks (its stores are in memory, backed by changelog topics).")
             .define(TOPOLOGY_PROCESSING_GUARANTEE, Type.STRING, "exactly_once_v2",
                     ValidString.in("exactly_once_v2", "at_least_once"), Importance.MEDIUM,
                     "Kafka Streams processing.guarantee. exactly_once_v2 keeps hourly counts exact across restarts.")

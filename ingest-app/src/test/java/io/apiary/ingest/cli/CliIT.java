@@ -1,0 +1,142 @@
+package io.apiary.ingest.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.apiary.ingest.cassandra.CassandraSessions;
+import io.apiary.ingest.config.ConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.it.ItEndpoints;
+import io.apiary.ingest.it.SharedStack;
+import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.schema.SensorType;
+import io.apiary.schema.TelemetryReading;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The commands as a user runs them, against the shared real stack. */
+class CliIT {
+
+    private static final String TOPIC = "cli-it.telemetry";
+
+    private final ItEndpoints stack = SharedStack.get();
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void should_apply_the_schema_twice_without_error_and_create_both_tables() {
+        assertThat(run("schema", "apply", "--set", "cassandra.keyspace=cli_it")).isZero();
+        assertThat(run("schema", "apply", "--set", "cassandra.keyspace=cli_it")).as(err.toString()).isZero();
+
+        assertThat(out.toString()).contains("Applied 3 statements from 3 files to keyspace cli_it");
+        try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
+            List<String> tables = session.execute("SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'cli_it'")
+                    .all().stream().map(r -> r.getString(0)).toList();
+            assertThat(tables).containsExactlyInAnyOrder("hive_telemetry", "hive_activity");
+        }
+    }
+
+    @Test
+    void should_import_the_readings_it_can_parse_and_report_the_others_with_line_numbers() throws Exception {
+        Path csv = dir.resolve("readings.csv");
+        Files.writeString(csv, """
+                when;hive;temp;rh
+                2021-06-01 00:00:00;h1;14.6;56.0
+                2021-06-01 01:00:00;h1;not-a-number;57.0
+                soon;h1;14.0;50.0
+                2021-06-01 02:00:00;h2;13.5;
+                """);
+        assertThat(run("topics", "create", "--set", "topic.telemetry=" + TOPIC)).isZero();
+
+        int exit = run("import-csv", "--file", csv.toString(), "--time-column", "when", "--zone", "-05:00",
+                "--hive-column", "hive", "--sensor", "temp=TEMPERATURE:degC", "--sensor", "rh=HUMIDITY:%RH",
+                "--delimiter", ";", "--gateway-id", "station-7", "--set", "topic.telemetry=" + TOPIC);
+
+        assertThat(exit).isZero();
+        assertThat(err.toString()).contains(
+                "readings.csv: line 3, column 'temp': not a finite number: 'not-a-number'",
+                "readings.csv: line 4, column 'when': cannot read time 'soon'",
+                "readings.csv: line 5, column 'rh': empty cell, no reading");
+        assertThat(out.toString()).contains("4 rows read, 4 readings produced to " + TOPIC + ", 1 rows and 2 cells rejected");
+        List<ConsumerRecord<String, byte[]>> records = readTopic(4);
+        assertThat(records).extracting(ConsumerRecord::key).containsOnly("h1", "h2");
+        TelemetryReading first = AvroSingleObjectSerde.of(TelemetryReading.class).decode(records.stream()
+                .filter(r -> r.key().equals("h1")).findFirst().orElseThrow().value());
+        assertThat(first).isEqualTo(new TelemetryReading("h1", "station-7", SensorType.TEMPERATURE,
+                Instant.parse("2021-06-01T05:00:00Z"), 14.6, "degC"));
+    }
+
+    @Test
+    void should_exit_3_in_strict_mode_and_1_with_the_header_it_found_when_a_column_is_missing() throws Exception {
+        Path csv = dir.resolve("bad.csv");
+        Files.writeString(csv, "Date,Tag number,temperature\n2021-06-19 00:04:58+00:00,3629,warm\n");
+
+        int strict = run("import-csv", "--file", csv.toString(), "--time-column", "Date", "--hive-column", "Tag number",
+                "--sensor", "temperature=TEMPERATURE:degC", "--strict", "--set", "topic.telemetry=" + TOPIC);
+        int missing = run("import-csv", "--file", csv.toString(), "--time-column", "Date", "--hive-column", "Tag number",
+                "--sensor", "humidity=HUMIDITY:%RH", "--set", "topic.telemetry=" + TOPIC);
+
+        assertThat(strict).isEqualTo(3);
+        assertThat(missing).isEqualTo(1);
+        assertThat(err.toString()).contains("error: The CSV header lacks column(s) 'humidity'; its columns are");
+    }
+
+    private int run(String... args) {
+        CommandLine cli = IngestApp.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--set", IngestConfig.KAFKA_BOOTSTRAP_SERVERS + "=" + stack.kafkaBootstrapServers(),
+                "--set", IngestConfig.CASSANDRA_CONTACT_POINTS + "=" + contactPoint(),
+                "--set", IngestConfig.CASSANDRA_LOCAL_DATACENTER + "=" + stack.cassandraLocalDatacenter()));
+        return cli.execute(all.toArray(String[]::new));
+    }
+
+    private String contactPoint() {
+        return stack.cassandraContactPoint().getHostString() + ":" + stack.cassandraContactPoint().getPort();
+    }
+
+    private IngestConfig config(Map<String, Object> extra) {
+        Map<String, Object> settings = new HashMap<>(extra);
+        settings.put(IngestConfig.KAFKA_BOOTSTRAP_SERVERS, stack.kafkaBootstrapServers());
+        settings.put(IngestConfig.CASSANDRA_CONTACT_POINTS, contactPoint());
+        settings.put(IngestConfig.CASSANDRA_LOCAL_DATACENTER, stack.cassandraLocalDatacenter());
+        return ConfigLoader.load(null, Map.of(), settings);
+    }
+
+    private List<ConsumerRecord<String, byte[]>> readTopic(int expected) {
+        Map<String, Object> settings = new HashMap<>(config(Map.of()).kafkaClientSettings());
+        settings.put(ConsumerConfig.GROUP_ID_CONFIG, "cli-it-" + System.nanoTime());
+        settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(settings, new StringDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(TOPIC));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (records.size() < expected && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        return records;
+    }
+}
