@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -20,16 +19,12 @@ import java.util.concurrent.TimeUnit;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import io.apiary.ingest.deadletter.DeadLetterHeaders;
 import io.apiary.ingest.deadletter.RejectReason;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
-import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -63,15 +58,15 @@ public final class CassandraSink implements Runnable {
     private final CqlSession session;
     private final Map<String, SinkTable> tablesByTopic;
     private final Consumer<byte[], byte[]> consumer;
-    private final Producer<byte[], byte[]> deadLetterProducer;
+    private final SinkDeadLetters deadLetters;
     private final SinkMetrics metrics;
     private final MeterRegistry registry;
 
-    private final OffsetTracker offsets = new OffsetTracker();
+    private final SinkOffsets offsets;
+    private final RetryBackoff backoff;
     private final ArrayDeque<WriteGroup> ready = new ArrayDeque<>();
     private final PriorityQueue<WriteGroup> retries = new PriorityQueue<>(Comparator.comparingLong(g -> g.dueAtNanos));
     private final Set<WriteGroup> inFlight = new HashSet<>();
-    private final Map<TopicPartition, Long> committed = new HashMap<>();
     private final LinkedBlockingQueue<Runnable> callbacks = new LinkedBlockingQueue<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -99,9 +94,12 @@ public final class CassandraSink implements Runnable {
         this.session = Objects.requireNonNull(session);
         this.tablesByTopic = Map.copyOf(tablesByTopic);
         this.consumer = Objects.requireNonNull(consumer);
-        this.deadLetterProducer = Objects.requireNonNull(deadLetterProducer);
+        this.deadLetters = new SinkDeadLetters(Objects.requireNonNull(deadLetterProducer),
+                settings.deadLetterTopic(), callbacks);
         this.registry = Objects.requireNonNull(registry);
         this.metrics = new SinkMetrics(registry, () -> inFlightGauge, () -> bufferedGauge, () -> pausedGauge);
+        this.offsets = new SinkOffsets(consumer, registry);
+        this.backoff = new RetryBackoff(settings.retryBackoff(), settings.retryBackoffMax());
     }
 
     /** Consumes and writes until {@link #stop()}; then drains, commits and closes its clients. */
@@ -115,9 +113,9 @@ public final class CassandraSink implements Runnable {
                 submit();
                 flowControl();
                 boolean busy = !inFlight.isEmpty() || !ready.isEmpty() || !retries.isEmpty();
-                accept(poll(Duration.ofMillis(busy ? 5 : 100)));
+                accept(offsets.poll(Duration.ofMillis(busy ? 5 : 100)));
                 if (System.nanoTime() >= nextCommit) {
-                    commit(consumer.assignment(), false);
+                    offsets.commit(consumer.assignment(), false);
                     nextCommit = System.nanoTime() + settings.commitInterval().toNanos();
                 }
             }
@@ -168,32 +166,6 @@ public final class CassandraSink implements Runnable {
     /** @return the meter registry the sink reports to */
     public MeterRegistry registry() {
         return registry;
-    }
-
-    /**
-     * Polls, starting partitions without a committed offset from their beginning, and reporting
-     * loudly (ERROR log and the {@code apiary.sink.records.lost} counter) records the broker
-     * deleted before the sink wrote them, instead of skipping them silently.
-     */
-    private ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-        try {
-            return consumer.poll(timeout);
-        } catch (NoOffsetForPartitionException e) {
-            LOG.info("No committed offset for {}: starting from the beginning", e.partitions());
-            consumer.seekToBeginning(e.partitions());
-        } catch (OffsetOutOfRangeException e) {
-            Map<TopicPartition, Long> starts = consumer.beginningOffsets(e.offsetOutOfRangePartitions().keySet());
-            e.offsetOutOfRangePartitions().forEach((partition, position) -> {
-                long start = starts.getOrDefault(partition, position);
-                long lost = Math.max(0, start - position);
-                registry.counter("apiary.sink.records.lost", "topic", partition.topic()).increment(lost);
-                LOG.error("Records {} to {} of {} were deleted by the broker (retention) before the sink wrote "
-                        + "them: {} rows lost. Raise the topic's retention or check that it uses LogAppendTime.",
-                        position, start - 1, partition, lost);
-            });
-            consumer.seekToBeginning(e.offsetOutOfRangePartitions().keySet());
-        }
-        return ConsumerRecords.empty();
     }
 
     private void accept(ConsumerRecords<byte[], byte[]> records) {
@@ -260,7 +232,7 @@ public final class CassandraSink implements Runnable {
             }
         } else if (WriteFailures.retryable(error)) {
             group.attempts++;
-            group.dueAtNanos = now + backoffNanos(group.attempts);
+            group.dueAtNanos = now + backoff.delayNanos(group.attempts, ThreadLocalRandom.current()::nextLong);
             retries.add(group);
             metrics.retried(WriteFailures.cause(error), group.rows.size());
             if (now - lastRetryWarnNanos > WARN_EVERY_NANOS) {
@@ -278,27 +250,9 @@ public final class CassandraSink implements Runnable {
         updateGauges();
     }
 
-    private long backoffNanos(int attempt) {
-        long base = settings.retryBackoff().toNanos();
-        long max = settings.retryBackoffMax().toNanos();
-        long exp = attempt >= 31 ? max : Math.min(max, base << Math.min(attempt - 1, 30));
-        return exp / 2 + ThreadLocalRandom.current().nextLong(exp / 2 + 1);
-    }
-
     private void deadLetter(ConsumerRecord<byte[], byte[]> record, RejectReason reason, Throwable error) {
         TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-        deadLetterProducer.send(DeadLetterHeaders.record(settings.deadLetterTopic(), "sink", reason, error,
-                record.topic(), record.partition(), record.offset(), record.key(), record.value(), record.headers()),
-                (metadata, sendError) -> callbacks.add(() -> {
-                    if (sendError == null) {
-                        offsets.acknowledge(partition, record.offset());
-                    } else {
-                        LOG.error("Cannot write {}-{}@{} to the dead letter topic {}; trying again",
-                                record.topic(), record.partition(), record.offset(), settings.deadLetterTopic(),
-                                sendError);
-                        deadLetter(record, reason, error);
-                    }
-                }));
+        deadLetters.send(record, reason, error, () -> offsets.acknowledge(partition, record.offset()));
     }
 
     private void runCallbacks() {
@@ -309,7 +263,7 @@ public final class CassandraSink implements Runnable {
     }
 
     private void flowControl() {
-        int buffered = offsets.pendingTotal();
+        int buffered = offsets.pending();
         if (!paused && buffered >= settings.maxBufferedRows()) {
             paused = true;
             LOG.debug("Pausing {} partitions: {} rows buffered", consumer.assignment().size(), buffered);
@@ -325,36 +279,7 @@ public final class CassandraSink implements Runnable {
 
     private void updateGauges() {
         inFlightGauge = inFlight.size();
-        bufferedGauge = offsets.pendingTotal();
-    }
-
-    private void commit(Collection<TopicPartition> partitions, boolean sync) {
-        Map<TopicPartition, OffsetAndMetadata> toCommit = new HashMap<>();
-        for (TopicPartition partition : partitions) {
-            offsets.committable(partition).ifPresent(committable -> {
-                // Nothing pending: the position also covers transaction markers after the last record.
-                long offset = offsets.pending(partition) == 0 ? Math.max(committable, consumer.position(partition))
-                        : committable;
-                if (!Long.valueOf(offset).equals(committed.get(partition))) {
-                    toCommit.put(partition, new OffsetAndMetadata(offset));
-                }
-            });
-        }
-        if (toCommit.isEmpty()) {
-            return;
-        }
-        if (sync) {
-            consumer.commitSync(toCommit);
-            toCommit.forEach((p, o) -> committed.put(p, o.offset()));
-        } else {
-            consumer.commitAsync(toCommit, (done, error) -> {
-                if (error == null) {
-                    done.forEach((p, o) -> committed.put(p, o.offset()));
-                } else {
-                    LOG.warn("Offset commit failed ({}); the next commit will include these offsets", error.toString());
-                }
-            });
-        }
+        bufferedGauge = offsets.pending();
     }
 
     /** Waits for in-flight writes of some partitions, then abandons what is left of them. */
@@ -383,16 +308,16 @@ public final class CassandraSink implements Runnable {
         try {
             Set<TopicPartition> all = new HashSet<>(offsets.partitions());
             drain(all, true);
-            deadLetterProducer.flush();
+            deadLetters.flush();
             runCallbacks();
-            commit(consumer.assignment(), true);
+            offsets.commit(consumer.assignment(), true);
             LOG.info("Cassandra sink stopped; offsets committed for {} partitions", all.size());
         } catch (RuntimeException e) {
             LOG.warn("Final offset commit failed ({}); uncommitted rows will be written again after restart",
                     e.toString());
         } finally {
             consumer.close();
-            deadLetterProducer.close(Duration.ofSeconds(10));
+            deadLetters.close();
         }
     }
 
@@ -404,14 +329,11 @@ public final class CassandraSink implements Runnable {
             }
             drain(partitions, true);
             try {
-                commit(partitions, true);
+                offsets.commit(partitions, true);
             } catch (RuntimeException e) {
                 LOG.warn("Commit on revocation failed ({}); the new owner re-writes from the last commit", e.toString());
             }
-            partitions.forEach(p -> {
-                offsets.remove(p);
-                committed.remove(p);
-            });
+            offsets.forget(partitions);
             updateGauges();
         }
 
@@ -423,10 +345,7 @@ public final class CassandraSink implements Runnable {
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
             drain(partitions, false);
-            partitions.forEach(p -> {
-                offsets.remove(p);
-                committed.remove(p);
-            });
+            offsets.forget(partitions);
             updateGauges();
         }
     }
