@@ -20,105 +20,30 @@ import org.slf4j.LoggerFactory;
 /**
  * The dev stack's Kafka broker: one KRaft node (broker and controller) in a child JVM, listening
  * on 127.0.0.1 only. Files live in {@code <work folder>/kafka}: {@code server.properties},
- * {@code kraft-logs/} (data), {@code logs/server.log} and {@code stdout.log}.
+ * {@code kraft-logs/} (data), {@code logs/server.log} (the {@link #logFile()}) and
+ * {@code stdout.log}.
+ *
+ * <p>{@link #start()} formats the storage on the first start; the broker is ready once an admin
+ * client can describe the cluster. {@link #version()} comes from the {@code kafka_2.13} jar's name.
  *
  * <p>Thread-safety: all methods may be called from any thread. {@link #start()} calls are
  * serialized; {@link #stop()} may be called while a start is in progress, which then fails.
  */
-public final class KafkaBroker {
+public final class KafkaBroker extends ManagedServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBroker.class);
     private static final String MAIN_CLASS = "kafka.Kafka";
     private static final String STORAGE_TOOL = "kafka.tools.StorageTool";
 
-    private final ServerRuntime runtime;
-    private final LocalStackOptions options;
-    private final Path dir;
-    private final Path watchdogDir;
     private final int brokerPort;
     private final int controllerPort;
-    private final String version;
-    private final ServerProcess process;
-    private volatile Duration startupTime = Duration.ZERO;
-    private volatile boolean startFailed;
 
     KafkaBroker(ServerRuntime runtime, LocalStackOptions options, Path workDir, Path watchdogDir,
                 int brokerPort, int controllerPort) {
-        this.runtime = runtime;
-        this.options = options;
-        this.dir = workDir.resolve("kafka");
-        this.watchdogDir = watchdogDir;
+        super(runtime, options, workDir, watchdogDir, "kafka", "logs/server.log", "Kafka",
+                ServerRuntime.versionOf(runtime.kafkaClasspath(), "kafka_2.13"), "broker");
         this.brokerPort = brokerPort;
         this.controllerPort = controllerPort;
-        this.version = ServerRuntime.versionOf(runtime.kafkaClasspath(), "kafka_2.13");
-        this.process = new ServerProcess("Kafka " + version + " broker", workDir,
-                dir.resolve("logs/server.log"), dir.resolve("stdout.log"), options.stopTimeout());
-    }
-
-    /**
-     * Starts the broker, formatting its storage on the first start, and blocks until an admin
-     * client can describe the cluster. Restarts reuse the same ports and data. Does nothing if
-     * the broker is already running.
-     *
-     * @throws LocalStackException if it does not become ready within the start timeout or its
-     *                             process exits; the process is stopped before this is thrown
-     */
-    public synchronized void start() {
-        if (process.isRunning()) {
-            return;
-        }
-        long t0 = System.nanoTime();
-        try {
-            prepare();
-            process.launch(command(), dir);
-            Duration left = options.startTimeout().minusNanos(System.nanoTime() - t0);
-            try (AdminProbe probe = new AdminProbe(brokerPort)) {
-                process.awaitReady(probe, left.isNegative() ? Duration.ZERO : left);
-            }
-        } catch (LocalStackException e) {
-            startFailed = true;
-            process.stop();
-            throw e;
-        } catch (RuntimeException e) {
-            startFailed = true;
-            process.stop();
-            throw process.failure("unexpected error " + e);
-        }
-        startupTime = Duration.ofNanos(System.nanoTime() - t0);
-        LOG.info("Kafka {} broker ready at {} in {} (pid {})", version, bootstrapServers(),
-                ServerProcess.seconds(startupTime), process.pid());
-    }
-
-    /**
-     * Stops the broker: SIGTERM, then after the stop timeout SIGKILL of it and its descendants.
-     * Blocks until the process has ended. Does nothing if it is not running. Data is kept, so
-     * {@link #start()} can start it again.
-     */
-    public void stop() {
-        process.stop();
-    }
-
-    /** @return whether the broker process is alive (it may still be starting) */
-    public boolean isRunning() {
-        return process.isRunning();
-    }
-
-    /**
-     * @return the pid of the current or last broker process
-     * @throws IllegalStateException if it was never launched
-     */
-    public long pid() {
-        return process.pid();
-    }
-
-    /** @return the broker's main log file, {@code <work>/kafka/logs/server.log}; may not exist yet */
-    public Path logFile() {
-        return process.logFile();
-    }
-
-    /** @return how long the last successful start took, from the call to ready; zero before */
-    public Duration startupTime() {
-        return startupTime;
     }
 
     /** @return the bootstrap servers, {@code 127.0.0.1:PORT}; never null */
@@ -136,22 +61,8 @@ public final class KafkaBroker {
         return controllerPort;
     }
 
-    /** @return the Kafka version run, from the broker jar's name, e.g. {@code 4.4.0} */
-    public String version() {
-        return version;
-    }
-
-    /** @return the broker's folder, {@code <work>/kafka} */
-    public Path directory() {
-        return dir;
-    }
-
-    /** @return whether a start of this broker has failed (its work folder is then kept) */
-    boolean startFailed() {
-        return startFailed;
-    }
-
-    private void prepare() {
+    @Override
+    void prepare() {
         Path properties = dir.resolve("server.properties");
         if (!Files.exists(properties)) {
             StackFiles.mkdirs(dir.resolve("logs"));
@@ -181,7 +92,8 @@ public final class KafkaBroker {
         }
     }
 
-    private List<String> command() {
+    @Override
+    List<String> command() {
         List<String> jvm = new ArrayList<>(List.of(
                 "-Xms" + options.kafkaInitialHeap(), "-Xmx" + options.kafkaMaxHeap(),
                 "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
@@ -193,6 +105,19 @@ public final class KafkaBroker {
         jvm.addAll(options.kafkaJvmOptions());
         return ServerProcess.javaCommand(runtime.java(), jvm, watchdogDir, runtime.kafkaClasspath(),
                 MAIN_CLASS, List.of(dir.resolve("server.properties").toString()));
+    }
+
+    @Override
+    void awaitReady(long startNanos) {
+        try (AdminProbe probe = new AdminProbe(brokerPort)) {
+            process.awaitReady(probe, startTimeLeft(startNanos));
+        }
+    }
+
+    @Override
+    void logReady() {
+        LOG.info("Kafka {} broker ready at {} in {} (pid {})", version, bootstrapServers(),
+                ServerProcess.seconds(startupTime()), process.pid());
     }
 
     /** Ready = the port accepts connections and an admin client can describe the cluster. */
