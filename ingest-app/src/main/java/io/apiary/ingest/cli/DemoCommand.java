@@ -10,6 +10,7 @@ import io.apiary.ingest.demo.Demo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code demo}: the whole pipeline on a local Kafka and Cassandra with real hive data. */
@@ -48,6 +49,13 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (countIntervalSeconds < 1 || countIntervalSeconds > 86_400) {
+            throw new ParameterException(spec.commandLine(),
+                    "--count-interval-seconds must be between 1 and 86400, was " + countIntervalSeconds);
+        }
+        if (timeoutMinutes < 1) {
+            throw new ParameterException(spec.commandLine(), "--timeout-minutes must be at least 1, was " + timeoutMinutes);
+        }
         PrintWriter out = spec.commandLine().getOut();
         return new Demo(new Demo.Options(workDir, keepWorkDir, Duration.ofSeconds(countIntervalSeconds), showHive,
                 showDay, Duration.ofMinutes(timeoutMinutes)), out).run();
