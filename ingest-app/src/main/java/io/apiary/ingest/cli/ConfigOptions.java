@@ -19,8 +19,8 @@ public final class ConfigOptions {
             description = "Properties file with the settings (see the configuration reference in README.md).")
     Path configFile;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", mapFallbackValue = "",
-            description = "Overrides one setting, e.g. --set kafka.bootstrap.servers=broker:9092. Repeatable.")
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "Overrides one setting (see README, Configuration). Repeatable.")
     Map<String, String> overrides = new LinkedHashMap<>();
 
     /**

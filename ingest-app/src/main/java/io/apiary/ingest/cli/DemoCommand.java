@@ -40,6 +40,11 @@ public final class DemoCommand implements Callable<Integer> {
             description = "UTC day whose hourly activity the summary shows (default: ${DEFAULT-VALUE}).")
     LocalDate showDay;
 
+    @Option(names = "--keep-running",
+            description = "After the summary, keep the servers and the pipeline running (with the demo's data) "
+                    + "until Ctrl-C, and write a settings file for the other commands.")
+    boolean keepRunning;
+
     @Option(names = "--timeout-minutes", defaultValue = "15", paramLabel = "MIN",
             description = "Longest wait for everything to be written (default: ${DEFAULT-VALUE}).")
     int timeoutMinutes;
@@ -58,6 +63,6 @@ public final class DemoCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         return new Demo(new Demo.Options(workDir, keepWorkDir, Duration.ofSeconds(countIntervalSeconds), showHive,
-                showDay, Duration.ofMinutes(timeoutMinutes)), out).run();
+                showDay, Duration.ofMinutes(timeoutMinutes), keepRunning), out).run();
     }
 }

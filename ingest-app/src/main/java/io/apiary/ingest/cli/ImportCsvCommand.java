@@ -5,11 +5,13 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.gateway.KafkaReachability;
 import io.apiary.ingest.gateway.CsvReadingParser;
 import io.apiary.ingest.gateway.GatewayProducer;
 import io.apiary.ingest.gateway.ReadingTimeParser;
@@ -19,6 +21,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -67,7 +70,8 @@ public final class ImportCsvCommand implements Callable<Integer> {
             description = "Problems printed one by one before only counting them (default: ${DEFAULT-VALUE}).")
     int maxReported;
 
-    @Option(names = "--strict", description = "Exit with code 3 if any row or cell was rejected.")
+    @Option(names = "--strict", description = "Exit with code 3 if any row or cell was rejected "
+            + "(without it: only if no reading at all could be read).")
     boolean strict;
 
     @Mixin
@@ -78,13 +82,21 @@ public final class ImportCsvCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<SensorColumn> columns = sensors.stream().map(SensorColumn::parse).toList();
-        CsvReadingParser parser = new CsvReadingParser(timeColumn, new ReadingTimeParser(timeFormat, zone),
-                hiveColumn, columns, gatewayId, delimiter);
-        if (!Files.isReadable(file)) {
-            throw new IllegalArgumentException("Cannot read " + file.toAbsolutePath());
+        CsvReadingParser parser;
+        try {
+            List<SensorColumn> columns = sensors.stream().map(SensorColumn::parse).toList();
+            parser = new CsvReadingParser(timeColumn, new ReadingTimeParser(timeFormat, zone), hiveColumn, columns,
+                    gatewayId, delimiter);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw new IllegalArgumentException("Cannot read " + file.toAbsolutePath() + ": "
+                    + (Files.exists(file) ? (Files.isDirectory(file) ? "it is a folder" : "permission denied")
+                    : "no such file"));
         }
         IngestConfig cfg = config.load();
+        KafkaReachability.require(cfg.kafkaClientSettings(), Duration.ofSeconds(30));
         Topics topics = cfg.topics();
         PrintWriter err = spec.commandLine().getErr();
         long[] reported = {0};
@@ -106,6 +118,11 @@ public final class ImportCsvCommand implements Callable<Integer> {
         spec.commandLine().getOut().printf("%s: %d rows read, %d readings produced to %s, %d rows and %d cells rejected%n",
                 file.getFileName(), totals.rows(), totals.readings(), topics.telemetry(), totals.rejectedRows(),
                 totals.rejectedCells());
+        if (totals.rows() > 0 && totals.readings() == 0) {
+            err.printf("%s: no reading could be read; check --time-column, --time-format, --zone and --sensor%n",
+                    file.getFileName());
+            return 3;
+        }
         return strict && (totals.rejectedRows() + totals.rejectedCells()) > 0 ? 3 : 0;
     }
 }

@@ -6,13 +6,14 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code ingest-app} command line: {@code demo}, {@code run}, {@code import-csv},
- * {@code schema apply} and {@code topics create}. Errors are printed as one actionable line on
- * stderr (stack traces with {@code APIARY_LOG_LEVEL=DEBUG}); exit code 1 on error, 2 on bad usage.
+ * {@code schema apply}, {@code topics create} and {@code devstack}. Errors are printed as one
+ * actionable line on stderr (stack traces with {@code APIARY_LOG_LEVEL=DEBUG}); exit code 1 on
+ * error, 2 on bad usage or invalid configuration (nothing was started).
  */
 @Command(name = "ingest-app", mixinStandardHelpOptions = true, versionProvider = IngestApp.Version.class,
         description = "Apiary Ingest: hive gateway telemetry from Kafka to Cassandra.",
         subcommands = {DemoCommand.class, RunCommand.class, ImportCsvCommand.class, SchemaCommand.class,
-                TopicsCommand.class, CommandLine.HelpCommand.class})
+                TopicsCommand.class, DevStackCommand.class, CommandLine.HelpCommand.class})
 public final class IngestApp {
 
     /**
@@ -21,20 +22,29 @@ public final class IngestApp {
      * @param args command-line arguments
      */
     public static void main(String[] args) {
+        // Before any logger exists: the demo prints its own progress, so its logs start at WARN.
+        String level = System.getenv("APIARY_LOG_LEVEL");
+        if (level == null || level.isBlank()) {
+            level = args.length > 0 && "demo".equals(args[0]) ? "WARN" : "INFO";
+        }
+        System.setProperty("apiary.log.level", level);
         System.exit(commandLine().execute(args));
     }
 
     /** @return the configured command line (also used by tests) */
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new IngestApp());
+        cli.setUsageHelpAutoWidth(true);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            String message = e instanceof ConfigException || e instanceof IllegalArgumentException
-                    ? e.getMessage() : e.toString();
+            boolean badConfig = e instanceof ConfigException;
+            String message = badConfig ? e.getMessage() + " (settings come from --config, APIARY_* environment"
+                    + " variables and --set; see README.md, Configuration)"
+                    : e instanceof IllegalArgumentException ? e.getMessage() : e.toString();
             commandLine.getErr().println("error: " + message);
             if (org.slf4j.LoggerFactory.getLogger(IngestApp.class).isDebugEnabled()) {
                 e.printStackTrace(commandLine.getErr());
             }
-            return 1;
+            return badConfig ? 2 : 1;
         });
         return cli;
     }

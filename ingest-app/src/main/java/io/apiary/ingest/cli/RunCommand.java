@@ -1,6 +1,12 @@
 package io.apiary.ingest.cli;
 
+import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.apiary.ingest.deadletter.DeadLetterHeaders;
 
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.pipeline.Pipeline;
@@ -22,6 +28,7 @@ import picocli.CommandLine.Option;
 public final class RunCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(30);
 
     /** Which parts to run. */
     enum Component { all, topology, sink }
@@ -33,6 +40,45 @@ public final class RunCommand implements Callable<Integer> {
             description = "What to run: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Component component;
 
+    /** Logs, every {@link #PROGRESS_EVERY}, what the running components did since the last time. */
+    private static final class ProgressLog implements Runnable {
+        private final Pipeline pipeline;
+        private final SimpleMeterRegistry registry;
+        private long lastRows;
+        private long lastNanos = System.nanoTime();
+
+        ProgressLog(Pipeline pipeline, SimpleMeterRegistry registry) {
+            this.pipeline = pipeline;
+            this.registry = registry;
+        }
+
+        @Override
+        public void run() {
+            long now = System.nanoTime();
+            double deadLettered = registry.find(DeadLetterHeaders.COUNTER).counters().stream()
+                    .mapToDouble(c -> c.count()).sum();
+            StringBuilder line = new StringBuilder();
+            if (pipeline.streams() != null) {
+                line.append("topology ").append(pipeline.streams().state()).append("; ");
+            }
+            if (pipeline.sink() != null) {
+                long rows = (long) registry.find("apiary.sink.rows.written").counters().stream()
+                        .mapToDouble(c -> c.count()).sum();
+                line.append(String.format("sink %,d rows written (%,.0f rows/s), %,.0f in flight, %,.0f buffered; ",
+                        rows, (rows - lastRows) / ((now - lastNanos) / 1e9), gauge("apiary.sink.in.flight"),
+                        gauge("apiary.sink.buffered.rows")));
+                lastRows = rows;
+            }
+            lastNanos = now;
+            LOG.info("{}{} records dead-lettered", line, (long) deadLettered);
+        }
+
+        private double gauge(String name) {
+            var gauge = registry.find(name).gauge();
+            return gauge == null ? 0 : gauge.value();
+        }
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         IngestConfig cfg = config.load();
@@ -42,7 +88,15 @@ public final class RunCommand implements Callable<Integer> {
         Pipeline pipeline = Pipeline.start(cfg, component != Component.sink, component != Component.topology, registry);
         Thread hook = new Thread(pipeline::close, "apiary-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "apiary-progress");
+            t.setDaemon(true);
+            return t;
+        });
+        progress.scheduleAtFixedRate(new ProgressLog(pipeline, registry), PROGRESS_EVERY.toSeconds(),
+                PROGRESS_EVERY.toSeconds(), TimeUnit.SECONDS);
         String failure = pipeline.awaitTermination();
+        progress.shutdownNow();
         if (failure != null) {
             LOG.error("Stopping: {}", failure);
             pipeline.close();

@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code schema apply}: applies cql/ to the configured Cassandra, idempotently. */
-@Command(name = "schema", description = "Cassandra schema commands.", subcommands = SchemaCommand.Apply.class)
+@Command(name = "schema", mixinStandardHelpOptions = true, description = "Cassandra schema commands.", subcommands = SchemaCommand.Apply.class)
 public final class SchemaCommand {
 
     /** Applies the keyspace and tables. */

@@ -12,7 +12,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code topics create}: creates the pipeline's topics that are missing. */
-@Command(name = "topics", description = "Kafka topic commands.", subcommands = TopicsCommand.Create.class)
+@Command(name = "topics", mixinStandardHelpOptions = true, description = "Kafka topic commands.", subcommands = TopicsCommand.Create.class)
 public final class TopicsCommand {
 
     /** Creates missing topics. */

@@ -9,8 +9,11 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 import org.apache.kafka.common.config.ConfigException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds an {@link IngestConfig} from, in increasing precedence: the defaults, an optional
@@ -18,12 +21,17 @@ import org.apache.kafka.common.config.ConfigException;
  *
  * <p>Environment variables: {@code APIARY_} followed by the option name in upper case with dots
  * as underscores; e.g. {@code APIARY_KAFKA_BOOTSTRAP_SERVERS} sets {@code kafka.bootstrap.servers}
- * and {@code APIARY_KAFKA_SASL_JAAS_CONFIG} sets {@code kafka.sasl.jaas.config}. Thread-safe (stateless).
+ * and {@code APIARY_KAFKA_SASL_JAAS_CONFIG} sets {@code kafka.sasl.jaas.config}; {@code APIARY_LOG_LEVEL}
+ * and {@code APIARY_DEVSTACK_*} are not settings. Settings that are neither defined nor passed
+ * through are logged as a warning (a misspelt option must not pass unnoticed). Thread-safe (stateless).
  */
 public final class ConfigLoader {
 
     /** Prefix of the environment variables read as settings. */
     public static final String ENV_PREFIX = "APIARY_";
+    /** Variables with the prefix that are not settings: the log level and the dev stack's own. */
+    static final Set<String> NOT_SETTINGS = Set.of("APIARY_LOG_LEVEL");
+    private static final Logger LOG = LoggerFactory.getLogger(ConfigLoader.class);
 
     private ConfigLoader() {
     }
@@ -52,7 +60,12 @@ public final class ConfigLoader {
         }
         settings.putAll(fromEnvironment(env));
         settings.putAll(overrides);
-        return new IngestConfig(settings);
+        IngestConfig config = new IngestConfig(settings);
+        for (String unknown : config.unknownSettings()) {
+            LOG.warn("Unknown setting '{}' is ignored (from the configuration file, an APIARY_* environment "
+                    + "variable or --set); the settings are listed in README.md, Configuration", unknown);
+        }
+        return config;
     }
 
     /**
@@ -64,7 +77,8 @@ public final class ConfigLoader {
     public static Map<String, String> fromEnvironment(Map<String, String> env) {
         Map<String, String> settings = new HashMap<>();
         env.forEach((name, value) -> {
-            if (name.startsWith(ENV_PREFIX) && name.length() > ENV_PREFIX.length()) {
+            boolean notASetting = NOT_SETTINGS.contains(name) || name.startsWith(ENV_PREFIX + "DEVSTACK_");
+            if (name.startsWith(ENV_PREFIX) && name.length() > ENV_PREFIX.length() && !notASetting) {
                 String key = name.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.');
                 settings.put(key, value);
             }

@@ -142,6 +142,23 @@ public final class IngestConfig extends AbstractConfig {
         super(DEFINITION, settings, false);
     }
 
+    /**
+     * Settings that are neither defined nor under a pass-through prefix: most likely misspelt.
+     *
+     * @return their names, sorted
+     */
+    public java.util.SortedSet<String> unknownSettings() {
+        java.util.SortedSet<String> unknown = new java.util.TreeSet<>();
+        for (String key : originals().keySet()) {
+            boolean passThrough = key.startsWith(KAFKA_PREFIX) || key.startsWith(STREAMS_PREFIX)
+                    || key.startsWith(SINK_CONSUMER_PREFIX);
+            if (!passThrough && !DEFINITION.names().contains(key)) {
+                unknown.add(key);
+            }
+        }
+        return unknown;
+    }
+
     /** @return the topic names */
     public Topics topics() {
         return new Topics(getString(TOPIC_TELEMETRY), getString(TOPIC_ENTRANCE_COUNTS),

@@ -41,9 +41,10 @@ public final class Demo {
      * @param showHive      hive whose hourly activity the summary shows
      * @param showDay       UTC day whose hourly activity the summary shows
      * @param drainTimeout  longest wait for the pipeline to write everything
+     * @param keepRunning   after the summary, keep servers and pipeline running until Ctrl-C
      */
     public record Options(Path workDir, boolean keepWorkDir, Duration countInterval, String showHive,
-            LocalDate showDay, Duration drainTimeout) {
+            LocalDate showDay, Duration drainTimeout, boolean keepRunning) {
     }
 
     private final Options options;
@@ -81,7 +82,8 @@ public final class Demo {
             stack = LocalStack.start(stackOptions.build());
             out.printf("  Kafka ready at %s in %.1f s; Cassandra ready at %s in %.1f s (work folder %s)%n",
                     stack.kafkaBootstrapServers(), seconds(stack.kafka().startupTime()),
-                    hostPort(stack), seconds(stack.cassandra().startupTime()), stack.workDir());
+                    LocalStackSession.settings(stack).get(IngestConfig.CASSANDRA_CONTACT_POINTS),
+                    seconds(stack.cassandra().startupTime()), stack.workDir());
 
             IngestConfig config = config(stack);
             long tSetup = System.nanoTime();
@@ -119,6 +121,11 @@ public final class Demo {
             Duration ingest = Duration.ofNanos(System.nanoTime() - tIngest);
             new DemoSummary(out, config).print(data, sent, progress, ingest, pipeline, options.showHive(),
                     options.showDay());
+            if (options.keepRunning()) {
+                out.printf("%nThe servers and the pipeline keep running, with the demo's data.%n");
+                LocalStackSession.printUsage(out, LocalStackSession.writeSettings(stack));
+                LocalStackSession.awaitShutdown();
+            }
             pipeline.close();
             pipeline = null;
             out.printf("Demo finished in %.1f s. Stopping Kafka and Cassandra...%n",
@@ -150,17 +157,7 @@ public final class Demo {
     }
 
     private static IngestConfig config(LocalStack stack) {
-        Path state = stack.workDir().resolve("topology-state");
-        return ConfigLoader.load(null, Map.of(), Map.of(
-                IngestConfig.KAFKA_BOOTSTRAP_SERVERS, stack.kafkaBootstrapServers(),
-                IngestConfig.CASSANDRA_CONTACT_POINTS, hostPort(stack),
-                IngestConfig.CASSANDRA_LOCAL_DATACENTER, stack.cassandraLocalDatacenter(),
-                IngestConfig.TOPOLOGY_STATE_DIR, state.toString(),
-                IngestConfig.TOPIC_PARTITIONS, 4));
-    }
-
-    static String hostPort(LocalStack stack) {
-        return stack.cassandraContactPoint().getHostString() + ":" + stack.cassandraContactPoint().getPort();
+        return ConfigLoader.load(null, Map.of(), LocalStackSession.settings(stack));
     }
 
     private static String keyspace(IngestConfig config) {

@@ -48,13 +48,14 @@ final class DemoSummary {
             out.printf("  records in              %,12d  (%,d telemetry readings, %,d entrance-counter samples)%n",
                     sent.total(), sent.readings(), sent.samples());
             out.printf("  dead-lettered records   %,12d  (topic %s)%n", deadLettered, topics.deadLetter());
-            for (String table : Demo.tables()) {
-                out.printf("  %-22s  %,12d rows in Cassandra, %,d row writes acknowledged%n", table,
-                        rowsInTable.get(table), pipeline.sink().rowsWritten(table));
-            }
-            out.printf("  %-22s  %,12d distinct (hive, sensor, time) readings in the file; the other %,d were "
-                    + "duplicates, upserted onto the same rows%n", "", data.distinctReadings(),
+            out.printf("  hive_telemetry          %,12d rows in Cassandra; the file holds %,d distinct (hive, sensor,"
+                    + " time) readings%n", rowsInTable.get("hive_telemetry"), data.distinctReadings());
+            out.printf("  %-22s  %,12d row writes acknowledged: the %,d duplicate readings were upserted onto the "
+                    + "same rows%n", "", pipeline.sink().rowsWritten("hive_telemetry"),
                     sent.readings() - data.distinctReadings());
+            out.printf("  hive_activity           %,12d rows in Cassandra (hours); %,d row writes acknowledged (an "
+                    + "hour is upserted as its sums grow)%n", rowsInTable.get("hive_activity"),
+                    pipeline.sink().rowsWritten("hive_activity"));
             out.printf("  final hourly results    %,12d  on %s (an hour is final once stream time passes its end "
                     + "plus the grace period)%n", hourlyResults, topics.hourlyActivity());
             out.printf("  ingest                  %,.1f s from the first record sent until everything was written; "

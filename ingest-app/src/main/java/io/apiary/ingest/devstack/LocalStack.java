@@ -262,8 +262,8 @@ public final class LocalStack implements AutoCloseable {
                 try (Stream<Path> entries = Files.list(dir)) {
                     if (entries.findAny().isPresent()) {
                         throw new LocalStackException("The work folder " + dir + " is not empty:"
-                                + " give an empty or new folder (the stack deletes it on close"
-                                + " unless keepWorkDir), or none for a fresh temporary folder");
+                                + " give an empty or new folder (the stack deletes it when it stops,"
+                                + " unless told to keep it: --keep-work-dir), or none for a fresh temporary folder");
                     }
                 }
                 return dir;

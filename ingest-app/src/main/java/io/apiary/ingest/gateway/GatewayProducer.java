@@ -19,8 +19,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * Produces gateway records as a hive gateway does: key = hive id (UTF-8), value = Avro
  * single-object encoding, record timestamp = the event time. Idempotent producer with
- * {@code acks=all}. Counts what Kafka acknowledged; the first send failure is kept and rethrown
- * by {@link #flush()}. Thread-safe (the Kafka producer is).
+ * {@code acks=all}. Counts what Kafka acknowledged; after the first failed send, every further
+ * {@code send} and {@link #flush()} throw it. Thread-safe (the Kafka producer is).
  */
 public final class GatewayProducer implements AutoCloseable {
 
@@ -44,6 +44,7 @@ public final class GatewayProducer implements AutoCloseable {
         settings.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
         settings.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         settings.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "apiary-gateway-producer");
+        settings.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
         this.producer = new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());
         this.telemetry = telemetry;
         this.entranceCounts = entranceCounts;
@@ -53,6 +54,7 @@ public final class GatewayProducer implements AutoCloseable {
      * Sends a reading asynchronously.
      *
      * @param reading the reading, not null
+     * @throws KafkaException if an earlier send failed
      */
     public void send(TelemetryReading reading) {
         send(telemetry, reading.getHiveId(), reading, reading.getReadingTime().toEpochMilli());
@@ -62,12 +64,17 @@ public final class GatewayProducer implements AutoCloseable {
      * Sends an entrance-counter sample asynchronously.
      *
      * @param sample the sample, not null
+     * @throws KafkaException if an earlier send failed
      */
     public void send(EntranceCount sample) {
         send(entranceCounts, sample.getHiveId(), sample, sample.getEventTime().toEpochMilli());
     }
 
     private <V> void send(Topic<String, V> topic, String key, V value, long timestamp) {
+        Exception earlier = failure.get();
+        if (earlier != null) {
+            throw new KafkaException("Producing gateway records failed: " + earlier.getMessage(), earlier);
+        }
         byte[] k = topic.keySerde().serializer().serialize(topic.name(), key);
         byte[] v = topic.valueSerde().serializer().serialize(topic.name(), value);
         producer.send(new ProducerRecord<>(topic.name(), null, timestamp, k, v), (metadata, error) -> {

@@ -24,7 +24,7 @@ class DemoIT {
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString())
                 .containsPattern("hive_telemetry\\s+132,194 rows in Cassandra")
-                .containsPattern("132,194 distinct \\(hive, sensor, time\\) readings in the file")
+                .containsPattern("holds 132,194 distinct \\(hive, sensor, time\\) readings")
                 .containsPattern("dead-lettered records\\s+0")
                 .contains("Hourly activity of hive 3627 on 2021-07-15")
                 .containsPattern("total\\s+\\d+\\s+\\d+\\s+\\(24 hours\\)")

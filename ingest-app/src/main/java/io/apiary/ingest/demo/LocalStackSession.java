@@ -1,0 +1,91 @@
+package io.apiary.ingest.demo;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.devstack.LocalStack;
+
+/**
+ * Helps a person use a running local stack from other commands: the settings that point the
+ * application at it, a properties file holding them, and a wait until Ctrl-C. Thread-safe (stateless).
+ */
+public final class LocalStackSession {
+
+    /** Name of the settings file written into the stack's work folder. */
+    public static final String SETTINGS_FILE = "apiary-devstack.properties";
+
+    private LocalStackSession() {
+    }
+
+    /**
+     * The settings that point the application at a local stack: Kafka, Cassandra, its
+     * datacenter, 4 partitions per topic, and a state folder inside the stack's work folder.
+     *
+     * @param stack a started stack
+     * @return option name to value, in a stable order
+     */
+    public static Map<String, String> settings(LocalStack stack) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put(IngestConfig.KAFKA_BOOTSTRAP_SERVERS, stack.kafkaBootstrapServers());
+        settings.put(IngestConfig.CASSANDRA_CONTACT_POINTS, stack.cassandraContactPoint().getHostString() + ":"
+                + stack.cassandraContactPoint().getPort());
+        settings.put(IngestConfig.CASSANDRA_LOCAL_DATACENTER, stack.cassandraLocalDatacenter());
+        settings.put(IngestConfig.TOPIC_PARTITIONS, "4");
+        settings.put(IngestConfig.TOPOLOGY_STATE_DIR, stack.workDir().resolve("topology-state").toString());
+        return settings;
+    }
+
+    /**
+     * Writes {@link #settings} as a properties file into the stack's work folder.
+     *
+     * @param stack a started stack
+     * @return the file
+     * @throws UncheckedIOException if it cannot be written
+     */
+    public static Path writeSettings(LocalStack stack) {
+        Path file = stack.workDir().resolve(SETTINGS_FILE);
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            w.write("# Settings of the local dev stack started by ingest-app; pass with --config.\n");
+            for (Map.Entry<String, String> e : settings(stack).entrySet()) {
+                w.write(e.getKey() + "=" + e.getValue().replace("\\", "\\\\") + "\n");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write " + file + ": " + e.getMessage(), e);
+        }
+        return file;
+    }
+
+    /**
+     * Prints how to point other commands at the stack.
+     *
+     * @param out      where to print
+     * @param settings the settings file
+     */
+    public static void printUsage(PrintWriter out, Path settings) {
+        out.println("Settings for other commands: " + settings);
+        out.println("In another terminal, for example:");
+        out.println("  java -jar ingest-app/target/ingest-app.jar run --config " + settings);
+        out.println("  java -jar ingest-app/target/ingest-app.jar import-csv --config " + settings
+                + " --file FILE.csv --time-column ... --hive-column ... --sensor COLUMN=TYPE:UNIT");
+        out.println("Press Ctrl-C to stop everything.");
+        out.flush();
+    }
+
+    /**
+     * Blocks until the JVM exits (Ctrl-C or SIGTERM run the shutdown hooks that stop the stack).
+     *
+     * @throws InterruptedException if the thread is interrupted
+     */
+    public static void awaitShutdown() throws InterruptedException {
+        new CountDownLatch(1).await();
+    }
+}
