@@ -56,6 +56,15 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void should_single_out_misspelt_settings_but_not_pass_through_ones_or_the_log_level() {
+        IngestConfig config = ConfigLoader.load(null, Map.of("APIARY_LOG_LEVEL", "DEBUG", "APIARY_DEVSTACK_DIR", "/x"),
+                Map.of("telemtry.shards", "5", "kafka.linger.ms", "5", "streams.num.stream.threads", "2",
+                        "sink.consumer.fetch.min.bytes", "1"));
+
+        assertThat(config.unknownSettings()).containsExactly("telemtry.shards");
+    }
+
+    @Test
     void should_name_the_file_when_it_cannot_be_read() {
         assertThatThrownBy(() -> ConfigLoader.load(dir.resolve("missing.properties"), Map.of(), Map.of()))
                 .isInstanceOf(ConfigException.class)
