@@ -2,7 +2,7 @@ package io.apiary.ingest.cli;
 
 import java.io.PrintWriter;
 import java.io.Reader;
-import java.nio.charset.StandardCharsets;
+import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +17,7 @@ import io.apiary.ingest.gateway.GatewayProducer;
 import io.apiary.ingest.gateway.ReadingTimeParser;
 import io.apiary.ingest.gateway.SensorColumn;
 import io.apiary.ingest.topics.Topics;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -63,8 +64,13 @@ public final class ImportCsvCommand implements Callable<Integer> {
             description = "Gateway id given to the readings (default: ${DEFAULT-VALUE}).")
     String gatewayId;
 
-    @Option(names = "--delimiter", defaultValue = ",", paramLabel = "CHAR", description = "Field delimiter (default: ${DEFAULT-VALUE}).")
-    char delimiter;
+    @Option(names = "--delimiter", defaultValue = ",", paramLabel = "CHAR",
+            description = "Field delimiter: one character, or \\t or tab for a tab (default: ${DEFAULT-VALUE}).")
+    String delimiter;
+
+    @Option(names = "--charset", defaultValue = "UTF-8", paramLabel = "NAME",
+            description = "Character set of the file, e.g. UTF-8, ISO-8859-1, windows-1252 (default: ${DEFAULT-VALUE}).")
+    Charset charset;
 
     @Option(names = "--max-reported", defaultValue = "1000", paramLabel = "N",
             description = "Problems printed one by one before only counting them (default: ${DEFAULT-VALUE}).")
@@ -80,13 +86,26 @@ public final class ImportCsvCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private char delimiterChar() {
+        if ("\\t".equals(delimiter) || "tab".equalsIgnoreCase(delimiter)) {
+            return '\t';
+        }
+        if (delimiter.length() != 1) {
+            throw new IllegalArgumentException("--delimiter must be one character, \\t or tab, was '" + delimiter + "'");
+        }
+        return delimiter.charAt(0);
+    }
+
     @Override
     public Integer call() throws Exception {
         CsvReadingParser parser;
         try {
             List<SensorColumn> columns = sensors.stream().map(SensorColumn::parse).toList();
+            if (maxReported < 0) {
+                throw new IllegalArgumentException("--max-reported must not be negative, was " + maxReported);
+            }
             parser = new CsvReadingParser(timeColumn, new ReadingTimeParser(timeFormat, zone), hiveColumn, columns,
-                    gatewayId, delimiter);
+                    gatewayId, delimiterChar());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -103,8 +122,14 @@ public final class ImportCsvCommand implements Callable<Integer> {
         CsvReadingParser.Totals totals;
         try (GatewayProducer producer = new GatewayProducer(cfg.kafkaClientSettings(), topics.telemetryTopic(),
                 topics.entranceCountsTopic());
-             Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            totals = parser.parse(reader, producer::send, problem -> {
+             Reader reader = Files.newBufferedReader(file, charset)) {
+            totals = parser.parse(reader, reading -> {
+                try {
+                    producer.send(reading);
+                } catch (RecordTooLargeException e) {
+                    throw new CsvReadingParser.RejectedReading(e.getMessage());
+                }
+            }, problem -> {
                 if (reported[0]++ < maxReported) {
                     err.println(file.getFileName() + ": " + problem);
                 }

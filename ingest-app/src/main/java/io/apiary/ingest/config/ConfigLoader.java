@@ -53,8 +53,10 @@ public final class ConfigLoader {
             try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 props.load(reader);
             } catch (IOException e) {
-                throw new ConfigException("Cannot read the configuration file " + file.toAbsolutePath()
-                        + ": " + e.getMessage());
+                String why = e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                        : e instanceof java.nio.charset.CharacterCodingException ? "it is not UTF-8 text"
+                        : e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.toString();
+                throw new ConfigException("Cannot read the configuration file " + file.toAbsolutePath() + ": " + why);
             }
             props.forEach((k, v) -> settings.put(k.toString().trim(), v.toString().trim()));
         }

@@ -48,6 +48,7 @@ public final class IngestConfig extends AbstractConfig {
     public static final String SINK_BATCH_MAX_ROWS = "sink.batch.max.rows";
     public static final String SINK_BATCH_MAX_BYTES = "sink.batch.max.bytes";
     public static final String SINK_MAX_BUFFERED_ROWS = "sink.max.buffered.rows";
+    public static final String SINK_MAX_BUFFERED_BYTES = "sink.max.buffered.bytes";
     public static final String SINK_COMMIT_INTERVAL_MS = "sink.commit.interval.ms";
     public static final String SINK_RETRY_BACKOFF_MS = "sink.retry.backoff.ms";
     public static final String SINK_RETRY_BACKOFF_MAX_MS = "sink.retry.backoff.max.ms";
@@ -96,6 +97,9 @@ public final class IngestConfig extends AbstractConfig {
             .define(SINK_MAX_BUFFERED_ROWS, Type.INT, 20_000, Range.atLeast(1), Importance.MEDIUM,
                     "Rows held in memory (polled but not yet acknowledged by Cassandra). Above it the sink pauses "
                             + "its Kafka partitions and keeps polling, resuming once writes drain.")
+            .define(SINK_MAX_BUFFERED_BYTES, Type.LONG, 64L * 1024 * 1024, Range.atLeast(1), Importance.MEDIUM,
+                    "Key and value bytes of the rows held in memory; the sink pauses its partitions above it too, "
+                            + "so a flood of large rows during a Cassandra outage cannot exhaust the heap.")
             .define(SINK_COMMIT_INTERVAL_MS, Type.LONG, 1_000L, Range.atLeast(10), Importance.LOW,
                     "How often the sink commits the offsets Cassandra has acknowledged, in milliseconds.")
             .define(SINK_RETRY_BACKOFF_MS, Type.LONG, 100L, Range.atLeast(1), Importance.LOW,

@@ -5,11 +5,15 @@ import java.util.Map;
 import java.util.Objects;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
+import org.apache.kafka.streams.errors.ProductionExceptionHandler;
 import org.apache.kafka.streams.processor.api.Record;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +60,52 @@ public final class DeadLetterExceptionHandlers {
             return Response.resume(List.of(DeadLetterHeaders.record(Objects.requireNonNull(deadLetterTopic),
                     "deserialize", RejectReason.UNDECODABLE, exception, context.topic(), context.partition(),
                     context.offset(), record.key(), record.value(), record.headers())));
+        }
+    }
+
+    /**
+     * Output the topology cannot write: too large for Kafka (RecordTooLargeException) or not
+     * serializable. The input record that produced it goes to the dead letter topic (stage
+     * {@code produce}) and processing goes on; retriable errors are retried; anything else fails
+     * the task as Kafka's default handler does. Under exactly-once a failed send has already
+     * doomed the transaction, so there the topology's input checks (field lengths) are what keep
+     * outputs small; this handler covers at-least-once and serialization errors.
+     */
+    public static final class Production implements ProductionExceptionHandler {
+
+        private String deadLetterTopic;
+
+        @Override
+        public void configure(Map<String, ?> configs) {
+            deadLetterTopic = deadLetterTopic(configs);
+        }
+
+        @Override
+        public Response handleError(ErrorHandlerContext context, ProducerRecord<byte[], byte[]> record,
+                Exception exception) {
+            if (exception instanceof RecordTooLargeException) {
+                return Response.resume(List.of(fromSource(context, record.key(), record.value(),
+                        RejectReason.OUTPUT_TOO_LARGE, exception)));
+            }
+            return exception instanceof RetriableException ? Response.retry() : Response.fail();
+        }
+
+        @Override
+        @SuppressWarnings("rawtypes")
+        public Response handleSerializationError(ErrorHandlerContext context, ProducerRecord record,
+                Exception exception, SerializationExceptionOrigin origin) {
+            return Response.resume(List.of(fromSource(context, null, null, RejectReason.PROCESSING_ERROR, exception)));
+        }
+
+        private ProducerRecord<byte[], byte[]> fromSource(ErrorHandlerContext context, byte[] outputKey,
+                byte[] outputValue, RejectReason reason, Exception exception) {
+            LOG.debug("Dead-lettering the input of unwritable output {}-{}@{}: {}", context.topic(),
+                    context.partition(), context.offset(), exception.getMessage());
+            boolean haveSource = context.sourceRawKey() != null || context.sourceRawValue() != null;
+            return DeadLetterHeaders.record(Objects.requireNonNull(deadLetterTopic), "produce", reason, exception,
+                    String.valueOf(context.topic()), context.partition(), context.offset(),
+                    haveSource ? context.sourceRawKey() : outputKey,
+                    haveSource ? context.sourceRawValue() : outputValue, context.headers());
         }
     }
 

@@ -20,7 +20,13 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  *   apiary.dlq.source.topic      topic the record was read from
  *   apiary.dlq.source.partition  its partition
  *   apiary.dlq.source.offset     its offset
+ *   apiary.dlq.truncated         "true" when key and value were cut to fit (see below)
+ *   apiary.dlq.original.key.bytes / apiary.dlq.original.value.bytes   their sizes before cutting
  * </pre>
+ * A dead letter record must itself fit in Kafka, also when the original was rejected for its size:
+ * keys over {@value #MAX_KEY_BYTES} bytes and values beyond {@value #MAX_PAYLOAD_BYTES} bytes of key
+ * plus value are cut to those sizes (the first bytes are kept), and the message to
+ * {@value #MAX_MESSAGE_CHARS} characters.
  * Each dead-lettered record also increments the Micrometer counter
  * {@value #COUNTER} tagged with {@code stage} and {@code reason}. Thread-safe (stateless).
  */
@@ -33,6 +39,17 @@ public final class DeadLetterHeaders {
     public static final String SOURCE_TOPIC = "apiary.dlq.source.topic";
     public static final String SOURCE_PARTITION = "apiary.dlq.source.partition";
     public static final String SOURCE_OFFSET = "apiary.dlq.source.offset";
+
+    public static final String TRUNCATED = "apiary.dlq.truncated";
+    public static final String ORIGINAL_KEY_BYTES = "apiary.dlq.original.key.bytes";
+    public static final String ORIGINAL_VALUE_BYTES = "apiary.dlq.original.value.bytes";
+
+    /** Longest key kept, in bytes. */
+    public static final int MAX_KEY_BYTES = 16 * 1024;
+    /** Most key plus value bytes kept: half of Kafka's default 1 MiB request size, leaving room for headers. */
+    public static final int MAX_PAYLOAD_BYTES = 512 * 1024;
+    /** Longest message header kept, in characters. */
+    public static final int MAX_MESSAGE_CHARS = 2_000;
 
     /** Name of the counter of dead-lettered records. */
     public static final String COUNTER = "apiary.dead.letter.records";
@@ -66,13 +83,22 @@ public final class DeadLetterHeaders {
         }
         put(headers, STAGE, stage);
         put(headers, REASON, reason.name());
-        put(headers, MESSAGE, String.valueOf(error.getMessage()));
+        String message = String.valueOf(error.getMessage());
+        put(headers, MESSAGE, message.length() > MAX_MESSAGE_CHARS
+                ? message.substring(0, MAX_MESSAGE_CHARS) + "... (" + message.length() + " characters)" : message);
         put(headers, EXCEPTION, error.getClass().getName());
         put(headers, SOURCE_TOPIC, sourceTopic);
         put(headers, SOURCE_PARTITION, Integer.toString(sourcePartition));
         put(headers, SOURCE_OFFSET, Long.toString(sourceOffset));
+        byte[] keptKey = cut(key, MAX_KEY_BYTES);
+        byte[] keptValue = cut(value, MAX_PAYLOAD_BYTES - (keptKey == null ? 0 : keptKey.length));
+        if (keptKey != key || keptValue != value) {
+            put(headers, TRUNCATED, "true");
+            put(headers, ORIGINAL_KEY_BYTES, Integer.toString(key == null ? 0 : key.length));
+            put(headers, ORIGINAL_VALUE_BYTES, Integer.toString(value == null ? 0 : value.length));
+        }
         counter(stage, reason).increment();
-        return new ProducerRecord<>(deadLetterTopic, null, key, value, headers);
+        return new ProducerRecord<>(deadLetterTopic, null, keptKey, keptValue, headers);
     }
 
     /**
@@ -96,6 +122,10 @@ public final class DeadLetterHeaders {
     public static String text(Headers headers, String name) {
         Header h = headers.lastHeader(name);
         return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    private static byte[] cut(byte[] bytes, int max) {
+        return bytes == null || bytes.length <= max ? bytes : java.util.Arrays.copyOf(bytes, Math.max(0, max));
     }
 
     private static void put(Headers headers, String name, String value) {

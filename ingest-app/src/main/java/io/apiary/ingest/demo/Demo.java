@@ -69,7 +69,13 @@ public final class Demo {
      */
     public int run() throws Exception {
         long t0 = System.nanoTime();
-        Thread hook = new Thread(this::stopAll, "apiary-demo-shutdown");
+        Thread hook = new Thread(() -> {
+            if (pipeline != null || stack != null) {
+                out.println("Stopping the pipeline and the servers...");
+                out.flush();
+            }
+            stopAll(Duration.ofSeconds(10));
+        }, "apiary-demo-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             out.println("Apiary Ingest demo: real Kafka and Cassandra, real hive readings (UrBAN, CC BY 4.0)");
@@ -133,7 +139,7 @@ public final class Demo {
             out.flush();
             return 0;
         } finally {
-            stopAll();
+            stopAll(Duration.ofSeconds(60));
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {
@@ -143,11 +149,11 @@ public final class Demo {
         }
     }
 
-    private void stopAll() {
+    private void stopAll(Duration timeout) {
         Pipeline p = pipeline;
         if (p != null) {
             pipeline = null;
-            p.close();
+            p.close(timeout);
         }
         LocalStack s = stack;
         if (s != null) {

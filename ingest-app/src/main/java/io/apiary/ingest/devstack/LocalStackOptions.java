@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * {@link #builder()} or take {@link #defaults()}.
  *
  * <p>Defaults: a fresh work folder {@code apiary-devstack-*} under {@code java.io.tmpdir}, deleted
- * on close; 120 s start timeout per server; 30 s stop timeout per server; classpath files and Java
+ * on close; 180 s start timeout per server; 30 s stop timeout per server; classpath files and Java
  * home found automatically (see {@link LocalStack}); Kafka heap {@code -Xms512m -Xmx1g}; Cassandra
  * heap {@code -Xms256m -Xmx1g}; no extra JVM options.
  */
@@ -153,7 +153,7 @@ public final class LocalStackOptions {
     public static final class Builder {
         private Path workDir;
         private boolean keepWorkDir;
-        private Duration startTimeout = Duration.ofSeconds(120);
+        private Duration startTimeout = Duration.ofSeconds(180);
         private Duration stopTimeout = Duration.ofSeconds(30);
         private Path devstackDir;
         private Path javaHome;

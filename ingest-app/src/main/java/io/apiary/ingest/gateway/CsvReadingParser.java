@@ -1,17 +1,23 @@
 package io.apiary.ingest.gateway;
 
 import java.io.IOException;
+import java.io.PushbackReader;
 import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
+import java.time.Instant;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 import io.apiary.schema.TelemetryReading;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
+import org.apache.commons.csv.DuplicateHeaderMode;
 
 /**
  * Turns a CSV of readings (one row per time and hive, one column per sensor) into gateway
@@ -75,71 +81,136 @@ public final class CsvReadingParser {
     }
 
     /**
+     * Thrown by a readings consumer to refuse one reading (for example, too large for Kafka); the
+     * parser reports it as a problem of that line and cell and goes on.
+     */
+    public static final class RejectedReading extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        /** @param message why the reading is refused */
+        public RejectedReading(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /**
      * Reads a whole file.
      *
-     * @param in       the CSV, with a header line; closed by the caller
-     * @param readings receives each reading, in file order
+     * @param in       the CSV, with a header line (a leading byte-order mark is skipped); closed by the caller
+     * @param readings receives each reading, in file order; may throw {@link RejectedReading}
      * @param problems receives each rejected row or cell
      * @return the totals
-     * @throws IllegalArgumentException if the header lacks a configured column, naming the columns found
-     * @throws UncheckedIOException if reading fails
+     * @throws IllegalArgumentException if the file is empty, or its header lacks a configured column or
+     *                                  names one twice, saying which columns it has
+     * @throws UncheckedIOException if reading fails, naming the line (for example, text that is not in
+     *                              the expected character set)
      */
     public Totals parse(Reader in, Consumer<TelemetryReading> readings, Consumer<Problem> problems) {
         CSVFormat format = CSVFormat.DEFAULT.builder().setDelimiter(delimiter).setHeader()
-                .setSkipHeaderRecord(true).setTrim(true).setIgnoreEmptyLines(true).get();
-        long rows = 0;
-        long produced = 0;
-        long rejectedRows = 0;
-        long rejectedCells = 0;
-        try (CSVParser parser = CSVParser.builder().setReader(in).setFormat(format).get()) {
+                .setSkipHeaderRecord(true).setTrim(true).setIgnoreEmptyLines(true)
+                .setDuplicateHeaderMode(DuplicateHeaderMode.DISALLOW).get();
+        long[] totals = new long[4]; // rows, readings, rejected rows, rejected cells
+        CSVParser parser;
+        try {
+            parser = CSVParser.builder().setReader(skipByteOrderMark(in)).setFormat(format).get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("The CSV header is not usable: " + e.getMessage().split("\\. If")[0], e);
+        } catch (IOException | UncheckedIOException e) {
+            throw new UncheckedIOException("Cannot read the CSV header: " + readFailure(e), asIo(e));
+        }
+        try (parser) {
             checkHeader(parser.getHeaderMap());
-            for (CSVRecord record : parser) {
-                rows++;
-                long line = parser.getCurrentLineNumber();
-                if (!record.isConsistent()) {
-                    problems.accept(new Problem(line, null, "expected " + parser.getHeaderMap().size()
-                            + " fields, found " + record.size()));
-                    rejectedRows++;
-                    continue;
-                }
-                String hiveId = record.get(hiveColumn);
-                if (hiveId.isEmpty()) {
-                    problems.accept(new Problem(line, hiveColumn, "no hive id"));
-                    rejectedRows++;
-                    continue;
-                }
-                java.time.Instant time;
+            Iterator<CSVRecord> records = parser.iterator();
+            while (true) {
+                CSVRecord record;
                 try {
-                    time = timeParser.parse(record.get(timeColumn));
-                } catch (RuntimeException e) {
-                    problems.accept(new Problem(line, timeColumn, "cannot read time '" + record.get(timeColumn)
-                            + "': " + e.getMessage()));
-                    rejectedRows++;
-                    continue;
-                }
-                for (SensorColumn sensor : sensors) {
-                    String cell = record.get(sensor.column());
-                    Double value = parseValue(cell);
-                    if (value == null) {
-                        problems.accept(new Problem(line, sensor.column(), cell.isEmpty()
-                                ? "empty cell, no reading" : "not a finite number: '" + cell + "'"));
-                        rejectedCells++;
-                        continue;
+                    if (!records.hasNext()) {
+                        break;
                     }
-                    readings.accept(new TelemetryReading(hiveId, gatewayId, sensor.sensorType(), time, value,
-                            sensor.unit()));
-                    produced++;
+                    record = records.next();
+                } catch (UncheckedIOException e) {
+                    throw new UncheckedIOException("Cannot read the CSV after line " + parser.getCurrentLineNumber()
+                            + ": " + readFailure(e), e.getCause());
                 }
+                totals[0]++;
+                parseRow(record, parser, readings, problems, totals);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the CSV: " + e.getMessage(), e);
         }
-        return new Totals(rows, produced, rejectedRows, rejectedCells);
+        return new Totals(totals[0], totals[1], totals[2], totals[3]);
+    }
+
+    private void parseRow(CSVRecord record, CSVParser parser, Consumer<TelemetryReading> readings,
+            Consumer<Problem> problems, long[] totals) {
+        long line = parser.getCurrentLineNumber();
+        if (!record.isConsistent()) {
+            problems.accept(new Problem(line, null, "expected " + parser.getHeaderMap().size() + " fields, found "
+                    + record.size()));
+            totals[2]++;
+            return;
+        }
+        String hiveId = record.get(hiveColumn);
+        if (hiveId.isEmpty()) {
+            problems.accept(new Problem(line, hiveColumn, "no hive id"));
+            totals[2]++;
+            return;
+        }
+        Instant time;
+        try {
+            time = timeParser.parse(record.get(timeColumn));
+        } catch (RuntimeException e) {
+            problems.accept(new Problem(line, timeColumn, "cannot read time " + quote(record.get(timeColumn)) + ": "
+                    + e.getMessage()));
+            totals[2]++;
+            return;
+        }
+        for (SensorColumn sensor : sensors) {
+            String cell = record.get(sensor.column());
+            Double value = parseValue(cell);
+            if (value == null) {
+                problems.accept(new Problem(line, sensor.column(), cell.isEmpty()
+                        ? "empty cell, no reading" : "not a finite decimal number: " + quote(cell)));
+                totals[3]++;
+                continue;
+            }
+            try {
+                readings.accept(new TelemetryReading(hiveId, gatewayId, sensor.sensorType(), time, value, sensor.unit()));
+                totals[1]++;
+            } catch (RejectedReading e) {
+                problems.accept(new Problem(line, sensor.column(), e.getMessage()));
+                totals[3]++;
+            }
+        }
+    }
+
+    private static Reader skipByteOrderMark(Reader in) throws IOException {
+        PushbackReader reader = new PushbackReader(in, 1);
+        int first = reader.read();
+        if (first != -1 && first != '\uFEFF') {
+            reader.unread(first);
+        }
+        return reader;
+    }
+
+    private static String readFailure(Exception e) {
+        Throwable cause = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
+        return cause instanceof CharacterCodingException
+                ? "the text is not in the expected character set (see --charset)" : String.valueOf(cause.getMessage());
+    }
+
+    private static IOException asIo(Exception e) {
+        return e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
+    }
+
+    private static String quote(String cell) {
+        return cell.length() <= 60 ? "'" + cell + "'" : "'" + cell.substring(0, 60) + "...' (" + cell.length()
+                + " characters)";
     }
 
     private void checkHeader(Map<String, Integer> header) {
-        if (header == null) {
-            throw new IllegalArgumentException("The CSV has no header line");
+        if (header == null || header.isEmpty()) {
+            throw new IllegalArgumentException("The CSV is empty: it has no header line");
         }
         StringBuilder missing = new StringBuilder();
         for (String column : columns()) {
@@ -159,15 +230,14 @@ public final class CsvReadingParser {
         return all;
     }
 
+    /** Plain decimal numbers, optionally with an exponent; not Java's hexadecimal or 'd'/'f' forms. */
+    private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+
     private static Double parseValue(String cell) {
-        if (cell.isEmpty()) {
+        if (cell.isEmpty() || !DECIMAL.matcher(cell).matches()) {
             return null;
         }
-        try {
-            double v = Double.parseDouble(cell);
-            return Double.isFinite(v) ? v : null;
-        } catch (NumberFormatException e) {
-            return null;
-        }
+        double v = Double.parseDouble(cell);
+        return Double.isFinite(v) ? v : null;
     }
 }

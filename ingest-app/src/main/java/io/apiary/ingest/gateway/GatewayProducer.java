@@ -14,21 +14,29 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Produces gateway records as a hive gateway does: key = hive id (UTF-8), value = Avro
- * single-object encoding, record timestamp = the event time. Idempotent producer with
+ * single-object encoding. The event time travels in the value; the record timestamp is left to the
+ * producer's clock (topics created by the application replace it with the broker's append time),
+ * so years-old readings are not deleted by time-based retention, and readings before 1970 can be
+ * sent (the topology then rejects them). Idempotent producer with
  * {@code acks=all}. Counts what Kafka acknowledged; after the first failed send, every further
  * {@code send} and {@link #flush()} throw it. Thread-safe (the Kafka producer is).
  */
 public final class GatewayProducer implements AutoCloseable {
+
+    /** Room kept under max.request.size for the batch and record framing. */
+    private static final int RECORD_OVERHEAD_BYTES = 1024;
 
     private final Producer<byte[], byte[]> producer;
     private final Topic<String, TelemetryReading> telemetry;
     private final Topic<String, EntranceCount> entranceCounts;
     private final AtomicLong acknowledged = new AtomicLong();
     private final AtomicReference<Exception> failure = new AtomicReference<>();
+    private final int maxRecordBytes;
 
     /**
      * @param kafkaSettings  Kafka client settings (bootstrap servers, security), not null
@@ -45,6 +53,8 @@ public final class GatewayProducer implements AutoCloseable {
         settings.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         settings.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "apiary-gateway-producer");
         settings.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
+        this.maxRecordBytes = Integer.parseInt(String.valueOf(settings.getOrDefault(
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1024 * 1024))) - RECORD_OVERHEAD_BYTES;
         this.producer = new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());
         this.telemetry = telemetry;
         this.entranceCounts = entranceCounts;
@@ -54,10 +64,11 @@ public final class GatewayProducer implements AutoCloseable {
      * Sends a reading asynchronously.
      *
      * @param reading the reading, not null
+     * @throws RecordTooLargeException if the encoded record is too large for Kafka (nothing is sent)
      * @throws KafkaException if an earlier send failed
      */
     public void send(TelemetryReading reading) {
-        send(telemetry, reading.getHiveId(), reading, reading.getReadingTime().toEpochMilli());
+        send(telemetry, reading.getHiveId(), reading);
     }
 
     /**
@@ -67,17 +78,21 @@ public final class GatewayProducer implements AutoCloseable {
      * @throws KafkaException if an earlier send failed
      */
     public void send(EntranceCount sample) {
-        send(entranceCounts, sample.getHiveId(), sample, sample.getEventTime().toEpochMilli());
+        send(entranceCounts, sample.getHiveId(), sample);
     }
 
-    private <V> void send(Topic<String, V> topic, String key, V value, long timestamp) {
+    private <V> void send(Topic<String, V> topic, String key, V value) {
         Exception earlier = failure.get();
         if (earlier != null) {
             throw new KafkaException("Producing gateway records failed: " + earlier.getMessage(), earlier);
         }
         byte[] k = topic.keySerde().serializer().serialize(topic.name(), key);
         byte[] v = topic.valueSerde().serializer().serialize(topic.name(), value);
-        producer.send(new ProducerRecord<>(topic.name(), null, timestamp, k, v), (metadata, error) -> {
+        if (k.length + v.length > maxRecordBytes) {
+            throw new RecordTooLargeException("The record is " + (k.length + v.length) + " bytes, over the "
+                    + maxRecordBytes + " bytes Kafka accepts (max.request.size)");
+        }
+        producer.send(new ProducerRecord<>(topic.name(), k, v), (metadata, error) -> {
             if (error == null) {
                 acknowledged.incrementAndGet();
             } else {

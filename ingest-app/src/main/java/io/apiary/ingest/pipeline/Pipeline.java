@@ -23,6 +23,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.MissingSourceTopicException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,8 +120,15 @@ public final class Pipeline implements AutoCloseable {
     private void startComponents() {
         if (streams != null) {
             streams.setUncaughtExceptionHandler(e -> {
-                LOG.error("The topology stopped on an unexpected error", e);
-                fail("topology: " + e);
+                Throwable cause = e.getCause() != null ? e.getCause() : e;
+                if (cause instanceof MissingSourceTopicException || e instanceof MissingSourceTopicException) {
+                    LOG.error("The topology's input topics do not exist ({}); create them with "
+                            + "'ingest-app topics create'", cause.getMessage());
+                    fail("topology: input topics missing (ingest-app topics create)");
+                } else {
+                    LOG.error("The topology stopped on an unexpected error", e);
+                    fail("topology: " + e);
+                }
                 return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
             });
             streams.setStateListener((now, before) -> {
@@ -178,18 +186,28 @@ public final class Pipeline implements AutoCloseable {
     /** Stops the sink (drain and commit), then the topology, then the Cassandra session. Idempotent. */
     @Override
     public void close() {
+        close(Duration.ofSeconds(60));
+    }
+
+    /**
+     * Stops the sink, then the topology, then the Cassandra session, waiting at most about
+     * {@code timeout} for each component. Idempotent.
+     *
+     * @param timeout how long each component may take to stop cleanly
+     */
+    public void close(Duration timeout) {
         try {
             if (sink != null) {
                 sink.stop();
-                if (!sink.awaitStopped(Duration.ofSeconds(60))) {
-                    LOG.warn("The sink did not stop within 60 s");
+                if (!sink.awaitStopped(timeout)) {
+                    LOG.warn("The sink did not stop within {} s", timeout.toSeconds());
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         if (streams != null) {
-            streams.close(Duration.ofSeconds(30));
+            streams.close(timeout);
         }
         if (session != null) {
             session.close();

@@ -1,5 +1,6 @@
 package io.apiary.ingest.serde;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -114,14 +115,21 @@ public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Se
      * @param bytes the single-object encoding, or null
      * @return the record, or null for null bytes
      * @throws SerializationException with the reason (not single-object encoded, unknown writer
-     *                                schema, or a body that does not match its schema)
+     *                                schema, a body that does not match its schema, or bytes left
+     *                                over after the record)
      */
     public T decode(byte[] bytes) {
         if (bytes == null) {
             return null;
         }
         try {
-            return decoder.decode(bytes);
+            ByteArrayInputStream in = new ByteArrayInputStream(bytes);
+            T record = decoder.decode(in);
+            if (in.available() > 0) {
+                throw new SerializationException(in.available() + " bytes follow the " + schema.getName()
+                        + " record in a payload of " + bytes.length + " bytes: not one single-object encoded record");
+            }
+            return record;
         } catch (BadHeaderException e) {
             throw new SerializationException("Not Avro single-object encoding (expected the marker bytes"
                     + " C3 01 and an 8-byte schema fingerprint) for " + schema.getName()

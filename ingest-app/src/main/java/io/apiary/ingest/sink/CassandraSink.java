@@ -15,6 +15,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
@@ -27,6 +29,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,9 +40,10 @@ import org.slf4j.LoggerFactory;
  * of requests in flight, and commits a Kafka offset only once Cassandra acknowledged every record
  * at or below it (at-least-once, no loss; idempotent writes make redelivery harmless).
  *
- * <p>Flow control: when more than {@code maxBufferedRows} rows are polled and unacknowledged,
- * all assigned partitions are paused and polling continues (so the consumer stays in its group);
- * they resume when half have drained. Writes that time out or find Cassandra unavailable are
+ * <p>Flow control: when more than {@code maxBufferedRows} rows, or {@code maxBufferedBytes} bytes
+ * of keys and values, are polled and unacknowledged, all assigned partitions are paused and
+ * polling continues (so the consumer stays in its group); they resume when both are back under
+ * half. Writes that time out or find Cassandra unavailable are
  * retried with exponential backoff and jitter for as long as it takes; a batch Cassandra refuses
  * as invalid is split, and the single row it still refuses goes to the dead letter topic while
  * the rows beside it land. On revocation and shutdown, unsent rows are abandoned (they will be
@@ -73,6 +77,7 @@ public final class CassandraSink implements Runnable {
     private volatile boolean running = true;
     private volatile int inFlightGauge;
     private volatile int bufferedGauge;
+    private volatile long bufferedBytes;
     private volatile int pausedGauge;
     private volatile Throwable failure;
     private boolean paused;
@@ -94,12 +99,13 @@ public final class CassandraSink implements Runnable {
         this.session = Objects.requireNonNull(session);
         this.tablesByTopic = Map.copyOf(tablesByTopic);
         this.consumer = Objects.requireNonNull(consumer);
-        this.deadLetters = new SinkDeadLetters(Objects.requireNonNull(deadLetterProducer),
-                settings.deadLetterTopic(), callbacks);
-        this.registry = Objects.requireNonNull(registry);
-        this.metrics = new SinkMetrics(registry, () -> inFlightGauge, () -> bufferedGauge, () -> pausedGauge);
-        this.offsets = new SinkOffsets(consumer, registry);
         this.backoff = new RetryBackoff(settings.retryBackoff(), settings.retryBackoffMax());
+        this.deadLetters = new SinkDeadLetters(Objects.requireNonNull(deadLetterProducer),
+                settings.deadLetterTopic(), callbacks, backoff);
+        this.registry = Objects.requireNonNull(registry);
+        this.metrics = new SinkMetrics(registry, () -> inFlightGauge, () -> bufferedGauge, () -> bufferedBytes,
+                () -> pausedGauge);
+        this.offsets = new SinkOffsets(consumer, registry);
     }
 
     /** Consumes and writes until {@link #stop()}; then drains, commits and closes its clients. */
@@ -110,6 +116,7 @@ public final class CassandraSink implements Runnable {
             long nextCommit = System.nanoTime() + settings.commitInterval().toNanos();
             while (running) {
                 runCallbacks();
+                deadLetters.resendDue();
                 submit();
                 flowControl();
                 boolean busy = !inFlight.isEmpty() || !ready.isEmpty() || !retries.isEmpty();
@@ -176,6 +183,7 @@ public final class CassandraSink implements Runnable {
         for (ConsumerRecord<byte[], byte[]> record : records) {
             TopicPartition partition = new TopicPartition(record.topic(), record.partition());
             offsets.register(partition, record.offset());
+            bufferedBytes += recordBytes(record);
             SinkTable table = tablesByTopic.get(record.topic());
             if (record.value() == null) {
                 deadLetter(record, RejectReason.NULL_VALUE,
@@ -186,8 +194,10 @@ public final class CassandraSink implements Runnable {
                 BoundStatement statement = table.bind(record.value());
                 rows.add(new SinkRow(partition, record, table.table(), statement,
                         statement.getRoutingKey(), SinkTable.boundBytes(statement)));
-            } catch (RuntimeException e) {
+            } catch (SerializationException e) {
                 deadLetter(record, RejectReason.UNDECODABLE, e);
+            } catch (RuntimeException e) {
+                deadLetter(record, RejectReason.INVALID_ROW, e);
             }
         }
         for (List<SinkRow> batch : BatchGrouper.group(rows, SinkRow::groupKey, SinkRow::boundBytes,
@@ -221,6 +231,7 @@ public final class CassandraSink implements Runnable {
         if (error == null) {
             metrics.written(group, now - group.startedNanos);
             group.rows.forEach(row -> offsets.acknowledge(row.partition(), row.offset()));
+            bufferedBytes -= group.recordBytes;
             List<String> warnings = result.getExecutionInfo().getWarnings();
             if (!warnings.isEmpty()) {
                 registry.counter("apiary.sink.server.warnings", "table", group.table).increment(warnings.size());
@@ -252,7 +263,10 @@ public final class CassandraSink implements Runnable {
 
     private void deadLetter(ConsumerRecord<byte[], byte[]> record, RejectReason reason, Throwable error) {
         TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-        deadLetters.send(record, reason, error, () -> offsets.acknowledge(partition, record.offset()));
+        deadLetters.send(record, reason, error, () -> {
+            offsets.acknowledge(partition, record.offset());
+            bufferedBytes -= recordBytes(record);
+        });
     }
 
     private void runCallbacks() {
@@ -264,10 +278,11 @@ public final class CassandraSink implements Runnable {
 
     private void flowControl() {
         int buffered = offsets.pending();
-        if (!paused && buffered >= settings.maxBufferedRows()) {
+        long bytes = bufferedBytes;
+        if (!paused && (buffered >= settings.maxBufferedRows() || bytes >= settings.maxBufferedBytes())) {
             paused = true;
-            LOG.debug("Pausing {} partitions: {} rows buffered", consumer.assignment().size(), buffered);
-        } else if (paused && buffered <= settings.maxBufferedRows() / 2) {
+            LOG.debug("Pausing {} partitions: {} rows, {} bytes buffered", consumer.assignment().size(), buffered, bytes);
+        } else if (paused && buffered <= settings.maxBufferedRows() / 2 && bytes <= settings.maxBufferedBytes() / 2) {
             paused = false;
             consumer.resume(consumer.paused());
         }
@@ -284,8 +299,7 @@ public final class CassandraSink implements Runnable {
 
     /** Waits for in-flight writes of some partitions, then abandons what is left of them. */
     private void drain(Collection<TopicPartition> partitions, boolean waitForInFlight) {
-        ready.removeIf(g -> partitions.contains(g.partition));
-        retries.removeIf(g -> partitions.contains(g.partition));
+        abandonQueued(partitions);
         long deadline = System.nanoTime() + settings.drainTimeout().toNanos();
         while (waitForInFlight && inFlight.stream().anyMatch(g -> partitions.contains(g.partition))
                 && System.nanoTime() < deadline) {
@@ -298,10 +312,28 @@ public final class CassandraSink implements Runnable {
                 Thread.currentThread().interrupt();
                 break;
             }
-            ready.removeIf(g -> partitions.contains(g.partition));
-            retries.removeIf(g -> partitions.contains(g.partition));
+            abandonQueued(partitions);
         }
-        inFlight.stream().filter(g -> partitions.contains(g.partition)).forEach(g -> g.abandoned = true);
+        inFlight.stream().filter(g -> partitions.contains(g.partition) && !g.abandoned).forEach(g -> {
+            g.abandoned = true;
+            bufferedBytes -= g.recordBytes;
+        });
+    }
+
+    /** Drops the queued (unsent) writes of some partitions; their rows will be read again. */
+    private void abandonQueued(Collection<TopicPartition> partitions) {
+        Predicate<WriteGroup> ofPartitions = g -> partitions.contains(g.partition);
+        Stream.concat(ready.stream(), retries.stream()).filter(ofPartitions).forEach(g -> bufferedBytes -= g.recordBytes);
+        ready.removeIf(ofPartitions);
+        retries.removeIf(ofPartitions);
+    }
+
+    /**
+     * @param record a consumed record
+     * @return bytes of its key and value (what the sink holds in memory for it)
+     */
+    static int recordBytes(ConsumerRecord<byte[], byte[]> record) {
+        return (record.key() == null ? 0 : record.key().length) + (record.value() == null ? 0 : record.value().length);
     }
 
     private void shutdown() {

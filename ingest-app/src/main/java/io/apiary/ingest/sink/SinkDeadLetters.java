@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends row records the sink cannot write to the dead letter topic (stage {@code sink}, format of
  * {@link DeadLetterHeaders}). A record counts as handled only once Kafka acknowledged its dead
- * letter copy; until then its offset stays uncommitted, and a failed send is tried again.
+ * letter copy; until then its offset stays uncommitted, and a failed send is tried again after
+ * an exponential backoff ({@link RetryBackoff}), with one ERROR log line per 10 s at most.
  * Thread-safety: {@link #send} is called on the sink's poll thread; the producer's callbacks only
  * enqueue work for that thread.
  */
@@ -21,19 +22,33 @@ final class SinkDeadLetters {
 
     private static final Logger LOG = LoggerFactory.getLogger(SinkDeadLetters.class);
 
+    private static final long LOG_EVERY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+
+    /** A copy waiting to be sent again. */
+    private record Resend(long dueNanos, int attempt, ConsumerRecord<byte[], byte[]> record, RejectReason reason,
+            Throwable error, Runnable onHandled) {
+    }
+
     private final Producer<byte[], byte[]> producer;
     private final String topic;
     private final Queue<Runnable> pollThreadWork;
+    private final RetryBackoff backoff;
+    private final java.util.PriorityQueue<Resend> resends =
+            new java.util.PriorityQueue<>(java.util.Comparator.comparingLong(Resend::dueNanos));
+    private long lastErrorLogNanos = -LOG_EVERY_NANOS;
 
     /**
      * @param producer       a byte-array producer (acks=all); closed by {@link #close()}
      * @param topic          the dead letter topic
      * @param pollThreadWork where callbacks enqueue work for the poll thread
+     * @param backoff        delay before sending a failed copy again
      */
-    SinkDeadLetters(Producer<byte[], byte[]> producer, String topic, Queue<Runnable> pollThreadWork) {
+    SinkDeadLetters(Producer<byte[], byte[]> producer, String topic, Queue<Runnable> pollThreadWork,
+            RetryBackoff backoff) {
         this.producer = producer;
         this.topic = topic;
         this.pollThreadWork = pollThreadWork;
+        this.backoff = backoff;
     }
 
     /**
@@ -45,17 +60,38 @@ final class SinkDeadLetters {
      * @param onHandled run on the poll thread once Kafka acknowledged the copy
      */
     void send(ConsumerRecord<byte[], byte[]> record, RejectReason reason, Throwable error, Runnable onHandled) {
+        send(record, reason, error, onHandled, 1);
+    }
+
+    private void send(ConsumerRecord<byte[], byte[]> record, RejectReason reason, Throwable error, Runnable onHandled,
+            int attempt) {
         producer.send(DeadLetterHeaders.record(topic, "sink", reason, error, record.topic(), record.partition(),
                         record.offset(), record.key(), record.value(), record.headers()),
                 (metadata, sendError) -> pollThreadWork.add(() -> {
                     if (sendError == null) {
                         onHandled.run();
-                    } else {
-                        LOG.error("Cannot write {}-{}@{} to the dead letter topic {}; trying again", record.topic(),
-                                record.partition(), record.offset(), topic, sendError);
-                        send(record, reason, error, onHandled);
+                        return;
                     }
+                    long now = System.nanoTime();
+                    if (now - lastErrorLogNanos > LOG_EVERY_NANOS) {
+                        lastErrorLogNanos = now;
+                        LOG.error("Cannot write {}-{}@{} to the dead letter topic {} (attempt {}); its offset stays "
+                                + "uncommitted and the copy is sent again later ({} waiting)", record.topic(),
+                                record.partition(), record.offset(), topic, attempt, resends.size() + 1, sendError);
+                    }
+                    resends.add(new Resend(now + backoff.delayNanos(attempt,
+                            java.util.concurrent.ThreadLocalRandom.current()::nextLong), attempt + 1, record, reason,
+                            error, onHandled));
                 }));
+    }
+
+    /** Sends again the copies whose backoff has passed; call from the poll thread. */
+    void resendDue() {
+        long now = System.nanoTime();
+        while (!resends.isEmpty() && resends.peek().dueNanos() <= now) {
+            Resend r = resends.poll();
+            send(r.record(), r.reason(), r.error(), r.onHandled(), r.attempt());
+        }
     }
 
     /** Waits until every copy sent so far is acknowledged or failed. */

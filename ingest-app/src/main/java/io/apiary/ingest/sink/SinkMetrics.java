@@ -21,7 +21,7 @@ final class SinkMetrics {
     private final Timer writeLatency;
 
     SinkMetrics(MeterRegistry registry, Supplier<Number> inFlight, Supplier<Number> bufferedRows,
-            Supplier<Number> pausedPartitions) {
+            Supplier<Number> bufferedBytes, Supplier<Number> pausedPartitions) {
         this.registry = registry;
         this.batchRows = DistributionSummary.builder("apiary.sink.batch.rows")
                 .description("Rows per write request (1 = plain statement)").baseUnit("rows")
@@ -36,6 +36,8 @@ final class SinkMetrics {
                 .register(registry);
         Gauge.builder("apiary.sink.buffered.rows", bufferedRows)
                 .description("Rows polled and not yet acknowledged").register(registry);
+        Gauge.builder("apiary.sink.buffered.bytes", bufferedBytes).baseUnit("bytes")
+                .description("Key and value bytes of the rows polled and not yet acknowledged").register(registry);
         Gauge.builder("apiary.sink.paused.partitions", pausedPartitions)
                 .description("Kafka partitions paused by flow control").register(registry);
     }

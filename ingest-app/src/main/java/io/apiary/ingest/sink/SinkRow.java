@@ -20,6 +20,11 @@ import org.apache.kafka.common.TopicPartition;
 record SinkRow(TopicPartition partition, ConsumerRecord<byte[], byte[]> record, String table,
         BoundStatement statement, ByteBuffer routingKey, int boundBytes) {
 
+    /** @return bytes of the record's key and value, counted against the sink's memory bound */
+    int recordBytes() {
+        return CassandraSink.recordBytes(record);
+    }
+
     /** @return the record's offset */
     long offset() {
         return record.offset();

@@ -14,6 +14,7 @@ import io.apiary.ingest.config.IngestConfig;
  * @param batchMaxRows      rows per single-partition batch, at least 1
  * @param batchMaxBytes     bound-value bytes per batch, at least 1
  * @param maxBufferedRows   rows polled and not yet acknowledged before the sink pauses its partitions
+ * @param maxBufferedBytes  key and value bytes of those rows before the sink pauses its partitions
  * @param commitInterval    how often acknowledged offsets are committed
  * @param retryBackoff      first wait before retrying a failed write; doubles per retry, with jitter
  * @param retryBackoffMax   longest wait between two attempts of one write
@@ -22,12 +23,13 @@ import io.apiary.ingest.config.IngestConfig;
  * @param deadLetterTopic   topic for rows Cassandra can never accept, not null
  */
 public record SinkSettings(int maxInFlight, int batchMaxRows, int batchMaxBytes, int maxBufferedRows,
+        long maxBufferedBytes,
         Duration commitInterval, Duration retryBackoff, Duration retryBackoffMax, Duration drainTimeout,
         ConsistencyLevel consistency, String deadLetterTopic) {
 
     /** Checks the values. */
     public SinkSettings {
-        if (maxInFlight < 1 || batchMaxRows < 1 || batchMaxBytes < 1 || maxBufferedRows < 1) {
+        if (maxInFlight < 1 || batchMaxRows < 1 || batchMaxBytes < 1 || maxBufferedRows < 1 || maxBufferedBytes < 1) {
             throw new IllegalArgumentException("sink limits must be at least 1");
         }
         Objects.requireNonNull(commitInterval);
@@ -50,6 +52,7 @@ public record SinkSettings(int maxInFlight, int batchMaxRows, int batchMaxBytes,
                 config.getInt(IngestConfig.SINK_BATCH_MAX_ROWS),
                 config.getInt(IngestConfig.SINK_BATCH_MAX_BYTES),
                 config.getInt(IngestConfig.SINK_MAX_BUFFERED_ROWS),
+                config.getLong(IngestConfig.SINK_MAX_BUFFERED_BYTES),
                 Duration.ofMillis(config.getLong(IngestConfig.SINK_COMMIT_INTERVAL_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.SINK_RETRY_BACKOFF_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.SINK_RETRY_BACKOFF_MAX_MS)),

@@ -21,6 +21,7 @@ final class WriteGroup {
     final String table;
     final List<SinkRow> rows;
     final int boundBytes;
+    final long recordBytes;
     int attempts;
     long dueAtNanos;
     boolean abandoned;
@@ -31,10 +32,13 @@ final class WriteGroup {
         this.partition = rows.get(0).partition();
         this.table = rows.get(0).table();
         int bytes = 0;
+        long raw = 0;
         for (SinkRow row : rows) {
             bytes += row.boundBytes();
+            raw += row.recordBytes();
         }
         this.boundBytes = bytes;
+        this.recordBytes = raw;
     }
 
     /** @return the statement to execute: the single bound statement, or an UNLOGGED batch */

@@ -57,6 +57,15 @@ public final class IngestTopology {
 
     /** Length of the activity windows. */
     public static final Duration WINDOW = Duration.ofHours(1);
+    /**
+     * Longest key, hive id or gateway id accepted, in characters. Under exactly-once, an output
+     * record too large for Kafka cannot be skipped (the failed send aborts the whole transaction),
+     * so the topology bounds its inputs' text instead: with these limits every output record stays
+     * under a few kilobytes.
+     */
+    public static final int MAX_ID_CHARS = 200;
+    /** Longest unit accepted, in characters. */
+    public static final int MAX_UNIT_CHARS = 32;
     /** Name of the window store holding each hive's open hour. */
     public static final String ACTIVITY_STORE = "hourly-activity-store";
 
@@ -141,6 +150,13 @@ public final class IngestTopology {
                         .withName("hourly-activity-sink"));
     }
 
+    private static void checkLength(String field, String text, int max) {
+        if (text != null && text.length() > max) {
+            throw new RejectedRecordException(RejectReason.FIELD_TOO_LONG, field + " is " + text.length()
+                    + " characters long; at most " + max + " are accepted");
+        }
+    }
+
     private static <V> V checkPresent(String key, V value) {
         if (key == null || key.isEmpty()) {
             throw new RejectedRecordException(RejectReason.NULL_KEY,
@@ -149,6 +165,20 @@ public final class IngestTopology {
         if (value == null) {
             throw new RejectedRecordException(RejectReason.NULL_VALUE,
                     "Record for key '" + key + "' has no value (tombstone); gateway topics carry Avro records");
+        }
+        checkLength("key", key, MAX_ID_CHARS);
+        if (value instanceof TelemetryReading reading) {
+            checkLength("hive_id", reading.getHiveId(), MAX_ID_CHARS);
+            checkLength("gateway_id", reading.getGatewayId(), MAX_ID_CHARS);
+            checkLength("unit", reading.getUnit(), MAX_UNIT_CHARS);
+        } else if (value instanceof EntranceCount count) {
+            checkLength("hive_id", count.getHiveId(), MAX_ID_CHARS);
+            checkLength("gateway_id", count.getGatewayId(), MAX_ID_CHARS);
+        }
+        long eventTime = EventTimeExtractor.eventTime(value);
+        if (!EventTimeExtractor.isUsable(eventTime)) {
+            throw new RejectedRecordException(RejectReason.INVALID_TIMESTAMP, "Event time " + eventTime
+                    + " ms of the record for key '" + key + "' is not after 1970-01-01T00:00:00Z and before year 10000");
         }
         return value;
     }

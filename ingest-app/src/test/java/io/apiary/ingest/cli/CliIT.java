@@ -74,7 +74,7 @@ class CliIT {
 
         assertThat(exit).isZero();
         assertThat(err.toString()).contains(
-                "readings.csv: line 3, column 'temp': not a finite number: 'not-a-number'",
+                "readings.csv: line 3, column 'temp': not a finite decimal number: 'not-a-number'",
                 "readings.csv: line 4, column 'when': cannot read time 'soon'",
                 "readings.csv: line 5, column 'rh': empty cell, no reading");
         assertThat(out.toString()).contains("4 rows read, 4 readings produced to " + TOPIC + ", 1 rows and 2 cells rejected");

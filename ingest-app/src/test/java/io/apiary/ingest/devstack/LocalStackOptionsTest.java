@@ -15,7 +15,7 @@ class LocalStackOptionsTest {
 
         assertThat(o.workDir()).isEmpty();
         assertThat(o.keepWorkDir()).isFalse();
-        assertThat(o.startTimeout()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(o.startTimeout()).isEqualTo(Duration.ofSeconds(180));
         assertThat(o.stopTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(o.devstackDir()).isEmpty();
         assertThat(o.javaHome()).isEmpty();

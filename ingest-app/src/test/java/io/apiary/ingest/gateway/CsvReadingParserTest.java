@@ -58,10 +58,43 @@ class CsvReadingParserTest {
         assertThat(problems).extracting(CsvReadingParser.Problem::toString).containsExactly(
                 "line 3, column 'Date': cannot read time 'yesterday': Text 'yesterday' could not be parsed at index 0",
                 "line 4, column 'Tag number': no hive id",
-                "line 5, column 'temperature': not a finite number: 'NaN'",
+                "line 5, column 'temperature': not a finite decimal number: 'NaN'",
                 "line 5, column 'humidity': empty cell, no reading",
-                "line 6, column 'temperature': not a finite number: 'warm'",
+                "line 6, column 'temperature': not a finite decimal number: 'warm'",
                 "line 7: expected 4 fields, found 3");
+    }
+
+    @Test
+    void should_skip_a_byte_order_mark_and_refuse_hexadecimal_and_suffixed_numbers() {
+        CsvReadingParser.Totals totals = parse("\uFEFFDate,Tag number,temperature,humidity\n"
+                + "2021-06-19 00:04:58+00:00,3629,0x1p3,2.5f\n");
+
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(1, 0, 0, 2));
+        assertThat(problems).extracting(CsvReadingParser.Problem::message)
+                .containsExactly("not a finite decimal number: '0x1p3'", "not a finite decimal number: '2.5f'");
+    }
+
+    @Test
+    void should_report_a_reading_the_consumer_refuses_and_go_on() {
+        CsvReadingParser.Totals totals = parser.parse(new StringReader("""
+                Date,Tag number,temperature,humidity
+                2021-06-19 00:04:58+00:00,3629,26.24,35.45
+                """), r -> {
+                    if (r.getSensorType() == SensorType.HUMIDITY) {
+                        throw new CsvReadingParser.RejectedReading("too large for Kafka");
+                    }
+                    readings.add(r);
+                }, problems::add);
+
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(1, 1, 0, 1));
+        assertThat(problems).extracting(Object::toString).containsExactly("line 2, column 'humidity': too large for Kafka");
+    }
+
+    @Test
+    void should_refuse_an_empty_file_and_a_header_that_names_a_column_twice() {
+        assertThatThrownBy(() -> parse("")).hasMessage("The CSV is empty: it has no header line");
+        assertThatThrownBy(() -> parse("Date,Tag number,temperature,temperature,humidity\n"))
+                .hasMessageContaining("The CSV header is not usable").hasMessageContaining("temperature");
     }
 
     @Test

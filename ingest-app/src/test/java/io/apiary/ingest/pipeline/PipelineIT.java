@@ -36,6 +36,8 @@ import io.apiary.ingest.topics.Topics;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HiveActivityPartitionKey;
 import io.apiary.schema.HourlyActivity;
+import io.apiary.schema.SensorType;
+import io.apiary.schema.TelemetryReading;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -146,20 +148,37 @@ class PipelineIT {
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
             Map<String, ConsumerRecord<byte[], byte[]>> byReason = new HashMap<>();
             for (ConsumerRecord<byte[], byte[]> r : readAll(topics.deadLetter())) {
-                byReason.put(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.REASON), r);
+                byReason.put(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.STAGE) + "/"
+                        + DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.REASON), r);
             }
-            assertThat(byReason).containsKeys("UNDECODABLE", "NULL_VALUE", "CASSANDRA_REJECTED");
-            ConsumerRecord<byte[], byte[]> undecodable = byReason.get("UNDECODABLE");
+            assertThat(byReason).containsKeys("deserialize/UNDECODABLE", "process/NULL_VALUE", "sink/CASSANDRA_REJECTED",
+                    "process/FIELD_TOO_LONG", "sink/UNDECODABLE");
+            assertThat(DeadLetterHeaders.text(byReason.get("process/FIELD_TOO_LONG").headers(), DeadLetterHeaders.MESSAGE))
+                    .isEqualTo("hive_id is 600000 characters long; at most 200 are accepted");
+            assertThat(readAll(topics.deadLetter())).anySatisfy(r -> {
+                assertThat(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.TRUNCATED)).isEqualTo("true");
+                assertThat(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.ORIGINAL_VALUE_BYTES)).isEqualTo("900000");
+                assertThat(r.value()).hasSize(DeadLetterHeaders.MAX_PAYLOAD_BYTES - 4);
+            });
+            ConsumerRecord<byte[], byte[]> undecodable = byReason.get("deserialize/UNDECODABLE");
             assertThat(new String(undecodable.value(), StandardCharsets.UTF_8)).isEqualTo("garbage from a broken gateway");
-            assertThat(DeadLetterHeaders.text(undecodable.headers(), DeadLetterHeaders.STAGE)).isEqualTo("deserialize");
             assertThat(DeadLetterHeaders.text(undecodable.headers(), DeadLetterHeaders.SOURCE_TOPIC))
                     .isEqualTo(topics.telemetry());
-            ConsumerRecord<byte[], byte[]> refused = byReason.get("CASSANDRA_REJECTED");
-            assertThat(DeadLetterHeaders.text(refused.headers(), DeadLetterHeaders.STAGE)).isEqualTo("sink");
+            ConsumerRecord<byte[], byte[]> refused = byReason.get("sink/CASSANDRA_REJECTED");
             assertThat(DeadLetterHeaders.text(refused.headers(), DeadLetterHeaders.MESSAGE)).isNotBlank();
         });
         await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> assertThat(session.execute("SELECT hour FROM "
                 + KEYSPACE + ".hive_activity WHERE hive_id = 'dlq-neighbour'").all()).hasSize(2));
+        // The topology and the sink are still running: a reading sent after the bad ones lands.
+        try (GatewayProducer producer = new GatewayProducer(config.kafkaClientSettings(), topics.telemetryTopic(),
+                topics.entranceCountsTopic())) {
+            producer.send(new TelemetryReading("after-bad", "gw", SensorType.WEIGHT,
+                    Instant.parse("2021-07-15T00:00:01Z"), 42.0, "kg"));
+            producer.flush();
+        }
+        await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> assertThat(session.execute("SELECT value FROM "
+                + KEYSPACE + ".hive_telemetry WHERE hive_id = 'after-bad' AND day = '2021-07-15' AND shard = 0")
+                .all()).hasSize(1));
     }
 
     private static void sendBadRecords() {
@@ -168,6 +187,13 @@ class PipelineIT {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config.kafkaClientSettings(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             producer.send(new ProducerRecord<>(topics.telemetry(), bytes("3627"), bytes("garbage from a broken gateway")));
+            // Legal input whose output would be too large for Kafka: the hive id is written twice (key and row).
+            TelemetryReading huge = new TelemetryReading("h".repeat(600_000), "gw", SensorType.WEIGHT,
+                    Instant.parse("2021-07-15T12:00:00Z"), 1.0, "kg");
+            producer.send(new ProducerRecord<>(topics.telemetry(), bytes("huge"),
+                    AvroSingleObjectSerde.of(TelemetryReading.class).encode(huge)));
+            // A row the sink cannot decode, too large to be copied whole to the dead letter topic.
+            producer.send(new ProducerRecord<>(topics.telemetryRows(), bytes("junk"), new byte[900_000]));
             producer.send(new ProducerRecord<>(topics.entranceCounts(), bytes("3627"), null));
             // An empty partition key is refused by Cassandra; the rows around it must still land.
             List<String> hives = List.of("dlq-neighbour", "", "dlq-neighbour");

@@ -61,6 +61,16 @@ class AvroSingleObjectSerdeTest {
     }
 
     @Test
+    void should_refuse_a_record_followed_by_extra_bytes() {
+        byte[] bytes = serde.encode(reading);
+        byte[] padded = Arrays.copyOf(bytes, bytes.length + 50);
+
+        assertThatThrownBy(() -> serde.decode(padded))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("50 bytes follow the TelemetryReading record");
+    }
+
+    @Test
     void should_refuse_to_encode_a_record_with_a_null_in_a_required_field() {
         TelemetryReading broken = new TelemetryReading(null, "gw-1", SensorType.TEMPERATURE, Instant.EPOCH, 1.0, "degC");
 

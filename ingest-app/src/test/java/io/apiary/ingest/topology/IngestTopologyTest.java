@@ -152,6 +152,31 @@ class IngestTopologyTest {
     }
 
     @Test
+    void should_dead_letter_a_sample_without_a_usable_event_time_without_moving_stream_time() {
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 1, 1));
+        fixture.counts.pipeInput("b", new io.apiary.schema.EntranceCount("b", "gw-1", Instant.EPOCH, 5, 5, 60));
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:06:00Z", 2, 2));
+
+        TestRecord<byte[], byte[]> dead = fixture.deadLetter.readRecord();
+        assertThat(DeadLetterHeaders.text(dead.headers(), DeadLetterHeaders.REASON)).isEqualTo("INVALID_TIMESTAMP");
+        List<HourlyActivity> updates = fixture.activityRows.readValuesToList();
+        assertThat(updates).extracting(HourlyActivity::getHiveId).containsOnly("a");
+        assertThat(updates.get(updates.size() - 1).getEntries()).as("the later sample of a still counts").isEqualTo(3);
+    }
+
+    @Test
+    void should_dead_letter_a_reading_whose_ids_are_too_long_to_write() {
+        fixture.telemetry.pipeInput("h", reading("x".repeat(201), SensorType.TEMPERATURE, "2021-06-19T10:00:00Z", 1));
+        fixture.counts.pipeInput("k".repeat(201), sample("a", "2021-07-15T10:05:00Z", 1, 1));
+
+        List<TestRecord<byte[], byte[]>> dead = fixture.deadLetter.readRecordsToList();
+        assertThat(dead).extracting(r -> DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.MESSAGE)).containsExactly(
+                "hive_id is 201 characters long; at most 200 are accepted",
+                "key is 201 characters long; at most 200 are accepted");
+        assertThat(fixture.telemetryRows.isEmpty()).isTrue();
+    }
+
+    @Test
     void should_dead_letter_a_tombstone_on_a_gateway_topic() {
         fixture.rawTelemetry.pipeInput("3627".getBytes(StandardCharsets.UTF_8), (byte[]) null);
 
