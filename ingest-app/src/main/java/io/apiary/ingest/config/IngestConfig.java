@@ -43,6 +43,10 @@ public final class IngestConfig extends AbstractConfig {
     public static final String TELEMETRY_SHARDS = "telemetry.shards";
     public static final String TELEMETRY_SHARD_STRATEGY = "telemetry.shard.strategy";
     public static final String ACTIVITY_GRACE_MS = "activity.window.grace.ms";
+    public static final String ACTIVITY_IDLE_TIMEOUT_MS = "activity.idle.timeout.ms";
+    public static final String ACTIVITY_UPDATE_INTERVAL_MS = "activity.update.interval.ms";
+    public static final String VALIDATION_MAX_FUTURE_SKEW_MS = "validation.max.future.skew.ms";
+    public static final String VALIDATION_MAX_AGE_MS = "validation.max.age.ms";
     public static final String SINK_GROUP_ID = "sink.group.id";
     public static final String SINK_MAX_IN_FLIGHT = "sink.max.in.flight.requests";
     public static final String SINK_BATCH_MAX_ROWS = "sink.batch.max.rows";
@@ -62,6 +66,11 @@ public final class IngestConfig extends AbstractConfig {
     public static final String TOPIC_TELEMETRY_ROWS = "topic.telemetry.rows";
     public static final String TOPIC_ACTIVITY_ROWS = "topic.activity.rows";
     public static final String TOPIC_DEAD_LETTER = "topic.dead.letter";
+    public static final String TOPIC_ACTIVITY_LATE = "topic.activity.late";
+    public static final String TOPIC_WEATHER = "topic.weather";
+    public static final String TOPIC_ALERTS = "topic.alerts";
+    public static final String TOPIC_WEATHER_ROWS = "topic.weather.rows";
+    public static final String TOPIC_ALERT_ROWS = "topic.alert.rows";
     public static final String TOPIC_PARTITIONS = "topic.partitions";
     public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
 
@@ -82,6 +91,26 @@ public final class IngestConfig extends AbstractConfig {
             .define(TELEMETRY_SHARD_STRATEGY, Type.STRING, "time", ValidString.in("time", "hash"), Importance.HIGH,
                     "How a reading's shard is chosen: 'time' = contiguous slices of the UTC day (batches fill), "
                             + "'hash' = uniform hash of hive, sensor and reading time (no batching).")
+            .define(ACTIVITY_IDLE_TIMEOUT_MS, Type.LONG, Duration.ofMinutes(1).toMillis(), Range.atLeast(0),
+                    Importance.MEDIUM,
+                    "Quiet-partition rule of the hourly windows, ms of wall-clock time: once a partition's stream time "
+                            + "has not moved for this long, its close time moves on with the wall clock, so the last "
+                            + "hours of a partition that went quiet are still closed and emitted, at most this long "
+                            + "plus activity.update.interval.ms after they would have closed with traffic flowing.")
+            .define(ACTIVITY_UPDATE_INTERVAL_MS, Type.LONG, Duration.ofSeconds(10).toMillis(), Range.between(100, 3_600_000),
+                    Importance.LOW,
+                    "How often, ms of wall-clock time, the hours that changed are written to hive_activity before they "
+                            + "close (interim values; the final value follows at close), and the quiet-partition rule "
+                            + "is applied.")
+            .define(VALIDATION_MAX_FUTURE_SKEW_MS, Type.LONG, Duration.ofMinutes(5).toMillis(), Range.atLeast(0),
+                    Importance.MEDIUM,
+                    "Gateway records whose event time is further ahead of the receiver's clock than this, ms, are "
+                            + "dead-lettered (FUTURE_TIMESTAMP) before they can move stream time.")
+            .define(VALIDATION_MAX_AGE_MS, Type.LONG, -1L, Range.atLeast(-1), Importance.MEDIUM,
+                    "Gateway records whose event time is older than this, ms before the receiver's clock, are "
+                            + "dead-lettered (EXPIRED_TIMESTAMP). -1 (the default) takes each table's retention "
+                            + "(hive_telemetry 90 days, hive_activity 730 days, weather_readings 365 days, agent_alerts "
+                            + "365 days). Replays of history (import-csv of old files, the demo) set it larger.")
             .define(ACTIVITY_GRACE_MS, Type.LONG, Duration.ofMinutes(10).toMillis(), Range.atLeast(0), Importance.HIGH,
                     "Grace period of the hourly windows, in milliseconds: how long after an hour ends (in stream time) "
                             + "samples for it are still accepted before its final result is emitted.")
@@ -128,6 +157,13 @@ public final class IngestConfig extends AbstractConfig {
                     "Row topic of hive_activity.")
             .define(TOPIC_DEAD_LETTER, Type.STRING, Topics.DEAD_LETTER, Importance.MEDIUM,
                     "Dead letter topic: records that could not be processed, with headers naming stage and reason.")
+            .define(TOPIC_ACTIVITY_LATE, Type.STRING, Topics.ACTIVITY_LATE, Importance.LOW,
+                    "Entrance-counter samples that arrived after their hour had closed (window end + grace).")
+            .define(TOPIC_WEATHER, Type.STRING, Topics.WEATHER, Importance.LOW, "Weather station readings topic.")
+            .define(TOPIC_ALERTS, Type.STRING, Topics.ALERTS, Importance.LOW, "Agent alerts topic.")
+            .define(TOPIC_WEATHER_ROWS, Type.STRING, Topics.WEATHER_ROWS, Importance.LOW,
+                    "Row topic of weather_readings.")
+            .define(TOPIC_ALERT_ROWS, Type.STRING, Topics.ALERT_ROWS, Importance.LOW, "Row topic of agent_alerts.")
             .define(TOPIC_PARTITIONS, Type.INT, 6, Range.between(1, 10_000), Importance.MEDIUM,
                     "Partitions of the topics the application creates when they are missing "
                             + "(the sink and the topology scale out to this many instances).")
@@ -167,7 +203,9 @@ public final class IngestConfig extends AbstractConfig {
     public Topics topics() {
         return new Topics(getString(TOPIC_TELEMETRY), getString(TOPIC_ENTRANCE_COUNTS),
                 getString(TOPIC_HOURLY_ACTIVITY), getString(TOPIC_TELEMETRY_ROWS),
-                getString(TOPIC_ACTIVITY_ROWS), getString(TOPIC_DEAD_LETTER));
+                getString(TOPIC_ACTIVITY_ROWS), getString(TOPIC_DEAD_LETTER), getString(TOPIC_ACTIVITY_LATE),
+                getString(TOPIC_WEATHER), getString(TOPIC_ALERTS), getString(TOPIC_WEATHER_ROWS),
+                getString(TOPIC_ALERT_ROWS));
     }
 
     /** @return the shard strategy of hive_telemetry */

@@ -7,14 +7,28 @@ package io.apiary.ingest.deadletter;
 public enum RejectReason {
     /** The bytes are not a known Avro schema version in single-object encoding. */
     UNDECODABLE,
-    /** The record has no key (gateway topics are keyed by the hive id). */
+    /** The record has no key or an empty one (gateway topics are keyed by the hive, station or agent id). */
     NULL_KEY,
     /** The record has no value (a tombstone on a gateway topic). */
     NULL_VALUE,
-    /** The event time is missing, not after 1970-01-01T00:00:00Z, or past year 9999. */
-    INVALID_TIMESTAMP,
     /** A key or text field is longer than the topology accepts (ids: 200 characters, units: 32). */
     FIELD_TOO_LONG,
+    /** The record key differs from the id in the value (hive id, station id or agent id). */
+    KEY_MISMATCH,
+    /** The event time is missing, not after 1970-01-01T00:00:00Z, or past year 9999. */
+    INVALID_TIMESTAMP,
+    /** A number is NaN or infinite. */
+    NON_FINITE_VALUE,
+    /** A value outside what is physically possible for its sensor type and unit, or an interval outside 1..3600 s. */
+    OUT_OF_RANGE,
+    /** A known sensor type with a unit the topology has no range for, so the value cannot be checked. */
+    UNKNOWN_UNIT,
+    /** A count of bees below zero. */
+    NEGATIVE_COUNT,
+    /** The event time is further ahead of the receiver's clock than the allowed skew (default 5 minutes). */
+    FUTURE_TIMESTAMP,
+    /** The event time is older than the maximum age (default: the table's retention). */
+    EXPIRED_TIMESTAMP,
     /** What the topology made of the record is too large for Kafka (over the producer's max.request.size). */
     OUTPUT_TOO_LARGE,
     /** The row decoded but cannot be bound to its CQL statement (e.g. a time out of range). */

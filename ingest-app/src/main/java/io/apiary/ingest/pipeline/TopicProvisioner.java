@@ -50,8 +50,7 @@ public final class TopicProvisioner {
         Topics topics = config.topics();
         int partitions = config.getInt(IngestConfig.TOPIC_PARTITIONS);
         short replication = config.getShort(IngestConfig.TOPIC_REPLICATION_FACTOR);
-        List<String> wanted = List.of(topics.telemetry(), topics.entranceCounts(), topics.hourlyActivity(),
-                topics.telemetryRows(), topics.activityRows(), topics.deadLetter());
+        List<String> wanted = topics.all();
         try {
             Set<String> existing = admin.listTopics().names().get(60, TimeUnit.SECONDS);
             List<NewTopic> missing = new ArrayList<>();

@@ -1,5 +1,7 @@
 package io.apiary.ingest.topics;
 
+import java.util.List;
+
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HiveActivityPartitionKey;
@@ -23,6 +25,12 @@ import org.apache.kafka.common.serialization.Serdes;
  * @param activityRows   rows of hive_activity; key {@link HiveActivityPartitionKey}, value {@link HourlyActivity}
  * @param deadLetter     records that could not be processed, with headers naming stage and reason;
  *                       key and value are the original bytes
+ * @param activityLate   entrance-counter samples that arrived after their hour closed; key hive id,
+ *                       value the original {@link EntranceCount}
+ * @param weather        weather station readings; key station id (UTF-8)
+ * @param alerts         agent alerts; key agent id (UTF-8)
+ * @param weatherRows    rows of weather_readings; key its partition key (station_id, day, shard)
+ * @param alertRows      rows of agent_alerts; key its partition key (agent_id, day)
  */
 public record Topics(
         String telemetry,
@@ -30,7 +38,12 @@ public record Topics(
         String hourlyActivity,
         String telemetryRows,
         String activityRows,
-        String deadLetter) {
+        String deadLetter,
+        String activityLate,
+        String weather,
+        String alerts,
+        String weatherRows,
+        String alertRows) {
 
     /** Contract name of the gateway telemetry topic. */
     public static final String TELEMETRY = "hive.telemetry.v1";
@@ -44,12 +57,39 @@ public record Topics(
     public static final String ACTIVITY_ROWS = "rows.hive_activity.v1";
     /** Contract name of the dead letter topic. */
     public static final String DEAD_LETTER = "ingest.dead-letter.v1";
+    /** Contract name of the late entrance-counter samples topic. */
+    public static final String ACTIVITY_LATE = "hive.activity.late.v1";
+    /** Contract name of the weather station readings topic. */
+    public static final String WEATHER = "weather.readings.v1";
+    /** Contract name of the agent alerts topic. */
+    public static final String ALERTS = "agent.alerts.v1";
+    /** Contract name of the weather_readings row topic. */
+    public static final String WEATHER_ROWS = "rows.weather_readings.v1";
+    /** Contract name of the agent_alerts row topic. */
+    public static final String ALERT_ROWS = "rows.agent_alerts.v1";
 
     private static final Serde<String> HIVE_ID = Serdes.String();
 
     /** @return the contract names */
     public static Topics defaults() {
-        return new Topics(TELEMETRY, ENTRANCE_COUNTS, HOURLY_ACTIVITY, TELEMETRY_ROWS, ACTIVITY_ROWS, DEAD_LETTER);
+        return new Topics(TELEMETRY, ENTRANCE_COUNTS, HOURLY_ACTIVITY, TELEMETRY_ROWS, ACTIVITY_ROWS, DEAD_LETTER,
+                ACTIVITY_LATE, WEATHER, ALERTS, WEATHER_ROWS, ALERT_ROWS);
+    }
+
+    /** @return every topic of the pipeline, gateway topics first */
+    public List<String> all() {
+        return List.of(telemetry, entranceCounts, weather, alerts, hourlyActivity, activityLate,
+                telemetryRows, activityRows, weatherRows, alertRows, deadLetter);
+    }
+
+    /** @return the row topics the sink consumes */
+    public List<String> rowTopics() {
+        return List.of(telemetryRows, activityRows, weatherRows, alertRows);
+    }
+
+    /** @return the late entrance-counter samples topic (key hive id, value the original sample) */
+    public Topic<String, EntranceCount> activityLateTopic() {
+        return new Topic<>(activityLate, HIVE_ID, AvroSingleObjectSerde.of(EntranceCount.class));
     }
 
     /** @return the gateway telemetry topic */

@@ -2,35 +2,31 @@ package io.apiary.ingest.topology;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
-import io.apiary.ingest.deadletter.RejectReason;
-import io.apiary.ingest.deadletter.RejectedRecordException;
 import io.apiary.ingest.pipeline.TopicProvisioner;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.ingest.topics.Topics;
+import io.apiary.ingest.validation.EntranceCountValidator;
+import io.apiary.ingest.validation.RecordValidator;
+import io.apiary.ingest.validation.Rejection;
+import io.apiary.ingest.validation.TelemetryValidator;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HiveActivityPartitionKey;
 import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.HourlyActivityState;
-import io.apiary.schema.TelemetryReading;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TopologyConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyConfig;
 import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Grouped;
-import org.apache.kafka.streams.kstream.KTable;
-import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.kstream.Suppressed;
-import org.apache.kafka.streams.kstream.TimeWindows;
-import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -38,36 +34,32 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  * hive.telemetry.v1 --check--&gt; bucket (UTC day, shard) --&gt; rows.hive_telemetry.v1 (key: hive_id, day, shard)
- * hive.activity.v1  --check--&gt; 1 h tumbling event-time windows (grace) sum per hive
- *                                 +--&gt; every update --&gt; rows.hive_activity.v1 (key: hive_id)
- *                                 +--&gt; once closed  --&gt; hive.activity.hourly.v1 (key: hive_id)
+ * hive.activity.v1  --check--&gt; hourly sums per hive ({@link HourlyActivityProcessor})
+ *                                 +--&gt; interim and final sums --&gt; rows.hive_activity.v1 (key: hive_id)
+ *                                 +--&gt; final sums, once per (hive, hour) --&gt; hive.activity.hourly.v1 (key: hive_id)
+ *                                 +--&gt; samples after their hour closed --&gt; hive.activity.late.v1 (key: hive_id)
  * undecodable or invalid records --&gt; dead letter topic (Streams' exception handlers)
  * </pre>
- * Every processor, store and internal topic is named, so renaming one is a visible change.
+ * Every gateway stream is checked by its {@link RecordValidator} twice: in its timestamp extractor,
+ * so that an invalid record (from the future, too old, key not matching...) cannot move stream time,
+ * and in its check step, which throws the rejection to Kafka Streams' processing exception handler
+ * and so to the dead letter topic. Every processor, store and internal topic is named, so renaming
+ * one is a visible change (the test {@code TopologyDescriptionTest} compares the description with
+ * the committed one).
  *
- * <p>The open hours live in an in-memory window store (backed by its changelog topic), not in
- * RocksDB: each hive holds at most two open hours of three numbers, a few MB for 10,000 hives,
- * and a persistent segmented store opens and closes a RocksDB instance every half hour of stream
- * time, which made replays of history (months of readings in minutes) crawl and pushed
- * transactions past their timeout. Restoring it after a restart reads at most window + grace of
- * changelog. Its changelog uses the broker's append time, like the pipeline's topics, so the
- * broker's retention does not delete the state of a replay of old readings.
+ * <p>The open hours live in in-memory stores backed by changelog topics, not in RocksDB: each hive
+ * holds at most two open hours of three numbers plus the identities of their samples, and restoring
+ * reads at most window + grace of changelog. The changelogs use the broker's append time, like the
+ * pipeline's topics, so the broker's retention does not delete the state of a replay of old readings.
  */
 public final class IngestTopology {
 
     /** Length of the activity windows. */
     public static final Duration WINDOW = Duration.ofHours(1);
-    /**
-     * Longest key, hive id or gateway id accepted, in characters. Under exactly-once, an output
-     * record too large for Kafka cannot be skipped (the failed send aborts the whole transaction),
-     * so the topology bounds its inputs' text instead: with these limits every output record stays
-     * under a few kilobytes.
-     */
-    public static final int MAX_ID_CHARS = 200;
-    /** Longest unit accepted, in characters. */
-    public static final int MAX_UNIT_CHARS = 32;
-    /** Name of the window store holding each hive's open hour. */
-    public static final String ACTIVITY_STORE = "hourly-activity-store";
+    /** Default TTL of hive_telemetry (cql/010-hive_telemetry.cql), the default maximum age of readings. */
+    public static final Duration TELEMETRY_RETENTION = Duration.ofDays(90);
+    /** Default TTL of hive_activity (cql/020-hive_activity.cql), the default maximum age of samples. */
+    public static final Duration ACTIVITY_RETENTION = Duration.ofDays(730);
 
     private IngestTopology() {
     }
@@ -75,14 +67,14 @@ public final class IngestTopology {
     /**
      * Builds the topology.
      *
-     * @param settings topics, shard strategy and grace period, not null
+     * @param settings topics, shard strategy, windows and validation limits, not null
      * @return a new topology
      */
     public static Topology build(TopologySettings settings) {
         Topics topics = settings.topics();
         StreamsBuilder builder = new StreamsBuilder(topologyConfig());
-        addTelemetry(builder, topics, new RowMapper(settings.shardStrategy(), settings.shards()));
-        addHourlyActivity(builder, topics, settings.grace());
+        addTelemetry(builder, settings, new RowMapper(settings.shardStrategy(), settings.shards()));
+        addHourlyActivity(builder, settings);
         return builder.build();
     }
 
@@ -98,88 +90,87 @@ public final class IngestTopology {
                 StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true)));
     }
 
-    private static void addTelemetry(StreamsBuilder builder, Topics topics, RowMapper rows) {
-        Topic<String, TelemetryReading> source = topics.telemetryTopic();
-        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> sink = topics.telemetryRowsTopic();
-        builder.stream(source.name(), Consumed.with(source.keySerde(), source.valueSerde())
-                        .withTimestampExtractor(new EventTimeExtractor())
-                        .withName("telemetry-source"))
-                .mapValues(IngestTopology::checkPresent, Named.as("telemetry-check"))
+    /**
+     * A gateway topic as a stream of valid records: source {@code <name>-source} with the
+     * validating timestamp extractor, then check step {@code <name>-check}, which sends invalid
+     * records to the dead letter topic.
+     *
+     * @param builder   the builder, not null
+     * @param source    the gateway topic, not null
+     * @param validator its checks, not null
+     * @param wallClock the clock of the checks, not null
+     * @param name      prefix of the processor names, not null
+     * @param <V>       the value type
+     * @return the valid records, their timestamps being their event times
+     */
+    public static <V> KStream<String, V> validatedStream(StreamsBuilder builder, Topic<String, V> source,
+            RecordValidator<V> validator, LongSupplier wallClock, String name) {
+        return builder.stream(source.name(), Consumed.with(source.keySerde(), source.valueSerde())
+                        .withTimestampExtractor(new ValidatingTimestampExtractor<>(validator, wallClock))
+                        .withName(name + "-source"))
+                .mapValues((key, value) -> {
+                    Rejection rejection = validator.check(key, value, wallClock.getAsLong());
+                    if (rejection != null) {
+                        throw rejection.toException();
+                    }
+                    return value;
+                }, Named.as(name + "-check"));
+    }
+
+    private static void addTelemetry(StreamsBuilder builder, TopologySettings settings, RowMapper rows) {
+        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> sink = settings.topics().telemetryRowsTopic();
+        validatedStream(builder, settings.topics().telemetryTopic(),
+                new TelemetryValidator(settings.timeLimits(TELEMETRY_RETENTION)), settings.wallClock(), "telemetry")
                 .map((hiveId, reading) -> rows.telemetryRow(reading), Named.as("telemetry-bucket"))
                 .to(sink.name(), Produced.with(sink.keySerde(), sink.valueSerde()).withName("telemetry-rows-sink"));
     }
 
-    private static void addHourlyActivity(StreamsBuilder builder, Topics topics, Duration grace) {
-        Topic<String, EntranceCount> source = topics.entranceCountsTopic();
-        AvroSingleObjectSerde<HourlyActivityState> stateSerde = AvroSingleObjectSerde.of(HourlyActivityState.class);
+    private static void addHourlyActivity(StreamsBuilder builder, TopologySettings settings) {
+        Topics topics = settings.topics();
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore(HourlyActivityProcessor.SUMS_STORE), Serdes.Bytes(),
+                        AvroSingleObjectSerde.of(HourlyActivityState.class))
+                .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore(HourlyActivityProcessor.SEEN_STORE), Serdes.Bytes(),
+                        Serdes.ByteArray())
+                .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore(HourlyActivityProcessor.CLOSE_TIME_STORE), Serdes.String(),
+                        Serdes.Long())
+                .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));
 
-        KTable<Windowed<String>, HourlyActivityState> hourly = builder
-                .stream(source.name(), Consumed.with(source.keySerde(), source.valueSerde())
-                        .withTimestampExtractor(new EventTimeExtractor())
-                        .withName("entrance-counts-source"))
-                .mapValues(IngestTopology::checkPresent, Named.as("entrance-counts-check"))
-                .groupByKey(Grouped.with("entrance-counts-by-hive", Serdes.String(), source.valueSerde()))
-                .windowedBy(TimeWindows.ofSizeAndGrace(WINDOW, grace))
-                .aggregate(() -> new HourlyActivityState(0L, 0L, 0),
-                        (hiveId, sample, state) -> new HourlyActivityState(
-                                state.getEntries() + sample.getBeesIn(),
-                                state.getExits() + sample.getBeesOut(),
-                                state.getSamples() + 1),
-                        Named.as("hourly-activity-aggregate"),
-                        Materialized.<String, HourlyActivityState>as(
-                                        Stores.inMemoryWindowStore(ACTIVITY_STORE, WINDOW.plus(grace), WINDOW, false))
-                                .withKeySerde(Serdes.String())
-                                .withValueSerde(stateSerde)
-                                .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));
+        Duration grace = settings.grace();
+        Duration idleTimeout = settings.idleTimeout();
+        Duration updateInterval = settings.updateInterval();
+        KStream<String, ActivityOutput> outputs = validatedStream(builder, topics.entranceCountsTopic(),
+                new EntranceCountValidator(settings.timeLimits(ACTIVITY_RETENTION)), settings.wallClock(),
+                "entrance-counts")
+                .process(() -> new HourlyActivityProcessor(grace, idleTimeout, updateInterval),
+                        Named.as("hourly-activity-aggregate"), HourlyActivityProcessor.SUMS_STORE,
+                        HourlyActivityProcessor.SEEN_STORE, HourlyActivityProcessor.CLOSE_TIME_STORE);
 
         Topic<HiveActivityPartitionKey, HourlyActivity> rows = topics.activityRowsTopic();
-        hourly.toStream(Named.as("hourly-activity-updates"))
-                .map((window, state) -> RowMapper.activityRow(
-                                RowMapper.hourlyActivity(window.key(), window.window(), state)),
-                        Named.as("hourly-activity-to-row"))
+        outputs.filter((hive, out) -> !(out instanceof ActivityOutput.Late), Named.as("hourly-activity-sums"))
+                .map((hive, out) -> RowMapper.activityRow(sums(out)), Named.as("hourly-activity-to-row"))
                 .to(rows.name(), Produced.with(rows.keySerde(), rows.valueSerde()).withName("activity-rows-sink"));
 
         Topic<String, HourlyActivity> results = topics.hourlyActivityTopic();
-        hourly.suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded())
-                        .withName("hourly-activity-final"))
-                .toStream(Named.as("hourly-activity-closed"))
-                .map((window, state) -> KeyValue.pair(window.key(),
-                                RowMapper.hourlyActivity(window.key(), window.window(), state)),
-                        Named.as("hourly-activity-to-result"))
+        outputs.filter((hive, out) -> out instanceof ActivityOutput.Final, Named.as("hourly-activity-final"))
+                .mapValues(IngestTopology::sums, Named.as("hourly-activity-to-result"))
                 .to(results.name(), Produced.with(results.keySerde(), results.valueSerde())
                         .withName("hourly-activity-sink"));
+
+        Topic<String, EntranceCount> late = topics.activityLateTopic();
+        outputs.filter((hive, out) -> out instanceof ActivityOutput.Late, Named.as("entrance-counts-late"))
+                .mapValues(out -> ((ActivityOutput.Late) out).sample(), Named.as("entrance-counts-late-sample"))
+                .to(late.name(), Produced.with(late.keySerde(), late.valueSerde()).withName("entrance-counts-late-sink"));
     }
 
-    private static void checkLength(String field, String text, int max) {
-        if (text != null && text.length() > max) {
-            throw new RejectedRecordException(RejectReason.FIELD_TOO_LONG, field + " is " + text.length()
-                    + " characters long; at most " + max + " are accepted");
+    private static HourlyActivity sums(ActivityOutput out) {
+        if (out instanceof ActivityOutput.Interim interim) {
+            return interim.activity();
         }
-    }
-
-    private static <V> V checkPresent(String key, V value) {
-        if (key == null || key.isEmpty()) {
-            throw new RejectedRecordException(RejectReason.NULL_KEY,
-                    "Record has no key; gateway topics are keyed by the hive id (UTF-8)");
-        }
-        if (value == null) {
-            throw new RejectedRecordException(RejectReason.NULL_VALUE,
-                    "Record for key '" + key + "' has no value (tombstone); gateway topics carry Avro records");
-        }
-        checkLength("key", key, MAX_ID_CHARS);
-        if (value instanceof TelemetryReading reading) {
-            checkLength("hive_id", reading.getHiveId(), MAX_ID_CHARS);
-            checkLength("gateway_id", reading.getGatewayId(), MAX_ID_CHARS);
-            checkLength("unit", reading.getUnit(), MAX_UNIT_CHARS);
-        } else if (value instanceof EntranceCount count) {
-            checkLength("hive_id", count.getHiveId(), MAX_ID_CHARS);
-            checkLength("gateway_id", count.getGatewayId(), MAX_ID_CHARS);
-        }
-        long eventTime = EventTimeExtractor.eventTime(value);
-        if (!EventTimeExtractor.isUsable(eventTime)) {
-            throw new RejectedRecordException(RejectReason.INVALID_TIMESTAMP, "Event time " + eventTime
-                    + " ms of the record for key '" + key + "' is not after 1970-01-01T00:00:00Z and before year 10000");
-        }
-        return value;
+        return ((ActivityOutput.Final) out).activity();
     }
 }

@@ -2,43 +2,93 @@ package io.apiary.ingest.topology;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.topics.Topics;
+import io.apiary.ingest.validation.TimeLimits;
 
 /**
- * What the topology's shape depends on. Immutable and thread-safe.
+ * What the topology's shape and checks depend on. Immutable and thread-safe (if the clock is).
  *
- * @param topics        topic names, not null
- * @param shardStrategy shard strategy of hive_telemetry, not null
- * @param shards        shards per day bucket of hive_telemetry, at least 1
- * @param grace         grace period of the hourly windows, not negative
+ * @param topics         topic names, not null
+ * @param shardStrategy  shard strategy of hive_telemetry (and weather_readings), not null
+ * @param shards         shards per day bucket of hive_telemetry, at least 1
+ * @param grace          grace period of the hourly windows, not negative
+ * @param idleTimeout    quiet-partition rule: wall-clock time without stream-time progress after
+ *                       which a partition's close time follows the wall clock, not negative
+ * @param updateInterval wall-clock interval of interim hive_activity updates and of the
+ *                       quiet-partition check, positive
+ * @param maxFutureSkew  how far ahead of the wall clock an event time may be, not negative
+ * @param maxAge         how far behind the wall clock an event time may be; null takes each
+ *                       table's retention
+ * @param wallClock      the wall clock of the validation checks, ms since the epoch, not null
  */
-public record TopologySettings(Topics topics, ShardStrategy shardStrategy, int shards, Duration grace) {
+public record TopologySettings(Topics topics, ShardStrategy shardStrategy, int shards, Duration grace,
+        Duration idleTimeout, Duration updateInterval, Duration maxFutureSkew, Duration maxAge,
+        LongSupplier wallClock) {
 
     /** Checks the values. */
     public TopologySettings {
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(shardStrategy, "shardStrategy");
         Objects.requireNonNull(grace, "grace");
+        Objects.requireNonNull(idleTimeout, "idleTimeout");
+        Objects.requireNonNull(updateInterval, "updateInterval");
+        Objects.requireNonNull(maxFutureSkew, "maxFutureSkew");
+        Objects.requireNonNull(wallClock, "wallClock");
         if (shards < 1) {
             throw new IllegalArgumentException("shards must be at least 1, was " + shards);
         }
         if (grace.isNegative()) {
             throw new IllegalArgumentException("grace must not be negative, was " + grace);
         }
+        if (idleTimeout.isNegative()) {
+            throw new IllegalArgumentException("idleTimeout must not be negative, was " + idleTimeout);
+        }
+        if (updateInterval.isNegative() || updateInterval.isZero()) {
+            throw new IllegalArgumentException("updateInterval must be positive, was " + updateInterval);
+        }
     }
 
     /**
-     * The settings named by a configuration.
+     * The settings named by a configuration, with the system clock.
      *
      * @param config the configuration, not null
      * @return the settings
      */
     public static TopologySettings from(IngestConfig config) {
+        return from(config, System::currentTimeMillis);
+    }
+
+    /**
+     * The settings named by a configuration.
+     *
+     * @param config    the configuration, not null
+     * @param wallClock the wall clock of the validation checks, not null
+     * @return the settings
+     */
+    public static TopologySettings from(IngestConfig config, LongSupplier wallClock) {
+        long maxAgeMs = config.getLong(IngestConfig.VALIDATION_MAX_AGE_MS);
         return new TopologySettings(config.topics(), config.shardStrategy(),
                 config.getInt(IngestConfig.TELEMETRY_SHARDS),
-                Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_GRACE_MS)));
+                Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_GRACE_MS)),
+                Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS)),
+                Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_UPDATE_INTERVAL_MS)),
+                Duration.ofMillis(config.getLong(IngestConfig.VALIDATION_MAX_FUTURE_SKEW_MS)),
+                maxAgeMs < 0 ? null : Duration.ofMillis(Math.max(1, maxAgeMs)),
+                wallClock);
+    }
+
+    /**
+     * The event-time limits of one stream.
+     *
+     * @param tableRetention the retention (default TTL) of the stream's table, used when no
+     *                       maximum age is configured, positive
+     * @return the limits
+     */
+    public TimeLimits timeLimits(Duration tableRetention) {
+        return new TimeLimits(maxFutureSkew, maxAge != null ? maxAge : tableRetention);
     }
 }

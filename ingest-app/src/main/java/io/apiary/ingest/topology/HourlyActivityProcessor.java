@@ -1,0 +1,260 @@
+package io.apiary.ingest.topology;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import io.apiary.ingest.bucket.DayBucket;
+import io.apiary.ingest.bucket.HourBucket;
+import io.apiary.schema.EntranceCount;
+import io.apiary.schema.HourlyActivity;
+import io.apiary.schema.HourlyActivityState;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Sums entrance-counter samples per hive and UTC hour (event time), and closes each hour exactly
+ * once. Input: validated samples keyed by hive id, whose record timestamp is the sample's event
+ * time. Output ({@link ActivityOutput}): interim sums of changed open hours every update interval
+ * (wall clock), one final result per (hive, hour) when it closes, and samples that came too late.
+ *
+ * <p><b>When an hour closes.</b> The processor keeps a close time per task (one partition of the
+ * entrance-counter topic): the task's stream time (the largest event time seen), or, once the
+ * stream time has not moved for {@code idleTimeout} of wall-clock time, the stream time plus the
+ * wall-clock time since then minus {@code idleTimeout} (the quiet-partition rule, like a watermark
+ * with idleness). An hour [s, s + 1 h) closes when s + 1 h + grace &lt;= close time; its final
+ * result is emitted once and its state deleted. A sample for an hour that has closed is late: it
+ * goes to the late topic and is counted, never summed and never dropped silently. The close time
+ * only grows and is kept in a changelogged store, so a restart cannot reopen a closed hour.
+ *
+ * <p><b>Duplicates.</b> A sample is identified by (hive id, gateway id, event time); a second
+ * sample with the same identity in an open hour is counted ({@value #DUPLICATES_COUNTER}) and
+ * not summed again.
+ *
+ * <p><b>Stores</b> (in memory, changelogged, so the state of a task is bounded by its open hours:
+ * about 60 bytes per open (hive, hour) and 80 bytes per sample of an open hour):
+ * {@value #SUMS_STORE} (key: hour start, 8 bytes big-endian, then the hive id), {@value #SEEN_STORE}
+ * (key: hour start, hive id, gateway id, event time), {@value #CLOSE_TIME_STORE}.
+ *
+ * <p>Not thread-safe: Kafka Streams gives each task its own instance.
+ */
+public final class HourlyActivityProcessor implements Processor<String, EntranceCount, String, ActivityOutput> {
+
+    /** Running sums of the open hours. */
+    public static final String SUMS_STORE = "hourly-activity-sums";
+    /** Identities of the samples summed into the open hours. */
+    public static final String SEEN_STORE = "hourly-activity-seen-samples";
+    /** The task's close time. */
+    public static final String CLOSE_TIME_STORE = "hourly-activity-close-time";
+    /** Counter of late samples. */
+    public static final String LATE_COUNTER = "apiary.topology.late.records";
+    /** Counter of re-sent samples counted once. */
+    public static final String DUPLICATES_COUNTER = "apiary.topology.duplicate.records";
+    /** Counter of hours closed, tagged by what closed them. */
+    public static final String CLOSED_COUNTER = "apiary.topology.hours.closed";
+    /** Header of a late sample: start of its hour, ISO-8601. */
+    public static final String LATE_HOUR_HEADER = "apiary.late.hour";
+    /** Header of a late sample: the close time it met, ISO-8601. */
+    public static final String LATE_CLOSE_TIME_HEADER = "apiary.late.close.time";
+
+    private static final long WINDOW_MS = IngestTopology.WINDOW.toMillis();
+    private static final String CLOSE_TIME_KEY = "close-time";
+    private static final byte[] SEEN = new byte[0];
+
+    private final long graceMs;
+    private final long idleTimeoutMs;
+    private final Duration updateInterval;
+    private final Counter late = Metrics.counter(LATE_COUNTER, "stream", "entrance-counts");
+    private final Counter duplicates = Metrics.counter(DUPLICATES_COUNTER, "stream", "entrance-counts");
+    private final Counter closedByStreamTime = Metrics.counter(CLOSED_COUNTER, "by", "stream-time");
+    private final Counter closedByQuietRule = Metrics.counter(CLOSED_COUNTER, "by", "quiet-partition");
+
+    private ProcessorContext<String, ActivityOutput> context;
+    private KeyValueStore<Bytes, HourlyActivityState> sums;
+    private KeyValueStore<Bytes, byte[]> seen;
+    private KeyValueStore<String, Long> closeTimeStore;
+    private final Set<Bytes> changed = new LinkedHashSet<>();
+    private long closeTime = Long.MIN_VALUE;
+    private long lastStreamTime = Long.MIN_VALUE;
+    private long lastProgressWallClock;
+
+    /**
+     * @param grace          grace period after an hour's end, not negative
+     * @param idleTimeout    wall-clock time without stream-time progress before the close time
+     *                       follows the wall clock, not negative
+     * @param updateInterval wall-clock interval of interim updates and quiet checks, positive
+     */
+    public HourlyActivityProcessor(Duration grace, Duration idleTimeout, Duration updateInterval) {
+        this.graceMs = grace.toMillis();
+        this.idleTimeoutMs = idleTimeout.toMillis();
+        this.updateInterval = updateInterval;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, ActivityOutput> context) {
+        this.context = context;
+        this.sums = context.getStateStore(SUMS_STORE);
+        this.seen = context.getStateStore(SEEN_STORE);
+        this.closeTimeStore = context.getStateStore(CLOSE_TIME_STORE);
+        Long stored = closeTimeStore.get(CLOSE_TIME_KEY);
+        closeTime = stored == null ? Long.MIN_VALUE : stored;
+        lastStreamTime = context.currentStreamTimeMs();
+        lastProgressWallClock = context.currentSystemTimeMs();
+        context.schedule(updateInterval, PunctuationType.WALL_CLOCK_TIME, this::onWallClock);
+    }
+
+    @Override
+    public void process(Record<String, EntranceCount> record) {
+        advanceCloseTime(context.currentStreamTimeMs(), context.currentSystemTimeMs());
+        EntranceCount sample = record.value();
+        long hourStart = hourStart(record.timestamp());
+        if (hourStart + WINDOW_MS + graceMs <= closeTime) {
+            late.increment();
+            Headers headers = record.headers();
+            headers.add(LATE_HOUR_HEADER, Instant.ofEpochMilli(hourStart).toString().getBytes(StandardCharsets.UTF_8));
+            headers.add(LATE_CLOSE_TIME_HEADER, Instant.ofEpochMilli(closeTime).toString().getBytes(StandardCharsets.UTF_8));
+            context.forward(record.withValue((ActivityOutput) new ActivityOutput.Late(sample)).withHeaders(headers));
+            return;
+        }
+        Bytes identity = sampleKey(hourStart, record.key(), sample.getGatewayId(), record.timestamp());
+        if (seen.get(identity) != null) {
+            duplicates.increment();
+            return;
+        }
+        seen.put(identity, SEEN);
+        Bytes hourKey = hourKey(hourStart, record.key());
+        HourlyActivityState state = sums.get(hourKey);
+        sums.put(hourKey, state == null
+                ? new HourlyActivityState((long) sample.getBeesIn(), (long) sample.getBeesOut(), 1)
+                : new HourlyActivityState(state.getEntries() + sample.getBeesIn(),
+                        state.getExits() + sample.getBeesOut(), state.getSamples() + 1));
+        changed.add(hourKey);
+    }
+
+    private void onWallClock(long wallClockMs) {
+        advanceCloseTime(context.currentStreamTimeMs(), wallClockMs);
+        for (Bytes hourKey : changed) {
+            HourlyActivityState state = sums.get(hourKey);
+            if (state != null) {
+                long hourStart = hourStartOf(hourKey);
+                context.forward(new Record<>(hiveOf(hourKey),
+                        new ActivityOutput.Interim(result(hiveOf(hourKey), hourStart, state)), hourStart + WINDOW_MS - 1));
+            }
+        }
+        changed.clear();
+    }
+
+    /**
+     * Moves the close time on (never back) and closes the hours it passed.
+     */
+    private void advanceCloseTime(long streamTime, long wallClockMs) {
+        if (streamTime < 0) {
+            return;
+        }
+        if (streamTime > lastStreamTime) {
+            lastStreamTime = streamTime;
+            lastProgressWallClock = wallClockMs;
+        }
+        long quietFor = wallClockMs - lastProgressWallClock - idleTimeoutMs;
+        boolean quiet = quietFor > 0;
+        long candidate = quiet ? streamTime + quietFor : streamTime;
+        if (candidate <= closeTime) {
+            return;
+        }
+        closeTime = candidate;
+        closeTimeStore.put(CLOSE_TIME_KEY, closeTime);
+        closeHours(quiet ? closedByQuietRule : closedByStreamTime);
+    }
+
+    /** Emits and forgets every hour whose end plus grace is at or before the close time. */
+    private void closeHours(Counter cause) {
+        long lastClosable = closeTime - graceMs - WINDOW_MS;
+        if (lastClosable < 0) {
+            return;
+        }
+        Bytes from = Bytes.wrap(new byte[8]);
+        Bytes to = Bytes.wrap(ByteBuffer.allocate(8).putLong(lastClosable + 1).array());
+        List<KeyValue<Bytes, HourlyActivityState>> closing = new ArrayList<>();
+        try (KeyValueIterator<Bytes, HourlyActivityState> hours = sums.range(from, to)) {
+            hours.forEachRemaining(closing::add);
+        }
+        for (KeyValue<Bytes, HourlyActivityState> hour : closing) {
+            long hourStart = hourStartOf(hour.key);
+            if (hourStart > lastClosable) {
+                continue;
+            }
+            String hive = hiveOf(hour.key);
+            context.forward(new Record<>(hive, new ActivityOutput.Final(result(hive, hourStart, hour.value)),
+                    hourStart + WINDOW_MS - 1));
+            sums.delete(hour.key);
+            changed.remove(hour.key);
+            cause.increment();
+        }
+        List<Bytes> forgotten = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> identities = seen.range(from, to)) {
+            identities.forEachRemaining(kv -> {
+                if (hourStartOf(kv.key) <= lastClosable) {
+                    forgotten.add(kv.key);
+                }
+            });
+        }
+        forgotten.forEach(seen::delete);
+    }
+
+    private static HourlyActivity result(String hive, long hourStart, HourlyActivityState state) {
+        return HourlyActivity.newBuilder()
+                .setHiveId(hive)
+                .setDay(DayBucket.of(hourStart))
+                .setHour(HourBucket.hourOfDay(hourStart))
+                .setWindowStart(Instant.ofEpochMilli(hourStart))
+                .setWindowEnd(Instant.ofEpochMilli(hourStart + WINDOW_MS))
+                .setEntries(state.getEntries())
+                .setExits(state.getExits())
+                .setSamples(state.getSamples())
+                .build();
+    }
+
+    /**
+     * @param eventTime ms since the epoch, positive
+     * @return the start of its UTC hour, ms since the epoch
+     */
+    static long hourStart(long eventTime) {
+        return eventTime - Math.floorMod(eventTime, WINDOW_MS);
+    }
+
+    static Bytes hourKey(long hourStart, String hive) {
+        byte[] id = hive.getBytes(StandardCharsets.UTF_8);
+        return Bytes.wrap(ByteBuffer.allocate(8 + id.length).putLong(hourStart).put(id).array());
+    }
+
+    static Bytes sampleKey(long hourStart, String hive, String gateway, long eventTime) {
+        byte[] hiveId = hive.getBytes(StandardCharsets.UTF_8);
+        byte[] gatewayId = (gateway == null ? "" : gateway).getBytes(StandardCharsets.UTF_8);
+        return Bytes.wrap(ByteBuffer.allocate(8 + 4 + hiveId.length + 4 + gatewayId.length + 8)
+                .putLong(hourStart).putInt(hiveId.length).put(hiveId).putInt(gatewayId.length).put(gatewayId)
+                .putLong(eventTime).array());
+    }
+
+    private static long hourStartOf(Bytes key) {
+        return ByteBuffer.wrap(key.get()).getLong();
+    }
+
+    private static String hiveOf(Bytes hourKey) {
+        byte[] bytes = hourKey.get();
+        return new String(bytes, 8, bytes.length - 8, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,61 @@
+package io.apiary.ingest.validation;
+
+import java.util.Objects;
+
+import io.apiary.schema.TelemetryReading;
+
+/**
+ * Checks hive telemetry readings, in this order (the first failure is reported): key present and
+ * not empty (NULL_KEY), value present (NULL_VALUE), text lengths (FIELD_TOO_LONG), key equals
+ * {@code hive_id} (KEY_MISMATCH), reading time set and inside 1970..9999 (INVALID_TIMESTAMP),
+ * value finite (NON_FINITE_VALUE), value possible for its sensor type and unit (OUT_OF_RANGE,
+ * UNKNOWN_UNIT; see {@link PhysicalRanges}), reading time not too far ahead of the wall clock
+ * (FUTURE_TIMESTAMP) nor older than the maximum age (EXPIRED_TIMESTAMP). Thread-safe (immutable).
+ */
+public final class TelemetryValidator implements RecordValidator<TelemetryReading> {
+
+    private final TimeLimits limits;
+
+    /** @param limits the event times accepted, not null */
+    public TelemetryValidator(TimeLimits limits) {
+        this.limits = Objects.requireNonNull(limits, "limits");
+    }
+
+    @Override
+    public Class<TelemetryReading> valueType() {
+        return TelemetryReading.class;
+    }
+
+    @Override
+    public long eventTime(TelemetryReading value) {
+        return value.getReadingTime() == null ? -1L : value.getReadingTime().toEpochMilli();
+    }
+
+    @Override
+    public Rejection check(String key, TelemetryReading reading, long nowMillis) {
+        Rejection rejection = Checks.present(key, reading, "hive id");
+        if (rejection == null) {
+            rejection = Checks.first(
+                    Checks.length("key", key, Checks.MAX_ID_CHARS),
+                    Checks.length("hive_id", reading.getHiveId(), Checks.MAX_ID_CHARS),
+                    Checks.length("gateway_id", reading.getGatewayId(), Checks.MAX_ID_CHARS),
+                    Checks.length("unit", reading.getUnit(), Checks.MAX_UNIT_CHARS));
+        }
+        if (rejection == null) {
+            rejection = Checks.keyMatches(key, "hive_id", reading.getHiveId());
+        }
+        if (rejection == null) {
+            rejection = TimeLimits.checkRange("reading_time", eventTime(reading));
+        }
+        if (rejection == null) {
+            rejection = Checks.finite("value", reading.getValue());
+        }
+        if (rejection == null) {
+            rejection = PhysicalRanges.check(reading.getSensorType().name(), reading.getUnit(), reading.getValue());
+        }
+        if (rejection == null) {
+            rejection = limits.check("reading_time", eventTime(reading), nowMillis);
+        }
+        return rejection;
+    }
+}
