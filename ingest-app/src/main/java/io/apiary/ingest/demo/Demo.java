@@ -163,7 +163,11 @@ public final class Demo {
     }
 
     private static IngestConfig config(LocalStack stack) {
-        return ConfigLoader.load(null, Map.of(), LocalStackSession.settings(stack));
+        Map<String, String> settings = new java.util.LinkedHashMap<>(LocalStackSession.settings(stack));
+        // The feed ends at once: close its last hours a few seconds after the topology goes quiet.
+        settings.put(IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS, "5000");
+        settings.put(IngestConfig.ACTIVITY_UPDATE_INTERVAL_MS, "1000");
+        return ConfigLoader.load(null, Map.of(), settings);
     }
 
     private static String keyspace(IngestConfig config) {

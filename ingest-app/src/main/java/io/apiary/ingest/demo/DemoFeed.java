@@ -19,8 +19,9 @@ public final class DemoFeed {
      *
      * @param readings telemetry readings sent
      * @param samples  entrance-counter samples sent
+     * @param hours    distinct (hive, UTC hour) of the samples sent: the final hourly results to expect
      */
-    public record Totals(long readings, long samples) {
+    public record Totals(long readings, long samples, long hours) {
         /** @return all records sent */
         public long total() {
             return readings + samples;
@@ -66,16 +67,22 @@ public final class DemoFeed {
             end = Math.max(end, s[1].toEpochMilli());
         }
         long samples = 0;
+        long hours = 0;
+        Map<String, Long> lastHour = new java.util.HashMap<>();
         for (long t = Math.floorDiv(start + step - 1, step) * step; t < end; t += step) {
             for (Map.Entry<String, UrbanDataset.HiveSpan> e : spans.entrySet()) {
                 Instant[] s = sampleSpan(e.getValue(), simulator);
                 if (t >= s[0].toEpochMilli() && t < s[1].toEpochMilli()) {
                     producer.send(simulator.sample(e.getKey(), t));
                     samples++;
+                    long hour = Math.floorDiv(t, 3_600_000L);
+                    if (!Long.valueOf(hour).equals(lastHour.put(e.getKey(), hour))) {
+                        hours++;
+                    }
                 }
             }
         }
         producer.flush();
-        return new Totals(readings, samples);
+        return new Totals(readings, samples, hours);
     }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.topology.HourlyActivityProcessor;
 import io.apiary.ingest.gateway.GatewayProducer;
 import io.apiary.ingest.pipeline.Pipeline;
 import io.apiary.ingest.sink.CassandraSink;
@@ -19,7 +20,8 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Prints the demo's live progress every two seconds (records in, rows written, rows/s, lag of
  * the topology and of the sink) and decides when everything has been written: the feed is sent,
- * both consumer groups have no lag, and the row topics and row counts stopped moving.
+ * both consumer groups have no lag, the row topics and row counts stopped moving, and the
+ * topology closed every hour the feed sent samples for.
  * Not thread-safe.
  */
 final class DemoProgress {
@@ -53,7 +55,7 @@ final class DemoProgress {
         this.lag = lag;
     }
 
-    Result awaitDrained(CompletableFuture<?> feed, Duration timeout) throws InterruptedException, ExecutionException {
+    Result awaitDrained(CompletableFuture<DemoFeed.Totals> feed, Duration timeout) throws InterruptedException, ExecutionException {
         Topics topics = config.topics();
         List<String> inputs = List.of(topics.telemetry(), topics.entranceCounts());
         List<String> rows = List.of(topics.telemetryRows(), topics.activityRows());
@@ -86,7 +88,7 @@ final class DemoProgress {
                     (now - start) / 1e9, producer.acknowledged(), written, rate, topologyLag, sinkLag);
             out.flush();
             boolean drained = feed.isDone() && topologyLag == 0 && sinkLag == 0 && written == lastWritten
-                    && rowEnds.equals(lastRowEnds);
+                    && rowEnds.equals(lastRowEnds) && hoursClosed() >= feed.getNow(null).hours();
             if (drained) {
                 return new Result(written, peak, Duration.ofNanos(now - start));
             }
@@ -100,7 +102,13 @@ final class DemoProgress {
         }
     }
 
-    private static void waitTick(CompletableFuture<?> feed) throws InterruptedException {
+    /** Hours the topology closed so far (it runs in this JVM, on the global registry). */
+    private static double hoursClosed() {
+        return io.micrometer.core.instrument.Metrics.globalRegistry.find(HourlyActivityProcessor.CLOSED_COUNTER)
+                .counters().stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+    }
+
+    private static void waitTick(CompletableFuture<DemoFeed.Totals> feed) throws InterruptedException {
         try {
             if (feed.isDone()) {
                 TimeUnit.MILLISECONDS.sleep(TICK.toMillis());

@@ -12,6 +12,8 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.deadletter.DeadLetterHeaders;
+import io.apiary.ingest.topology.HourlyActivityProcessor;
 import io.apiary.ingest.pipeline.Pipeline;
 import io.apiary.ingest.topics.Topics;
 
@@ -30,12 +32,18 @@ final class DemoSummary {
             Pipeline pipeline, String hive, LocalDate day) {
         Topics topics = config.topics();
         String ks = config.getString(IngestConfig.CASSANDRA_KEYSPACE);
-        long deadLettered;
+        Map<String, Long> deadLetteredByReason;
         long hourlyResults;
+        long late;
         try (LagProbe probe = new LagProbe(config.kafkaClientSettings())) {
-            deadLettered = probe.countRecords(topics.deadLetter());
+            deadLetteredByReason = probe.countByHeader(topics.deadLetter(), DeadLetterHeaders.REASON);
             hourlyResults = probe.countRecords(topics.hourlyActivity());
+            late = probe.countRecords(topics.activityLate());
         }
+        long deadLettered = deadLetteredByReason.values().stream().mapToLong(Long::longValue).sum();
+        double duplicates = io.micrometer.core.instrument.Metrics.globalRegistry
+                .find(HourlyActivityProcessor.DUPLICATES_COUNTER).counters().stream()
+                .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
         Map<String, Long> rowsInTable = new HashMap<>();
         try (CqlSession session = CassandraSessions.open(config)) {
             for (String table : Demo.tables()) {
@@ -47,7 +55,10 @@ final class DemoSummary {
             out.println("Summary");
             out.printf("  records in              %,12d  (%,d telemetry readings, %,d entrance-counter samples)%n",
                     sent.total(), sent.readings(), sent.samples());
-            out.printf("  dead-lettered records   %,12d  (topic %s)%n", deadLettered, topics.deadLetter());
+            out.printf("  dead-lettered records   %,12d  (topic %s)%s%n", deadLettered, topics.deadLetter(),
+                    deadLetteredByReason.isEmpty() ? "" : " by reason: " + deadLetteredByReason);
+            out.printf("  late samples            %,12d  (topic %s); re-sent samples counted once: %,.0f%n", late,
+                    topics.activityLate(), duplicates);
             out.printf("  hive_telemetry          %,12d rows in Cassandra; the file holds %,d distinct (hive, sensor,"
                     + " time) readings%n", rowsInTable.get("hive_telemetry"), data.distinctReadings());
             out.printf("  %-22s  %,12d row writes acknowledged: the %,d duplicate readings were upserted onto the "
@@ -56,8 +67,9 @@ final class DemoSummary {
             out.printf("  hive_activity           %,12d rows in Cassandra (hours); %,d row writes acknowledged (an "
                     + "hour is upserted as its sums grow)%n", rowsInTable.get("hive_activity"),
                     pipeline.sink().rowsWritten("hive_activity"));
-            out.printf("  final hourly results    %,12d  on %s (an hour is final once stream time passes its end "
-                    + "plus the grace period)%n", hourlyResults, topics.hourlyActivity());
+            out.printf("  final hourly results    %,12d  on %s, one per (hive, hour) with samples: %,d (an hour is "
+                    + "final once stream time passes its end plus the grace period)%n", hourlyResults,
+                    topics.hourlyActivity(), sent.hours());
             out.printf("  ingest                  %,.1f s from the first record sent until everything was written; "
                     + "sink %,.0f rows/s on average, %,.0f rows/s at peak (2 s ticks)%n",
                     Demo.seconds(ingest), progress.averageRowsPerSecond(), progress.peakRowsPerSecond());

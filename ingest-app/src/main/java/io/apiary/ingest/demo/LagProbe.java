@@ -77,11 +77,23 @@ public final class LagProbe implements AutoCloseable {
      * @return its records, transaction markers and aborted records excluded
      */
     public long countRecords(String topic) {
+        return countByHeader(topic, null).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * Counts the committed records of a topic by the value of one header.
+     *
+     * @param topic  the topic
+     * @param header the header's name (UTF-8 values); null counts every record under ""
+     * @return header value ("" when absent) to number of records, sorted by value
+     * @throws org.apache.kafka.common.KafkaException if Kafka does not answer
+     */
+    public Map<String, Long> countByHeader(String topic, String header) {
+        Map<String, Long> counts = new java.util.TreeMap<>();
         Map<TopicPartition, Long> ends = endOffsets(List.of(topic));
         Map<String, Object> settings = new HashMap<>(clientSettings);
         settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         settings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
-        long count = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             consumer.assign(ends.keySet());
@@ -89,10 +101,15 @@ public final class LagProbe implements AutoCloseable {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!caughtUp(consumer, ends) && System.nanoTime() < deadline) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));
-                count += records.count();
+                for (org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]> r : records) {
+                    org.apache.kafka.common.header.Header h = header == null ? null : r.headers().lastHeader(header);
+                    String value = h == null || h.value() == null ? ""
+                            : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8);
+                    counts.merge(value, 1L, Long::sum);
+                }
             }
         }
-        return count;
+        return counts;
     }
 
     private static boolean caughtUp(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> ends) {

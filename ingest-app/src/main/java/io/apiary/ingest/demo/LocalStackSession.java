@@ -27,8 +27,15 @@ public final class LocalStackSession {
     }
 
     /**
+     * Maximum event-time age on a local stack: 20 years, because what one replays there (the
+     * UrBAN readings of 2021, other old CSV files) is history, not live gateway traffic.
+     */
+    public static final java.time.Duration REPLAY_MAX_AGE = java.time.Duration.ofDays(365 * 20);
+
+    /**
      * The settings that point the application at a local stack: Kafka, Cassandra, its
-     * datacenter, 4 partitions per topic, and a state folder inside the stack's work folder.
+     * datacenter, 4 partitions per topic, a state folder inside the stack's work folder, and a
+     * maximum event-time age of {@link #REPLAY_MAX_AGE} for replays of history.
      *
      * @param stack a started stack
      * @return option name to value, in a stable order
@@ -41,6 +48,7 @@ public final class LocalStackSession {
         settings.put(IngestConfig.CASSANDRA_LOCAL_DATACENTER, stack.cassandraLocalDatacenter());
         settings.put(IngestConfig.TOPIC_PARTITIONS, "4");
         settings.put(IngestConfig.TOPOLOGY_STATE_DIR, stack.workDir().resolve("topology-state").toString());
+        settings.put(IngestConfig.VALIDATION_MAX_AGE_MS, Long.toString(REPLAY_MAX_AGE.toMillis()));
         return settings;
     }
 

@@ -58,6 +58,12 @@ class RunIT {
                 "topic.telemetry.rows=run-it.rows.telemetry",
                 "topic.activity.rows=run-it.rows.activity",
                 "topic.dead.letter=run-it.dead-letter",
+                "topic.activity.late=run-it.late",
+                "topic.weather=run-it.weather",
+                "topic.alerts=run-it.alerts",
+                "topic.weather.rows=run-it.rows.weather",
+                "topic.alert.rows=run-it.rows.alerts",
+                "validation.max.age.ms=" + Duration.ofDays(365 * 20).toMillis(),
                 ""));
         // The keyspace comes from the environment, as in a container.
         IngestConfig config = ConfigLoader.load(configFile, Map.of("APIARY_CASSANDRA_KEYSPACE", KEYSPACE), Map.of());

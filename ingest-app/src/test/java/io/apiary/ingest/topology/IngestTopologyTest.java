@@ -5,6 +5,7 @@ import static io.apiary.ingest.topology.TopologyFixture.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
@@ -25,6 +26,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class IngestTopologyTest {
+
+    /** The default interval of interim hive_activity updates. */
+    static final Duration UPDATE_INTERVAL = Duration.ofSeconds(10);
 
     private final TimeZone originalZone = TimeZone.getDefault();
     private TopologyFixture fixture = new TopologyFixture(Map.of());
@@ -57,7 +61,7 @@ class IngestTopologyTest {
 
         assertThat(row.key).isEqualTo(new HiveTelemetryPartitionKey("3629", LocalDate.of(2021, 7, 15), 48));
         assertThat(row.value).isEqualTo(new HiveTelemetryRow("3629", LocalDate.of(2021, 7, 15), 48, "HUMIDITY",
-                Instant.parse("2021-07-15T12:07:00Z"), "gw-1", 35.45, "degC"));
+                Instant.parse("2021-07-15T12:07:00Z"), "gw-1", 35.45, "%RH"));
     }
 
     @ParameterizedTest
@@ -77,6 +81,7 @@ class IngestTopologyTest {
         fixture.counts.pipeInput("h", sample("h", "2021-06-20T00:59:59.999Z", 3, 4));
         fixture.counts.pipeInput("h", sample("h", "2021-06-20T01:00:00.000Z", 5, 6));
         fixture.counts.pipeInput("h", sample("h", "2021-06-20T03:00:00.000Z", 0, 0));
+        fixture.advanceWallClock(UPDATE_INTERVAL);
         return List.of(fixture.telemetryRows.readKeyValuesToList(), fixture.activityRows.readKeyValuesToList(),
                 fixture.hourly.readKeyValuesToList());
     }
@@ -85,6 +90,7 @@ class IngestTopologyTest {
     void should_put_00_59_59_999_in_hour_0_and_01_00_00_000_in_hour_1() {
         fixture.counts.pipeInput("h", sample("h", "2021-06-20T00:59:59.999Z", 3, 4));
         fixture.counts.pipeInput("h", sample("h", "2021-06-20T01:00:00.000Z", 5, 6));
+        fixture.advanceWallClock(UPDATE_INTERVAL);
 
         Map<Integer, HourlyActivity> latestByHour = new java.util.TreeMap<>();
         fixture.activityRows.readValuesToList().forEach(a -> latestByHour.put(a.getHour(), a));
@@ -102,6 +108,7 @@ class IngestTopologyTest {
         fixture.counts.pipeInput("b", sample("b", "2021-07-15T10:10:00Z", 100, 100));
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:30:00Z", 7, 1));
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:59:00Z", 3, 2));
+        fixture.advanceWallClock(UPDATE_INTERVAL);
 
         Map<String, HourlyActivity> latestByHive = new java.util.TreeMap<>();
         fixture.activityRows.readKeyValuesToList().forEach(kv -> latestByHive.put(kv.key.getHiveId(), kv.value));
@@ -156,6 +163,7 @@ class IngestTopologyTest {
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 1, 1));
         fixture.counts.pipeInput("b", new io.apiary.schema.EntranceCount("b", "gw-1", Instant.EPOCH, 5, 5, 60));
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:06:00Z", 2, 2));
+        fixture.advanceWallClock(UPDATE_INTERVAL);
 
         TestRecord<byte[], byte[]> dead = fixture.deadLetter.readRecord();
         assertThat(DeadLetterHeaders.text(dead.headers(), DeadLetterHeaders.REASON)).isEqualTo("INVALID_TIMESTAMP");

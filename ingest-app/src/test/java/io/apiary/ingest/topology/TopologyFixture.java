@@ -1,8 +1,10 @@
 package io.apiary.ingest.topology;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
@@ -35,19 +37,29 @@ final class TopologyFixture implements AutoCloseable {
     final TestOutputTopic<HiveActivityPartitionKey, HourlyActivity> activityRows;
     final TestOutputTopic<String, HourlyActivity> hourly;
     final TestOutputTopic<byte[], byte[]> deadLetter;
+    final TestOutputTopic<String, EntranceCount> late;
+    final TestInputTopic<byte[], byte[]> rawCounts;
+    /** The wall clock of both the validation checks and the driver's punctuation, ms. */
+    final AtomicLong wallClock = new AtomicLong(DEFAULT_WALL_CLOCK.toEpochMilli());
+
+    /** Where the fixture's wall clock starts: after every event time the tests use. */
+    static final Instant DEFAULT_WALL_CLOCK = Instant.parse("2021-08-01T00:00:00Z");
 
     TopologyFixture(Map<String, Object> overrides) {
         config = ConfigLoader.load(null, Map.of(), overrides);
         topics = config.topics();
         Properties props = StreamsProperties.from(config);
         props.put("state.dir", System.getProperty("java.io.tmpdir") + "/apiary-ttd-" + System.nanoTime());
-        driver = new TopologyTestDriver(IngestTopology.build(TopologySettings.from(config)), props, Instant.EPOCH);
+        driver = new TopologyTestDriver(IngestTopology.build(TopologySettings.from(config, wallClock::get)), props,
+                Instant.ofEpochMilli(wallClock.get()));
         telemetry = input(topics.telemetryTopic());
         counts = input(topics.entranceCountsTopic());
         rawTelemetry = driver.createInputTopic(topics.telemetry(), new ByteArraySerializer(), new ByteArraySerializer());
         telemetryRows = output(topics.telemetryRowsTopic());
         activityRows = output(topics.activityRowsTopic());
         hourly = output(topics.hourlyActivityTopic());
+        late = output(topics.activityLateTopic());
+        rawCounts = driver.createInputTopic(topics.entranceCounts(), new ByteArraySerializer(), new ByteArraySerializer());
         deadLetter = driver.createOutputTopic(topics.deadLetter(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
@@ -59,8 +71,42 @@ final class TopologyFixture implements AutoCloseable {
         return driver.createOutputTopic(topic.name(), topic.keySerde().deserializer(), topic.valueSerde().deserializer());
     }
 
+    /** Makes the global Micrometer registry count (without a registry its meters are no-ops). */
+    static synchronized void countMetrics() {
+        if (io.micrometer.core.instrument.Metrics.globalRegistry.getRegistries().isEmpty()) {
+            io.micrometer.core.instrument.Metrics.addRegistry(new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+        }
+    }
+
+    /**
+     * @param name counter name
+     * @param tags counter tags, as name/value pairs
+     * @return its count in the global registry
+     */
+    static double counter(String name, String... tags) {
+        countMetrics();
+        return io.micrometer.core.instrument.Metrics.globalRegistry.counter(name, tags).count();
+    }
+
+    /** Moves the wall clock of the checks and of the driver's punctuation on together. */
+    void advanceWallClock(Duration by) {
+        wallClock.addAndGet(by.toMillis());
+        driver.advanceWallClockTime(by);
+    }
+
     static TelemetryReading reading(String hive, SensorType type, String time, double value) {
-        return new TelemetryReading(hive, "gw-1", type, Instant.parse(time), value, "degC");
+        return reading(hive, type, time, value, switch (type) {
+            case HUMIDITY -> "%RH";
+            case WEIGHT -> "kg";
+            case BATTERY -> "V";
+            case SOUND_LEVEL -> "dB";
+            case CO2 -> "ppm";
+            default -> "degC";
+        });
+    }
+
+    static TelemetryReading reading(String hive, SensorType type, String time, double value, String unit) {
+        return new TelemetryReading(hive, "gw-1", type, Instant.parse(time), value, unit);
     }
 
     static EntranceCount sample(String hive, String time, int in, int out) {

@@ -1,0 +1,162 @@
+package io.apiary.ingest.topology;
+
+import static io.apiary.ingest.topology.TopologyFixture.sample;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.schema.EntranceCount;
+import io.apiary.schema.HourlyActivity;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The hourly windows: boundaries, final results, late samples, duplicates and quiet partitions. */
+class HourlyActivityTest {
+
+    private static final Duration UPDATE = Duration.ofSeconds(10);
+    private TopologyFixture fixture = new TopologyFixture(Map.of(
+            IngestConfig.ACTIVITY_GRACE_MS, Duration.ofMinutes(10).toMillis(),
+            IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS, Duration.ofMinutes(1).toMillis()));
+
+    @AfterEach
+    void tearDown() {
+        fixture.close();
+    }
+
+    @Test
+    void hour_stays_open_until_stream_time_reaches_its_end_plus_grace_then_closes_once() {
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 1, 1));
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T11:09:59.999Z", 2, 2));
+        assertThat(fixture.hourly.isEmpty()).isTrue();
+
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T11:10:00Z", 4, 4));
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T11:20:00Z", 8, 8));
+
+        List<HourlyActivity> finals = fixture.hourly.readValuesToList();
+        assertThat(finals).hasSize(1);
+        assertThat(finals.get(0).getWindowStart()).isEqualTo(Instant.parse("2021-07-15T10:00:00Z"));
+        assertThat(finals.get(0).getEntries()).isEqualTo(1);
+    }
+
+    @Test
+    void sample_at_the_last_instant_of_the_grace_period_still_counts() {
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 1, 1));
+        fixture.counts.pipeInput("b", sample("b", "2021-07-15T11:09:59.999Z", 0, 0));
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:59:59.999Z", 5, 5));
+        fixture.counts.pipeInput("b", sample("b", "2021-07-15T11:10:00Z", 0, 0));
+
+        assertThat(fixture.late.isEmpty()).isTrue();
+        assertThat(fixture.hourly.readKeyValuesToMap().get("a").getEntries()).isEqualTo(6);
+    }
+
+    @Test
+    void sample_after_its_hour_closed_goes_to_the_late_topic_and_is_counted_not_summed() {
+        double lateBefore = TopologyFixture.counter(HourlyActivityProcessor.LATE_COUNTER, "stream", "entrance-counts");
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 1, 1));
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T11:10:00Z", 2, 2));
+        assertThat(fixture.hourly.readValuesToList()).hasSize(1);
+        assertThat(fixture.activityRows.readValuesToList()).extracting(HourlyActivity::getEntries).containsExactly(1L);
+
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:30:00Z", 50, 50));
+
+        TestRecord<String, EntranceCount> late = fixture.late.readRecord();
+        assertThat(late.key()).isEqualTo("a");
+        assertThat(late.value().getBeesIn()).isEqualTo(50);
+        assertThat(new String(late.headers().lastHeader(HourlyActivityProcessor.LATE_HOUR_HEADER).value(),
+                StandardCharsets.UTF_8)).isEqualTo("2021-07-15T10:00:00Z");
+        assertThat(TopologyFixture.counter(HourlyActivityProcessor.LATE_COUNTER, "stream", "entrance-counts") - lateBefore).isEqualTo(1.0);
+        assertThat(fixture.hourly.isEmpty()).as("no second result for the closed hour").isTrue();
+        fixture.advanceWallClock(UPDATE);
+        assertThat(fixture.activityRows.readValuesToList()).extracting(HourlyActivity::getHour).doesNotContain(10);
+    }
+
+    @Test
+    void resent_sample_is_counted_once() {
+        double before = TopologyFixture.counter(HourlyActivityProcessor.DUPLICATES_COUNTER, "stream", "entrance-counts");
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 3, 4));
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 3, 4));
+        fixture.counts.pipeInput("a", new EntranceCount("a", "gw-2", Instant.parse("2021-07-15T10:05:00Z"), 1, 1, 60));
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T11:10:00Z", 0, 0));
+
+        HourlyActivity hour = fixture.hourly.readValue();
+        assertThat(hour.getEntries()).as("gw-1's sample once, plus gw-2's").isEqualTo(4);
+        assertThat(hour.getSamples()).isEqualTo(2);
+        assertThat(TopologyFixture.counter(HourlyActivityProcessor.DUPLICATES_COUNTER, "stream", "entrance-counts") - before).isEqualTo(1.0);
+    }
+
+    @Test
+    void open_hours_reach_hive_activity_as_interim_sums_every_update_interval_and_end_with_the_final() {
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 1, 1));
+        assertThat(fixture.activityRows.isEmpty()).isTrue();
+        fixture.advanceWallClock(UPDATE);
+        assertThat(fixture.activityRows.readValue().getEntries()).isEqualTo(1);
+
+        fixture.advanceWallClock(UPDATE);
+        assertThat(fixture.activityRows.isEmpty()).as("nothing changed, nothing written").isTrue();
+
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:06:00Z", 2, 2));
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T11:10:00Z", 0, 0));
+        List<HourlyActivity> rows = fixture.activityRows.readValuesToList();
+        assertThat(rows).hasSize(1);
+        assertThat(rows.get(0).getEntries()).as("the final value, at close").isEqualTo(3);
+    }
+
+    @Test
+    void quiet_partition_closes_its_last_hour_within_the_idle_timeout_of_wall_clock_time() {
+        double before = TopologyFixture.counter(HourlyActivityProcessor.CLOSED_COUNTER, "by", "quiet-partition");
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:30:00Z", 7, 6));
+
+        // The hour ends at 11:00 and closes at 11:10 of stream time: 40 minutes after the last
+        // sample. Quiet, the close time follows the wall clock after a 1-minute idle timeout.
+        fixture.advanceWallClock(Duration.ofMinutes(40));
+        assertThat(fixture.hourly.isEmpty()).as("40 min of wall clock minus the 1 min idle timeout: not yet").isTrue();
+        fixture.advanceWallClock(Duration.ofMinutes(1).plus(UPDATE));
+
+        HourlyActivity hour = fixture.hourly.readValue();
+        assertThat(hour.getWindowStart()).isEqualTo(Instant.parse("2021-07-15T10:00:00Z"));
+        assertThat(hour.getEntries()).isEqualTo(7);
+        assertThat(TopologyFixture.counter(HourlyActivityProcessor.CLOSED_COUNTER, "by", "quiet-partition") - before)
+                .isEqualTo(1.0);
+
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:45:00Z", 1, 1));
+        assertThat(fixture.late.readValue().getBeesIn()).as("the hour was closed: later samples are late").isEqualTo(1);
+        assertThat(fixture.hourly.isEmpty()).isTrue();
+    }
+
+    @Test
+    void busy_partition_is_not_closed_by_the_wall_clock() {
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:30:00Z", 1, 1));
+        for (int minute = 31; minute < 60; minute++) {
+            fixture.advanceWallClock(Duration.ofSeconds(50));
+            fixture.counts.pipeInput("b", sample("b", "2021-07-15T10:" + minute + ":00Z", 1, 1));
+        }
+        assertThat(fixture.hourly.isEmpty()).as("stream time moves, so only stream time closes hours").isTrue();
+    }
+
+    @Test
+    void hive_that_goes_quiet_in_a_busy_partition_is_closed_by_the_others_stream_time() {
+        fixture.counts.pipeInput("quiet", sample("quiet", "2021-07-15T10:30:00Z", 9, 9));
+        fixture.counts.pipeInput("busy", sample("busy", "2021-07-15T11:10:00Z", 1, 1));
+
+        assertThat(fixture.hourly.readKeyValuesToMap()).containsOnlyKeys("quiet");
+    }
+
+    @Test
+    void windows_are_aligned_to_utc_hours() {
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T09:59:59.999Z", 1, 0));
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:00:00Z", 0, 1));
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T12:00:00Z", 0, 0));
+
+        List<HourlyActivity> finals = fixture.hourly.readValuesToList();
+        assertThat(finals).extracting(HourlyActivity::getHour).containsExactly(9, 10);
+        assertThat(finals).extracting(HourlyActivity::getEntries).containsExactly(1L, 0L);
+        assertThat(finals).extracting(HourlyActivity::getExits).containsExactly(0L, 1L);
+        assertThat(finals.get(1).getWindowEnd()).isEqualTo(Instant.parse("2021-07-15T11:00:00Z"));
+    }
+}

@@ -1,0 +1,231 @@
+package io.apiary.ingest.topology;
+
+import static io.apiary.ingest.topology.TopologyFixture.reading;
+import static io.apiary.ingest.topology.TopologyFixture.sample;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.deadletter.DeadLetterHeaders;
+import io.apiary.schema.EntranceCount;
+import io.micrometer.core.instrument.Metrics;
+import io.apiary.schema.SensorType;
+import io.apiary.schema.TelemetryReading;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One behaviour per validation rule, through the real topology: the record goes to the dead
+ * letter topic with its reason and the original bytes, and the next valid record still lands.
+ */
+class ValidationRulesTest {
+
+    static {
+        TopologyFixture.countMetrics();
+    }
+
+    private TopologyFixture fixture = new TopologyFixture(Map.of());
+
+    @AfterEach
+    void tearDown() {
+        fixture.close();
+    }
+
+    private TestRecord<byte[], byte[]> onlyDeadLetter() {
+        List<TestRecord<byte[], byte[]>> dead = fixture.deadLetter.readRecordsToList();
+        assertThat(dead).hasSize(1);
+        return dead.get(0);
+    }
+
+    private String reasonOf(TestRecord<byte[], byte[]> dead) {
+        return DeadLetterHeaders.text(dead.headers(), DeadLetterHeaders.REASON);
+    }
+
+    private String messageOf(TestRecord<byte[], byte[]> dead) {
+        return DeadLetterHeaders.text(dead.headers(), DeadLetterHeaders.MESSAGE);
+    }
+
+    private void assertTelemetryRejected(String key, TelemetryReading reading, String reason, String messagePart) {
+        fixture.telemetry.pipeInput(key, reading);
+        fixture.telemetry.pipeInput("ok", reading("ok", SensorType.TEMPERATURE, "2021-07-15T10:00:00Z", 20));
+
+        TestRecord<byte[], byte[]> dead = onlyDeadLetter();
+        assertThat(reasonOf(dead)).isEqualTo(reason);
+        assertThat(messageOf(dead)).contains(messagePart);
+        assertThat(DeadLetterHeaders.text(dead.headers(), DeadLetterHeaders.STAGE)).isEqualTo("process");
+        assertThat(DeadLetterHeaders.text(dead.headers(), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(fixture.topics.telemetry());
+        assertThat(dead.value()).as("the original value bytes").isNotEmpty();
+        assertThat(fixture.telemetryRows.readValuesToList()).extracting(r -> r.getHiveId()).containsExactly("ok");
+    }
+
+    private void assertSampleRejected(String key, EntranceCount sample, String reason, String messagePart) {
+        fixture.counts.pipeInput(key, sample);
+        TestRecord<byte[], byte[]> dead = onlyDeadLetter();
+        assertThat(reasonOf(dead)).isEqualTo(reason);
+        assertThat(messageOf(dead)).contains(messagePart);
+        fixture.advanceWallClock(Duration.ofSeconds(10));
+        assertThat(fixture.activityRows.isEmpty()).as("nothing summed").isTrue();
+    }
+
+    @Test
+    void null_key_is_rejected_as_NULL_KEY() {
+        assertTelemetryRejected(null, reading("a", SensorType.TEMPERATURE, "2021-07-15T10:00:00Z", 20),
+                "NULL_KEY", "no key");
+    }
+
+    @Test
+    void empty_key_is_rejected_as_NULL_KEY() {
+        assertTelemetryRejected("", reading("a", SensorType.TEMPERATURE, "2021-07-15T10:00:00Z", 20),
+                "NULL_KEY", "an empty key");
+    }
+
+    @Test
+    void tombstone_is_rejected_as_NULL_VALUE() {
+        fixture.rawCounts.pipeInput("a".getBytes(StandardCharsets.UTF_8), (byte[]) null);
+        assertThat(reasonOf(onlyDeadLetter())).isEqualTo("NULL_VALUE");
+    }
+
+    @Test
+    void key_that_disagrees_with_the_hive_id_is_rejected_as_KEY_MISMATCH() {
+        assertTelemetryRejected("3627", reading("3628", SensorType.TEMPERATURE, "2021-07-15T10:00:00Z", 20),
+                "KEY_MISMATCH", "Record key '3627' differs from hive_id '3628'");
+    }
+
+    @Test
+    void sample_whose_key_disagrees_with_its_hive_id_is_rejected_as_KEY_MISMATCH() {
+        assertSampleRejected("a", sample("b", "2021-07-15T10:00:00Z", 1, 1), "KEY_MISMATCH", "differs from hive_id");
+    }
+
+    @Test
+    void overlong_id_is_rejected_as_FIELD_TOO_LONG() {
+        String id = "x".repeat(201);
+        assertTelemetryRejected(id, reading(id, SensorType.TEMPERATURE, "2021-07-15T10:00:00Z", 20),
+                "FIELD_TOO_LONG", "key is 201 characters long; at most 200 are accepted");
+    }
+
+    @Test
+    void nan_is_rejected_as_NON_FINITE_VALUE() {
+        assertTelemetryRejected("a", reading("a", SensorType.TEMPERATURE, "2021-07-15T10:00:00Z", Double.NaN),
+                "NON_FINITE_VALUE", "value is NaN");
+    }
+
+    @Test
+    void infinity_is_rejected_as_NON_FINITE_VALUE() {
+        assertTelemetryRejected("a", reading("a", SensorType.WEIGHT, "2021-07-15T10:00:00Z", Double.NEGATIVE_INFINITY),
+                "NON_FINITE_VALUE", "value is -Infinity");
+    }
+
+    @Test
+    void humidity_over_100_percent_is_rejected_as_OUT_OF_RANGE() {
+        assertTelemetryRejected("a", reading("a", SensorType.HUMIDITY, "2021-07-15T10:00:00Z", 100.5),
+                "OUT_OF_RANGE", "outside the physically possible range [0.0, 100.0] %RH");
+    }
+
+    @Test
+    void temperature_of_a_sensor_fault_is_rejected_as_OUT_OF_RANGE() {
+        assertTelemetryRejected("a", reading("a", SensorType.TEMPERATURE, "2021-07-15T10:00:00Z", -127),
+                "OUT_OF_RANGE", "[-50.0, 80.0] degC");
+    }
+
+    @Test
+    void known_sensor_type_in_an_unknown_unit_is_rejected_as_UNKNOWN_UNIT() {
+        assertTelemetryRejected("a", reading("a", SensorType.TEMPERATURE, "2021-07-15T10:00:00Z", 68, "degF"),
+                "UNKNOWN_UNIT", "unit 'degF' is not a known unit of TEMPERATURE");
+    }
+
+    @Test
+    void unknown_sensor_type_needs_only_a_finite_value() {
+        fixture.telemetry.pipeInput("a", reading("a", SensorType.UNKNOWN, "2021-07-15T10:00:00Z", 1e9, "whatever"));
+        assertThat(fixture.deadLetter.isEmpty()).isTrue();
+        assertThat(fixture.telemetryRows.readValuesToList()).hasSize(1);
+    }
+
+    @Test
+    void negative_count_is_rejected_as_NEGATIVE_COUNT() {
+        assertSampleRejected("a", sample("a", "2021-07-15T10:00:00Z", 3, -1), "NEGATIVE_COUNT", "bees_out is -1");
+    }
+
+    @Test
+    void interval_of_zero_seconds_is_rejected_as_OUT_OF_RANGE() {
+        assertSampleRejected("a", new EntranceCount("a", "gw-1", Instant.parse("2021-07-15T10:00:00Z"), 1, 1, 0),
+                "OUT_OF_RANGE", "interval_seconds 0.0 s");
+    }
+
+    @Test
+    void timestamp_zero_is_rejected_as_INVALID_TIMESTAMP() {
+        assertTelemetryRejected("a", reading("a", SensorType.TEMPERATURE, "1970-01-01T00:00:00Z", 20),
+                "INVALID_TIMESTAMP", "reading_time 0 ms");
+    }
+
+    @Test
+    void timestamp_before_1970_is_rejected_as_INVALID_TIMESTAMP() {
+        assertSampleRejected("a", sample("a", "1969-12-31T23:00:00Z", 1, 1), "INVALID_TIMESTAMP", "event_time -3600000 ms");
+    }
+
+    @Test
+    void reading_more_than_the_skew_ahead_of_the_clock_is_rejected_as_FUTURE_TIMESTAMP() {
+        Instant wall = TopologyFixture.DEFAULT_WALL_CLOCK;
+        assertTelemetryRejected("a", reading("a", SensorType.TEMPERATURE, wall.plusSeconds(301).toString(), 20),
+                "FUTURE_TIMESTAMP", "more than PT5M ahead of the receiver's clock");
+    }
+
+    @Test
+    void reading_within_the_skew_is_accepted() {
+        fixture.telemetry.pipeInput("a", reading("a", SensorType.TEMPERATURE,
+                TopologyFixture.DEFAULT_WALL_CLOCK.plusSeconds(300).toString(), 20));
+        assertThat(fixture.deadLetter.isEmpty()).isTrue();
+    }
+
+    @Test
+    void future_sample_does_not_move_stream_time_so_the_open_hour_stays_open() {
+        fixture.counts.pipeInput("a", sample("a", "2021-07-31T22:10:00Z", 1, 1));
+        fixture.counts.pipeInput("a", sample("a", "3000-01-01T00:00:00Z", 100, 100));
+        fixture.counts.pipeInput("a", sample("a", "2021-07-31T22:20:00Z", 2, 2));
+
+        assertThat(reasonOf(onlyDeadLetter())).isEqualTo("FUTURE_TIMESTAMP");
+        assertThat(fixture.hourly.isEmpty()).as("the 22:00 hour was not closed by the year-3000 sample").isTrue();
+        assertThat(fixture.late.isEmpty()).as("the 22:20 sample is not late").isTrue();
+        fixture.counts.pipeInput("a", sample("a", "2021-07-31T23:10:00Z", 0, 0));
+        assertThat(fixture.hourly.readValue().getEntries()).isEqualTo(3);
+    }
+
+    @Test
+    void reading_older_than_the_table_retention_is_rejected_as_EXPIRED_TIMESTAMP() {
+        Instant tooOld = TopologyFixture.DEFAULT_WALL_CLOCK.minus(Duration.ofDays(91));
+        assertTelemetryRejected("a", reading("a", SensorType.TEMPERATURE, tooOld.toString(), 20),
+                "EXPIRED_TIMESTAMP", "older than the maximum age PT2160H");
+    }
+
+    @Test
+    void maximum_age_can_be_raised_for_replays_of_history() {
+        fixture.close();
+        fixture = new TopologyFixture(Map.of(IngestConfig.VALIDATION_MAX_AGE_MS, Duration.ofDays(3650).toMillis()));
+        fixture.telemetry.pipeInput("a", reading("a", SensorType.TEMPERATURE, "2015-01-01T00:00:00Z", 20));
+        assertThat(fixture.deadLetter.isEmpty()).isTrue();
+        assertThat(fixture.telemetryRows.readValuesToList()).hasSize(1);
+    }
+
+    @Test
+    void future_skew_is_configurable() {
+        fixture.close();
+        fixture = new TopologyFixture(Map.of(IngestConfig.VALIDATION_MAX_FUTURE_SKEW_MS, 0L));
+        assertTelemetryRejected("a", reading("a", SensorType.TEMPERATURE,
+                TopologyFixture.DEFAULT_WALL_CLOCK.plusMillis(1).toString(), 20), "FUTURE_TIMESTAMP", "PT0S");
+    }
+
+    @Test
+    void rejected_record_is_counted_by_stage_and_reason() {
+        double before = Metrics.globalRegistry
+                .counter(DeadLetterHeaders.COUNTER, "stage", "process", "reason", "NEGATIVE_COUNT").count();
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:00:00Z", -5, 1));
+        double after = Metrics.globalRegistry
+                .counter(DeadLetterHeaders.COUNTER, "stage", "process", "reason", "NEGATIVE_COUNT").count();
+        assertThat(after - before).isEqualTo(1.0);
+    }
+}
