@@ -60,7 +60,7 @@ final class TopologyFixture implements AutoCloseable {
     }
 
     static TelemetryReading reading(String hive, SensorType type, String time, double value) {
-        return new TelemetryReading(hive, "gw-1", type, Instant.parse(time), value, "degC");
+        return new TelemetryReading(hive, "gw-1", type, Instant.parse(time), value, "degC", null);
     }
 
     static EntranceCount sample(String hive, String time, int in, int out) {
