@@ -124,6 +124,7 @@ class CliIT {
             producer.send(new ProducerRecord<>(hourlyTopic, 0, key, "not avro".getBytes(StandardCharsets.UTF_8))).get();
         }
 
+        out.getBuffer().setLength(0);  // only the dump's output below
         int exit = run("dump", "--topic", hourlyTopic, "--from-beginning", "--timeout-seconds", "30",
                 "--set", "topic.hourly.activity=" + hourlyTopic);
 
