@@ -6,14 +6,14 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code ingest-app} command line: {@code demo}, {@code run}, {@code import-csv},
- * {@code schema apply}, {@code topics create} and {@code devstack}. Errors are printed as one
+ * {@code schema apply}, {@code topics create}, {@code devstack} and {@code dump}. Errors are printed as one
  * actionable line on stderr (stack traces with {@code APIARY_LOG_LEVEL=DEBUG}); exit code 1 on
  * error, 2 on bad usage or invalid configuration (nothing was started).
  */
 @Command(name = "ingest-app", mixinStandardHelpOptions = true, versionProvider = IngestApp.Version.class,
         description = "Apiary Ingest: hive gateway telemetry from Kafka to Cassandra.",
         subcommands = {DemoCommand.class, RunCommand.class, ImportCsvCommand.class, SchemaCommand.class,
-                TopicsCommand.class, DevStackCommand.class, CommandLine.HelpCommand.class})
+                TopicsCommand.class, DevStackCommand.class, DumpCommand.class, CommandLine.HelpCommand.class})
 public final class IngestApp {
 
     /**

@@ -175,7 +175,7 @@ public final class CsvReadingParser {
                 continue;
             }
             try {
-                readings.accept(new TelemetryReading(hiveId, gatewayId, sensor.sensorType(), time, value, sensor.unit()));
+                readings.accept(new TelemetryReading(hiveId, gatewayId, sensor.sensorType(), time, value, sensor.unit(), null));
                 totals[1]++;
             } catch (RejectedReading e) {
                 problems.accept(new Problem(line, sensor.column(), e.getMessage()));

@@ -25,7 +25,9 @@ import org.apache.kafka.common.serialization.Serializer;
  * Avro binary body (Avro specification, "Single object encoding").
  *
  * <p>Reading resolves the writer schema named by the fingerprint against the class's schema
- * (Avro schema resolution). Writer schemas other than the class's own must be registered with
+ * (Avro schema resolution), so data written with any older or newer version is read into the
+ * current class. {@link #of(Class)} accepts every version kept in {@code schemas/versions/}
+ * (see {@link SchemaVersions}); further writer schemas can be registered with
  * {@link #withWriterSchema(Schema)}. A {@code null} payload (tombstone) reads and writes as
  * {@code null}.
  *
@@ -59,14 +61,23 @@ public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Se
     }
 
     /**
-     * A serde for a generated Avro class.
+     * A serde for a generated Avro class that reads data written with the class's schema or any
+     * version of the record kept in {@code schemas/versions/<RecordName>/} on the class's
+     * classpath.
      *
      * @param type the generated class, not null
      * @param <T>  the generated class
-     * @return a serde that writes with the class's schema and reads the same schema
+     * @return a serde that writes with the class's schema and reads every kept version
+     * @throws IllegalStateException if a kept version cannot be read or parsed
      */
     public static <T extends SpecificRecord> AvroSingleObjectSerde<T> of(Class<T> type) {
-        return new AvroSingleObjectSerde<>(SpecificData.get().getSchema(Objects.requireNonNull(type)));
+        AvroSingleObjectSerde<T> serde = new AvroSingleObjectSerde<>(
+                SpecificData.get().getSchema(Objects.requireNonNull(type)));
+        ClassLoader loader = type.getClassLoader() == null ? ClassLoader.getSystemClassLoader() : type.getClassLoader();
+        for (Schema kept : SchemaVersions.load(serde.schema.getName(), loader)) {
+            serde.withWriterSchema(kept);
+        }
+        return serde;
     }
 
     /**

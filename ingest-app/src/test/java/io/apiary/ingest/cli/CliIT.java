@@ -4,28 +4,36 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.it.ItEndpoints;
 import io.apiary.ingest.it.SharedStack;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,7 +91,7 @@ class CliIT {
         TelemetryReading first = AvroSingleObjectSerde.of(TelemetryReading.class).decode(records.stream()
                 .filter(r -> r.key().equals("h1")).findFirst().orElseThrow().value());
         assertThat(first).isEqualTo(new TelemetryReading("h1", "station-7", SensorType.TEMPERATURE,
-                Instant.parse("2021-06-01T05:00:00Z"), 14.6, "degC"));
+                Instant.parse("2021-06-01T05:00:00Z"), 14.6, "degC", null));
     }
 
     @Test
@@ -99,6 +107,45 @@ class CliIT {
         assertThat(strict).isEqualTo(3);
         assertThat(missing).isEqualTo(1);
         assertThat(err.toString()).contains("error: The CSV header lacks column(s) 'humidity'; its columns are");
+    }
+
+    @Test
+    void should_dump_a_topic_as_json_lines_including_a_record_it_cannot_decode() throws Exception {
+        String hourlyTopic = "cli-it.hourly.v1";
+        assertThat(run("topics", "create", "--set", "topic.hourly.activity=" + hourlyTopic)).isZero();
+        HourlyActivity hour = new HourlyActivity("3627", LocalDate.parse("2021-07-15"), 17,
+                Instant.parse("2021-07-15T17:00:00Z"), Instant.parse("2021-07-15T18:00:00Z"), 2315L, 2457L, 60);
+        Map<String, Object> settings = new HashMap<>(config(Map.of()).kafkaClientSettings());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(settings, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            byte[] key = "3627".getBytes(StandardCharsets.UTF_8);
+            producer.send(new ProducerRecord<>(hourlyTopic, 0, key,
+                    AvroSingleObjectSerde.of(HourlyActivity.class).encode(hour))).get();
+            producer.send(new ProducerRecord<>(hourlyTopic, 0, key, "not avro".getBytes(StandardCharsets.UTF_8))).get();
+        }
+
+        out.getBuffer().setLength(0);  // only the dump's output below
+        int exit = run("dump", "--topic", hourlyTopic, "--from-beginning", "--timeout-seconds", "30",
+                "--set", "topic.hourly.activity=" + hourlyTopic);
+
+        System.out.println(out);
+        assertThat(exit).as(err.toString()).isZero();
+        List<String> lines = out.toString().lines().toList();
+        assertThat(lines).hasSize(2);
+        ObjectMapper json = new ObjectMapper();
+        JsonNode first = json.readTree(lines.get(0));
+        assertThat(first.get("topic").asText()).isEqualTo(hourlyTopic);
+        assertThat(first.get("key").asText()).isEqualTo("3627");
+        assertThat(first.get("value")).isEqualTo(json.readTree("""
+                {"hive_id":"3627","day":18823,"hour":17,"window_start":1626368400000,
+                 "window_end":1626372000000,"entries":2315,"exits":2457,"samples":60}"""));
+        JsonNode second = json.readTree(lines.get(1));
+        assertThat(second.get("offset").asLong()).isEqualTo(first.get("offset").asLong() + 1);
+        assertThat(second.get("error").asText()).contains("Not Avro single-object encoding");
+        assertThat(second.get("value_base64").asText()).isEqualTo("bm90IGF2cm8=");
+        assertThat(err.toString()).contains("2 records printed from " + hourlyTopic);
+
+        assertThat(run("dump", "--topic", "no.such.topic")).isEqualTo(2);
     }
 
     private int run(String... args) {

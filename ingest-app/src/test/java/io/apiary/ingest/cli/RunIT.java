@@ -85,7 +85,7 @@ class RunIT {
                 Instant start = Instant.parse("2021-07-15T10:00:00Z");
                 for (int i = 0; i < READINGS; i++) {
                     producer.send(new TelemetryReading("run-hive", "gw", SensorType.WEIGHT, start.plusSeconds(i), 40.0 + i,
-                            "kg"));
+                            "kg", null));
                 }
                 producer.flush();
             }

@@ -175,7 +175,7 @@ class PipelineIT {
         try (GatewayProducer producer = new GatewayProducer(config.kafkaClientSettings(), topics.telemetryTopic(),
                 topics.entranceCountsTopic())) {
             producer.send(new TelemetryReading("after-bad", "gw", SensorType.WEIGHT,
-                    Instant.parse("2021-07-15T00:00:01Z"), 42.0, "kg"));
+                    Instant.parse("2021-07-15T00:00:01Z"), 42.0, "kg", null));
             producer.flush();
         }
         await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> assertThat(session.execute("SELECT value FROM "
@@ -191,7 +191,7 @@ class PipelineIT {
             producer.send(new ProducerRecord<>(topics.telemetry(), bytes("3627"), bytes("garbage from a broken gateway")));
             // Legal input whose output would be too large for Kafka: the hive id is written twice (key and row).
             TelemetryReading huge = new TelemetryReading("h".repeat(600_000), "gw", SensorType.WEIGHT,
-                    Instant.parse("2021-07-15T12:00:00Z"), 1.0, "kg");
+                    Instant.parse("2021-07-15T12:00:00Z"), 1.0, "kg", null);
             producer.send(new ProducerRecord<>(topics.telemetry(), bytes("huge"),
                     AvroSingleObjectSerde.of(TelemetryReading.class).encode(huge)));
             // A row the sink cannot decode, too large to be copied whole to the dead letter topic.

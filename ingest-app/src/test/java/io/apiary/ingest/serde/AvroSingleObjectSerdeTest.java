@@ -3,20 +3,36 @@ package io.apiary.ingest.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
 
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
+import io.apiary.ingest.testing.RandomCases;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaNormalization;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.generic.GenericRecordBuilder;
+import org.apache.avro.message.BinaryMessageDecoder;
+import org.apache.avro.message.BinaryMessageEncoder;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class AvroSingleObjectSerdeTest {
 
     private final AvroSingleObjectSerde<TelemetryReading> serde = AvroSingleObjectSerde.of(TelemetryReading.class);
     private final TelemetryReading reading = new TelemetryReading("3627", "gw-1", SensorType.TEMPERATURE,
-            Instant.parse("2021-06-19T00:04:58Z"), 26.24, "degC");
+            Instant.parse("2021-06-19T00:04:58Z"), 26.24, "degC", null);
 
     @Test
     void should_round_trip_a_reading_in_single_object_encoding() {
@@ -72,10 +88,117 @@ class AvroSingleObjectSerdeTest {
 
     @Test
     void should_refuse_to_encode_a_record_with_a_null_in_a_required_field() {
-        TelemetryReading broken = new TelemetryReading(null, "gw-1", SensorType.TEMPERATURE, Instant.EPOCH, 1.0, "degC");
+        TelemetryReading broken = new TelemetryReading(null, "gw-1", SensorType.TEMPERATURE, Instant.EPOCH, 1.0, "degC", null);
 
         assertThatThrownBy(() -> serde.encode(broken))
                 .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("Cannot encode TelemetryReading");
+    }
+
+    // Schema evolution: data written with any kept version is read (see schemas/README.md).
+
+    private static final List<Schema> TELEMETRY_VERSIONS =
+            SchemaVersions.load("TelemetryReading", AvroSingleObjectSerdeTest.class.getClassLoader());
+
+    private static Schema telemetryV1() {
+        return TELEMETRY_VERSIONS.get(0);
+    }
+
+    private static byte[] encodeGeneric(Schema writer, GenericRecord record) throws IOException {
+        ByteBuffer buffer = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), writer).encode(record);
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        return bytes;
+    }
+
+    @Test
+    void should_keep_version_1_and_write_the_current_version_2_of_telemetry_reading() {
+        assertThat(TELEMETRY_VERSIONS).hasSize(2);
+        // The generated class's schema carries avro.java.string properties: compare canonical forms.
+        assertThat(SchemaNormalization.parsingFingerprint64(TELEMETRY_VERSIONS.get(1)))
+                .isEqualTo(SchemaNormalization.parsingFingerprint64(TelemetryReading.getClassSchema()));
+        assertThat(telemetryV1().getField("sequence_number")).isNull();
+    }
+
+    @Test
+    void should_read_a_reading_written_with_version_1_into_the_current_class_with_the_new_field_defaulted()
+            throws IOException {
+        GenericRecord v1 = new GenericRecordBuilder(telemetryV1())
+                .set("hive_id", "3627").set("gateway_id", "gw-old")
+                .set("sensor_type", new GenericData.EnumSymbol(telemetryV1().getField("sensor_type").schema(), "CO2"))
+                .set("reading_time", Instant.parse("2021-06-19T00:04:58Z").toEpochMilli())
+                .set("value", 412.0).set("unit", "ppm").build();
+
+        TelemetryReading read = serde.decode(encodeGeneric(telemetryV1(), v1));
+
+        assertThat(read).isEqualTo(new TelemetryReading("3627", "gw-old", SensorType.CO2,
+                Instant.parse("2021-06-19T00:04:58Z"), 412.0, "ppm", null));
+        assertThat(read.getSequenceNumber()).isNull();
+    }
+
+    @Test
+    void should_let_a_version_1_reader_read_a_version_2_reading_with_a_new_sensor_type_as_unknown() throws IOException {
+        TelemetryReading v2 = new TelemetryReading("3627", "gw-new", SensorType.VIBRATION,
+                Instant.parse("2024-05-01T12:00:00Z"), 3.5, "mm/s", 17L);
+        byte[] bytes = serde.encode(v2);
+
+        BinaryMessageDecoder<GenericRecord> v1Reader = new BinaryMessageDecoder<>(GenericData.get(), telemetryV1());
+        v1Reader.addSchema(TelemetryReading.getClassSchema());
+        GenericRecord read = v1Reader.decode(bytes, null);
+
+        assertThat(read.getSchema()).isEqualTo(telemetryV1());
+        assertThat(read.get("sensor_type")).hasToString("UNKNOWN");
+        assertThat(read.get("hive_id")).hasToString("3627");
+        assertThat(read.get("reading_time")).isEqualTo(Instant.parse("2024-05-01T12:00:00Z").toEpochMilli());
+        assertThat(read.get("value")).isEqualTo(3.5);
+        assertThat(read.hasField("sequence_number")).isFalse();
+    }
+
+    static Stream<Arguments> randomV1Readings() {
+        List<String> v1Symbols = telemetryV1().getField("sensor_type").schema().getEnumSymbols();
+        return RandomCases.cases(200, random -> new Object[] {
+                RandomCases.letters(random, 1 + random.nextInt(12)),
+                RandomCases.letters(random, random.nextInt(8)),
+                v1Symbols.get(random.nextInt(v1Symbols.size())),
+                random.nextLong(0, 253_402_300_800_000L),
+                random.nextDouble(-1e6, 1e6),
+                RandomCases.letters(random, random.nextInt(5))});
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("randomV1Readings")
+    void should_read_every_version_1_reading_as_the_same_current_reading(String seed, String hive, String gateway,
+            String sensor, long millis, double value, String unit) throws IOException {
+        GenericRecord v1 = new GenericRecordBuilder(telemetryV1())
+                .set("hive_id", hive).set("gateway_id", gateway)
+                .set("sensor_type", new GenericData.EnumSymbol(telemetryV1().getField("sensor_type").schema(), sensor))
+                .set("reading_time", millis).set("value", value).set("unit", unit).build();
+
+        assertThat(serde.decode(encodeGeneric(telemetryV1(), v1))).isEqualTo(new TelemetryReading(hive, gateway,
+                SensorType.valueOf(sensor), Instant.ofEpochMilli(millis), value, unit, null));
+    }
+
+    static Stream<Arguments> randomV2Readings() {
+        SensorType[] types = SensorType.values();
+        return RandomCases.cases(200, random -> new Object[] {
+                types[random.nextInt(types.length)],
+                random.nextBoolean() ? null : random.nextLong(0, Long.MAX_VALUE),
+                random.nextLong(0, 253_402_300_800_000L)});
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("randomV2Readings")
+    void should_let_a_version_1_reader_read_every_version_2_reading(String seed, SensorType type, Long sequence,
+            long millis) throws IOException {
+        byte[] bytes = serde.encode(new TelemetryReading("h", "gw", type, Instant.ofEpochMilli(millis), 1.0, "u",
+                sequence));
+        BinaryMessageDecoder<GenericRecord> v1Reader = new BinaryMessageDecoder<>(GenericData.get(), telemetryV1());
+        v1Reader.addSchema(TelemetryReading.getClassSchema());
+
+        GenericRecord read = v1Reader.decode(bytes, null);
+
+        List<String> v1Symbols = telemetryV1().getField("sensor_type").schema().getEnumSymbols();
+        assertThat(read.get("sensor_type")).hasToString(v1Symbols.contains(type.name()) ? type.name() : "UNKNOWN");
+        assertThat(read.get("reading_time")).isEqualTo(millis);
     }
 }
