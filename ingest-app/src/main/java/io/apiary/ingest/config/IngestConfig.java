@@ -91,12 +91,13 @@ public final class IngestConfig extends AbstractConfig {
             .define(TELEMETRY_SHARD_STRATEGY, Type.STRING, "time", ValidString.in("time", "hash"), Importance.HIGH,
                     "How a reading's shard is chosen: 'time' = contiguous slices of the UTC day (batches fill), "
                             + "'hash' = uniform hash of hive, sensor and reading time (no batching).")
-            .define(ACTIVITY_IDLE_TIMEOUT_MS, Type.LONG, Duration.ofMinutes(1).toMillis(), Range.atLeast(0),
+            .define(ACTIVITY_IDLE_TIMEOUT_MS, Type.LONG, Duration.ofMinutes(1).toMillis(), Range.atLeast(1_000),
                     Importance.MEDIUM,
                     "Quiet-partition rule of the hourly windows, ms of wall-clock time: once a partition's stream time "
-                            + "has not moved for this long, its close time moves on with the wall clock, so the last "
-                            + "hours of a partition that went quiet are still closed and emitted, at most this long "
-                            + "plus activity.update.interval.ms after they would have closed with traffic flowing.")
+                            + "has not moved for this long, its open hours whose end plus grace is before the wall "
+                            + "clock minus this timeout are closed and emitted: with live traffic at most this long "
+                            + "plus activity.update.interval.ms after they would have closed with traffic flowing; "
+                            + "after a replay of history, all of them. Raise it for replays that may pause longer.")
             .define(ACTIVITY_UPDATE_INTERVAL_MS, Type.LONG, Duration.ofSeconds(10).toMillis(), Range.between(100, 3_600_000),
                     Importance.LOW,
                     "How often, ms of wall-clock time, the hours that changed are written to hive_activity before they "

@@ -3,7 +3,9 @@ package io.apiary.ingest.gateway;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 
+import io.apiary.ingest.validation.PhysicalRanges;
 import io.apiary.schema.SensorType;
 
 /**
@@ -27,7 +29,8 @@ public record SensorColumn(String column, SensorType sensorType, String unit) {
      *
      * @param spec the specification
      * @return the column
-     * @throws IllegalArgumentException saying what is expected, and listing the sensor types
+     * @throws IllegalArgumentException saying what is expected, and listing the sensor types, or the
+     *         units the pipeline accepts for the type
      */
     public static SensorColumn parse(String spec) {
         int eq = spec.lastIndexOf('=');
@@ -37,12 +40,20 @@ public record SensorColumn(String column, SensorType sensorType, String unit) {
                     + "': expected COLUMN=SENSOR_TYPE:UNIT, e.g. temperature=TEMPERATURE:degC");
         }
         String type = spec.substring(eq + 1, colon).trim().toUpperCase(Locale.ROOT);
+        SensorType sensorType;
         try {
-            return new SensorColumn(spec.substring(0, eq).trim(), SensorType.valueOf(type),
-                    spec.substring(colon + 1).trim());
+            sensorType = SensorType.valueOf(type);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Sensor column '" + spec + "': unknown sensor type '" + type
                     + "'; known types: " + Arrays.toString(SensorType.values()), e);
         }
+        String unit = spec.substring(colon + 1).trim();
+        Set<String> units = PhysicalRanges.units(type);
+        if (!units.isEmpty() && !units.contains(unit)) {
+            throw new IllegalArgumentException("Sensor column '" + spec + "': the pipeline takes " + type
+                    + " in " + String.join(" or ", units) + ", not '" + unit + "' (its readings would be dead-lettered"
+                    + " as UNKNOWN_UNIT)");
+        }
+        return new SensorColumn(spec.substring(0, eq).trim(), sensorType, unit);
     }
 }

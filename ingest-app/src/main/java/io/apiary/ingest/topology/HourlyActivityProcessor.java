@@ -33,11 +33,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * (wall clock), one final result per (hive, hour) when it closes, and samples that came too late.
  *
  * <p><b>When an hour closes.</b> The processor keeps a close time per task (one partition of the
- * entrance-counter topic): the task's stream time (the largest event time seen), or, once the
- * stream time has not moved for {@code idleTimeout} of wall-clock time, the stream time plus the
- * wall-clock time since then minus {@code idleTimeout} (the quiet-partition rule, like a watermark
- * with idleness). An hour [s, s + 1 h) closes when s + 1 h + grace &lt;= close time; its final
- * result is emitted once and its state deleted. A sample for an hour that has closed is late: it
+ * entrance-counter topic), which only grows: the task's stream time (the largest event time
+ * seen), and, once the stream time has not moved for {@code idleTimeout} of wall-clock time (the
+ * quiet-partition rule, like a watermark with idleness), the smaller of the wall clock minus
+ * {@code idleTimeout} and the stream time plus 1 h + grace (far enough to close every open hour,
+ * no further). An hour [s, s + 1 h) closes when s + 1 h + grace &lt;= close time; its final result
+ * is emitted once and its state deleted. So with live traffic (event time close to the wall clock)
+ * a quiet partition's last hour closes {@code idleTimeout} after it would have closed with traffic
+ * flowing, and after a replay of history all its open hours close {@code idleTimeout} after the
+ * replay stopped (checked every {@code updateInterval}). A replay that pauses for longer than
+ * {@code idleTimeout} has its open hours closed too, and its next samples for them are late. A sample for an hour that has closed is late: it
  * goes to the late topic and is counted, never summed and never dropped silently. The close time
  * only grows and is kept in a changelogged store, so a restart cannot reopen a closed hour.
  *
@@ -169,9 +174,10 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
             lastStreamTime = streamTime;
             lastProgressWallClock = wallClockMs;
         }
-        long quietFor = wallClockMs - lastProgressWallClock - idleTimeoutMs;
-        boolean quiet = quietFor > 0;
-        long candidate = quiet ? streamTime + quietFor : streamTime;
+        boolean quiet = wallClockMs - lastProgressWallClock >= idleTimeoutMs;
+        long candidate = quiet
+                ? Math.max(streamTime, Math.min(wallClockMs - idleTimeoutMs, streamTime + WINDOW_MS + graceMs))
+                : streamTime;
         if (candidate <= closeTime) {
             return;
         }

@@ -151,7 +151,7 @@ public final class IngestTopology {
                         HourlyActivityProcessor.SEEN_STORE, HourlyActivityProcessor.CLOSE_TIME_STORE);
 
         Topic<HiveActivityPartitionKey, HourlyActivity> rows = topics.activityRowsTopic();
-        outputs.filter((hive, out) -> !(out instanceof ActivityOutput.Late), Named.as("hourly-activity-sums"))
+        outputs.filter((hive, out) -> !(out instanceof ActivityOutput.Late), Named.as("hourly-activity-updates"))
                 .map((hive, out) -> RowMapper.activityRow(sums(out)), Named.as("hourly-activity-to-row"))
                 .to(rows.name(), Produced.with(rows.keySerde(), rows.valueSerde()).withName("activity-rows-sink"));
 

@@ -20,7 +20,7 @@ import io.apiary.ingest.deadletter.RejectReason;
  * SOUND_LEVEL   dB    0          194         194 dB SPL is the loudest undistorted sound in air at 1 atm
  * CO2           ppm   0          1000000     parts per million cannot exceed a million
  * LIGHT         lx    0          200000      direct sunlight is about 100,000 lx
- * VIBRATION     g     0          100         acceleration of a hive wall, in standard gravities
+ * VIBRATION     mm/s  0          1000        RMS vibration velocity; severe machine vibration is ~50 mm/s
  * </pre>
  * Thread-safe (immutable).
  */
@@ -39,9 +39,17 @@ public final class PhysicalRanges {
             "SOUND_LEVEL", Map.of("dB", new Range(0, 194)),
             "CO2", Map.of("ppm", new Range(0, 1_000_000)),
             "LIGHT", Map.of("lx", new Range(0, 200_000)),
-            "VIBRATION", Map.of("g", new Range(0, 100)));
+            "VIBRATION", Map.of("mm/s", new Range(0, 1_000)));
 
     private PhysicalRanges() {
+    }
+
+    /**
+     * @param sensorType a sensor type's symbol, e.g. "TEMPERATURE", not null
+     * @return the units with a range for it, sorted; empty when the type has no ranges (any unit goes)
+     */
+    public static java.util.SortedSet<String> units(String sensorType) {
+        return new java.util.TreeSet<>(RANGES.getOrDefault(sensorType, Map.of()).keySet());
     }
 
     /**

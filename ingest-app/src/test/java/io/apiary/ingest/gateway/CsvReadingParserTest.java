@@ -113,6 +113,14 @@ class CsvReadingParserTest {
                 .hasMessageContaining("unknown sensor type 'HEAT'");
     }
 
+    @Test
+    void should_refuse_a_unit_the_pipeline_would_dead_letter_and_name_the_accepted_ones() {
+        assertThatThrownBy(() -> SensorColumn.parse("t=TEMPERATURE:degF"))
+                .hasMessageContaining("the pipeline takes TEMPERATURE in degC, not 'degF'");
+        assertThatThrownBy(() -> SensorColumn.parse("b=BATTERY:volts")).hasMessageContaining("V or mV");
+        assertThat(SensorColumn.parse("x=UNKNOWN:furlongs").unit()).isEqualTo("furlongs");
+    }
+
     private CsvReadingParser.Totals parse(String csv) {
         return parser.parse(new StringReader(csv), readings::add, problems::add);
     }

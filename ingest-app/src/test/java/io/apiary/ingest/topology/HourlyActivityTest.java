@@ -108,14 +108,17 @@ class HourlyActivityTest {
     }
 
     @Test
-    void quiet_partition_closes_its_last_hour_within_the_idle_timeout_of_wall_clock_time() {
+    void quiet_partition_with_live_traffic_closes_its_last_hour_the_idle_timeout_after_its_close() {
+        fixture.close();
+        fixture = new TopologyFixture(Map.of(IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS, Duration.ofMinutes(1).toMillis()),
+                Instant.parse("2021-07-15T10:30:00Z"));
         double before = TopologyFixture.counter(HourlyActivityProcessor.CLOSED_COUNTER, "by", "quiet-partition");
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:30:00Z", 7, 6));
 
-        // The hour ends at 11:00 and closes at 11:10 of stream time: 40 minutes after the last
-        // sample. Quiet, the close time follows the wall clock after a 1-minute idle timeout.
+        // The hour would close at 11:10 (end + grace). Quiet, it closes at 11:11 of wall clock
+        // (+ idle timeout), seen at the next update tick.
         fixture.advanceWallClock(Duration.ofMinutes(40));
-        assertThat(fixture.hourly.isEmpty()).as("40 min of wall clock minus the 1 min idle timeout: not yet").isTrue();
+        assertThat(fixture.hourly.isEmpty()).as("11:10 of wall clock: not yet").isTrue();
         fixture.advanceWallClock(Duration.ofMinutes(1).plus(UPDATE));
 
         HourlyActivity hour = fixture.hourly.readValue();
@@ -127,6 +130,22 @@ class HourlyActivityTest {
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:45:00Z", 1, 1));
         assertThat(fixture.late.readValue().getBeesIn()).as("the hour was closed: later samples are late").isEqualTo(1);
         assertThat(fixture.hourly.isEmpty()).isTrue();
+    }
+
+    @Test
+    void quiet_partition_after_a_replay_of_history_closes_every_open_hour_after_the_idle_timeout() {
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:30:00Z", 1, 1));
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T11:59:00Z", 2, 2));
+        fixture.counts.pipeInput("b", sample("b", "2021-07-15T11:20:00Z", 4, 4));
+        assertThat(fixture.hourly.readValuesToList()).extracting(HourlyActivity::getHour).containsExactly(10);
+
+        fixture.advanceWallClock(Duration.ofSeconds(50));
+        assertThat(fixture.hourly.isEmpty()).as("within the idle timeout").isTrue();
+        fixture.advanceWallClock(UPDATE);
+
+        assertThat(fixture.hourly.readKeyValuesToMap()).containsOnlyKeys("a", "b");
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T11:59:30Z", 1, 1));
+        assertThat(fixture.late.readValuesToList()).hasSize(1);
     }
 
     @Test

@@ -46,6 +46,15 @@ final class TopologyFixture implements AutoCloseable {
     static final Instant DEFAULT_WALL_CLOCK = Instant.parse("2021-08-01T00:00:00Z");
 
     TopologyFixture(Map<String, Object> overrides) {
+        this(overrides, DEFAULT_WALL_CLOCK);
+    }
+
+    /**
+     * @param overrides settings over the defaults
+     * @param wallClockStart where the wall clock of the checks and of the driver starts
+     */
+    TopologyFixture(Map<String, Object> overrides, Instant wallClockStart) {
+        wallClock.set(wallClockStart.toEpochMilli());
         config = ConfigLoader.load(null, Map.of(), overrides);
         topics = config.topics();
         Properties props = StreamsProperties.from(config);

@@ -1,0 +1,179 @@
+package io.apiary.ingest.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import io.apiary.ingest.cli.IngestApp;
+import io.apiary.ingest.config.ConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.it.ItEndpoints;
+import io.apiary.ingest.it.SharedStack;
+import io.apiary.ingest.pipeline.TopicProvisioner;
+import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.ingest.topics.Topics;
+import io.apiary.schema.EntranceCount;
+import io.apiary.schema.HourlyActivity;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Exactly-once across a crash: the topology runs as a child process ({@code ingest-app run
+ * --component topology}) on the real broker, is killed with SIGKILL in the middle of an hour, and
+ * restarted on the same state folder; every (hive, hour) then has exactly one final result on
+ * hive.activity.hourly.v1, equal to the sums of the samples sent.
+ */
+class TopologyRestartIT {
+
+    private static final String PREFIX = "restart-it.";
+    private static final List<String> HIVES = List.of("r-1", "r-2", "r-3", "r-4", "r-5");
+    private static final Instant FIRST = Instant.parse("2021-07-15T10:00:00Z");
+    /** Samples every 30 s for 3 hours per hive: 10:00 to 12:59:30. */
+    private static final int SAMPLES = 360;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void should_emit_exactly_the_input_sums_once_per_hour_after_a_kill_in_the_middle_of_an_hour() throws Exception {
+        ItEndpoints stack = SharedStack.get();
+        Path configFile = dir.resolve("app.properties");
+        List<String> lines = new ArrayList<>(List.of(
+                "kafka.bootstrap.servers=" + stack.kafkaBootstrapServers(),
+                "topology.application.id=restart-it",
+                "topology.state.dir=" + dir.resolve("state"),
+                "topic.partitions=4",
+                "activity.idle.timeout.ms=5000",
+                "activity.update.interval.ms=1000",
+                "validation.max.age.ms=" + Duration.ofDays(365 * 20).toMillis()));
+        for (String key : List.of(IngestConfig.TOPIC_TELEMETRY, IngestConfig.TOPIC_ENTRANCE_COUNTS,
+                IngestConfig.TOPIC_HOURLY_ACTIVITY, IngestConfig.TOPIC_TELEMETRY_ROWS, IngestConfig.TOPIC_ACTIVITY_ROWS,
+                IngestConfig.TOPIC_DEAD_LETTER, IngestConfig.TOPIC_ACTIVITY_LATE, IngestConfig.TOPIC_WEATHER,
+                IngestConfig.TOPIC_ALERTS, IngestConfig.TOPIC_WEATHER_ROWS, IngestConfig.TOPIC_ALERT_ROWS)) {
+            lines.add(key + "=" + PREFIX + key);
+        }
+        Files.write(configFile, lines);
+        IngestConfig config = ConfigLoader.load(configFile, Map.of(), Map.of());
+        Topics topics = config.topics();
+        try (Admin admin = Admin.create(config.kafkaClientSettings())) {
+            TopicProvisioner.createMissing(admin, config);
+        }
+
+        Random random = new Random(20211115L);
+        List<EntranceCount> samples = new ArrayList<>();
+        for (int i = 0; i < SAMPLES; i++) {
+            for (String hive : HIVES) {
+                samples.add(new EntranceCount(hive, "gw", FIRST.plusSeconds(30L * i), random.nextInt(200),
+                        random.nextInt(200), 30));
+            }
+        }
+        Map<String, long[]> expected = new TreeMap<>();
+        for (EntranceCount s : samples) {
+            long[] sums = expected.computeIfAbsent(key(s.getHiveId(), s.getEventTime()), k -> new long[3]);
+            sums[0] += s.getBeesIn();
+            sums[1] += s.getBeesOut();
+            sums[2]++;
+        }
+        int half = samples.size() / 2 + 7 * HIVES.size(); // up to 11:33:30, in the middle of hour 11
+
+        Process first = startTopology(configFile, "run-1.log");
+        try {
+            try (GatewayProducer producer = producer(config, topics)) {
+                samples.subList(0, half).forEach(producer::send);
+                producer.flush();
+            }
+            // Hour 10 closed (stream time >= 11:10) proves the topology is inside hour 11 now.
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> readFinals(config, topics, Duration.ofSeconds(2)).size() >= HIVES.size());
+        } finally {
+            first.destroyForcibly(); // SIGKILL: no close, no commit, the open transaction is aborted
+            assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        }
+
+        Process second = startTopology(configFile, "run-2.log");
+        try {
+            try (GatewayProducer producer = producer(config, topics)) {
+                samples.subList(half, samples.size()).forEach(producer::send);
+                producer.flush();
+            }
+            // The last hour closes by the quiet-partition rule (5 s idle timeout).
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(2))
+                    .until(() -> readFinals(config, topics, Duration.ofSeconds(2)).size() >= expected.size());
+            Thread.sleep(3_000);
+            List<HourlyActivity> finals = readFinals(config, topics, Duration.ofSeconds(5));
+
+            Map<String, Long> perHour = finals.stream().collect(Collectors.groupingBy(
+                    f -> key(f.getHiveId(), f.getWindowStart()), TreeMap::new, Collectors.counting()));
+            assertThat(perHour.values()).as("exactly one final result per (hive, hour)").containsOnly(1L);
+            Map<String, List<Long>> actual = new TreeMap<>();
+            finals.forEach(f -> actual.put(key(f.getHiveId(), f.getWindowStart()),
+                    List.of(f.getEntries(), f.getExits(), (long) f.getSamples())));
+            Map<String, List<Long>> wanted = new TreeMap<>();
+            expected.forEach((k, v) -> wanted.put(k, List.of(v[0], v[1], v[2])));
+            assertThat(actual).isEqualTo(wanted);
+            assertThat(Files.readString(dir.resolve("run-2.log"))).doesNotContain("ERROR");
+        } finally {
+            second.destroy();
+            if (!second.waitFor(60, TimeUnit.SECONDS)) {
+                second.destroyForcibly();
+            }
+        }
+    }
+
+    private static String key(String hive, Instant time) {
+        return hive + "@" + Instant.ofEpochMilli(HourlyActivityProcessor.hourStart(time.toEpochMilli()));
+    }
+
+    private static GatewayProducer producer(IngestConfig config, Topics topics) {
+        return new GatewayProducer(config.kafkaClientSettings(), topics.telemetryTopic(), topics.entranceCountsTopic());
+    }
+
+    private Process startTopology(Path configFile, String log) throws Exception {
+        return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), IngestApp.class.getName(),
+                "run", "--component", "topology", "--config", configFile.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve(log).toFile()).start();
+    }
+
+    /** Every committed final result so far: reads until nothing new arrives for {@code quiet}. */
+    private static List<HourlyActivity> readFinals(IngestConfig config, Topics topics, Duration quiet) {
+        Map<String, Object> settings = new HashMap<>(config.kafkaClientSettings());
+        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        AvroSingleObjectSerde<HourlyActivity> serde = AvroSingleObjectSerde.of(HourlyActivity.class);
+        List<HourlyActivity> finals = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(settings, new StringDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topics.hourlyActivity()).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long idleSince = System.nanoTime();
+            while (System.nanoTime() - idleSince < quiet.toNanos()) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    finals.add(serde.decode(r.value()));
+                    idleSince = System.nanoTime();
+                }
+            }
+        }
+        return finals;
+    }
+}
