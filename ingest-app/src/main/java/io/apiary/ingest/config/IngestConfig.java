@@ -42,6 +42,7 @@ public final class IngestConfig extends AbstractConfig {
     public static final String TOPOLOGY_PROCESSING_GUARANTEE = "topology.processing.guarantee";
     public static final String TELEMETRY_SHARDS = "telemetry.shards";
     public static final String TELEMETRY_SHARD_STRATEGY = "telemetry.shard.strategy";
+    public static final String WEATHER_SHARDS = "weather.shards";
     public static final String ACTIVITY_GRACE_MS = "activity.window.grace.ms";
     public static final String ACTIVITY_IDLE_TIMEOUT_MS = "activity.idle.timeout.ms";
     public static final String ACTIVITY_UPDATE_INTERVAL_MS = "activity.update.interval.ms";
@@ -89,8 +90,13 @@ public final class IngestConfig extends AbstractConfig {
                     "Shards per day bucket of hive_telemetry (see the partition math in cql/010-hive_telemetry.cql). "
                             + "Changing it moves new rows to other partitions; readers must know every value used.")
             .define(TELEMETRY_SHARD_STRATEGY, Type.STRING, "time", ValidString.in("time", "hash"), Importance.HIGH,
-                    "How a reading's shard is chosen: 'time' = contiguous slices of the UTC day (batches fill), "
-                            + "'hash' = uniform hash of hive, sensor and reading time (no batching).")
+                    "How a reading's shard is chosen, in hive_telemetry and weather_readings: 'time' = contiguous "
+                            + "slices of the UTC day (batches fill), 'hash' = uniform hash of hive (station), sensor and "
+                            + "reading time (no batching).")
+            .define(WEATHER_SHARDS, Type.INT, 4, Range.between(1, 100_000), Importance.MEDIUM,
+                    "Shards per day bucket of weather_readings (see the partition math in cql/030-weather_readings.cql: "
+                            + "4 keep a station reporting every 10 s at 17,280 cells per partition). Changing it moves "
+                            + "new rows to other partitions; readers must know every value used.")
             .define(ACTIVITY_IDLE_TIMEOUT_MS, Type.LONG, Duration.ofMinutes(1).toMillis(), Range.atLeast(1_000),
                     Importance.MEDIUM,
                     "Quiet-partition rule of the hourly windows, ms of wall-clock time: once a partition's stream time "
@@ -209,7 +215,7 @@ public final class IngestConfig extends AbstractConfig {
                 getString(TOPIC_ALERT_ROWS));
     }
 
-    /** @return the shard strategy of hive_telemetry */
+    /** @return the shard strategy of hive_telemetry and weather_readings */
     public ShardStrategy shardStrategy() {
         return ShardStrategy.parse(getString(TELEMETRY_SHARD_STRATEGY));
     }

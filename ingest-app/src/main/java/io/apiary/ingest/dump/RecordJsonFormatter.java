@@ -82,7 +82,8 @@ public final class RecordJsonFormatter {
         }
         for (Topic<?, ?> topic : List.of(topics.telemetryTopic(), topics.entranceCountsTopic(),
                 topics.hourlyActivityTopic(), topics.telemetryRowsTopic(), topics.activityRowsTopic(),
-                topics.activityLateTopic())) {
+                topics.activityLateTopic(), topics.weatherTopic(), topics.alertsTopic(), topics.weatherRowsTopic(),
+                topics.alertRowsTopic())) {
             if (topic.name().equals(name)) {
                 return Optional.of(decoding(topic));
             }

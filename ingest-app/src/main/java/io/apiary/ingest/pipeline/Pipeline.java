@@ -93,7 +93,9 @@ public final class Pipeline implements AutoCloseable {
         Topics topics = config.topics();
         Map<String, SinkTable> tables = Map.of(
                 topics.telemetryRows(), SinkTable.hiveTelemetry(session, keyspace, settings.consistency()),
-                topics.activityRows(), SinkTable.hiveActivity(session, keyspace, settings.consistency()));
+                topics.activityRows(), SinkTable.hiveActivity(session, keyspace, settings.consistency()),
+                topics.weatherRows(), SinkTable.weatherReadings(session, keyspace, settings.consistency()),
+                topics.alertRows(), SinkTable.agentAlerts(session, keyspace, settings.consistency()));
 
         Map<String, Object> consumerSettings = new HashMap<>(config.kafkaClientSettings());
         consumerSettings.put(ConsumerConfig.GROUP_ID_CONFIG, config.getString(IngestConfig.SINK_GROUP_ID));

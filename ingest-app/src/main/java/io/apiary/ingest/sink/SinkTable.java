@@ -10,8 +10,10 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.schema.AgentAlertRow;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.HourlyActivity;
+import io.apiary.schema.WeatherReadingRow;
 
 /**
  * How the rows of one row topic become idempotent INSERTs of one Cassandra table.
@@ -22,8 +24,12 @@ import io.apiary.schema.HourlyActivity;
  * <ul>
  *   <li>hive_telemetry: reading_time in microseconds;</li>
  *   <li>hive_activity: window_start in microseconds plus the number of samples summed, which
- *       grows with every update of an hour, so the final sums win over earlier updates.</li>
+ *       grows with every update of an hour, so the final sums win over earlier updates;</li>
+ *   <li>weather_readings: reading_time in microseconds;</li>
+ *   <li>agent_alerts: alert_time in microseconds.</li>
  * </ul>
+ * Optional values that are null (a measurement a station does not take, an alert without hive)
+ * are left unset rather than bound to null, so they write nothing instead of a tombstone.
  * Thread-safe: prepared statements and serdes are.
  */
 public abstract class SinkTable {
@@ -132,5 +138,79 @@ public abstract class SinkTable {
                         .build();
             }
         };
+    }
+
+    /**
+     * The weather_readings table. Absent measurements are left unset (no cell, no tombstone).
+     *
+     * @param session     an open session, not null
+     * @param keyspace    keyspace of the table
+     * @param consistency write consistency level
+     * @return the table binding
+     */
+    public static SinkTable weatherReadings(CqlSession session, String keyspace, ConsistencyLevel consistency) {
+        PreparedStatement insert = session.prepare("INSERT INTO " + keyspace + ".weather_readings"
+                + " (station_id, day, shard, reading_time, temperature_c, relative_humidity, pressure_hpa,"
+                + " wind_speed_ms, wind_direction_deg, rainfall_mm, solar_radiation_wm2)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) USING TIMESTAMP ?");
+        AvroSingleObjectSerde<WeatherReadingRow> serde = AvroSingleObjectSerde.of(WeatherReadingRow.class);
+        return new SinkTable("weather_readings", insert, consistency) {
+            @Override
+            public BoundStatement bind(byte[] value) {
+                WeatherReadingRow row = Objects.requireNonNull(serde.decode(value));
+                BoundStatementBuilder statement = builder()
+                        .setString(0, row.getStationId())
+                        .setLocalDate(1, row.getDay())
+                        .setInt(2, row.getShard())
+                        .setInstant(3, row.getReadingTime())
+                        .setLong(11, Math.multiplyExact(row.getReadingTime().toEpochMilli(), 1000L));
+                statement = setIfPresent(statement, 4, row.getTemperatureC());
+                statement = setIfPresent(statement, 5, row.getRelativeHumidity());
+                statement = setIfPresent(statement, 6, row.getPressureHpa());
+                statement = setIfPresent(statement, 7, row.getWindSpeedMs());
+                statement = setIfPresent(statement, 8, row.getWindDirectionDeg());
+                statement = setIfPresent(statement, 9, row.getRainfallMm());
+                statement = setIfPresent(statement, 10, row.getSolarRadiationWm2());
+                return statement.build();
+            }
+        };
+    }
+
+    /**
+     * The agent_alerts table. An alert without hive leaves hive_id unset (no cell, no tombstone).
+     *
+     * @param session     an open session, not null
+     * @param keyspace    keyspace of the table
+     * @param consistency write consistency level
+     * @return the table binding
+     */
+    public static SinkTable agentAlerts(CqlSession session, String keyspace, ConsistencyLevel consistency) {
+        PreparedStatement insert = session.prepare("INSERT INTO " + keyspace + ".agent_alerts"
+                + " (agent_id, day, alert_time, hive_id, severity, alert_type, message)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?) USING TIMESTAMP ?");
+        AvroSingleObjectSerde<AgentAlertRow> serde = AvroSingleObjectSerde.of(AgentAlertRow.class);
+        return new SinkTable("agent_alerts", insert, consistency) {
+            @Override
+            public BoundStatement bind(byte[] value) {
+                AgentAlertRow row = Objects.requireNonNull(serde.decode(value));
+                BoundStatementBuilder statement = builder()
+                        .setString(0, row.getAgentId())
+                        .setLocalDate(1, row.getDay())
+                        .setInstant(2, row.getAlertTime())
+                        .setString(4, row.getSeverity())
+                        .setString(5, row.getAlertType())
+                        .setString(6, row.getMessage())
+                        .setLong(7, Math.multiplyExact(row.getAlertTime().toEpochMilli(), 1000L));
+                if (row.getHiveId() != null) {
+                    statement = statement.setString(3, row.getHiveId());
+                }
+                return statement.build();
+            }
+        };
+    }
+
+    /** Binds a nullable double, leaving the marker unset when null. */
+    private static BoundStatementBuilder setIfPresent(BoundStatementBuilder statement, int index, Double value) {
+        return value == null ? statement : statement.setDouble(index, value);
     }
 }

@@ -3,12 +3,18 @@ package io.apiary.ingest.topics;
 import java.util.List;
 
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.schema.AgentAlert;
+import io.apiary.schema.AgentAlertRow;
+import io.apiary.schema.AgentAlertsPartitionKey;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HiveActivityPartitionKey;
 import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.TelemetryReading;
+import io.apiary.schema.WeatherReading;
+import io.apiary.schema.WeatherReadingRow;
+import io.apiary.schema.WeatherReadingsPartitionKey;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
@@ -27,10 +33,12 @@ import org.apache.kafka.common.serialization.Serdes;
  *                       key and value are the original bytes
  * @param activityLate   entrance-counter samples that arrived after their hour closed; key hive id,
  *                       value the original {@link EntranceCount}
- * @param weather        weather station readings; key station id (UTF-8)
- * @param alerts         agent alerts; key agent id (UTF-8)
- * @param weatherRows    rows of weather_readings; key its partition key (station_id, day, shard)
- * @param alertRows      rows of agent_alerts; key its partition key (agent_id, day)
+ * @param weather        weather station readings; key station id (UTF-8), value {@link WeatherReading}
+ * @param alerts         agent alerts; key agent id (UTF-8), value {@link AgentAlert}
+ * @param weatherRows    rows of weather_readings; key {@link WeatherReadingsPartitionKey}
+ *                       (station_id, day, shard), value {@link WeatherReadingRow}
+ * @param alertRows      rows of agent_alerts; key {@link AgentAlertsPartitionKey} (agent_id, day),
+ *                       value {@link AgentAlertRow}
  */
 public record Topics(
         String telemetry,
@@ -68,6 +76,7 @@ public record Topics(
     /** Contract name of the agent_alerts row topic. */
     public static final String ALERT_ROWS = "rows.agent_alerts.v1";
 
+    /** Serde of the UTF-8 ids that key the gateway topics (hive, station or agent id). */
     private static final Serde<String> HIVE_ID = Serdes.String();
 
     /** @return the contract names */
@@ -117,5 +126,27 @@ public record Topics(
     public Topic<HiveActivityPartitionKey, HourlyActivity> activityRowsTopic() {
         return new Topic<>(activityRows, AvroSingleObjectSerde.of(HiveActivityPartitionKey.class),
                 AvroSingleObjectSerde.of(HourlyActivity.class));
+    }
+
+    /** @return the gateway weather station readings topic (key station id, UTF-8) */
+    public Topic<String, WeatherReading> weatherTopic() {
+        return new Topic<>(weather, HIVE_ID, AvroSingleObjectSerde.of(WeatherReading.class));
+    }
+
+    /** @return the gateway agent alerts topic (key agent id, UTF-8) */
+    public Topic<String, AgentAlert> alertsTopic() {
+        return new Topic<>(alerts, HIVE_ID, AvroSingleObjectSerde.of(AgentAlert.class));
+    }
+
+    /** @return the weather_readings row topic */
+    public Topic<WeatherReadingsPartitionKey, WeatherReadingRow> weatherRowsTopic() {
+        return new Topic<>(weatherRows, AvroSingleObjectSerde.of(WeatherReadingsPartitionKey.class),
+                AvroSingleObjectSerde.of(WeatherReadingRow.class));
+    }
+
+    /** @return the agent_alerts row topic */
+    public Topic<AgentAlertsPartitionKey, AgentAlertRow> alertRowsTopic() {
+        return new Topic<>(alertRows, AvroSingleObjectSerde.of(AgentAlertsPartitionKey.class),
+                AvroSingleObjectSerde.of(AgentAlertRow.class));
     }
 }

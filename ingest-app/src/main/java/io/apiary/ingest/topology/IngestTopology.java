@@ -8,16 +8,22 @@ import io.apiary.ingest.pipeline.TopicProvisioner;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.ingest.topics.Topics;
+import io.apiary.ingest.validation.AgentAlertValidator;
 import io.apiary.ingest.validation.EntranceCountValidator;
 import io.apiary.ingest.validation.RecordValidator;
 import io.apiary.ingest.validation.Rejection;
 import io.apiary.ingest.validation.TelemetryValidator;
+import io.apiary.ingest.validation.WeatherReadingValidator;
+import io.apiary.schema.AgentAlertRow;
+import io.apiary.schema.AgentAlertsPartitionKey;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HiveActivityPartitionKey;
 import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.HourlyActivityState;
+import io.apiary.schema.WeatherReadingRow;
+import io.apiary.schema.WeatherReadingsPartitionKey;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -38,6 +44,8 @@ import org.apache.kafka.streams.state.Stores;
  *                                 +--&gt; interim and final sums --&gt; rows.hive_activity.v1 (key: hive_id)
  *                                 +--&gt; final sums, once per (hive, hour) --&gt; hive.activity.hourly.v1 (key: hive_id)
  *                                 +--&gt; samples after their hour closed --&gt; hive.activity.late.v1 (key: hive_id)
+ * weather.readings.v1 --check--&gt; bucket (UTC day, shard) --&gt; rows.weather_readings.v1 (key: station_id, day, shard)
+ * agent.alerts.v1     --check--&gt; bucket (UTC day)        --&gt; rows.agent_alerts.v1 (key: agent_id, day)
  * undecodable or invalid records --&gt; dead letter topic (Streams' exception handlers)
  * </pre>
  * Every gateway stream is checked by its {@link RecordValidator} twice: in its timestamp extractor,
@@ -60,6 +68,10 @@ public final class IngestTopology {
     public static final Duration TELEMETRY_RETENTION = Duration.ofDays(90);
     /** Default TTL of hive_activity (cql/020-hive_activity.cql), the default maximum age of samples. */
     public static final Duration ACTIVITY_RETENTION = Duration.ofDays(730);
+    /** Default TTL of weather_readings (cql/030-weather_readings.cql), the default maximum age of readings. */
+    public static final Duration WEATHER_RETENTION = Duration.ofDays(365);
+    /** Default TTL of agent_alerts (cql/040-agent_alerts.cql), the default maximum age of alerts. */
+    public static final Duration ALERTS_RETENTION = Duration.ofDays(365);
 
     private IngestTopology() {
     }
@@ -75,6 +87,8 @@ public final class IngestTopology {
         StreamsBuilder builder = new StreamsBuilder(topologyConfig());
         addTelemetry(builder, settings, new RowMapper(settings.shardStrategy(), settings.shards()));
         addHourlyActivity(builder, settings);
+        addWeather(builder, settings, new RowMapper(settings.shardStrategy(), settings.weatherShards()));
+        addAlerts(builder, settings);
         return builder.build();
     }
 
@@ -123,6 +137,22 @@ public final class IngestTopology {
                 new TelemetryValidator(settings.timeLimits(TELEMETRY_RETENTION)), settings.wallClock(), "telemetry")
                 .map((hiveId, reading) -> rows.telemetryRow(reading), Named.as("telemetry-bucket"))
                 .to(sink.name(), Produced.with(sink.keySerde(), sink.valueSerde()).withName("telemetry-rows-sink"));
+    }
+
+    private static void addWeather(StreamsBuilder builder, TopologySettings settings, RowMapper rows) {
+        Topic<WeatherReadingsPartitionKey, WeatherReadingRow> sink = settings.topics().weatherRowsTopic();
+        validatedStream(builder, settings.topics().weatherTopic(),
+                new WeatherReadingValidator(settings.timeLimits(WEATHER_RETENTION)), settings.wallClock(), "weather")
+                .map((stationId, reading) -> rows.weatherRow(reading), Named.as("weather-bucket"))
+                .to(sink.name(), Produced.with(sink.keySerde(), sink.valueSerde()).withName("weather-rows-sink"));
+    }
+
+    private static void addAlerts(StreamsBuilder builder, TopologySettings settings) {
+        Topic<AgentAlertsPartitionKey, AgentAlertRow> sink = settings.topics().alertRowsTopic();
+        validatedStream(builder, settings.topics().alertsTopic(),
+                new AgentAlertValidator(settings.timeLimits(ALERTS_RETENTION)), settings.wallClock(), "alerts")
+                .map((agentId, alert) -> RowMapper.alertRow(alert), Named.as("alerts-bucket"))
+                .to(sink.name(), Produced.with(sink.keySerde(), sink.valueSerde()).withName("alerts-rows-sink"));
     }
 
     private static void addHourlyActivity(StreamsBuilder builder, TopologySettings settings) {

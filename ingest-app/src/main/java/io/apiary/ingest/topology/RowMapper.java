@@ -6,23 +6,33 @@ import java.time.LocalDate;
 import io.apiary.ingest.bucket.DayBucket;
 import io.apiary.ingest.bucket.HourBucket;
 import io.apiary.ingest.bucket.ShardStrategy;
+import io.apiary.schema.AgentAlert;
+import io.apiary.schema.AgentAlertRow;
+import io.apiary.schema.AgentAlertsPartitionKey;
 import io.apiary.schema.HiveActivityPartitionKey;
 import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.HourlyActivityState;
 import io.apiary.schema.TelemetryReading;
+import io.apiary.schema.WeatherReading;
+import io.apiary.schema.WeatherReadingRow;
+import io.apiary.schema.WeatherReadingsPartitionKey;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Window;
 
 /**
  * Pure functions from gateway records to Cassandra rows keyed by their full partition key.
- * Thread-safe (immutable).
+ * One instance per sharded table (hive_telemetry, weather_readings), since each has its own shard
+ * count. Thread-safe (immutable).
  *
  * @param shardStrategy how a reading's shard is chosen, not null
- * @param shards        shards per day bucket of hive_telemetry, at least 1
+ * @param shards        shards per day bucket of the table this mapper writes, at least 1
  */
 public record RowMapper(ShardStrategy shardStrategy, int shards) {
+
+    /** What weather readings pass to the shard strategy as their sensor type (it only matters to 'hash'). */
+    public static final String WEATHER_SHARD_SENSOR = "WEATHER";
 
     /**
      * The hive_telemetry row of a reading, keyed by (hive_id, day, shard).
@@ -46,6 +56,55 @@ public record RowMapper(ShardStrategy shardStrategy, int shards) {
                 .setUnit(reading.getUnit())
                 .build();
         return KeyValue.pair(new HiveTelemetryPartitionKey(reading.getHiveId(), day, shard), row);
+    }
+
+    /**
+     * The weather_readings row of a station reading, keyed by (station_id, day, shard). The shard
+     * is the shard strategy's function of station id, the constant {@value #WEATHER_SHARD_SENSOR}
+     * in place of a sensor type, and reading time, so a replay lands on the same row.
+     *
+     * @param reading a valid reading (reading time set), not null
+     * @return the partition key and the row; absent measurements stay null
+     */
+    public KeyValue<WeatherReadingsPartitionKey, WeatherReadingRow> weatherRow(WeatherReading reading) {
+        long readingTime = reading.getReadingTime().toEpochMilli();
+        LocalDate day = DayBucket.of(readingTime);
+        int shard = shardStrategy.shard(reading.getStationId(), WEATHER_SHARD_SENSOR, readingTime, shards);
+        WeatherReadingRow row = WeatherReadingRow.newBuilder()
+                .setStationId(reading.getStationId())
+                .setDay(day)
+                .setShard(shard)
+                .setReadingTime(reading.getReadingTime())
+                .setTemperatureC(reading.getTemperatureC())
+                .setRelativeHumidity(reading.getRelativeHumidity())
+                .setPressureHpa(reading.getPressureHpa())
+                .setWindSpeedMs(reading.getWindSpeedMs())
+                .setWindDirectionDeg(reading.getWindDirectionDeg())
+                .setRainfallMm(reading.getRainfallMm())
+                .setSolarRadiationWm2(reading.getSolarRadiationWm2())
+                .build();
+        return KeyValue.pair(new WeatherReadingsPartitionKey(reading.getStationId(), day, shard), row);
+    }
+
+    /**
+     * The agent_alerts row of an alert, keyed by (agent_id, day), day being the UTC date of
+     * alert_time.
+     *
+     * @param alert a valid alert (alert time set), not null
+     * @return the partition key and the row; severity as its symbol's name
+     */
+    public static KeyValue<AgentAlertsPartitionKey, AgentAlertRow> alertRow(AgentAlert alert) {
+        LocalDate day = DayBucket.of(alert.getAlertTime().toEpochMilli());
+        AgentAlertRow row = AgentAlertRow.newBuilder()
+                .setAgentId(alert.getAgentId())
+                .setDay(day)
+                .setAlertTime(alert.getAlertTime())
+                .setHiveId(alert.getHiveId())
+                .setSeverity(alert.getSeverity().name())
+                .setAlertType(alert.getAlertType())
+                .setMessage(alert.getMessage())
+                .build();
+        return KeyValue.pair(new AgentAlertsPartitionKey(alert.getAgentId(), day), row);
     }
 
     /**

@@ -15,6 +15,7 @@ import io.apiary.ingest.validation.TimeLimits;
  * @param topics         topic names, not null
  * @param shardStrategy  shard strategy of hive_telemetry (and weather_readings), not null
  * @param shards         shards per day bucket of hive_telemetry, at least 1
+ * @param weatherShards  shards per day bucket of weather_readings, at least 1
  * @param grace          grace period of the hourly windows, not negative
  * @param idleTimeout    quiet-partition rule: wall-clock time without stream-time progress after
  *                       which a partition's close time follows the wall clock, not negative
@@ -25,8 +26,8 @@ import io.apiary.ingest.validation.TimeLimits;
  *                       table's retention
  * @param wallClock      the wall clock of the validation checks, ms since the epoch, not null
  */
-public record TopologySettings(Topics topics, ShardStrategy shardStrategy, int shards, Duration grace,
-        Duration idleTimeout, Duration updateInterval, Duration maxFutureSkew, Duration maxAge,
+public record TopologySettings(Topics topics, ShardStrategy shardStrategy, int shards, int weatherShards,
+        Duration grace, Duration idleTimeout, Duration updateInterval, Duration maxFutureSkew, Duration maxAge,
         LongSupplier wallClock) {
 
     /** Checks the values. */
@@ -40,6 +41,9 @@ public record TopologySettings(Topics topics, ShardStrategy shardStrategy, int s
         Objects.requireNonNull(wallClock, "wallClock");
         if (shards < 1) {
             throw new IllegalArgumentException("shards must be at least 1, was " + shards);
+        }
+        if (weatherShards < 1) {
+            throw new IllegalArgumentException("weatherShards must be at least 1, was " + weatherShards);
         }
         if (grace.isNegative()) {
             throw new IllegalArgumentException("grace must not be negative, was " + grace);
@@ -73,6 +77,7 @@ public record TopologySettings(Topics topics, ShardStrategy shardStrategy, int s
         long maxAgeMs = config.getLong(IngestConfig.VALIDATION_MAX_AGE_MS);
         return new TopologySettings(config.topics(), config.shardStrategy(),
                 config.getInt(IngestConfig.TELEMETRY_SHARDS),
+                config.getInt(IngestConfig.WEATHER_SHARDS),
                 Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_GRACE_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_UPDATE_INTERVAL_MS)),

@@ -52,15 +52,16 @@ class CliIT {
     Path dir;
 
     @Test
-    void should_apply_the_schema_twice_without_error_and_create_both_tables() {
+    void should_apply_the_schema_twice_without_error_and_create_every_table() {
         assertThat(run("schema", "apply", "--set", "cassandra.keyspace=cli_it")).isZero();
         assertThat(run("schema", "apply", "--set", "cassandra.keyspace=cli_it")).as(err.toString()).isZero();
 
-        assertThat(out.toString()).contains("Applied 3 statements from 3 files to keyspace cli_it");
+        assertThat(out.toString()).contains("Applied 5 statements from 5 files to keyspace cli_it");
         try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
             List<String> tables = session.execute("SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'cli_it'")
                     .all().stream().map(r -> r.getString(0)).toList();
-            assertThat(tables).containsExactlyInAnyOrder("hive_telemetry", "hive_activity");
+            assertThat(tables).containsExactlyInAnyOrder("hive_telemetry", "hive_activity", "weather_readings",
+                    "agent_alerts");
         }
     }
 

@@ -32,12 +32,16 @@ import io.apiary.ingest.gateway.GatewayProducer;
 import io.apiary.ingest.it.ItEndpoints;
 import io.apiary.ingest.it.SharedStack;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.ingest.topics.Topic;
 import io.apiary.ingest.topics.Topics;
+import io.apiary.schema.AgentAlert;
+import io.apiary.schema.AlertSeverity;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HiveActivityPartitionKey;
 import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
+import io.apiary.schema.WeatherReading;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -85,6 +89,7 @@ class PipelineIT {
                 IngestConfig.TOPIC_ALERTS, IngestConfig.TOPIC_WEATHER_ROWS, IngestConfig.TOPIC_ALERT_ROWS)) {
             settings.put(topic, "pipeline-it." + topic);
         }
+        // A replay of 2021 history: no maximum age (the default, each table's retention, would expire it).
         config = ConfigLoader.load(null, Map.of(), settings);
         topics = config.topics();
         session = CassandraSessions.open(config);
@@ -181,6 +186,62 @@ class PipelineIT {
         await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> assertThat(session.execute("SELECT value FROM "
                 + KEYSPACE + ".hive_telemetry WHERE hive_id = 'after-bad' AND day = '2021-07-15' AND shard = 0")
                 .all()).hasSize(1));
+    }
+
+    @Test
+    void should_land_weather_readings_and_agent_alerts_and_dead_letter_an_impossible_reading() {
+        LocalDate day = LocalDate.now(java.time.ZoneOffset.UTC).minusDays(1);
+        Instant ten = day.atTime(10, 0).toInstant(java.time.ZoneOffset.UTC);
+        Instant eighteen = day.atTime(18, 0).toInstant(java.time.ZoneOffset.UTC);
+        Topic<String, WeatherReading> weather = topics.weatherTopic();
+        Topic<String, AgentAlert> alerts = topics.alertsTopic();
+        try (KafkaProducer<String, WeatherReading> weatherProducer = new KafkaProducer<>(config.kafkaClientSettings(),
+                weather.keySerde().serializer(), weather.valueSerde().serializer());
+                KafkaProducer<String, AgentAlert> alertProducer = new KafkaProducer<>(config.kafkaClientSettings(),
+                        alerts.keySerde().serializer(), alerts.valueSerde().serializer())) {
+            weatherProducer.send(new ProducerRecord<>(weather.name(), "it-st-1",
+                    new WeatherReading("it-st-1", ten, 21.5, 60.0, 1013.2, 3.1, 270.0, 0.0, 640.0)));
+            weatherProducer.send(new ProducerRecord<>(weather.name(), "it-st-1", WeatherReading.newBuilder()
+                    .setStationId("it-st-1").setReadingTime(ten.plusSeconds(10)).setRainfallMm(0.2).build()));
+            weatherProducer.send(new ProducerRecord<>(weather.name(), "it-st-1", WeatherReading.newBuilder()
+                    .setStationId("it-st-1").setReadingTime(eighteen).setTemperatureC(15.0).build()));
+            weatherProducer.send(new ProducerRecord<>(weather.name(), "it-st-bad", WeatherReading.newBuilder()
+                    .setStationId("it-st-bad").setReadingTime(ten).setRelativeHumidity(150.0).build()));
+            alertProducer.send(new ProducerRecord<>(alerts.name(), "it-agent-1", new AgentAlert("it-agent-1", "3627",
+                    ten, AlertSeverity.CRITICAL, "SWARMING_SUSPECTED", "Weight dropped 2.1 kg in 10 minutes")));
+            alertProducer.send(new ProducerRecord<>(alerts.name(), "it-agent-1", new AgentAlert("it-agent-1", null,
+                    ten.plusSeconds(30), AlertSeverity.INFO, "BATTERY_LOW", "")));
+        }
+
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+            List<Row> morning = session.execute("SELECT reading_time, temperature_c, rainfall_mm, writetime(rainfall_mm)"
+                    + " FROM " + KEYSPACE + ".weather_readings WHERE station_id = 'it-st-1' AND day = ? AND shard = 1",
+                    day).all();
+            assertThat(morning).extracting(r -> r.getInstant("reading_time")).containsExactly(ten.plusSeconds(10), ten);
+            assertThat(morning.get(0).isNull("temperature_c")).as("absent measurement").isTrue();
+            assertThat(morning.get(0).getDouble("rainfall_mm")).isEqualTo(0.2);
+            assertThat(morning.get(0).getLong(3)).as("write time = reading time, us")
+                    .isEqualTo(ten.plusSeconds(10).toEpochMilli() * 1000);
+            assertThat(morning.get(1).getDouble("temperature_c")).isEqualTo(21.5);
+            Row evening = session.execute("SELECT temperature_c FROM " + KEYSPACE + ".weather_readings"
+                    + " WHERE station_id = 'it-st-1' AND day = ? AND shard = 3", day).one();
+            assertThat(evening).isNotNull();
+            assertThat(evening.getDouble("temperature_c")).isEqualTo(15.0);
+            List<Row> raised = session.execute("SELECT alert_time, hive_id, severity, alert_type, message FROM "
+                    + KEYSPACE + ".agent_alerts WHERE agent_id = 'it-agent-1' AND day = ?", day).all();
+            assertThat(raised).extracting(r -> r.getString("alert_type")).containsExactly("BATTERY_LOW", "SWARMING_SUSPECTED");
+            assertThat(raised.get(0).getString("hive_id")).isNull();
+            assertThat(raised.get(1).getString("severity")).isEqualTo("CRITICAL");
+            assertThat(raised.get(1).getString("message")).isEqualTo("Weight dropped 2.1 kg in 10 minutes");
+        });
+        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
+                assertThat(readAll(topics.deadLetter())).anySatisfy(r -> {
+                    assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo("it-st-bad");
+                    assertThat(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.REASON)).isEqualTo("OUT_OF_RANGE");
+                    assertThat(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(weather.name());
+                }));
+        assertThat(session.execute("SELECT * FROM " + KEYSPACE + ".weather_readings WHERE station_id = 'it-st-bad'"
+                + " AND day = ? AND shard = 1", day).all()).isEmpty();
     }
 
     private static void sendBadRecords() {
