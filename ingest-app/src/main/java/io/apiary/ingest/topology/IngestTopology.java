@@ -55,7 +55,8 @@ import org.apache.kafka.streams.state.Stores;
  * one is a visible change (the test {@code TopologyDescriptionTest} compares the description with
  * the committed one).
  *
- * <p>The open hours live in in-memory stores backed by changelog topics, not in RocksDB: each hive
+ * <p>The open hours live in in-memory stores backed by changelog topics (with Streams' record cache in
+ * front, so an hour's many updates within one commit interval reach the changelog once), not in RocksDB: each hive
  * holds at most two open hours of three numbers plus the identities of their samples, and restoring
  * reads at most window + grace of changelog. The changelogs use the broker's append time, like the
  * pipeline's topics, so the broker's retention does not delete the state of a replay of old readings.
@@ -160,10 +161,12 @@ public final class IngestTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(
                         Stores.inMemoryKeyValueStore(HourlyActivityProcessor.SUMS_STORE), Serdes.Bytes(),
                         AvroSingleObjectSerde.of(HourlyActivityState.class))
+                .withCachingEnabled()
                 .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));
         builder.addStateStore(Stores.keyValueStoreBuilder(
                         Stores.inMemoryKeyValueStore(HourlyActivityProcessor.SEEN_STORE), Serdes.Bytes(),
                         Serdes.ByteArray())
+                .withCachingEnabled()
                 .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));
         builder.addStateStore(Stores.keyValueStoreBuilder(
                         Stores.inMemoryKeyValueStore(HourlyActivityProcessor.CLOSE_TIME_STORE), Serdes.String(),
