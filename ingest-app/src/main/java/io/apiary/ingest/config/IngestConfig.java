@@ -99,8 +99,8 @@ public final class IngestConfig extends AbstractConfig {
                             + "new rows to other partitions; readers must know every value used.")
             .define(ACTIVITY_IDLE_TIMEOUT_MS, Type.LONG, Duration.ofMinutes(1).toMillis(), Range.atLeast(1_000),
                     Importance.MEDIUM,
-                    "Quiet-partition rule of the hourly windows, ms of wall-clock time: once a partition's stream time "
-                            + "has not moved for this long, its open hours whose end plus grace is before the wall "
+                    "Quiet-partition rule of the hourly windows, ms of wall-clock time: once a partition has sent no record "
+                            + "for this long, its open hours whose end plus grace is before the wall "
                             + "clock minus this timeout are closed and emitted: with live traffic at most this long "
                             + "plus activity.update.interval.ms after they would have closed with traffic flowing; "
                             + "after a replay of history, all of them. Raise it for replays that may pause longer.")

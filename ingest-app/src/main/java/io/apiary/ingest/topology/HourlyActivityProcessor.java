@@ -34,7 +34,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p><b>When an hour closes.</b> The processor keeps a close time per task (one partition of the
  * entrance-counter topic), which only grows: the task's stream time (the largest event time
- * seen), and, once the stream time has not moved for {@code idleTimeout} of wall-clock time (the
+ * seen), and, once the task has received no record for {@code idleTimeout} of wall-clock time (the
  * quiet-partition rule, like a watermark with idleness), the smaller of the wall clock minus
  * {@code idleTimeout} and the stream time plus 1 h + grace (far enough to close every open hour,
  * no further). An hour [s, s + 1 h) closes when s + 1 h + grace &lt;= close time; its final result
@@ -94,8 +94,9 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
     private KeyValueStore<String, Long> closeTimeStore;
     private final Set<Bytes> changed = new LinkedHashSet<>();
     private long closeTime = Long.MIN_VALUE;
-    private long lastStreamTime = Long.MIN_VALUE;
-    private long lastProgressWallClock;
+    /** Start of the last hour known to be closed: no state exists at or before it. */
+    private long closedThrough = Long.MIN_VALUE;
+    private long lastRecordWallClock;
 
     /**
      * @param grace          grace period after an hour's end, not negative
@@ -117,14 +118,14 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
         this.closeTimeStore = context.getStateStore(CLOSE_TIME_STORE);
         Long stored = closeTimeStore.get(CLOSE_TIME_KEY);
         closeTime = stored == null ? Long.MIN_VALUE : stored;
-        lastStreamTime = context.currentStreamTimeMs();
-        lastProgressWallClock = context.currentSystemTimeMs();
+        lastRecordWallClock = context.currentSystemTimeMs();
         context.schedule(updateInterval, PunctuationType.WALL_CLOCK_TIME, this::onWallClock);
     }
 
     @Override
     public void process(Record<String, EntranceCount> record) {
-        advanceCloseTime(context.currentStreamTimeMs(), context.currentSystemTimeMs());
+        lastRecordWallClock = context.currentSystemTimeMs();
+        advanceCloseTime(context.currentStreamTimeMs(), lastRecordWallClock);
         EntranceCount sample = record.value();
         long hourStart = hourStart(record.timestamp());
         if (hourStart + WINDOW_MS + graceMs <= closeTime) {
@@ -170,11 +171,7 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
         if (streamTime < 0) {
             return;
         }
-        if (streamTime > lastStreamTime) {
-            lastStreamTime = streamTime;
-            lastProgressWallClock = wallClockMs;
-        }
-        boolean quiet = wallClockMs - lastProgressWallClock >= idleTimeoutMs;
+        boolean quiet = wallClockMs - lastRecordWallClock >= idleTimeoutMs;
         long candidate = quiet
                 ? Math.max(streamTime, Math.min(wallClockMs - idleTimeoutMs, streamTime + WINDOW_MS + graceMs))
                 : streamTime;
@@ -189,9 +186,10 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
     /** Emits and forgets every hour whose end plus grace is at or before the close time. */
     private void closeHours(Counter cause) {
         long lastClosable = closeTime - graceMs - WINDOW_MS;
-        if (lastClosable < 0) {
-            return;
+        if (lastClosable < 0 || hourStart(lastClosable) <= closedThrough) {
+            return; // nothing new to close: scan once per hour of close time, not per record
         }
+        closedThrough = hourStart(lastClosable);
         Bytes from = Bytes.wrap(new byte[8]);
         Bytes to = Bytes.wrap(ByteBuffer.allocate(8).putLong(lastClosable + 1).array());
         List<KeyValue<Bytes, HourlyActivityState>> closing = new ArrayList<>();

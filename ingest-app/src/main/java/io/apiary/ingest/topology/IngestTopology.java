@@ -171,6 +171,7 @@ public final class IngestTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(
                         Stores.inMemoryKeyValueStore(HourlyActivityProcessor.CLOSE_TIME_STORE), Serdes.String(),
                         Serdes.Long())
+                .withCachingEnabled()
                 .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));
 
         Duration grace = settings.grace();
