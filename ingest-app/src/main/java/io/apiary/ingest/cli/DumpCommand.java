@@ -57,7 +57,8 @@ public final class DumpCommand implements Callable<Integer> {
         boolean fromEnd;
     }
 
-    @Option(names = "--follow", description = "With --from-beginning: after the end, keep waiting for new records.")
+    @Option(names = "--follow", description = "Do not stop at the end of the topic: keep waiting for new records (until --max-records, "
+                    + "--timeout-seconds without a record, or Ctrl-C).")
     boolean follow;
 
     @Option(names = "--max-records", paramLabel = "N", description = "Stop after N records (default: no limit).")
@@ -85,8 +86,7 @@ public final class DumpCommand implements Callable<Integer> {
         Topics topics = cfg.topics();
         RecordJsonFormatter formatter = RecordJsonFormatter.forTopic(topics, topic).orElseThrow(() ->
                 new ParameterException(spec.commandLine(), "--topic " + topic + " is not one of the pipeline's topics: "
-                        + String.join(", ", topics.telemetry(), topics.entranceCounts(), topics.hourlyActivity(),
-                        topics.telemetryRows(), topics.activityRows(), topics.deadLetter())));
+                        + String.join(", ", topics.all())));
         KafkaReachability.require(cfg.kafkaClientSettings(), Duration.ofSeconds(30));
 
         PrintWriter out = spec.commandLine().getOut();

@@ -11,12 +11,17 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.gateway.KafkaReachability;
+import io.apiary.ingest.deadletter.RejectReason;
 import io.apiary.ingest.gateway.CsvReadingParser;
 import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.gateway.KafkaReachability;
 import io.apiary.ingest.gateway.ReadingTimeParser;
 import io.apiary.ingest.gateway.SensorColumn;
 import io.apiary.ingest.topics.Topics;
+import io.apiary.ingest.topology.IngestTopology;
+import io.apiary.ingest.topology.TopologySettings;
+import io.apiary.ingest.validation.Rejection;
+import io.apiary.ingest.validation.TimeLimits;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,10 +37,15 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "import-csv", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Replays a CSV of sensor readings into the gateway telemetry topic.",
-        footer = {"", "Example (the UrBAN Montreal file):",
-                "  ingest-app import-csv --file sensor_2021.csv --time-column Date --hive-column 'Tag number' \\",
+        footer = {"", "Example (the UrBAN Montreal file, on a dev stack started with 'devstack'):",
+                "  ingest-app import-csv --file ingest-app/src/main/resources/data/urban-montreal/sensor_2021.csv \\",
+                "    --time-column Date --hive-column 'Tag number' \\",
                 "    --sensor temperature=TEMPERATURE:degC --sensor humidity=HUMIDITY:%%RH \\",
-                "    --set kafka.bootstrap.servers=localhost:9092"})
+                "    --config /tmp/apiary-devstack-.../apiary-devstack.properties",
+                "",
+                "The topology validates what arrives: for readings older than its maximum age (default 90 days) it",
+                "must run with a larger validation.max.age.ms, as the devstack settings file has. The importer",
+                "warns when the readings fall outside the limits its own configuration gives."})
 public final class ImportCsvCommand implements Callable<Integer> {
 
     @Option(names = "--file", required = true, paramLabel = "CSV", description = "The CSV file, with a header line.")
@@ -119,11 +129,18 @@ public final class ImportCsvCommand implements Callable<Integer> {
         Topics topics = cfg.topics();
         PrintWriter err = spec.commandLine().getErr();
         long[] reported = {0};
+        TimeLimits limits = TopologySettings.from(cfg).timeLimits(IngestTopology.TELEMETRY_RETENTION);
+        long startedAt = System.currentTimeMillis();
+        long[] outsideLimits = {0, 0}; // expired, from the future
         CsvReadingParser.Totals totals;
         try (GatewayProducer producer = new GatewayProducer(cfg.kafkaClientSettings(), topics.telemetryTopic(),
                 topics.entranceCountsTopic());
              Reader reader = Files.newBufferedReader(file, charset)) {
             totals = parser.parse(reader, reading -> {
+                Rejection time = limits.check("reading_time", reading.getReadingTime().toEpochMilli(), startedAt);
+                if (time != null) {
+                    outsideLimits[time.reason() == RejectReason.FUTURE_TIMESTAMP ? 1 : 0]++;
+                }
                 try {
                     producer.send(reading);
                 } catch (RecordTooLargeException e) {
@@ -143,6 +160,18 @@ public final class ImportCsvCommand implements Callable<Integer> {
         spec.commandLine().getOut().printf("%s: %d rows read, %d readings produced to %s, %d rows and %d cells rejected%n",
                 file.getFileName(), totals.rows(), totals.readings(), topics.telemetry(), totals.rejectedRows(),
                 totals.rejectedCells());
+        if (outsideLimits[0] > 0) {
+            err.printf("%s: warning: %,d of the readings are older than the maximum age of %s that a topology with this"
+                    + " configuration accepts; it will dead-letter them as EXPIRED_TIMESTAMP. To replay history, run"
+                    + " the topology with a larger validation.max.age.ms (ms; e.g. --set validation.max.age.ms=%d for"
+                    + " 20 years; the devstack settings file has it).%n", file.getFileName(), outsideLimits[0],
+                    TimeLimits.describe(limits.maxAge()), Duration.ofDays(365 * 20).toMillis());
+        }
+        if (outsideLimits[1] > 0) {
+            err.printf("%s: warning: %,d of the readings are more than %s ahead of this machine's clock; the topology"
+                    + " will dead-letter them as FUTURE_TIMESTAMP (validation.max.future.skew.ms); check --zone.%n",
+                    file.getFileName(), outsideLimits[1], TimeLimits.describe(limits.maxFutureSkew()));
+        }
         if (totals.rows() > 0 && totals.readings() == 0) {
             err.printf("%s: no reading could be read; check --time-column, --time-format, --zone and --sensor%n",
                     file.getFileName());

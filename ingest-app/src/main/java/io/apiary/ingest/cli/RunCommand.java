@@ -70,7 +70,7 @@ public final class RunCommand implements Callable<Integer> {
                 lastRows = rows;
             }
             lastNanos = now;
-            LOG.info("{}{} records dead-lettered", line, (long) deadLettered);
+            LOG.info("{}{} record(s) dead-lettered", line, (long) deadLettered);
         }
 
         private double gauge(String name) {

@@ -103,7 +103,7 @@ public final class Demo {
             if (!pipeline.awaitTopologyRunning(Duration.ofSeconds(60))) {
                 throw new IllegalStateException("The topology did not reach RUNNING within 60 s: " + pipeline.failure());
             }
-            out.printf("Schema applied, topics created, topology and sink running in %.1f s%n",
+            out.printf("Schema applied, topics created, topology and sink running %.1f s later%n",
                     seconds(Duration.ofNanos(System.nanoTime() - tSetup)));
 
             UrbanDataset data = UrbanDataset.load();

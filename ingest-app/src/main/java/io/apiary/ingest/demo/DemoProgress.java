@@ -69,6 +69,7 @@ final class DemoProgress {
         long lastTick = start;
         Map<TopicPartition, Long> lastRowEnds = Map.of();
         double peak = 0;
+        boolean announcedQuietWait = false;
         while (true) {
             waitTick(feed);
             if (feed.isCompletedExceptionally()) {
@@ -91,6 +92,13 @@ final class DemoProgress {
                     && rowEnds.equals(lastRowEnds) && hoursClosed() >= feed.getNow(null).hours();
             if (drained) {
                 return new Result(written, peak, Duration.ofNanos(now - start));
+            }
+            if (!announcedQuietWait && feed.isDone() && topologyLag == 0 && sinkLag == 0
+                    && hoursClosed() < feed.getNow(null).hours()) {
+                announcedQuietWait = true;
+                out.printf("  every record is processed; the last open hours close once the entrance-counter partitions"
+                        + " have been quiet for %d s (activity.idle.timeout.ms)...%n",
+                        config.getLong(IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS) / 1000);
             }
             if (now > deadline) {
                 throw new IllegalStateException(String.format("Not everything was written within %d s "

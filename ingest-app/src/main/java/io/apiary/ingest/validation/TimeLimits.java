@@ -48,13 +48,13 @@ public record TimeLimits(Duration maxFutureSkew, Duration maxAge) {
         long latest = saturatedAdd(nowMillis, maxFutureSkew.toMillis());
         if (eventMillis > latest) {
             return new Rejection(RejectReason.FUTURE_TIMESTAMP, field + " " + Instant.ofEpochMilli(eventMillis)
-                    + " is more than " + maxFutureSkew + " ahead of the receiver's clock ("
+                    + " is more than " + describe(maxFutureSkew) + " ahead of the receiver's clock ("
                     + Instant.ofEpochMilli(nowMillis) + "); is the gateway's clock set?");
         }
         long earliest = saturatedAdd(nowMillis, -maxAge.toMillis());
         if (eventMillis < earliest) {
             return new Rejection(RejectReason.EXPIRED_TIMESTAMP, field + " " + Instant.ofEpochMilli(eventMillis)
-                    + " is older than the maximum age " + maxAge + " (validation.max.age.ms; replays of history"
+                    + " is older than the maximum age of " + describe(maxAge) + " (validation.max.age.ms; replays of history"
                     + " set it larger)");
         }
         return null;
@@ -73,6 +73,24 @@ public record TimeLimits(Duration maxFutureSkew, Duration maxAge) {
                     + " ms is not after 1970-01-01T00:00:00Z and before year 10000");
         }
         return null;
+    }
+
+    /**
+     * @param duration a duration, not negative
+     * @return it for people: "90 days", "5 min", "0 s", "1500 ms"
+     */
+    public static String describe(Duration duration) {
+        long ms = duration.toMillis();
+        if (ms >= 86_400_000L && ms % 86_400_000L == 0) {
+            return String.format("%,d days", ms / 86_400_000L);
+        } else if (ms >= 3_600_000L && ms % 3_600_000L == 0) {
+            return (ms / 3_600_000L) + " h";
+        } else if (ms >= 60_000L && ms % 60_000L == 0) {
+            return (ms / 60_000L) + " min";
+        } else if (ms % 1_000L == 0) {
+            return (ms / 1_000L) + " s";
+        }
+        return ms + " ms";
     }
 
     private static long saturatedAdd(long a, long b) {
