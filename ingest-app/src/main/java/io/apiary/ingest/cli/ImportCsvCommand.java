@@ -111,6 +111,13 @@ public final class ImportCsvCommand implements Callable<Integer> {
         CsvReadingParser parser;
         try {
             List<SensorColumn> columns = sensors.stream().map(SensorColumn::parse).toList();
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (SensorColumn column : columns) {
+                if (!seen.add(column.column())) {
+                    throw new IllegalArgumentException("--sensor names column '" + column.column()
+                            + "' twice; a column holds one sensor type");
+                }
+            }
             if (maxReported < 0) {
                 throw new IllegalArgumentException("--max-reported must not be negative, was " + maxReported);
             }

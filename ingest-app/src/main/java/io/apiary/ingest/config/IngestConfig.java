@@ -113,7 +113,12 @@ public final class IngestConfig extends AbstractConfig {
                     Importance.MEDIUM,
                     "Gateway records whose event time is further ahead of the receiver's clock than this, ms, are "
                             + "dead-lettered (FUTURE_TIMESTAMP) before they can move stream time.")
-            .define(VALIDATION_MAX_AGE_MS, Type.LONG, -1L, Range.atLeast(-1), Importance.MEDIUM,
+            .define(VALIDATION_MAX_AGE_MS, Type.LONG, -1L, ConfigDef.LambdaValidator.with((name, value) -> {
+                        if (value instanceof Long ms && ms != -1L && ms < 1L) {
+                            throw new org.apache.kafka.common.config.ConfigException(name, value,
+                                    "must be -1 (each table's retention) or at least 1 ms");
+                        }
+                    }, () -> "-1 or [1,...]"), Importance.MEDIUM,
                     "Gateway records whose event time is older than this, ms before the receiver's clock, are "
                             + "dead-lettered (EXPIRED_TIMESTAMP). -1 (the default) takes each table's retention "
                             + "(hive_telemetry 90 days, hive_activity 730 days, weather_readings 365 days, agent_alerts "

@@ -3,6 +3,7 @@ package io.apiary.ingest.topics;
 import java.util.List;
 
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.ingest.serde.StrictUtf8Deserializer;
 import io.apiary.schema.AgentAlert;
 import io.apiary.schema.AgentAlertRow;
 import io.apiary.schema.AgentAlertsPartitionKey;
@@ -17,6 +18,7 @@ import io.apiary.schema.WeatherReadingRow;
 import io.apiary.schema.WeatherReadingsPartitionKey;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * The topics of the pipeline, with their contract names (DESIGN.md) as defaults. Names can be
@@ -77,7 +79,9 @@ public record Topics(
     public static final String ALERT_ROWS = "rows.agent_alerts.v1";
 
     /** Serde of the UTF-8 ids that key the gateway topics (hive, station or agent id). */
-    private static final Serde<String> HIVE_ID = Serdes.String();
+    /** Ids as keys: UTF-8 text, and bytes that are not valid UTF-8 are refused when read. */
+    private static final Serde<String> HIVE_ID = Serdes.serdeFrom(new StringSerializer(),
+            new StrictUtf8Deserializer());
 
     /** @return the contract names */
     public static Topics defaults() {

@@ -127,7 +127,8 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
         lastRecordWallClock = context.currentSystemTimeMs();
         advanceCloseTime(context.currentStreamTimeMs(), lastRecordWallClock);
         EntranceCount sample = record.value();
-        long hourStart = hourStart(record.timestamp());
+        long eventTime = sample.getEventTime().toEpochMilli(); // equal to record.timestamp() after the check step
+        long hourStart = hourStart(eventTime);
         if (hourStart + WINDOW_MS + graceMs <= closeTime) {
             late.increment();
             Headers headers = record.headers();
@@ -136,7 +137,7 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
             context.forward(record.withValue((ActivityOutput) new ActivityOutput.Late(sample)).withHeaders(headers));
             return;
         }
-        Bytes identity = sampleKey(hourStart, record.key(), sample.getGatewayId(), record.timestamp());
+        Bytes identity = sampleKey(hourStart, record.key(), sample.getGatewayId(), eventTime);
         if (seen.get(identity) != null) {
             duplicates.increment();
             return;

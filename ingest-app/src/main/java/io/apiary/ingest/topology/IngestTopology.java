@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
+import io.apiary.ingest.deadletter.RejectReason;
 import io.apiary.ingest.pipeline.TopicProvisioner;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.ingest.topics.Topic;
@@ -33,6 +34,9 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -123,13 +127,45 @@ public final class IngestTopology {
         return builder.stream(source.name(), Consumed.with(source.keySerde(), source.valueSerde())
                         .withTimestampExtractor(new ValidatingTimestampExtractor<>(validator, wallClock))
                         .withName(name + "-source"))
-                .mapValues((key, value) -> {
-                    Rejection rejection = validator.check(key, value, wallClock.getAsLong());
-                    if (rejection != null) {
-                        throw rejection.toException();
-                    }
-                    return value;
-                }, Named.as(name + "-check"));
+                .processValues(() -> new CheckStep<>(validator, wallClock), Named.as(name + "-check"));
+    }
+
+    /**
+     * The check step: the validator's verdict, consistent with the timestamp extractor's. The
+     * extractor decided at an earlier instant of the wall clock; a record it refused carries the
+     * partition's time instead of its event time, and is refused here too, even if the wall clock
+     * has since moved far enough to accept it (a record just beyond the future skew), so that no
+     * record is ever processed with a time other than its own event time.
+     */
+    private static final class CheckStep<V> implements FixedKeyProcessor<String, V, V> {
+
+        private final RecordValidator<V> validator;
+        private final LongSupplier wallClock;
+        private FixedKeyProcessorContext<String, V> context;
+
+        CheckStep(RecordValidator<V> validator, LongSupplier wallClock) {
+            this.validator = validator;
+            this.wallClock = wallClock;
+        }
+
+        @Override
+        public void init(FixedKeyProcessorContext<String, V> context) {
+            this.context = context;
+        }
+
+        @Override
+        public void process(FixedKeyRecord<String, V> record) {
+            Rejection rejection = validator.check(record.key(), record.value(), wallClock.getAsLong());
+            if (rejection == null && record.timestamp() != validator.eventTime(record.value())) {
+                rejection = new Rejection(RejectReason.FUTURE_TIMESTAMP, "event time "
+                        + java.time.Instant.ofEpochMilli(validator.eventTime(record.value()))
+                        + " was too far ahead of the receiver's clock when the record was received");
+            }
+            if (rejection != null) {
+                throw rejection.toException();
+            }
+            context.forward(record);
+        }
     }
 
     private static void addTelemetry(StreamsBuilder builder, TopologySettings settings, RowMapper rows) {

@@ -82,7 +82,7 @@ public record TopologySettings(Topics topics, ShardStrategy shardStrategy, int s
                 Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_UPDATE_INTERVAL_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.VALIDATION_MAX_FUTURE_SKEW_MS)),
-                maxAgeMs < 0 ? null : Duration.ofMillis(Math.max(1, maxAgeMs)),
+                maxAgeMs < 0 ? null : Duration.ofMillis(maxAgeMs),
                 wallClock);
     }
 

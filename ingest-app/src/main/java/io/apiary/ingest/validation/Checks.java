@@ -46,13 +46,16 @@ public final class Checks {
     /**
      * @param field the field's name
      * @param text  the text, may be null (not checked here)
-     * @param max   the longest accepted, characters
+     * @param max   the longest accepted, in characters (Unicode code points, so an emoji counts once)
      * @return null, or a FIELD_TOO_LONG rejection
      */
     public static Rejection length(String field, String text, int max) {
         if (text != null && text.length() > max) {
-            return new Rejection(RejectReason.FIELD_TOO_LONG, field + " is " + text.length()
-                    + " characters long; at most " + max + " are accepted");
+            int characters = text.codePointCount(0, text.length());
+            if (characters > max) {
+                return new Rejection(RejectReason.FIELD_TOO_LONG, field + " is " + characters
+                        + " characters long; at most " + max + " are accepted");
+            }
         }
         return null;
     }

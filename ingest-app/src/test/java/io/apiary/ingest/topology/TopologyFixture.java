@@ -41,6 +41,8 @@ final class TopologyFixture implements AutoCloseable {
     final TestInputTopic<byte[], byte[]> rawCounts;
     /** The wall clock of both the validation checks and the driver's punctuation, ms. */
     final AtomicLong wallClock = new AtomicLong(DEFAULT_WALL_CLOCK.toEpochMilli());
+    /** How far the validation clock moves each time it is read, ms (0: it stands still). */
+    final AtomicLong clockTickPerRead = new AtomicLong();
 
     /** Where the fixture's wall clock starts: after every event time the tests use. */
     static final Instant DEFAULT_WALL_CLOCK = Instant.parse("2021-08-01T00:00:00Z");
@@ -59,7 +61,8 @@ final class TopologyFixture implements AutoCloseable {
         topics = config.topics();
         Properties props = StreamsProperties.from(config);
         props.put("state.dir", System.getProperty("java.io.tmpdir") + "/apiary-ttd-" + System.nanoTime());
-        driver = new TopologyTestDriver(IngestTopology.build(TopologySettings.from(config, wallClock::get)), props,
+        driver = new TopologyTestDriver(IngestTopology.build(TopologySettings.from(config,
+                        () -> wallClock.getAndAdd(clockTickPerRead.get()))), props,
                 Instant.ofEpochMilli(wallClock.get()));
         telemetry = input(topics.telemetryTopic());
         counts = input(topics.entranceCountsTopic());
@@ -95,6 +98,11 @@ final class TopologyFixture implements AutoCloseable {
     static double counter(String name, String... tags) {
         countMetrics();
         return io.micrometer.core.instrument.Metrics.globalRegistry.counter(name, tags).count();
+    }
+
+    /** @return the wall clock of the checks, without moving it */
+    Instant wallClockNow() {
+        return Instant.ofEpochMilli(wallClock.get());
     }
 
     /** Moves the wall clock of the checks and of the driver's punctuation on together. */

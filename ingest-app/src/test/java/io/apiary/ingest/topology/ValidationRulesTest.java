@@ -13,6 +13,7 @@ import java.util.Map;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.deadletter.DeadLetterHeaders;
 import io.apiary.schema.EntranceCount;
+import io.apiary.schema.HourlyActivity;
 import io.micrometer.core.instrument.Metrics;
 import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
@@ -152,6 +153,32 @@ class ValidationRulesTest {
     }
 
     @Test
+    void count_beyond_a_whole_colony_is_rejected_as_OUT_OF_RANGE() {
+        assertSampleRejected("a", sample("a", "2021-07-15T10:00:00Z", Integer.MAX_VALUE, 1), "OUT_OF_RANGE",
+                "bees_in 2.147483647E9 bees");
+    }
+
+    @Test
+    void key_that_is_not_valid_utf8_is_rejected_not_read_as_replacement_characters() {
+        // Read by Kafka's StringDeserializer, 0xFF and 0xFE would both become "\uFFFD" and so one id.
+        fixture.rawCounts.pipeInput(new byte[] {(byte) 0xFF},
+                io.apiary.ingest.serde.AvroSingleObjectSerde.of(EntranceCount.class)
+                        .encode(sample("\uFFFD", "2021-07-15T10:00:00Z", 1, 1)));
+        fixture.counts.pipeInput("ok", sample("ok", "2021-07-15T10:00:00Z", 1, 1));
+        fixture.advanceWallClock(Duration.ofSeconds(10));
+
+        assertThat(fixture.activityRows.readValuesToList()).extracting(HourlyActivity::getHiveId).containsExactly("ok");
+    }
+
+    @Test
+    void length_limits_count_characters_not_utf16_units() {
+        String bees = "\uD83D\uDC1D".repeat(150); // 150 honeybee emoji, 300 UTF-16 units
+        fixture.telemetry.pipeInput(bees, reading(bees, SensorType.TEMPERATURE, "2021-07-15T10:00:00Z", 20));
+        assertThat(fixture.deadLetter.isEmpty()).isTrue();
+        assertThat(fixture.telemetryRows.readValuesToList()).hasSize(1);
+    }
+
+    @Test
     void interval_of_zero_seconds_is_rejected_as_OUT_OF_RANGE() {
         assertSampleRejected("a", new EntranceCount("a", "gw-1", Instant.parse("2021-07-15T10:00:00Z"), 1, 1, 0),
                 "OUT_OF_RANGE", "interval_seconds 0.0 s");
@@ -196,6 +223,26 @@ class ValidationRulesTest {
     }
 
     @Test
+    void sample_refused_as_future_by_the_extractor_is_refused_by_the_check_step_too_even_if_the_clock_moved_on() {
+        fixture.counts.pipeInput("a", sample("a", "2021-07-31T23:30:00Z", 1000, 1000));
+        // The clock moves 1 s each time it is read: the extractor sees the first sample 300.5 s
+        // ahead (refused), the check step 299.5 s ahead; the second sample is 298.5 s ahead for both.
+        fixture.clockTickPerRead.set(1_000);
+        Instant justBeyondSkew = fixture.wallClockNow().plusMillis(300_500);
+        fixture.counts.pipeInput("a", new EntranceCount("a", "gw-1", justBeyondSkew, 1, 1, 60));
+        fixture.counts.pipeInput("a", new EntranceCount("a", "gw-2", justBeyondSkew, 2, 2, 60));
+        fixture.clockTickPerRead.set(0);
+
+        assertThat(fixture.deadLetter.readRecordsToList()).extracting(this::reasonOf).containsExactly("FUTURE_TIMESTAMP");
+        fixture.advanceWallClock(Duration.ofMinutes(10));
+        fixture.counts.pipeInput("a", sample("a", "2021-08-01T00:10:00Z", 0, 0));
+        HourlyActivity hour23 = fixture.hourly.readValue();
+        assertThat(hour23.getHour()).isEqualTo(23);
+        assertThat(hour23.getEntries()).as("the refused sample was not counted in the open hour").isEqualTo(1000);
+        assertThat(hour23.getSamples()).isEqualTo(1);
+    }
+
+    @Test
     void reading_older_than_the_table_retention_is_rejected_as_EXPIRED_TIMESTAMP() {
         Instant tooOld = TopologyFixture.DEFAULT_WALL_CLOCK.minus(Duration.ofDays(91));
         assertTelemetryRejected("a", reading("a", SensorType.TEMPERATURE, tooOld.toString(), 20),
@@ -209,6 +256,13 @@ class ValidationRulesTest {
         fixture.telemetry.pipeInput("a", reading("a", SensorType.TEMPERATURE, "2015-01-01T00:00:00Z", 20));
         assertThat(fixture.deadLetter.isEmpty()).isTrue();
         assertThat(fixture.telemetryRows.readValuesToList()).hasSize(1);
+    }
+
+    @Test
+    void maximum_age_of_zero_is_refused_as_configuration() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.apiary.ingest.config.ConfigLoader.load(null, Map.of(),
+                        Map.of(IngestConfig.VALIDATION_MAX_AGE_MS, 0L)))
+                .hasMessageContaining("must be -1 (each table's retention) or at least 1 ms");
     }
 
     @Test
