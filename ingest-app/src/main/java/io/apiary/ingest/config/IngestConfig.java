@@ -72,6 +72,10 @@ public final class IngestConfig extends AbstractConfig {
     public static final String TOPIC_ALERTS = "topic.alerts";
     public static final String TOPIC_WEATHER_ROWS = "topic.weather.rows";
     public static final String TOPIC_ALERT_ROWS = "topic.alert.rows";
+    /** Every setting that names one of the pipeline's topics. */
+    public static final java.util.List<String> TOPIC_NAME_SETTINGS = java.util.List.of(TOPIC_TELEMETRY,
+            TOPIC_ENTRANCE_COUNTS, TOPIC_HOURLY_ACTIVITY, TOPIC_TELEMETRY_ROWS, TOPIC_ACTIVITY_ROWS, TOPIC_DEAD_LETTER,
+            TOPIC_ACTIVITY_LATE, TOPIC_WEATHER, TOPIC_ALERTS, TOPIC_WEATHER_ROWS, TOPIC_ALERT_ROWS);
     public static final String TOPIC_PARTITIONS = "topic.partitions";
     public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
 

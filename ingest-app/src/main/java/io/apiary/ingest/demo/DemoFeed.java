@@ -75,7 +75,7 @@ public final class DemoFeed {
                 if (t >= s[0].toEpochMilli() && t < s[1].toEpochMilli()) {
                     producer.send(simulator.sample(e.getKey(), t));
                     samples++;
-                    long hour = Math.floorDiv(t, 3_600_000L);
+                    long hour = io.apiary.ingest.bucket.HourBucket.hourStart(t);
                     if (!Long.valueOf(hour).equals(lastHour.put(e.getKey(), hour))) {
                         hours++;
                     }

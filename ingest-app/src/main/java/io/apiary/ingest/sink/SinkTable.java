@@ -58,6 +58,15 @@ public abstract class SinkTable {
      */
     public abstract BoundStatement bind(byte[] value);
 
+    /**
+     * @param instant an instant, not null
+     * @return microseconds since the epoch, the unit of CQL write timestamps
+     * @throws ArithmeticException past year 294,247
+     */
+    static long micros(java.time.Instant instant) {
+        return Math.multiplyExact(instant.toEpochMilli(), 1000L);
+    }
+
     BoundStatementBuilder builder() {
         return insert.boundStatementBuilder().setIdempotence(true).setConsistencyLevel(consistency);
     }
@@ -102,7 +111,7 @@ public abstract class SinkTable {
                         .setString(5, row.getGatewayId())
                         .setDouble(6, row.getValue())
                         .setString(7, row.getUnit())
-                        .setLong(8, Math.multiplyExact(row.getReadingTime().toEpochMilli(), 1000L))
+                        .setLong(8, micros(row.getReadingTime()))
                         .build();
             }
         };
@@ -125,7 +134,7 @@ public abstract class SinkTable {
             public BoundStatement bind(byte[] value) {
                 HourlyActivity row = Objects.requireNonNull(serde.decode(value));
                 LocalDate day = row.getDay();
-                long writeTime = Math.addExact(Math.multiplyExact(row.getWindowStart().toEpochMilli(), 1000L),
+                long writeTime = Math.addExact(micros(row.getWindowStart()),
                         row.getSamples());
                 return builder()
                         .setString(0, row.getHiveId())
@@ -163,7 +172,7 @@ public abstract class SinkTable {
                         .setLocalDate(1, row.getDay())
                         .setInt(2, row.getShard())
                         .setInstant(3, row.getReadingTime())
-                        .setLong(11, Math.multiplyExact(row.getReadingTime().toEpochMilli(), 1000L));
+                        .setLong(11, micros(row.getReadingTime()));
                 statement = setIfPresent(statement, 4, row.getTemperatureC());
                 statement = setIfPresent(statement, 5, row.getRelativeHumidity());
                 statement = setIfPresent(statement, 6, row.getPressureHpa());
@@ -200,7 +209,7 @@ public abstract class SinkTable {
                         .setString(4, row.getSeverity())
                         .setString(5, row.getAlertType())
                         .setString(6, row.getMessage())
-                        .setLong(7, Math.multiplyExact(row.getAlertTime().toEpochMilli(), 1000L));
+                        .setLong(7, micros(row.getAlertTime()));
                 if (row.getHiveId() != null) {
                     statement = statement.setString(3, row.getHiveId());
                 }

@@ -9,10 +9,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.apiary.ingest.bucket.DayBucket;
 import io.apiary.ingest.bucket.HourBucket;
 import io.apiary.schema.EntranceCount;
-import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.HourlyActivityState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
@@ -76,7 +74,7 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
     /** Header of a late sample: the close time it met, ISO-8601. */
     public static final String LATE_CLOSE_TIME_HEADER = "apiary.late.close.time";
 
-    private static final long WINDOW_MS = IngestTopology.WINDOW.toMillis();
+    private static final long WINDOW_MS = HourBucket.MILLIS_PER_HOUR;
     private static final String CLOSE_TIME_KEY = "close-time";
     private static final byte[] SEEN = new byte[0];
 
@@ -128,7 +126,7 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
         advanceCloseTime(context.currentStreamTimeMs(), lastRecordWallClock);
         EntranceCount sample = record.value();
         long eventTime = sample.getEventTime().toEpochMilli(); // equal to record.timestamp() after the check step
-        long hourStart = hourStart(eventTime);
+        long hourStart = HourBucket.hourStart(eventTime);
         if (hourStart + WINDOW_MS + graceMs <= closeTime) {
             late.increment();
             Headers headers = record.headers();
@@ -158,8 +156,9 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
             HourlyActivityState state = sums.get(hourKey);
             if (state != null) {
                 long hourStart = hourStartOf(hourKey);
-                context.forward(new Record<>(hiveOf(hourKey),
-                        new ActivityOutput.Interim(result(hiveOf(hourKey), hourStart, state)), hourStart + WINDOW_MS - 1));
+                String hive = hiveOf(hourKey);
+                context.forward(new Record<>(hive, new ActivityOutput.Interim(
+                        RowMapper.hourlyActivity(hive, hourStart, state)), hourStart + WINDOW_MS - 1));
             }
         }
         changed.clear();
@@ -187,10 +186,10 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
     /** Emits and forgets every hour whose end plus grace is at or before the close time. */
     private void closeHours(Counter cause) {
         long lastClosable = closeTime - graceMs - WINDOW_MS;
-        if (lastClosable < 0 || hourStart(lastClosable) <= closedThrough) {
+        if (lastClosable < 0 || HourBucket.hourStart(lastClosable) <= closedThrough) {
             return; // nothing new to close: scan once per hour of close time, not per record
         }
-        closedThrough = hourStart(lastClosable);
+        closedThrough = HourBucket.hourStart(lastClosable);
         Bytes from = Bytes.wrap(new byte[8]);
         Bytes to = Bytes.wrap(ByteBuffer.allocate(8).putLong(lastClosable + 1).array());
         List<KeyValue<Bytes, HourlyActivityState>> closing = new ArrayList<>();
@@ -203,8 +202,8 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
                 continue;
             }
             String hive = hiveOf(hour.key);
-            context.forward(new Record<>(hive, new ActivityOutput.Final(result(hive, hourStart, hour.value)),
-                    hourStart + WINDOW_MS - 1));
+            context.forward(new Record<>(hive, new ActivityOutput.Final(
+                    RowMapper.hourlyActivity(hive, hourStart, hour.value)), hourStart + WINDOW_MS - 1));
             sums.delete(hour.key);
             changed.remove(hour.key);
             cause.increment();
@@ -218,27 +217,6 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
             });
         }
         forgotten.forEach(seen::delete);
-    }
-
-    private static HourlyActivity result(String hive, long hourStart, HourlyActivityState state) {
-        return HourlyActivity.newBuilder()
-                .setHiveId(hive)
-                .setDay(DayBucket.of(hourStart))
-                .setHour(HourBucket.hourOfDay(hourStart))
-                .setWindowStart(Instant.ofEpochMilli(hourStart))
-                .setWindowEnd(Instant.ofEpochMilli(hourStart + WINDOW_MS))
-                .setEntries(state.getEntries())
-                .setExits(state.getExits())
-                .setSamples(state.getSamples())
-                .build();
-    }
-
-    /**
-     * @param eventTime ms since the epoch, positive
-     * @return the start of its UTC hour, ms since the epoch
-     */
-    static long hourStart(long eventTime) {
-        return eventTime - Math.floorMod(eventTime, WINDOW_MS);
     }
 
     static Bytes hourKey(long hourStart, String hive) {

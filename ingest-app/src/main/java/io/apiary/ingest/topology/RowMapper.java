@@ -19,7 +19,6 @@ import io.apiary.schema.WeatherReading;
 import io.apiary.schema.WeatherReadingRow;
 import io.apiary.schema.WeatherReadingsPartitionKey;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.kstream.Window;
 
 /**
  * Pure functions from gateway records to Cassandra rows keyed by their full partition key.
@@ -108,20 +107,20 @@ public record RowMapper(ShardStrategy shardStrategy, int shards) {
     }
 
     /**
-     * The hourly activity of one hive and one window.
+     * The hourly activity of one hive and one UTC hour.
      *
-     * @param hiveId hive id, not null
-     * @param window a one-hour window aligned to UTC hours, not null
-     * @param state  the window's sums, not null
-     * @return the result, with day and hour of the window's start
+     * @param hiveId    hive id, not null
+     * @param hourStart start of the hour, ms since the epoch, a multiple of one hour
+     * @param state     the hour's sums, not null
+     * @return the result, with day and hour of the hour's start and window_end one hour later
      */
-    public static HourlyActivity hourlyActivity(String hiveId, Window window, HourlyActivityState state) {
+    public static HourlyActivity hourlyActivity(String hiveId, long hourStart, HourlyActivityState state) {
         return HourlyActivity.newBuilder()
                 .setHiveId(hiveId)
-                .setDay(DayBucket.of(window.start()))
-                .setHour(HourBucket.hourOfDay(window.start()))
-                .setWindowStart(Instant.ofEpochMilli(window.start()))
-                .setWindowEnd(Instant.ofEpochMilli(window.end()))
+                .setDay(DayBucket.of(hourStart))
+                .setHour(HourBucket.hourOfDay(hourStart))
+                .setWindowStart(Instant.ofEpochMilli(hourStart))
+                .setWindowEnd(Instant.ofEpochMilli(hourStart + HourBucket.MILLIS_PER_HOUR))
                 .setEntries(state.getEntries())
                 .setExits(state.getExits())
                 .setSamples(state.getSamples())

@@ -83,10 +83,7 @@ class PipelineIT {
         settings.put(IngestConfig.TOPOLOGY_STATE_DIR, Path.of("target", "pipeline-it-state").toAbsolutePath().toString());
         settings.put(IngestConfig.TOPIC_PARTITIONS, 4);
         settings.put(IngestConfig.VALIDATION_MAX_AGE_MS, Duration.ofDays(365 * 20).toMillis());
-        for (String topic : List.of(IngestConfig.TOPIC_TELEMETRY, IngestConfig.TOPIC_ENTRANCE_COUNTS,
-                IngestConfig.TOPIC_HOURLY_ACTIVITY, IngestConfig.TOPIC_TELEMETRY_ROWS, IngestConfig.TOPIC_ACTIVITY_ROWS,
-                IngestConfig.TOPIC_DEAD_LETTER, IngestConfig.TOPIC_ACTIVITY_LATE, IngestConfig.TOPIC_WEATHER,
-                IngestConfig.TOPIC_ALERTS, IngestConfig.TOPIC_WEATHER_ROWS, IngestConfig.TOPIC_ALERT_ROWS)) {
+        for (String topic : IngestConfig.TOPIC_NAME_SETTINGS) {
             settings.put(topic, "pipeline-it." + topic);
         }
         // A replay of 2021 history: no maximum age (the default, each table's retention, would expire it).

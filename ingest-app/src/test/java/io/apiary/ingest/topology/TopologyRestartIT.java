@@ -65,10 +65,7 @@ class TopologyRestartIT {
                 "activity.idle.timeout.ms=5000",
                 "activity.update.interval.ms=1000",
                 "validation.max.age.ms=" + Duration.ofDays(365 * 20).toMillis()));
-        for (String key : List.of(IngestConfig.TOPIC_TELEMETRY, IngestConfig.TOPIC_ENTRANCE_COUNTS,
-                IngestConfig.TOPIC_HOURLY_ACTIVITY, IngestConfig.TOPIC_TELEMETRY_ROWS, IngestConfig.TOPIC_ACTIVITY_ROWS,
-                IngestConfig.TOPIC_DEAD_LETTER, IngestConfig.TOPIC_ACTIVITY_LATE, IngestConfig.TOPIC_WEATHER,
-                IngestConfig.TOPIC_ALERTS, IngestConfig.TOPIC_WEATHER_ROWS, IngestConfig.TOPIC_ALERT_ROWS)) {
+        for (String key : IngestConfig.TOPIC_NAME_SETTINGS) {
             lines.add(key + "=" + PREFIX + key);
         }
         Files.write(configFile, lines);
@@ -140,7 +137,7 @@ class TopologyRestartIT {
     }
 
     private static String key(String hive, Instant time) {
-        return hive + "@" + Instant.ofEpochMilli(HourlyActivityProcessor.hourStart(time.toEpochMilli()));
+        return hive + "@" + Instant.ofEpochMilli(io.apiary.ingest.bucket.HourBucket.hourStart(time.toEpochMilli()));
     }
 
     private static GatewayProducer producer(IngestConfig config, Topics topics) {
