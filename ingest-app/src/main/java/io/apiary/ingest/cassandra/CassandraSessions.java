@@ -8,6 +8,7 @@ import java.util.List;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.CqlSessionBuilder;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import org.apache.kafka.common.config.ConfigException;
@@ -34,11 +35,32 @@ public final class CassandraSessions {
      * @throws com.datastax.oss.driver.api.core.AllNodesFailedException if no contact point answers
      */
     public static CqlSession open(IngestConfig config) {
+        return open(config, null);
+    }
+
+    /**
+     * Opens a session whose driver metrics go to a Micrometer registry, when the driver
+     * configuration selects {@code MicrometerMetricsFactory} (the project's
+     * {@code application.conf} does; a replacement file may not).
+     *
+     * @param config   the configuration, not null
+     * @param registry where the driver's metrics go; null for none
+     * @return an open session; the caller closes it
+     * @throws ConfigException if a contact point is malformed or the driver file is missing
+     * @throws com.datastax.oss.driver.api.core.AllNodesFailedException if no contact point answers
+     */
+    public static CqlSession open(IngestConfig config, io.micrometer.core.instrument.MeterRegistry registry) {
+        DriverConfigLoader loader = configLoader(config.getString(IngestConfig.CASSANDRA_DRIVER_CONFIG_FILE));
         CqlSessionBuilder builder = CqlSession.builder()
-                .withConfigLoader(configLoader(config.getString(IngestConfig.CASSANDRA_DRIVER_CONFIG_FILE)))
+                .withConfigLoader(loader)
                 .addContactPoints(contactPoints(config.getList(IngestConfig.CASSANDRA_CONTACT_POINTS)))
                 .withLocalDatacenter(config.getString(IngestConfig.CASSANDRA_LOCAL_DATACENTER))
                 .withApplicationName("apiary-ingest");
+        String factory = loader.getInitialConfig().getDefaultProfile()
+                .getString(DefaultDriverOption.METRICS_FACTORY_CLASS, "");
+        if (registry != null && factory.contains("Micrometer")) {
+            builder = builder.withMetricRegistry(registry);
+        }
         return builder.build();
     }
 

@@ -57,6 +57,15 @@ public final class IngestConfig extends AbstractConfig {
     public static final String SINK_COMMIT_INTERVAL_MS = "sink.commit.interval.ms";
     public static final String SINK_RETRY_BACKOFF_MS = "sink.retry.backoff.ms";
     public static final String SINK_RETRY_BACKOFF_MAX_MS = "sink.retry.backoff.max.ms";
+    public static final String SINK_LINGER_MS = "sink.linger.ms";
+    public static final String SINK_MAX_ROWS_PER_SECOND = "sink.max.rows.per.second";
+    public static final String SINK_COMBINE_REPLICAS = "sink.batch.combine.replicas";
+    public static final String SINK_COMBINE_MAX_PARTITIONS = "sink.batch.combine.max.partitions";
+    public static final String SINK_DRAIN_TIMEOUT_MS = "sink.drain.timeout.ms";
+    public static final String SINK_CONSISTENCY = "sink.consistency";
+    /** Tables the sink writes; each has {@code sink.table.<name>.consistency} and {@code .ttl.seconds}. */
+    public static final java.util.List<String> SINK_TABLES =
+            java.util.List.of("hive_telemetry", "hive_activity", "weather_readings", "agent_alerts");
     public static final String CASSANDRA_CONTACT_POINTS = "cassandra.contact.points";
     public static final String CASSANDRA_LOCAL_DATACENTER = "cassandra.local.datacenter";
     public static final String CASSANDRA_KEYSPACE = "cassandra.keyspace";
@@ -135,14 +144,39 @@ public final class IngestConfig extends AbstractConfig {
             .define(SINK_MAX_IN_FLIGHT, Type.INT, 64, Range.between(1, 10_000), Importance.HIGH,
                     "Maximum write requests (batches or single statements) awaiting Cassandra's answer, per sink instance.")
             .define(SINK_BATCH_MAX_ROWS, Type.INT, 100, Range.between(1, 10_000), Importance.MEDIUM,
-                    "Maximum rows in one single-partition UNLOGGED batch.")
-            .define(SINK_BATCH_MAX_BYTES, Type.INT, 4_000, Range.between(100, 50 * 1024), Importance.MEDIUM,
-                    "Maximum bound-value bytes in one batch. Keep it under the server's batch_size_warn_threshold "
-                            + "(stock: 5 KiB) so the sink never causes batch warnings.")
-            .define(SINK_MAX_BUFFERED_ROWS, Type.INT, 20_000, Range.atLeast(1), Importance.MEDIUM,
+                    "Maximum rows in one batch.")
+            .define(SINK_BATCH_MAX_BYTES, Type.LONG, -1L, atLeastOrMinusOne(100), Importance.MEDIUM,
+                    "Maximum size of one batch in bytes, counted as Cassandra counts it for "
+                            + "batch_size_warn_threshold (clustering values, plus each written cell's value and 16 "
+                            + "bytes, plus 16 bytes per row). -1 (the default) reads the server's "
+                            + "batch_size_warn_threshold from system_views.settings at start (stock: 5 KiB), so the "
+                            + "sink never causes batch warnings.")
+            .define(SINK_LINGER_MS, Type.LONG, 1_000L, Range.between(0, 60_000), Importance.HIGH,
+                    "How long a Cassandra partition's first row waits for more rows of the same partition before "
+                            + "its batch is sent, in milliseconds (like the Kafka producer's linger.ms). 0 sends what "
+                            + "each poll brings at once. A batch also goes when it reaches sink.batch.max.rows or "
+                            + "sink.batch.max.bytes, and early when the buffer is three quarters full.")
+            .define(SINK_MAX_ROWS_PER_SECOND, Type.LONG, 0L, Range.atLeast(0), Importance.MEDIUM,
+                    "Most rows written per second by one sink instance; 0 (the default) sets no limit.")
+            .define(SINK_COMBINE_REPLICAS, Type.BOOLEAN, false, Importance.LOW,
+                    "Combine small batches whose partitions have the same replicas (from the driver's token map) "
+                            + "into one UNLOGGED batch, up to sink.batch.combine.max.partitions partitions and "
+                            + "sink.batch.max.bytes. Saves requests when partitions are many and rows per partition "
+                            + "few; each such batch still goes to a replica of all its partitions.")
+            .define(SINK_COMBINE_MAX_PARTITIONS, Type.INT, -1, atLeastOrMinusOne(2), Importance.LOW,
+                    "Most partitions in a combined batch; -1 (the default) reads the server's "
+                            + "unlogged_batch_across_partitions_warn_threshold (stock: 10).")
+            .define(SINK_DRAIN_TIMEOUT_MS, Type.LONG, 30_000L, Range.atLeast(0), Importance.MEDIUM,
+                    "On shutdown, how long the sink keeps writing what it holds before it commits and exits; on "
+                            + "partition revocation, how long it waits for writes in flight. Rows not written by then "
+                            + "are read again from Kafka by the next owner (nothing is lost).")
+            .define(SINK_CONSISTENCY, Type.STRING, "LOCAL_QUORUM", consistencyLevel(false), Importance.MEDIUM,
+                    "Write consistency level of every table, unless sink.table.<table>.consistency says otherwise.")
+            .define(SINK_MAX_BUFFERED_ROWS, Type.INT, 200_000, Range.atLeast(1), Importance.MEDIUM,
                     "Rows held in memory (polled but not yet acknowledged by Cassandra). Above it the sink pauses "
-                            + "its Kafka partitions and keeps polling, resuming once writes drain.")
-            .define(SINK_MAX_BUFFERED_BYTES, Type.LONG, 64L * 1024 * 1024, Range.atLeast(1), Importance.MEDIUM,
+                            + "its Kafka partitions and keeps polling, resuming once writes drain. Rows per batch "
+                            + "grow with it: about this many rows divided by the partitions written at once.")
+            .define(SINK_MAX_BUFFERED_BYTES, Type.LONG, 128L * 1024 * 1024, Range.atLeast(1), Importance.MEDIUM,
                     "Key and value bytes of the rows held in memory; the sink pauses its partitions above it too, "
                             + "so a flood of large rows during a Cassandra outage cannot exhaust the heap.")
             .define(SINK_COMMIT_INTERVAL_MS, Type.LONG, 1_000L, Range.atLeast(10), Importance.LOW,
@@ -185,6 +219,52 @@ public final class IngestConfig extends AbstractConfig {
                             + "(the sink and the topology scale out to this many instances).")
             .define(TOPIC_REPLICATION_FACTOR, Type.SHORT, (short) -1, Importance.MEDIUM,
                     "Replication factor of the topics the application creates; -1 takes the broker's default.");
+
+    static {
+        for (String table : SINK_TABLES) {
+            DEFINITION.define(sinkTableConsistency(table), Type.STRING, "", consistencyLevel(true), Importance.LOW,
+                    "Write consistency level of " + table + "; empty (the default) takes sink.consistency.");
+            DEFINITION.define(sinkTableTtl(table), Type.INT, -1, atLeastOrMinusOne(0), Importance.LOW,
+                    "Time to live of the cells written to " + table + ", in seconds; -1 (the default) keeps the "
+                            + "table's default_time_to_live (see cql/), 0 writes cells that never expire.");
+        }
+    }
+
+    /**
+     * @param table a table of {@link #SINK_TABLES}
+     * @return the name of its consistency-level option
+     */
+    public static String sinkTableConsistency(String table) {
+        return "sink.table." + table + ".consistency";
+    }
+
+    /**
+     * @param table a table of {@link #SINK_TABLES}
+     * @return the name of its TTL option
+     */
+    public static String sinkTableTtl(String table) {
+        return "sink.table." + table + ".ttl.seconds";
+    }
+
+    private static ConfigDef.Validator atLeastOrMinusOne(long min) {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            long v = ((Number) value).longValue();
+            if (v != -1 && v < min) {
+                throw new org.apache.kafka.common.config.ConfigException(name, value, "must be -1 or at least " + min);
+            }
+        }, () -> "-1 or [" + min + ",...]");
+    }
+
+    private static ConfigDef.Validator consistencyLevel(boolean emptyAllowed) {
+        java.util.List<String> levels = java.util.Arrays.stream(
+                com.datastax.oss.driver.api.core.DefaultConsistencyLevel.values()).map(Enum::name).toList();
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            String text = ((String) value).trim().toUpperCase(Locale.ROOT);
+            if (!(emptyAllowed && text.isEmpty()) && !levels.contains(text)) {
+                throw new org.apache.kafka.common.config.ConfigException(name, value, "must be one of " + levels);
+            }
+        }, () -> (emptyAllowed ? "\"\" or " : "") + levels);
+    }
 
     /**
      * Validates and types a set of settings.

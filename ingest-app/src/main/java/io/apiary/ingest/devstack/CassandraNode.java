@@ -14,10 +14,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The dev stack's Cassandra node: a single node (SimpleSnitch, data center
- * {@value #LOCAL_DATACENTER}) in a child JVM, listening on 127.0.0.1 only. Files live in
- * {@code <work folder>/cassandra}: {@code conf/} (cassandra.yaml, logback.xml), {@code data/},
- * {@code commitlog/}, {@code logs/system.log} (the {@link #logFile()}) and {@code stdout.log}.
+ * A Cassandra node (SimpleSnitch, data center {@value #LOCAL_DATACENTER}) in a child JVM,
+ * listening on 127.0.0.1 only: the dev stack's single node, or one node of a
+ * {@link CassandraCluster}. Files live in its folder of the work folder ({@code cassandra} for the
+ * dev stack, {@code cassandra-N} in a cluster): {@code conf/} (cassandra.yaml, logback.xml),
+ * {@code data/}, {@code commitlog/}, {@code logs/system.log} (the {@link #logFile()}) and
+ * {@code stdout.log}.
+ *
+ * <p>Seeds: a node without a seed address (the dev stack's, a cluster's first) is its own seed,
+ * {@code seeds: "127.0.0.1:<its storage port>"}. A node given the storage address of another
+ * node names that one as its only seed and joins with {@code auto_bootstrap: false}: meant for a
+ * new, empty test cluster, where there is nothing to stream (it would lose data in a cluster that
+ * holds some).
  *
  * <p>The node is ready once its CQL port accepts connections. On {@link #stop()}'s SIGTERM
  * Cassandra drains and flushes. {@link #version()} comes from the {@code cassandra-all} jar's name.
@@ -33,15 +41,33 @@ public final class CassandraNode extends ManagedServer {
     private static final Logger LOG = LoggerFactory.getLogger(CassandraNode.class);
     private static final String MAIN_CLASS = "org.apache.cassandra.service.CassandraDaemon";
 
+    private final String role;
+    private final InetSocketAddress seed;
     private final int cqlPort;
     private final int storagePort;
     private final int sslStoragePort;
     private final int jmxPort;
 
+    /** The dev stack's single node: folder {@code cassandra}, its own seed. */
     CassandraNode(ServerRuntime runtime, LocalStackOptions options, Path workDir,
                   Path watchdogDir, int cqlPort, int storagePort, int sslStoragePort, int jmxPort) {
-        super(runtime, options, workDir, watchdogDir, "cassandra", "logs/system.log", "Cassandra",
-                ServerRuntime.versionOf(runtime.cassandraClasspath(), "cassandra-all"), "node");
+        this(runtime, options, workDir, watchdogDir, "cassandra", "node", null, cqlPort,
+                storagePort, sslStoragePort, jmxPort);
+    }
+
+    /**
+     * @param folder the node's folder in the work folder, e.g. {@code cassandra-2}
+     * @param role   how messages name the node, after its version, e.g. {@code node 2}
+     * @param seed   the {@link #storageAddress()} of the node to join (without bootstrap), or
+     *               null for a node that is its own seed
+     */
+    CassandraNode(ServerRuntime runtime, LocalStackOptions options, Path workDir,
+                  Path watchdogDir, String folder, String role, InetSocketAddress seed,
+                  int cqlPort, int storagePort, int sslStoragePort, int jmxPort) {
+        super(runtime, options, workDir, watchdogDir, folder, "logs/system.log", "Cassandra",
+                ServerRuntime.versionOf(runtime.cassandraClasspath(), "cassandra-all"), role);
+        this.role = role;
+        this.seed = seed;
         this.cqlPort = cqlPort;
         this.storagePort = storagePort;
         this.sslStoragePort = sslStoragePort;
@@ -50,11 +76,15 @@ public final class CassandraNode extends ManagedServer {
 
     /** @return the CQL (native transport) address, 127.0.0.1 and the CQL port; never null */
     public InetSocketAddress contactPoint() {
-        try {
-            return new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), cqlPort);
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException("127.0.0.1 is always a valid address", e);
-        }
+        return loopback(cqlPort);
+    }
+
+    /**
+     * @return the address other nodes gossip with, 127.0.0.1 and the storage port: what a
+     *     joining node names as its seed; never null
+     */
+    public InetSocketAddress storageAddress() {
+        return loopback(storagePort);
     }
 
     /** @return the node's data center, {@value #LOCAL_DATACENTER} */
@@ -86,7 +116,10 @@ public final class CassandraNode extends ManagedServer {
                 "cassandra.yaml.template", Map.of("DIR", dir.toString(),
                         "CQL_PORT", Integer.toString(cqlPort),
                         "STORAGE_PORT", Integer.toString(storagePort),
-                        "SSL_STORAGE_PORT", Integer.toString(sslStoragePort))));
+                        "SSL_STORAGE_PORT", Integer.toString(sslStoragePort),
+                        "SEEDS", hostPort(seed == null ? storageAddress() : seed),
+                        // a seed never bootstraps: true changes nothing for a node that is its own
+                        "AUTO_BOOTSTRAP", Boolean.toString(seed == null))));
         StackFiles.write(conf.resolve("logback.xml"), StackFiles.render(
                 "cassandra-logback.xml.template",
                 Map.of("LOG_DIR", StackFiles.xml(dir.resolve("logs").toString()))));
@@ -130,8 +163,21 @@ public final class CassandraNode extends ManagedServer {
 
     @Override
     void logReady() {
-        LOG.info("Cassandra {} node ready at 127.0.0.1:{} (CQL) in {} (pid {})", version, cqlPort,
-                ServerProcess.seconds(startupTime()), process.pid());
+        LOG.info("Cassandra {} {} ready at 127.0.0.1:{} (CQL) in {} (pid {})", version, role,
+                cqlPort, ServerProcess.seconds(startupTime()), process.pid());
+    }
+
+    private static InetSocketAddress loopback(int port) {
+        try {
+            return new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("127.0.0.1 is always a valid address", e);
+        }
+    }
+
+    /** @return {@code 127.0.0.1:PORT}, the form of cassandra.yaml's seeds */
+    private static String hostPort(InetSocketAddress address) {
+        return address.getAddress().getHostAddress() + ":" + address.getPort();
     }
 
     private boolean acceptsCql() {

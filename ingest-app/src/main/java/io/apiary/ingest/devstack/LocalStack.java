@@ -72,14 +72,7 @@ public final class LocalStack implements AutoCloseable {
         long t0 = System.nanoTime();
         ServerRuntime runtime = ServerRuntime.resolve(options);
         Path workDir = createWorkDir(options);
-        Path watchdogDir = workDir.resolve("watchdog");
-        try {
-            StackFiles.write(watchdogDir.resolve(WATCHDOG_CLASS.substring(1)),
-                    StackFiles.resourceBytes(WATCHDOG_CLASS));
-        } catch (RuntimeException e) {
-            throw new LocalStackException("Cannot copy the server watchdog into the work folder "
-                    + workDir + " (kept for inspection): " + e.getMessage(), workDir, e);
-        }
+        Path watchdogDir = installWatchdog(workDir);
         int[] ports = StackFiles.freePorts(6);
         KafkaBroker kafka = new KafkaBroker(runtime, options, workDir, watchdogDir,
                 ports[0], ports[1]);
@@ -243,7 +236,8 @@ public final class LocalStack implements AutoCloseable {
         k.join();
     }
 
-    private static java.util.concurrent.Executor daemonExecutor(String name) {
+    /** @return an executor running each task in a new daemon thread {@code apiary-devstack-NAME} */
+    static java.util.concurrent.Executor daemonExecutor(String name) {
         return task -> {
             Thread t = new Thread(task, "apiary-devstack-" + name);
             t.setDaemon(true);
@@ -251,7 +245,29 @@ public final class LocalStack implements AutoCloseable {
         };
     }
 
-    private static Path createWorkDir(LocalStackOptions options) {
+    /**
+     * Copies {@link ParentWatchdog}'s class file into {@code <workDir>/watchdog}.
+     *
+     * @return the folder to put first on each server's classpath
+     * @throws LocalStackException if it cannot be copied (the work folder is kept)
+     */
+    static Path installWatchdog(Path workDir) {
+        Path watchdogDir = workDir.resolve("watchdog");
+        try {
+            StackFiles.write(watchdogDir.resolve(WATCHDOG_CLASS.substring(1)),
+                    StackFiles.resourceBytes(WATCHDOG_CLASS));
+        } catch (RuntimeException e) {
+            throw new LocalStackException("Cannot copy the server watchdog into the work folder "
+                    + workDir + " (kept for inspection): " + e.getMessage(), workDir, e);
+        }
+        return watchdogDir;
+    }
+
+    /**
+     * @return the work folder of {@code options}, created if missing, or a fresh temporary one
+     * @throws LocalStackException if it cannot be created or is not empty
+     */
+    static Path createWorkDir(LocalStackOptions options) {
         try {
             if (options.workDir().isEmpty()) {
                 return Files.createTempDirectory(

@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.sink.CassandraSink;
@@ -69,7 +70,7 @@ public final class Pipeline implements AutoCloseable {
         Pipeline pipeline;
         try {
             if (withSink) {
-                session = CassandraSessions.open(config);
+                session = CassandraSessions.open(config, registry);
                 sink = createSink(config, session, registry);
             }
             if (withTopology) {
@@ -92,10 +93,11 @@ public final class Pipeline implements AutoCloseable {
         String keyspace = config.getString(IngestConfig.CASSANDRA_KEYSPACE);
         Topics topics = config.topics();
         Map<String, SinkTable> tables = Map.of(
-                topics.telemetryRows(), SinkTable.hiveTelemetry(session, keyspace, settings.consistency()),
-                topics.activityRows(), SinkTable.hiveActivity(session, keyspace, settings.consistency()),
-                topics.weatherRows(), SinkTable.weatherReadings(session, keyspace, settings.consistency()),
-                topics.alertRows(), SinkTable.agentAlerts(session, keyspace, settings.consistency()));
+                topics.telemetryRows(), SinkTable.hiveTelemetry(session, keyspace, tableOptions(config, "hive_telemetry")),
+                topics.activityRows(), SinkTable.hiveActivity(session, keyspace, tableOptions(config, "hive_activity")),
+                topics.weatherRows(), SinkTable.weatherReadings(session, keyspace,
+                        tableOptions(config, "weather_readings")),
+                topics.alertRows(), SinkTable.agentAlerts(session, keyspace, tableOptions(config, "agent_alerts")));
 
         Map<String, Object> consumerSettings = new HashMap<>(config.kafkaClientSettings());
         consumerSettings.put(ConsumerConfig.GROUP_ID_CONFIG, config.getString(IngestConfig.SINK_GROUP_ID));
@@ -117,6 +119,20 @@ public final class Pipeline implements AutoCloseable {
                 new KafkaConsumer<>(consumerSettings, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
                 new KafkaProducer<>(producerSettings, new ByteArraySerializer(), new ByteArraySerializer()),
                 registry);
+    }
+
+    /**
+     * @param config the configuration
+     * @param table  a table of {@link IngestConfig#SINK_TABLES}
+     * @return its consistency level (its own, else {@code sink.consistency}) and TTL
+     */
+    static SinkTable.Options tableOptions(IngestConfig config, String table) {
+        String level = config.getString(IngestConfig.sinkTableConsistency(table)).trim();
+        if (level.isEmpty()) {
+            level = config.getString(IngestConfig.SINK_CONSISTENCY).trim();
+        }
+        return new SinkTable.Options(DefaultConsistencyLevel.valueOf(level.toUpperCase(java.util.Locale.ROOT)),
+                config.getInt(IngestConfig.sinkTableTtl(table)));
     }
 
     private void startComponents() {

@@ -36,7 +36,7 @@ public final class BatchGrouper {
      * @throws IllegalArgumentException if a cap is below 1
      */
     public static <R, K> List<List<R>> group(List<R> rows, Function<R, K> partitionKey, ToIntFunction<R> bytes,
-            int maxRows, int maxBytes) {
+            int maxRows, long maxBytes) {
         if (maxRows < 1 || maxBytes < 1) {
             throw new IllegalArgumentException("caps must be at least 1: maxRows=" + maxRows + ", maxBytes=" + maxBytes);
         }
@@ -47,7 +47,7 @@ public final class BatchGrouper {
         List<List<R>> batches = new ArrayList<>();
         for (List<R> partitionRows : byPartition.values()) {
             List<R> current = new ArrayList<>();
-            int currentBytes = 0;
+            long currentBytes = 0;
             for (R row : partitionRows) {
                 int size = bytes.applyAsInt(row);
                 boolean full = current.size() >= maxRows || (!current.isEmpty() && currentBytes + size > maxBytes);

@@ -6,9 +6,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -16,11 +18,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import io.apiary.ingest.deadletter.RejectReason;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -35,20 +37,42 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Cassandra sink: a Kafka consumer group on the row topics that writes each poll's rows as
- * single-partition UNLOGGED batches (or plain statements for lone rows), with a bounded number
- * of requests in flight, and commits a Kafka offset only once Cassandra acknowledged every record
- * at or below it (at-least-once, no loss; idempotent writes make redelivery harmless).
+ * The Cassandra sink: a Kafka consumer group on the row topics that groups rows by Cassandra
+ * partition and writes each group as one token-aware request, and commits a Kafka offset only
+ * once Cassandra acknowledged every record at or below it (at-least-once, no loss; idempotent
+ * writes make redelivery harmless).
  *
- * <p>Flow control: when more than {@code maxBufferedRows} rows, or {@code maxBufferedBytes} bytes
- * of keys and values, are polled and unacknowledged, all assigned partitions are paused and
- * polling continues (so the consumer stays in its group); they resume when both are back under
- * half. Writes that time out or find Cassandra unavailable are
- * retried with exponential backoff and jitter for as long as it takes; a batch Cassandra refuses
- * as invalid is split, and the single row it still refuses goes to the dead letter topic while
- * the rows beside it land. On revocation and shutdown, unsent rows are abandoned (they will be
- * read again), in-flight writes are awaited up to the drain timeout, then acknowledged offsets
- * are committed.
+ * <p><b>Grouping</b> ({@link PartitionBatcher}): a partition's rows wait up to the linger time,
+ * or until the batch reaches its row cap or byte cap (bytes as Cassandra counts them for
+ * {@code batch_size_warn_threshold}, {@link SinkTable#serverBytes}). A group of one row is sent as
+ * a plain statement, a larger one as an UNLOGGED batch of one partition. Optionally
+ * ({@code sink.batch.combine.replicas}) small groups of one Kafka partition whose partitions have
+ * the same replicas are combined ({@link ReplicaCombiner}), never beyond the server's
+ * {@code unlogged_batch_across_partitions_warn_threshold}.
+ *
+ * <p><b>Routing</b>: every partition-key column is a bind marker, so the driver knows each
+ * request's routing key and its token-aware load balancing sends it to a replica; each
+ * acknowledged request is checked against the token map ({@code apiary.sink.requests{coordinator}}).
+ *
+ * <p><b>Throughput</b>: at most {@code maxInFlight} requests in flight, lowered by
+ * {@link AdaptiveConcurrency} while Cassandra reports overload or timeouts and raised again as
+ * writes succeed; at most {@code maxRowsPerSecond} rows per second ({@link RowRateLimiter}).
+ *
+ * <p><b>Flow control</b>: when more than {@code maxBufferedRows} rows, or {@code maxBufferedBytes}
+ * bytes of keys and values, are polled and unacknowledged, all assigned partitions are paused,
+ * waiting batches are sent without lingering, and polling continues (the consumer stays in its
+ * group); partitions resume when both are back under half. Batches are sent early, oldest first,
+ * once lingering rows pass three quarters of either bound.
+ *
+ * <p><b>Failures</b>: writes that time out or find Cassandra unavailable are retried with
+ * exponential backoff and jitter for as long as it takes; a batch Cassandra refuses as invalid is
+ * split, and the single row it still refuses goes to the dead letter topic while the rows beside
+ * it land. Records that cannot be decoded or bound also go there.
+ *
+ * <p><b>Revocation and shutdown</b>: on revocation, unsent rows of the revoked partitions are
+ * dropped (the new owner reads them again) and their in-flight writes awaited up to the drain
+ * timeout; on shutdown, everything held is sent and awaited up to the drain timeout. Then
+ * acknowledged offsets are committed.
  *
  * <p>Threading: {@link #run()} owns the consumer and all state on one thread; driver and
  * producer callbacks only enqueue work for it. {@link #stop()} may be called from any thread.
@@ -57,6 +81,8 @@ public final class CassandraSink implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CassandraSink.class);
     private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final long IDLE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long BUSY_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final SinkSettings settings;
     private final CqlSession session;
@@ -65,9 +91,15 @@ public final class CassandraSink implements Runnable {
     private final SinkDeadLetters deadLetters;
     private final SinkMetrics metrics;
     private final MeterRegistry registry;
+    private final ServerBatchLimits serverLimits;
+    private final long batchMaxBytes;
+    private final int combineMaxPartitions;
 
     private final SinkOffsets offsets;
     private final RetryBackoff backoff;
+    private final PartitionBatcher<SinkRow.GroupKey, SinkRow> batcher;
+    private final AdaptiveConcurrency concurrency;
+    private final RowRateLimiter rateLimiter;
     private final ArrayDeque<WriteGroup> ready = new ArrayDeque<>();
     private final PriorityQueue<WriteGroup> retries = new PriorityQueue<>(Comparator.comparingLong(g -> g.dueAtNanos));
     private final Set<WriteGroup> inFlight = new HashSet<>();
@@ -76,16 +108,20 @@ public final class CassandraSink implements Runnable {
 
     private volatile boolean running = true;
     private volatile int inFlightGauge;
+    private volatile int inFlightLimitGauge;
     private volatile int bufferedGauge;
+    private volatile int lingeringGauge;
     private volatile long bufferedBytes;
     private volatile int pausedGauge;
+    private volatile long commitLagGauge;
     private volatile Throwable failure;
     private boolean paused;
     private long lastRetryWarnNanos = -WARN_EVERY_NANOS;
     private long lastServerWarnNanos = -WARN_EVERY_NANOS;
+    private long lastRoutingWarnNanos = -WARN_EVERY_NANOS;
 
     /**
-     * @param settings           flow-control settings, not null
+     * @param settings           batching and flow-control settings, not null
      * @param session            an open Cassandra session, not null; not closed by the sink
      * @param tablesByTopic      row topic name to its table binding, not empty
      * @param consumer           a consumer with byte-array deserializers, auto-commit disabled and
@@ -103,9 +139,23 @@ public final class CassandraSink implements Runnable {
         this.deadLetters = new SinkDeadLetters(Objects.requireNonNull(deadLetterProducer),
                 settings.deadLetterTopic(), callbacks, backoff);
         this.registry = Objects.requireNonNull(registry);
-        this.metrics = new SinkMetrics(registry, () -> inFlightGauge, () -> bufferedGauge, () -> bufferedBytes,
-                () -> pausedGauge);
+        this.serverLimits = ServerBatchLimits.read(session);
+        this.batchMaxBytes = settings.effectiveBatchMaxBytes(serverLimits);
+        this.combineMaxPartitions = settings.effectiveCombineMaxPartitions(serverLimits);
+        this.batcher = new PartitionBatcher<>(settings.batchMaxRows(), batchMaxBytes, settings.linger().toNanos());
+        this.concurrency = new AdaptiveConcurrency(settings.maxInFlight(), TimeUnit.MILLISECONDS.toNanos(200));
+        this.rateLimiter = new RowRateLimiter(settings.maxRowsPerSecond(), System.nanoTime());
+        this.metrics = new SinkMetrics(registry, new SinkMetrics.Gauges(() -> inFlightGauge,
+                () -> inFlightLimitGauge, () -> bufferedGauge, () -> bufferedBytes, () -> lingeringGauge,
+                () -> pausedGauge, () -> commitLagGauge));
         this.offsets = new SinkOffsets(consumer, registry);
+        LOG.info("Cassandra sink: batches of at most {} rows and {} bytes (server batch_size_warn_threshold {} "
+                + "bytes{}), linger {} ms, at most {} requests in flight{}{}", settings.batchMaxRows(), batchMaxBytes,
+                serverLimits.warnBytes(), serverLimits.fromServer() ? "" : ", assumed",
+                settings.linger().toMillis(), settings.maxInFlight(),
+                settings.maxRowsPerSecond() > 0 ? " and " + settings.maxRowsPerSecond() + " rows/s" : "",
+                settings.combineReplicas() ? ", combining up to " + combineMaxPartitions + " partitions by replicas"
+                        : "");
     }
 
     /** Consumes and writes until {@link #stop()}; then drains, commits and closes its clients. */
@@ -117,12 +167,14 @@ public final class CassandraSink implements Runnable {
             while (running) {
                 runCallbacks();
                 deadLetters.resendDue();
-                submit();
+                long now = System.nanoTime();
+                collect(now, false);
+                submit(now);
                 flowControl();
-                boolean busy = !inFlight.isEmpty() || !ready.isEmpty() || !retries.isEmpty();
-                accept(offsets.poll(Duration.ofMillis(busy ? 5 : 100)));
+                accept(offsets.poll(Duration.ofNanos(pollTimeoutNanos(System.nanoTime()))));
                 if (System.nanoTime() >= nextCommit) {
                     offsets.commit(consumer.assignment(), false);
+                    commitLagGauge = offsets.commitLag(consumer.assignment());
                     nextCommit = System.nanoTime() + settings.commitInterval().toNanos();
                 }
             }
@@ -175,51 +227,131 @@ public final class CassandraSink implements Runnable {
         return registry;
     }
 
+    /** @return the batch thresholds read from the server at start (or Cassandra's stock values) */
+    public ServerBatchLimits serverLimits() {
+        return serverLimits;
+    }
+
     private void accept(ConsumerRecords<byte[], byte[]> records) {
         if (records.isEmpty()) {
             return;
         }
-        List<SinkRow> rows = new ArrayList<>(records.count());
+        long now = System.nanoTime();
         for (ConsumerRecord<byte[], byte[]> record : records) {
             TopicPartition partition = new TopicPartition(record.topic(), record.partition());
             offsets.register(partition, record.offset());
-            bufferedBytes += recordBytes(record);
-            SinkTable table = tablesByTopic.get(record.topic());
+            int bytes = recordBytes(record);
+            bufferedBytes += bytes;
             if (record.value() == null) {
                 deadLetter(record, RejectReason.NULL_VALUE,
                         new IllegalArgumentException("Row record has no value (tombstone)"));
                 continue;
             }
-            try {
-                BoundStatement statement = table.bind(record.value());
-                rows.add(new SinkRow(partition, record, table.table(), statement,
-                        statement.getRoutingKey(), SinkTable.boundBytes(statement)));
-            } catch (SerializationException e) {
-                deadLetter(record, RejectReason.UNDECODABLE, e);
-            } catch (RuntimeException e) {
-                deadLetter(record, RejectReason.INVALID_ROW, e);
-            }
-        }
-        for (List<SinkRow> batch : BatchGrouper.group(rows, SinkRow::groupKey, SinkRow::boundBytes,
-                settings.batchMaxRows(), settings.batchMaxBytes())) {
-            ready.addLast(new WriteGroup(batch));
+            SinkRow row = new SinkRow(partition, record, tablesByTopic.get(record.topic()));
+            // the value's size stands in for the row's server size until it is bound (exact split then)
+            batcher.add(row.groupKey(), row, record.value().length, now);
         }
         updateGauges();
     }
 
-    private void submit() {
-        long now = System.nanoTime();
+    /** Moves batches that are ready (full, lingered, or pushed out by memory pressure) to the send queue. */
+    private void collect(long now, boolean all) {
+        List<PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow>> batches = batcher.drainReady(now);
+        if (all || paused) {
+            batches.addAll(batcher.drainOldest(0, 0));
+        } else {
+            batches.addAll(batcher.drainOldest(settings.maxBufferedRows() / 4 * 3,
+                    settings.maxBufferedBytes() / 4 * 3));
+        }
+        if (batches.isEmpty()) {
+            return;
+        }
+        List<WriteGroup> groups = new ArrayList<>();
+        for (PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch : batches) {
+            bindAndSplit(batch, groups);
+        }
+        if (settings.combineReplicas() && groups.size() > 1) {
+            Optional<TokenMap> tokenMap = session.getMetadata().getTokenMap();
+            for (List<WriteGroup> combination : ReplicaCombiner.combine(groups,
+                    g -> tokenMap.map(map -> combineKey(map, g)).orElse(null), g -> g.rows.size(),
+                    g -> g.serverBytes, settings.batchMaxRows() / 2, combineMaxPartitions,
+                    settings.batchMaxRows(), batchMaxBytes)) {
+                ready.addLast(WriteGroup.combined(combination));
+            }
+        } else {
+            ready.addAll(groups);
+        }
+        updateGauges();
+    }
+
+    /** Binds a batch's rows and splits them by routing key and by the caps, exactly. */
+    private void bindAndSplit(PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch, List<WriteGroup> out) {
+        List<BoundRow> bound = new ArrayList<>(batch.rows().size());
+        for (SinkRow row : batch.rows()) {
+            try {
+                bound.add(BoundRow.bind(row));
+            } catch (SerializationException e) {
+                deadLetter(row.record(), RejectReason.UNDECODABLE, e);
+            } catch (RuntimeException e) {
+                deadLetter(row.record(), RejectReason.INVALID_ROW, e);
+            }
+        }
+        for (List<BoundRow> rows : BatchGrouper.group(bound, BoundRow::routingKey, BoundRow::serverBytes,
+                settings.batchMaxRows(), batchMaxBytes)) {
+            out.add(new WriteGroup(rows, batch.openedNanos(), 1));
+        }
+    }
+
+    /** Rows combine only within one Kafka partition (revocation drops whole groups) and one replica set. */
+    private static Object combineKey(TokenMap tokenMap, WriteGroup group) {
+        BoundRow first = group.rows.get(0);
+        if (first.statement().getRoutingKeyspace() == null) {
+            return null;
+        }
+        return List.of(group.partition, tokenMap.getReplicas(first.statement().getRoutingKeyspace(),
+                first.routingKey()));
+    }
+
+    private void submit(long now) {
         while (!retries.isEmpty() && retries.peek().dueAtNanos <= now) {
             ready.addFirst(retries.poll());
         }
-        while (inFlight.size() < settings.maxInFlight() && !ready.isEmpty()) {
-            WriteGroup group = ready.pollFirst();
-            group.startedNanos = System.nanoTime();
-            inFlight.add(group);
-            session.executeAsync(group.statement()).whenComplete(
-                    (result, error) -> callbacks.add(() -> onWritten(group, result, error)));
+        int limit = concurrency.limit();
+        while (inFlight.size() < limit && !ready.isEmpty()) {
+            WriteGroup group = ready.peekFirst();
+            if (!rateLimiter.tryAcquire(group.rows.size(), now)) {
+                break;
+            }
+            ready.pollFirst();
+            send(group, now);
         }
         updateGauges();
+    }
+
+    private void send(WriteGroup group, long now) {
+        metrics.sent(group, now);
+        group.startedNanos = now;
+        inFlight.add(group);
+        session.executeAsync(group.statement()).whenComplete(
+                (result, error) -> callbacks.add(() -> onWritten(group, result, error)));
+    }
+
+    private long pollTimeoutNanos(long now) {
+        if (!inFlight.isEmpty() || !callbacks.isEmpty()) {
+            return BUSY_POLL_NANOS;
+        }
+        long wait = IDLE_POLL_NANOS;
+        if (!ready.isEmpty()) {
+            wait = Math.min(wait, Math.max(rateLimiter.nanosUntilAvailable(now), 0));
+        }
+        if (!retries.isEmpty()) {
+            wait = Math.min(wait, retries.peek().dueAtNanos - now);
+        }
+        long lingerEnds = batcher.nextDeadlineNanos(now);
+        if (lingerEnds != Long.MAX_VALUE) {
+            wait = Math.min(wait, lingerEnds - now);
+        }
+        return Math.max(0, wait);
     }
 
     private void onWritten(WriteGroup group, AsyncResultSet result, Throwable error) {
@@ -229,36 +361,68 @@ public final class CassandraSink implements Runnable {
         }
         long now = System.nanoTime();
         if (error == null) {
-            metrics.written(group, now - group.startedNanos);
-            group.rows.forEach(row -> offsets.acknowledge(row.partition(), row.offset()));
+            concurrency.onSuccess();
+            metrics.written(group, now);
+            checkCoordinator(group, result.getExecutionInfo().getCoordinator());
+            group.rows.forEach(row -> offsets.acknowledge(row.row().partition(), row.row().offset()));
             bufferedBytes -= group.recordBytes;
             List<String> warnings = result.getExecutionInfo().getWarnings();
             if (!warnings.isEmpty()) {
-                registry.counter("apiary.sink.server.warnings", "table", group.table).increment(warnings.size());
+                registry.counter("apiary.sink.server.warnings", "table", tableOf(group)).increment(warnings.size());
                 if (now - lastServerWarnNanos > WARN_EVERY_NANOS) {
                     lastServerWarnNanos = now;
                     LOG.warn("Cassandra warned about a write of {} rows ({} bytes) to {}: {}", group.rows.size(),
-                            group.boundBytes, group.table, warnings);
+                            group.serverBytes, tableOf(group), warnings);
                 }
             }
         } else if (WriteFailures.retryable(error)) {
+            if (WriteFailures.overload(error) && concurrency.onOverload(now)) {
+                LOG.debug("Cassandra is overloaded or slow ({}); requests in flight limited to {}",
+                        WriteFailures.cause(error), concurrency.limit());
+            }
             group.attempts++;
             group.dueAtNanos = now + backoff.delayNanos(group.attempts, ThreadLocalRandom.current()::nextLong);
             retries.add(group);
             metrics.retried(WriteFailures.cause(error), group.rows.size());
             if (now - lastRetryWarnNanos > WARN_EVERY_NANOS) {
                 lastRetryWarnNanos = now;
-                LOG.warn("Cassandra write to {} failed ({}); retrying with backoff ({} writes waiting to retry)",
-                        group.table, WriteFailures.unwrap(error).toString(), retries.size());
+                LOG.warn("Cassandra write to {} failed ({}); retrying with backoff ({} writes waiting to retry, "
+                        + "requests in flight limited to {})", tableOf(group), WriteFailures.unwrap(error).toString(),
+                        retries.size(), concurrency.limit());
             }
         } else if (group.rows.size() > 1) {
             LOG.debug("Batch of {} rows to {} refused ({}); retrying its rows one by one", group.rows.size(),
-                    group.table, error.toString());
+                    tableOf(group), error.toString());
             group.split().forEach(ready::addFirst);
         } else {
-            deadLetter(group.rows.get(0).record(), RejectReason.CASSANDRA_REJECTED, WriteFailures.unwrap(error));
+            deadLetter(group.rows.get(0).row().record(), RejectReason.CASSANDRA_REJECTED,
+                    WriteFailures.unwrap(error));
         }
         updateGauges();
+    }
+
+    /** Counts whether the coordinator of an acknowledged write was a replica of its partition. */
+    private void checkCoordinator(WriteGroup group, Node coordinator) {
+        BoundRow first = group.rows.get(0);
+        Optional<TokenMap> tokenMap = session.getMetadata().getTokenMap();
+        if (tokenMap.isEmpty() || first.statement().getRoutingKeyspace() == null || coordinator == null) {
+            metrics.coordinator(null);
+            return;
+        }
+        boolean replica = tokenMap.get().getReplicas(first.statement().getRoutingKeyspace(), first.routingKey())
+                .contains(coordinator);
+        metrics.coordinator(replica);
+        long now = System.nanoTime();
+        if (!replica && now - lastRoutingWarnNanos > WARN_EVERY_NANOS) {
+            lastRoutingWarnNanos = now;
+            LOG.warn("A write to {} was coordinated by {}, which is not a replica of its partition: check the "
+                    + "driver's load-balancing policy (token-aware routing) and the local datacenter",
+                    tableOf(group), coordinator.getEndPoint());
+        }
+    }
+
+    private static String tableOf(WriteGroup group) {
+        return group.rows.get(0).row().table().table();
     }
 
     private void deadLetter(ConsumerRecord<byte[], byte[]> record, RejectReason reason, Throwable error) {
@@ -279,10 +443,14 @@ public final class CassandraSink implements Runnable {
     private void flowControl() {
         int buffered = offsets.pending();
         long bytes = bufferedBytes;
-        if (!paused && (buffered >= settings.maxBufferedRows() || bytes >= settings.maxBufferedBytes())) {
+        // rows acknowledged behind a slow one cost only their offsets, but bound those as well
+        boolean uncommittable = offsets.uncommittable() >= 4L * settings.maxBufferedRows();
+        if (!paused && (buffered >= settings.maxBufferedRows() || bytes >= settings.maxBufferedBytes()
+                || uncommittable)) {
             paused = true;
             LOG.debug("Pausing {} partitions: {} rows, {} bytes buffered", consumer.assignment().size(), buffered, bytes);
-        } else if (paused && buffered <= settings.maxBufferedRows() / 2 && bytes <= settings.maxBufferedBytes() / 2) {
+        } else if (paused && buffered <= settings.maxBufferedRows() / 2 && bytes <= settings.maxBufferedBytes() / 2
+                && offsets.uncommittable() <= 2L * settings.maxBufferedRows()) {
             paused = false;
             consumer.resume(consumer.paused());
         }
@@ -294,7 +462,9 @@ public final class CassandraSink implements Runnable {
 
     private void updateGauges() {
         inFlightGauge = inFlight.size();
+        inFlightLimitGauge = concurrency.limit();
         bufferedGauge = offsets.pending();
+        lingeringGauge = batcher.rows();
     }
 
     /** Waits for in-flight writes of some partitions, then abandons what is left of them. */
@@ -303,29 +473,55 @@ public final class CassandraSink implements Runnable {
         long deadline = System.nanoTime() + settings.drainTimeout().toNanos();
         while (waitForInFlight && inFlight.stream().anyMatch(g -> partitions.contains(g.partition))
                 && System.nanoTime() < deadline) {
-            try {
-                Runnable callback = callbacks.poll(10, TimeUnit.MILLISECONDS);
-                if (callback != null) {
-                    callback.run();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
+            awaitCallback();
             abandonQueued(partitions);
         }
+        abandonInFlight(partitions);
+    }
+
+    /** Sends everything held, waiting up to the drain timeout for Cassandra to acknowledge it. */
+    private void flushAll() {
+        long deadline = System.nanoTime() + settings.drainTimeout().toNanos();
+        collect(System.nanoTime(), true);
+        while ((!inFlight.isEmpty() || !ready.isEmpty() || !retries.isEmpty()) && System.nanoTime() < deadline) {
+            submit(System.nanoTime());
+            awaitCallback();
+        }
+        if (!ready.isEmpty() || !retries.isEmpty() || !inFlight.isEmpty()) {
+            LOG.warn("Drain timeout ({} ms) passed with {} writes unfinished; their rows are read again after restart",
+                    settings.drainTimeout().toMillis(), ready.size() + retries.size() + inFlight.size());
+        }
+    }
+
+    private void awaitCallback() {
+        try {
+            Runnable callback = callbacks.poll(10, TimeUnit.MILLISECONDS);
+            if (callback != null) {
+                callback.run();
+            }
+            runCallbacks();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void abandonInFlight(Collection<TopicPartition> partitions) {
         inFlight.stream().filter(g -> partitions.contains(g.partition) && !g.abandoned).forEach(g -> {
             g.abandoned = true;
             bufferedBytes -= g.recordBytes;
         });
     }
 
-    /** Drops the queued (unsent) writes of some partitions; their rows will be read again. */
+    /** Drops the unsent rows of some partitions; they will be read again. */
     private void abandonQueued(Collection<TopicPartition> partitions) {
+        for (SinkRow row : batcher.remove(key -> partitions.contains(key.partition()))) {
+            bufferedBytes -= row.recordBytes();
+        }
         Predicate<WriteGroup> ofPartitions = g -> partitions.contains(g.partition);
-        Stream.concat(ready.stream(), retries.stream()).filter(ofPartitions).forEach(g -> bufferedBytes -= g.recordBytes);
-        ready.removeIf(ofPartitions);
-        retries.removeIf(ofPartitions);
+        for (Collection<WriteGroup> queue : List.<Collection<WriteGroup>>of(ready, retries)) {
+            queue.stream().filter(ofPartitions).forEach(g -> bufferedBytes -= g.recordBytes);
+            queue.removeIf(ofPartitions);
+        }
     }
 
     /**
@@ -339,7 +535,8 @@ public final class CassandraSink implements Runnable {
     private void shutdown() {
         try {
             Set<TopicPartition> all = new HashSet<>(offsets.partitions());
-            drain(all, true);
+            flushAll();
+            drain(all, false);
             deadLetters.flush();
             runCallbacks();
             offsets.commit(consumer.assignment(), true);

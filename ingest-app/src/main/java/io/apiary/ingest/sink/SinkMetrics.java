@@ -10,43 +10,89 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
- * The sink's Micrometer meters. Names: {@code apiary.sink.*}; tags: {@code table}, {@code cause}.
- * Thread-safe (Micrometer meters are).
+ * The sink's Micrometer meters (names {@code apiary.sink.*}; tags {@code table}, {@code cause},
+ * {@code coordinator}). Rates (rows written per second) come from the counters, as Micrometer
+ * registries derive them. Dead-lettered rows are counted by
+ * {@code apiary.dead.letter.records{stage=sink,reason}}. Thread-safe (Micrometer meters are).
  */
 final class SinkMetrics {
+
+    /** Gauges read on the sink's poll thread's published values. */
+    record Gauges(Supplier<Number> inFlight, Supplier<Number> inFlightLimit, Supplier<Number> bufferedRows,
+            Supplier<Number> bufferedBytes, Supplier<Number> lingeringRows, Supplier<Number> pausedPartitions,
+            Supplier<Number> commitLag) {
+    }
 
     private final MeterRegistry registry;
     private final DistributionSummary batchRows;
     private final DistributionSummary batchBytes;
+    private final DistributionSummary batchPartitions;
     private final Timer writeLatency;
+    private final Timer linger;
+    private final Counter toReplica;
+    private final Counter toNonReplica;
 
-    SinkMetrics(MeterRegistry registry, Supplier<Number> inFlight, Supplier<Number> bufferedRows,
-            Supplier<Number> bufferedBytes, Supplier<Number> pausedPartitions) {
+    SinkMetrics(MeterRegistry registry, Gauges gauges) {
         this.registry = registry;
         this.batchRows = DistributionSummary.builder("apiary.sink.batch.rows")
                 .description("Rows per write request (1 = plain statement)").baseUnit("rows")
-                .publishPercentiles(0.5, 0.99).register(registry);
+                .publishPercentiles(0.5, 0.99).publishPercentileHistogram().register(registry);
         this.batchBytes = DistributionSummary.builder("apiary.sink.batch.bytes")
-                .description("Bound-value bytes per write request").baseUnit("bytes")
-                .publishPercentiles(0.5, 0.99).register(registry);
+                .description("Bytes per write request, as Cassandra counts them for batch_size_warn_threshold")
+                .baseUnit("bytes").publishPercentiles(0.5, 0.99).publishPercentileHistogram().register(registry);
+        this.batchPartitions = DistributionSummary.builder("apiary.sink.batch.partitions")
+                .description("Cassandra partitions per write request (above 1 only when combining by replicas)")
+                .register(registry);
         this.writeLatency = Timer.builder("apiary.sink.write.latency")
                 .description("Time from sending a write request to Cassandra's answer")
+                .publishPercentiles(0.5, 0.99).publishPercentileHistogram().register(registry);
+        this.linger = Timer.builder("apiary.sink.batch.linger")
+                .description("Time from a batch's first row arriving to the batch being sent")
                 .publishPercentiles(0.5, 0.99).register(registry);
-        Gauge.builder("apiary.sink.in.flight", inFlight).description("Write requests awaiting Cassandra")
+        this.toReplica = Counter.builder("apiary.sink.requests").tag("coordinator", "replica")
+                .description("Acknowledged write requests by whether their coordinator was a replica of the "
+                        + "partition (token-aware routing); 'unknown' without token metadata")
                 .register(registry);
-        Gauge.builder("apiary.sink.buffered.rows", bufferedRows)
+        this.toNonReplica = registry.counter("apiary.sink.requests", "coordinator", "non-replica");
+        Gauge.builder("apiary.sink.in.flight", gauges.inFlight()).description("Write requests awaiting Cassandra")
+                .register(registry);
+        Gauge.builder("apiary.sink.in.flight.limit", gauges.inFlightLimit())
+                .description("The adaptive limit of requests in flight (lowered while Cassandra is overloaded)")
+                .register(registry);
+        Gauge.builder("apiary.sink.buffered.rows", gauges.bufferedRows())
                 .description("Rows polled and not yet acknowledged").register(registry);
-        Gauge.builder("apiary.sink.buffered.bytes", bufferedBytes).baseUnit("bytes")
+        Gauge.builder("apiary.sink.buffered.bytes", gauges.bufferedBytes()).baseUnit("bytes")
                 .description("Key and value bytes of the rows polled and not yet acknowledged").register(registry);
-        Gauge.builder("apiary.sink.paused.partitions", pausedPartitions)
+        Gauge.builder("apiary.sink.lingering.rows", gauges.lingeringRows())
+                .description("Rows waiting in open batches for more rows of their partition").register(registry);
+        Gauge.builder("apiary.sink.paused.partitions", gauges.pausedPartitions())
                 .description("Kafka partitions paused by flow control").register(registry);
+        Gauge.builder("apiary.sink.commit.lag", gauges.commitLag()).baseUnit("records")
+                .description("Records consumed but not yet committed, over the assigned partitions").register(registry);
     }
 
-    void written(WriteGroup group, long elapsedNanos) {
-        rowsWritten(group.table).increment(group.rows.size());
+    void written(WriteGroup group, long nowNanos) {
+        rowsWritten(group.rows.get(0).row().table().table()).increment(group.rows.size()); // one topic, one table
         batchRows.record(group.rows.size());
-        batchBytes.record(group.boundBytes);
-        writeLatency.record(elapsedNanos, TimeUnit.NANOSECONDS);
+        batchBytes.record(group.serverBytes);
+        batchPartitions.record(group.partitionKeys);
+        writeLatency.record(nowNanos - group.startedNanos, TimeUnit.NANOSECONDS);
+    }
+
+    void sent(WriteGroup group, long nowNanos) {
+        if (group.attempts == 0) {
+            linger.record(nowNanos - group.openedNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    void coordinator(Boolean replica) {
+        if (replica == null) {
+            registry.counter("apiary.sink.requests", "coordinator", "unknown").increment();
+        } else if (replica) {
+            toReplica.increment();
+        } else {
+            toNonReplica.increment();
+        }
     }
 
     Counter rowsWritten(String table) {

@@ -31,6 +31,8 @@ final class SinkOffsets {
     private final MeterRegistry registry;
     private final OffsetTracker tracker = new OffsetTracker();
     private final Map<TopicPartition, Long> committed = new HashMap<>();
+    private static final long COMMIT_WARN_EVERY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    private long lastCommitWarnNanos = -COMMIT_WARN_EVERY_NANOS;
 
     SinkOffsets(Consumer<?, ?> consumer, MeterRegistry registry) {
         this.consumer = consumer;
@@ -75,6 +77,14 @@ final class SinkOffsets {
 
     /** @return records polled and not yet acknowledged, over all partitions */
     int pending() {
+        return tracker.unacknowledgedTotal();
+    }
+
+    /**
+     * @return records polled and not yet committable: the unacknowledged ones plus those
+     *         acknowledged behind an unacknowledged one in their partition
+     */
+    int uncommittable() {
         return tracker.pendingTotal();
     }
 
@@ -112,10 +122,42 @@ final class SinkOffsets {
                 if (error == null) {
                     done.forEach((p, o) -> committed.put(p, o.offset()));
                 } else {
-                    LOG.warn("Offset commit failed ({}); the next commit will include these offsets", error.toString());
+                    long now = System.nanoTime();
+                    if (now - lastCommitWarnNanos > COMMIT_WARN_EVERY_NANOS) {
+                        lastCommitWarnNanos = now;
+                        LOG.warn("Offset commit failed ({}); the next commit will include these offsets (logged at "
+                                + "most every 60 s)", error.toString());
+                    } else {
+                        LOG.debug("Offset commit failed ({})", error.toString());
+                    }
                 }
             });
         }
+    }
+
+    /**
+     * Records consumed but not committed: per partition the consumer's position minus the last
+     * committed offset (or the first offset polled, if none was committed yet), summed.
+     *
+     * @param partitions the assigned partitions
+     * @return records, at least 0
+     */
+    long commitLag(Collection<TopicPartition> partitions) {
+        long lag = 0;
+        for (TopicPartition partition : partitions) {
+            Long base = committed.get(partition);
+            if (base == null) {
+                base = tracker.firstRegistered(partition);
+            }
+            if (base != null) {
+                try {
+                    lag += Math.max(0, consumer.position(partition, Duration.ZERO) - base);
+                } catch (RuntimeException e) {
+                    // position unknown right after assignment: no lag to report yet
+                }
+            }
+        }
+        return lag;
     }
 
     /**

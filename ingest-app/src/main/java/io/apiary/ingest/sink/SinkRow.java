@@ -2,23 +2,19 @@ package io.apiary.ingest.sink;
 
 import java.nio.ByteBuffer;
 
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * One polled Kafka record bound to its Cassandra statement, waiting to be written.
- * Immutable; safe to hand between threads.
+ * One polled row record, waiting in a batch to be bound and written. It keeps only the record
+ * (raw key and value bytes, also what the dead letter topic gets): the statement is bound when the
+ * batch is sent, so the memory held per waiting row is the record's. Immutable.
  *
- * @param partition    the Kafka partition it came from
- * @param record       the original record (raw key and value bytes, for the dead letter topic)
- * @param table        the Cassandra table it goes to
- * @param statement    the bound, idempotent INSERT
- * @param routingKey   the serialized Cassandra partition key (the driver's routing key)
- * @param boundBytes   bytes of bound values, counted against the batch byte cap
+ * @param partition the Kafka partition it came from, not null
+ * @param record    the original record, with a non-null value
+ * @param table     the table binding of its topic, not null
  */
-record SinkRow(TopicPartition partition, ConsumerRecord<byte[], byte[]> record, String table,
-        BoundStatement statement, ByteBuffer routingKey, int boundBytes) {
+record SinkRow(TopicPartition partition, ConsumerRecord<byte[], byte[]> record, SinkTable table) {
 
     /** @return bytes of the record's key and value, counted against the sink's memory bound */
     int recordBytes() {
@@ -31,15 +27,23 @@ record SinkRow(TopicPartition partition, ConsumerRecord<byte[], byte[]> record, 
     }
 
     /**
-     * The grouping key: rows group only within one Kafka partition and one Cassandra partition
-     * of one table.
+     * The key rows wait under before they are bound: table, Kafka partition and the record key,
+     * which the topology sets to the row's Cassandra partition key. (Rows are regrouped by the
+     * bound statement's routing key when sent, so a producer that keys differently still gets
+     * correct, single-partition writes.)
      *
      * @return a value-comparable key
      */
-    Object groupKey() {
-        return new GroupKey(partition, table, routingKey);
+    GroupKey groupKey() {
+        byte[] key = record.key();
+        return new GroupKey(table.table(), partition, key == null ? null : ByteBuffer.wrap(key));
     }
 
-    private record GroupKey(TopicPartition partition, String table, ByteBuffer routingKey) {
+    /**
+     * @param table     table name
+     * @param partition Kafka partition
+     * @param recordKey the record key bytes, or null
+     */
+    record GroupKey(String table, TopicPartition partition, ByteBuffer recordKey) {
     }
 }

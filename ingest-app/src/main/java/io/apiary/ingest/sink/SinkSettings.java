@@ -3,61 +3,99 @@ package io.apiary.ingest.sink;
 import java.time.Duration;
 import java.util.Objects;
 
-import com.datastax.oss.driver.api.core.ConsistencyLevel;
-import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import io.apiary.ingest.config.IngestConfig;
 
 /**
- * The sink's flow-control settings. Immutable and thread-safe.
+ * The sink's batching and flow-control settings. Immutable and thread-safe.
  *
- * @param maxInFlight       write requests awaiting Cassandra's answer, at least 1
- * @param batchMaxRows      rows per single-partition batch, at least 1
- * @param batchMaxBytes     bound-value bytes per batch, at least 1
- * @param maxBufferedRows   rows polled and not yet acknowledged before the sink pauses its partitions
- * @param maxBufferedBytes  key and value bytes of those rows before the sink pauses its partitions
- * @param commitInterval    how often acknowledged offsets are committed
- * @param retryBackoff      first wait before retrying a failed write; doubles per retry, with jitter
- * @param retryBackoffMax   longest wait between two attempts of one write
- * @param drainTimeout      how long revocation and shutdown wait for in-flight writes
- * @param consistency       write consistency level
- * @param deadLetterTopic   topic for rows Cassandra can never accept, not null
+ * @param maxInFlight          most write requests awaiting Cassandra's answer, at least 1; the
+ *                             sink lowers its own limit below this while Cassandra is overloaded
+ * @param batchMaxRows         most rows per batch, at least 1
+ * @param batchMaxBytes        most bytes per batch as Cassandra counts them
+ *                             ({@link SinkTable#serverBytes}); -1 takes the server's
+ *                             {@code batch_size_warn_threshold}
+ * @param linger               how long a partition's first row waits for more rows, not negative
+ * @param maxRowsPerSecond     most rows written per second, 0 for no limit
+ * @param combineReplicas      whether small batches of partitions with the same replicas are
+ *                             combined into one request
+ * @param combineMaxPartitions most partitions per combined batch; -1 takes the server's
+ *                             {@code unlogged_batch_across_partitions_warn_threshold}
+ * @param maxBufferedRows      rows polled and not yet acknowledged before the sink pauses its
+ *                             partitions, at least 1
+ * @param maxBufferedBytes     key and value bytes of those rows before the sink pauses, at least 1
+ * @param commitInterval       how often acknowledged offsets are committed, not null
+ * @param retryBackoff         first wait before retrying a failed write; doubles per retry, with jitter
+ * @param retryBackoffMax      longest wait between two attempts of one write
+ * @param drainTimeout         how long shutdown keeps writing, and revocation waits for in-flight writes
+ * @param deadLetterTopic      topic for rows Cassandra can never accept, not null
  */
-public record SinkSettings(int maxInFlight, int batchMaxRows, int batchMaxBytes, int maxBufferedRows,
-        long maxBufferedBytes,
-        Duration commitInterval, Duration retryBackoff, Duration retryBackoffMax, Duration drainTimeout,
-        ConsistencyLevel consistency, String deadLetterTopic) {
+public record SinkSettings(int maxInFlight, int batchMaxRows, long batchMaxBytes, Duration linger,
+        long maxRowsPerSecond, boolean combineReplicas, int combineMaxPartitions, int maxBufferedRows,
+        long maxBufferedBytes, Duration commitInterval, Duration retryBackoff, Duration retryBackoffMax,
+        Duration drainTimeout, String deadLetterTopic) {
 
-    /** Checks the values. */
+    /**
+     * Checks the values.
+     *
+     * @throws IllegalArgumentException if a limit is out of range
+     * @throws NullPointerException     if a duration or the topic is null
+     */
     public SinkSettings {
-        if (maxInFlight < 1 || batchMaxRows < 1 || batchMaxBytes < 1 || maxBufferedRows < 1 || maxBufferedBytes < 1) {
-            throw new IllegalArgumentException("sink limits must be at least 1");
+        if (maxInFlight < 1 || batchMaxRows < 1 || maxBufferedRows < 1 || maxBufferedBytes < 1
+                || maxRowsPerSecond < 0 || (batchMaxBytes < 1 && batchMaxBytes != -1)
+                || (combineMaxPartitions < 2 && combineMaxPartitions != -1)) {
+            throw new IllegalArgumentException("sink limits out of range: " + maxInFlight + ", " + batchMaxRows
+                    + ", " + batchMaxBytes + ", " + maxRowsPerSecond + ", " + combineMaxPartitions + ", "
+                    + maxBufferedRows + ", " + maxBufferedBytes);
         }
+        Objects.requireNonNull(linger);
         Objects.requireNonNull(commitInterval);
         Objects.requireNonNull(retryBackoff);
         Objects.requireNonNull(retryBackoffMax);
         Objects.requireNonNull(drainTimeout);
-        Objects.requireNonNull(consistency);
         Objects.requireNonNull(deadLetterTopic);
+        if (linger.isNegative()) {
+            throw new IllegalArgumentException("linger must not be negative: " + linger);
+        }
     }
 
     /**
      * The settings named by a configuration.
      *
-     * @param config the configuration
-     * @return the settings; consistency LOCAL_QUORUM, drain timeout 30 s
+     * @param config the configuration, not null
+     * @return the settings
      */
     public static SinkSettings from(IngestConfig config) {
         return new SinkSettings(
                 config.getInt(IngestConfig.SINK_MAX_IN_FLIGHT),
                 config.getInt(IngestConfig.SINK_BATCH_MAX_ROWS),
-                config.getInt(IngestConfig.SINK_BATCH_MAX_BYTES),
+                config.getLong(IngestConfig.SINK_BATCH_MAX_BYTES),
+                Duration.ofMillis(config.getLong(IngestConfig.SINK_LINGER_MS)),
+                config.getLong(IngestConfig.SINK_MAX_ROWS_PER_SECOND),
+                config.getBoolean(IngestConfig.SINK_COMBINE_REPLICAS),
+                config.getInt(IngestConfig.SINK_COMBINE_MAX_PARTITIONS),
                 config.getInt(IngestConfig.SINK_MAX_BUFFERED_ROWS),
                 config.getLong(IngestConfig.SINK_MAX_BUFFERED_BYTES),
                 Duration.ofMillis(config.getLong(IngestConfig.SINK_COMMIT_INTERVAL_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.SINK_RETRY_BACKOFF_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.SINK_RETRY_BACKOFF_MAX_MS)),
-                Duration.ofSeconds(30),
-                DefaultConsistencyLevel.LOCAL_QUORUM,
+                Duration.ofMillis(config.getLong(IngestConfig.SINK_DRAIN_TIMEOUT_MS)),
                 config.topics().deadLetter());
+    }
+
+    /**
+     * @param server the server's thresholds, not null
+     * @return the byte cap to use: the configured one, or the server's warning threshold
+     */
+    long effectiveBatchMaxBytes(ServerBatchLimits server) {
+        return batchMaxBytes == -1 ? server.warnBytes() : batchMaxBytes;
+    }
+
+    /**
+     * @param server the server's thresholds, not null
+     * @return the partition cap of combined batches: the configured one, or the server's threshold
+     */
+    int effectiveCombineMaxPartitions(ServerBatchLimits server) {
+        return combineMaxPartitions == -1 ? server.warnPartitions() : combineMaxPartitions;
     }
 }

@@ -9,6 +9,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.schema.AgentAlertRow;
 import io.apiary.schema.HiveTelemetryRow;
@@ -30,18 +31,61 @@ import io.apiary.schema.WeatherReadingRow;
  * </ul>
  * Optional values that are null (a measurement a station does not take, an alert without hive)
  * are left unset rather than bound to null, so they write nothing instead of a tombstone.
- * Thread-safe: prepared statements and serdes are.
+ * Values are set with the codec of their column type named directly ({@link TypeCodecs}), which
+ * skips the driver's codec-registry lookup per value.
+ *
+ * <p>Thread-safe: prepared statements and serdes are.
  */
 public abstract class SinkTable {
+
+    /**
+     * Per-table write options.
+     *
+     * @param consistency write consistency level, not null
+     * @param ttlSeconds  time to live of written cells in seconds; -1 keeps the table's
+     *                    {@code default_time_to_live}, 0 means never expire
+     */
+    public record Options(ConsistencyLevel consistency, int ttlSeconds) {
+
+        /** Checks the values. */
+        public Options {
+            java.util.Objects.requireNonNull(consistency, "consistency");
+            if (ttlSeconds < -1) {
+                throw new IllegalArgumentException("ttlSeconds must be -1 (table default) or at least 0: " + ttlSeconds);
+            }
+        }
+
+        /** @return the CQL USING clause: {@code USING TIMESTAMP ?}, plus {@code AND TTL n} when set */
+        String usingClause() {
+            return ttlSeconds < 0 ? " USING TIMESTAMP ?" : " USING TIMESTAMP ? AND TTL " + ttlSeconds;
+        }
+    }
+
+    /**
+     * Bytes Cassandra counts per cell beside its value: write timestamp (8), TTL (4) and local
+     * deletion time (4), as in {@code AbstractCell.dataSize()} of Cassandra 4.0-5.0.
+     */
+    static final int CELL_OVERHEAD_BYTES = 16;
+    /** Bytes Cassandra counts per row for its primary-key liveness info (timestamp, TTL, deletion time). */
+    static final int ROW_OVERHEAD_BYTES = 16;
 
     private final String table;
     private final PreparedStatement insert;
     private final ConsistencyLevel consistency;
+    private final int partitionKeyColumns;
+    private final int clusteringColumns;
 
-    private SinkTable(String table, PreparedStatement insert, ConsistencyLevel consistency) {
+    /**
+     * @param insert the INSERT; its bind markers are the partition-key columns, then the
+     *               clustering columns, then the regular columns, then the write timestamp
+     */
+    private SinkTable(String table, PreparedStatement insert, Options options, int partitionKeyColumns,
+            int clusteringColumns) {
         this.table = table;
         this.insert = insert;
-        this.consistency = consistency;
+        this.consistency = options.consistency();
+        this.partitionKeyColumns = partitionKeyColumns;
+        this.clusteringColumns = clusteringColumns;
     }
 
     /** @return the table name, without keyspace */
@@ -72,15 +116,40 @@ public abstract class SinkTable {
     }
 
     /**
-     * Bytes of the bound values of a statement (what the byte cap counts).
+     * Bytes of the bound values of a statement (what travels on the wire).
      *
-     * @param statement a statement bound from this table's insert
+     * @param statement a bound statement
      * @return the sum of the serialized values' sizes
      */
     static int boundBytes(BoundStatement statement) {
         int total = 0;
-        for (ByteBuffer value : statement.getValues()) {
-            total += value == null ? 0 : value.remaining();
+        for (int i = 0; i < statement.size(); i++) {
+            ByteBuffer value = statement.getBytesUnsafe(i);
+            total += value == null || !statement.isSet(i) ? 0 : value.remaining();
+        }
+        return total;
+    }
+
+    /**
+     * The size Cassandra counts for this row in a batch: the figure it compares with
+     * {@code batch_size_warn_threshold}. It follows {@code PartitionUpdate.dataSize()} of Cassandra
+     * 4.0-5.0: per row the clustering values, {@value #ROW_OVERHEAD_BYTES} bytes of liveness info,
+     * and for each regular cell written its value plus {@value #CELL_OVERHEAD_BYTES} bytes; the
+     * partition key is not counted. Unset values write no cell.
+     *
+     * @param statement a statement bound from this table's insert
+     * @return the estimated server-side size in bytes
+     */
+    int serverBytes(BoundStatement statement) {
+        int total = ROW_OVERHEAD_BYTES;
+        int regularEnd = statement.size() - 1; // the last marker is the write timestamp
+        for (int i = partitionKeyColumns; i < regularEnd; i++) {
+            if (!statement.isSet(i)) {
+                continue;
+            }
+            ByteBuffer value = statement.getBytesUnsafe(i);
+            int size = value == null ? 0 : value.remaining();
+            total += i < partitionKeyColumns + clusteringColumns ? size : size + CELL_OVERHEAD_BYTES;
         }
         return total;
     }
@@ -88,30 +157,30 @@ public abstract class SinkTable {
     /**
      * The hive_telemetry table.
      *
-     * @param session     an open session, not null
-     * @param keyspace    keyspace of the table
-     * @param consistency write consistency level
+     * @param session  an open session, not null
+     * @param keyspace keyspace of the table
+     * @param options  consistency level and TTL, not null
      * @return the table binding
      */
-    public static SinkTable hiveTelemetry(CqlSession session, String keyspace, ConsistencyLevel consistency) {
+    public static SinkTable hiveTelemetry(CqlSession session, String keyspace, Options options) {
         PreparedStatement insert = session.prepare("INSERT INTO " + keyspace + ".hive_telemetry"
                 + " (hive_id, day, shard, sensor_type, reading_time, gateway_id, value, unit)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) USING TIMESTAMP ?");
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)" + options.usingClause());
         AvroSingleObjectSerde<HiveTelemetryRow> serde = AvroSingleObjectSerde.of(HiveTelemetryRow.class);
-        return new SinkTable("hive_telemetry", insert, consistency) {
+        return new SinkTable("hive_telemetry", insert, options, 3, 2) {
             @Override
             public BoundStatement bind(byte[] value) {
                 HiveTelemetryRow row = Objects.requireNonNull(serde.decode(value));
                 return builder()
-                        .setString(0, row.getHiveId())
-                        .setLocalDate(1, row.getDay())
-                        .setInt(2, row.getShard())
-                        .setString(3, row.getSensorType())
-                        .setInstant(4, row.getReadingTime())
-                        .setString(5, row.getGatewayId())
-                        .setDouble(6, row.getValue())
-                        .setString(7, row.getUnit())
-                        .setLong(8, micros(row.getReadingTime()))
+                        .set(0, row.getHiveId(), TypeCodecs.TEXT)
+                        .set(1, row.getDay(), TypeCodecs.DATE)
+                        .set(2, row.getShard(), TypeCodecs.INT)
+                        .set(3, row.getSensorType(), TypeCodecs.TEXT)
+                        .set(4, row.getReadingTime(), TypeCodecs.TIMESTAMP)
+                        .set(5, row.getGatewayId(), TypeCodecs.TEXT)
+                        .set(6, row.getValue(), TypeCodecs.DOUBLE)
+                        .set(7, row.getUnit(), TypeCodecs.TEXT)
+                        .set(8, micros(row.getReadingTime()), TypeCodecs.BIGINT)
                         .build();
             }
         };
@@ -120,16 +189,17 @@ public abstract class SinkTable {
     /**
      * The hive_activity table.
      *
-     * @param session     an open session, not null
-     * @param keyspace    keyspace of the table
-     * @param consistency write consistency level
+     * @param session  an open session, not null
+     * @param keyspace keyspace of the table
+     * @param options  consistency level and TTL, not null
      * @return the table binding
      */
-    public static SinkTable hiveActivity(CqlSession session, String keyspace, ConsistencyLevel consistency) {
+    public static SinkTable hiveActivity(CqlSession session, String keyspace, Options options) {
         PreparedStatement insert = session.prepare("INSERT INTO " + keyspace + ".hive_activity"
-                + " (hive_id, day, hour, bees_in, bees_out, samples) VALUES (?, ?, ?, ?, ?, ?) USING TIMESTAMP ?");
+                + " (hive_id, day, hour, bees_in, bees_out, samples) VALUES (?, ?, ?, ?, ?, ?)"
+                + options.usingClause());
         AvroSingleObjectSerde<HourlyActivity> serde = AvroSingleObjectSerde.of(HourlyActivity.class);
-        return new SinkTable("hive_activity", insert, consistency) {
+        return new SinkTable("hive_activity", insert, options, 1, 2) {
             @Override
             public BoundStatement bind(byte[] value) {
                 HourlyActivity row = Objects.requireNonNull(serde.decode(value));
@@ -137,13 +207,13 @@ public abstract class SinkTable {
                 long writeTime = Math.addExact(micros(row.getWindowStart()),
                         row.getSamples());
                 return builder()
-                        .setString(0, row.getHiveId())
-                        .setLocalDate(1, day)
-                        .setInt(2, row.getHour())
-                        .setLong(3, row.getEntries())
-                        .setLong(4, row.getExits())
-                        .setInt(5, row.getSamples())
-                        .setLong(6, writeTime)
+                        .set(0, row.getHiveId(), TypeCodecs.TEXT)
+                        .set(1, day, TypeCodecs.DATE)
+                        .set(2, row.getHour(), TypeCodecs.INT)
+                        .set(3, row.getEntries(), TypeCodecs.BIGINT)
+                        .set(4, row.getExits(), TypeCodecs.BIGINT)
+                        .set(5, row.getSamples(), TypeCodecs.INT)
+                        .set(6, writeTime, TypeCodecs.BIGINT)
                         .build();
             }
         };
@@ -152,27 +222,27 @@ public abstract class SinkTable {
     /**
      * The weather_readings table. Absent measurements are left unset (no cell, no tombstone).
      *
-     * @param session     an open session, not null
-     * @param keyspace    keyspace of the table
-     * @param consistency write consistency level
+     * @param session  an open session, not null
+     * @param keyspace keyspace of the table
+     * @param options  consistency level and TTL, not null
      * @return the table binding
      */
-    public static SinkTable weatherReadings(CqlSession session, String keyspace, ConsistencyLevel consistency) {
+    public static SinkTable weatherReadings(CqlSession session, String keyspace, Options options) {
         PreparedStatement insert = session.prepare("INSERT INTO " + keyspace + ".weather_readings"
                 + " (station_id, day, shard, reading_time, temperature_c, relative_humidity, pressure_hpa,"
                 + " wind_speed_ms, wind_direction_deg, rainfall_mm, solar_radiation_wm2)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) USING TIMESTAMP ?");
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" + options.usingClause());
         AvroSingleObjectSerde<WeatherReadingRow> serde = AvroSingleObjectSerde.of(WeatherReadingRow.class);
-        return new SinkTable("weather_readings", insert, consistency) {
+        return new SinkTable("weather_readings", insert, options, 3, 1) {
             @Override
             public BoundStatement bind(byte[] value) {
                 WeatherReadingRow row = Objects.requireNonNull(serde.decode(value));
                 BoundStatementBuilder statement = builder()
-                        .setString(0, row.getStationId())
-                        .setLocalDate(1, row.getDay())
-                        .setInt(2, row.getShard())
-                        .setInstant(3, row.getReadingTime())
-                        .setLong(11, micros(row.getReadingTime()));
+                        .set(0, row.getStationId(), TypeCodecs.TEXT)
+                        .set(1, row.getDay(), TypeCodecs.DATE)
+                        .set(2, row.getShard(), TypeCodecs.INT)
+                        .set(3, row.getReadingTime(), TypeCodecs.TIMESTAMP)
+                        .set(11, micros(row.getReadingTime()), TypeCodecs.BIGINT);
                 statement = setIfPresent(statement, 4, row.getTemperatureC());
                 statement = setIfPresent(statement, 5, row.getRelativeHumidity());
                 statement = setIfPresent(statement, 6, row.getPressureHpa());
@@ -188,30 +258,30 @@ public abstract class SinkTable {
     /**
      * The agent_alerts table. An alert without hive leaves hive_id unset (no cell, no tombstone).
      *
-     * @param session     an open session, not null
-     * @param keyspace    keyspace of the table
-     * @param consistency write consistency level
+     * @param session  an open session, not null
+     * @param keyspace keyspace of the table
+     * @param options  consistency level and TTL, not null
      * @return the table binding
      */
-    public static SinkTable agentAlerts(CqlSession session, String keyspace, ConsistencyLevel consistency) {
+    public static SinkTable agentAlerts(CqlSession session, String keyspace, Options options) {
         PreparedStatement insert = session.prepare("INSERT INTO " + keyspace + ".agent_alerts"
                 + " (agent_id, day, alert_time, hive_id, severity, alert_type, message)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?) USING TIMESTAMP ?");
+                + " VALUES (?, ?, ?, ?, ?, ?, ?)" + options.usingClause());
         AvroSingleObjectSerde<AgentAlertRow> serde = AvroSingleObjectSerde.of(AgentAlertRow.class);
-        return new SinkTable("agent_alerts", insert, consistency) {
+        return new SinkTable("agent_alerts", insert, options, 2, 1) {
             @Override
             public BoundStatement bind(byte[] value) {
                 AgentAlertRow row = Objects.requireNonNull(serde.decode(value));
                 BoundStatementBuilder statement = builder()
-                        .setString(0, row.getAgentId())
-                        .setLocalDate(1, row.getDay())
-                        .setInstant(2, row.getAlertTime())
-                        .setString(4, row.getSeverity())
-                        .setString(5, row.getAlertType())
-                        .setString(6, row.getMessage())
-                        .setLong(7, micros(row.getAlertTime()));
+                        .set(0, row.getAgentId(), TypeCodecs.TEXT)
+                        .set(1, row.getDay(), TypeCodecs.DATE)
+                        .set(2, row.getAlertTime(), TypeCodecs.TIMESTAMP)
+                        .set(4, row.getSeverity(), TypeCodecs.TEXT)
+                        .set(5, row.getAlertType(), TypeCodecs.TEXT)
+                        .set(6, row.getMessage(), TypeCodecs.TEXT)
+                        .set(7, micros(row.getAlertTime()), TypeCodecs.BIGINT);
                 if (row.getHiveId() != null) {
-                    statement = statement.setString(3, row.getHiveId());
+                    statement = statement.set(3, row.getHiveId(), TypeCodecs.TEXT);
                 }
                 return statement.build();
             }
@@ -220,6 +290,6 @@ public abstract class SinkTable {
 
     /** Binds a nullable double, leaving the marker unset when null. */
     private static BoundStatementBuilder setIfPresent(BoundStatementBuilder statement, int index, Double value) {
-        return value == null ? statement : statement.setDouble(index, value);
+        return value == null ? statement : statement.set(index, value, TypeCodecs.DOUBLE);
     }
 }

@@ -27,6 +27,24 @@ final class WriteFailures {
     }
 
     /**
+     * @param error a failure of a write
+     * @return true if it signals that Cassandra is overloaded or too slow (timeouts, overload,
+     *         unavailable replicas, busy or missing connections, the driver's own throttling):
+     *         the sink then lowers its requests in flight
+     */
+    static boolean overload(Throwable error) {
+        Throwable cause = unwrap(error);
+        return cause instanceof com.datastax.oss.driver.api.core.DriverTimeoutException
+                || cause instanceof com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException
+                || cause instanceof com.datastax.oss.driver.api.core.servererrors.OverloadedException
+                || cause instanceof com.datastax.oss.driver.api.core.servererrors.UnavailableException
+                || cause instanceof com.datastax.oss.driver.api.core.servererrors.WriteFailureException
+                || cause instanceof com.datastax.oss.driver.api.core.connection.BusyConnectionException
+                || cause instanceof com.datastax.oss.driver.api.core.RequestThrottlingException
+                || cause instanceof com.datastax.oss.driver.api.core.AllNodesFailedException;
+    }
+
+    /**
      * @param error a failure
      * @return a short label of its cause, for the retry metric's tag
      */

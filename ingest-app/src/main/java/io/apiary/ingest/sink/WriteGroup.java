@@ -11,34 +11,59 @@ import com.datastax.oss.driver.api.core.cql.Statement;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Rows of one Cassandra partition (and one Kafka partition) written by one request: a plain
- * statement for one row, an UNLOGGED batch for several. Mutable retry bookkeeping; confined to
- * the sink's poll thread.
+ * Rows of one Kafka partition written by one request: a plain statement for one row, an
+ * UNLOGGED batch for several (rows of one Cassandra partition, or of several partitions with the
+ * same replicas when combining is on). Mutable retry bookkeeping; confined to the sink's poll
+ * thread.
  */
 final class WriteGroup {
 
     final TopicPartition partition;
-    final String table;
-    final List<SinkRow> rows;
-    final int boundBytes;
+    final List<BoundRow> rows;
+    final long serverBytes;
     final long recordBytes;
+    final long openedNanos;
+    final int partitionKeys;
     int attempts;
     long dueAtNanos;
     boolean abandoned;
     long startedNanos;
 
-    WriteGroup(List<SinkRow> rows) {
+    /**
+     * @param rows          rows of one Kafka partition, not empty
+     * @param openedNanos   when the first of them started waiting (for the linger metric)
+     * @param partitionKeys how many Cassandra partitions they span
+     */
+    WriteGroup(List<BoundRow> rows, long openedNanos, int partitionKeys) {
         this.rows = List.copyOf(rows);
-        this.partition = rows.get(0).partition();
-        this.table = rows.get(0).table();
-        int bytes = 0;
+        this.partition = rows.get(0).row().partition();
+        this.openedNanos = openedNanos;
+        this.partitionKeys = partitionKeys;
+        long bytes = 0;
         long raw = 0;
-        for (SinkRow row : rows) {
-            bytes += row.boundBytes();
-            raw += row.recordBytes();
+        for (BoundRow row : rows) {
+            bytes += row.serverBytes();
+            raw += row.row().recordBytes();
         }
-        this.boundBytes = bytes;
+        this.serverBytes = bytes;
         this.recordBytes = raw;
+    }
+
+    /**
+     * @param groups single-partition groups of one Kafka partition, not empty
+     * @return one group of all their rows
+     */
+    static WriteGroup combined(List<WriteGroup> groups) {
+        if (groups.size() == 1) {
+            return groups.get(0);
+        }
+        List<BoundRow> rows = new ArrayList<>();
+        long opened = Long.MAX_VALUE;
+        for (WriteGroup group : groups) {
+            rows.addAll(group.rows);
+            opened = Math.min(opened, group.openedNanos);
+        }
+        return new WriteGroup(rows, opened, groups.size());
     }
 
     /** @return the statement to execute: the single bound statement, or an UNLOGGED batch */
@@ -47,7 +72,7 @@ final class WriteGroup {
             return rows.get(0).statement();
         }
         List<BatchableStatement<?>> statements = new ArrayList<>(rows.size());
-        for (SinkRow row : rows) {
+        for (BoundRow row : rows) {
             statements.add(row.statement());
         }
         BoundStatement first = rows.get(0).statement();
@@ -55,14 +80,17 @@ final class WriteGroup {
                 .addStatements(statements)
                 .setIdempotence(true)
                 .setConsistencyLevel(first.getConsistencyLevel())
+                // the driver routes a batch by its first statement; give it the key computed at bind time
+                .setRoutingKeyspace(first.getRoutingKeyspace())
+                .setRoutingKey(rows.get(0).routingKey())
                 .build();
     }
 
     /** @return one group per row, for finding the row a batch failed on */
     List<WriteGroup> split() {
         List<WriteGroup> singles = new ArrayList<>(rows.size());
-        for (SinkRow row : rows) {
-            singles.add(new WriteGroup(List.of(row)));
+        for (BoundRow row : rows) {
+            singles.add(new WriteGroup(List.of(row), openedNanos, 1));
         }
         return singles;
     }

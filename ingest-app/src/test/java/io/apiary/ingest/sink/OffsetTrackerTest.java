@@ -24,7 +24,11 @@ class OffsetTrackerTest {
 
         tracker.acknowledge(p0, 12);
         tracker.acknowledge(p0, 11);
+        tracker.acknowledge(p0, 11); // a repeated acknowledgement changes nothing
         assertThat(tracker.committable(p0)).hasValue(10);
+        assertThat(tracker.pendingTotal()).as("not committable").isEqualTo(5);
+        assertThat(tracker.unacknowledgedTotal()).as("held in memory").isEqualTo(3);
+        assertThat(tracker.firstRegistered(p0)).isEqualTo(10L);
 
         tracker.acknowledge(p0, 10);
         assertThat(tracker.committable(p0)).hasValue(13);
@@ -32,9 +36,11 @@ class OffsetTrackerTest {
         assertThat(tracker.pendingTotal()).isEqualTo(2);
 
         tracker.acknowledge(p0, 14);
+        assertThat(tracker.unacknowledgedTotal()).isEqualTo(1);
         tracker.acknowledge(p0, 13);
         assertThat(tracker.committable(p0)).hasValue(15);
         assertThat(tracker.pendingTotal()).isZero();
+        assertThat(tracker.unacknowledgedTotal()).isZero();
     }
 
     @Test
@@ -65,5 +71,44 @@ class OffsetTrackerTest {
 
         assertThat(tracker.committable(p0)).isEmpty();
         assertThat(tracker.pendingTotal()).isZero();
+    }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> workloads() {
+        return io.apiary.ingest.testing.RandomCases.cases(300, r -> new Object[] {r.nextLong()});
+    }
+
+    /** Against a simple model: the committable offset is the smallest unacknowledged one, else next. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("workloads")
+    void agrees_with_a_simple_model_under_random_gaps_and_acknowledgement_orders(String seed, long workload) {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(workload);
+        java.util.TreeSet<Long> unacked = new java.util.TreeSet<>();
+        java.util.List<Long> registered = new java.util.ArrayList<>();
+        long offset = r.nextInt(1_000);
+        long next = -1;
+        int steps = r.nextInt(3_000);
+        for (int i = 0; i < steps; i++) {
+            if (r.nextInt(3) > 0 || registered.isEmpty()) {
+                offset += 1 + (r.nextInt(10) == 0 ? r.nextInt(5) : 0); // gaps, as transaction markers leave
+                tracker.register(p0, offset);
+                registered.add(offset);
+                unacked.add(offset);
+                next = offset + 1;
+            } else {
+                long ack = registered.get(r.nextInt(registered.size()));
+                tracker.acknowledge(p0, ack);
+                unacked.remove(ack);
+            }
+            long expected = unacked.isEmpty() ? next : unacked.first();
+            assertThat(tracker.committable(p0)).hasValue(expected);
+            assertThat(tracker.unacknowledgedTotal()).isEqualTo(unacked.size());
+            long pending = registered.stream().filter(o -> o >= expected).count();
+            if (i % 100 == 0) {
+                assertThat(tracker.pendingTotal()).isEqualTo((int) pending);
+            }
+        }
+        tracker.remove(p0);
+        assertThat(tracker.pendingTotal()).isZero();
+        assertThat(tracker.unacknowledgedTotal()).isZero();
     }
 }
