@@ -152,7 +152,7 @@ class SinkIT {
 
     /** What one drain measured; CPU in seconds of this JVM (the sink) and of the Cassandra process (-1 if unknown). */
     record Drain(long rows, double seconds, long requests, double rowsPerRequest, double warnings,
-            double nonReplica, double retries, double clientCpuSeconds, double serverCpuSeconds) {
+            double nonReplica, double retries, double clientCpuSeconds, double serverCpuSeconds, long driverMeters) {
         double rowsPerSecond() {
             return rows / seconds;
         }
@@ -210,7 +210,8 @@ class SinkIT {
         return new Drain((long) counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry"), seconds,
                 batchRows.count(), batchRows.mean(), counter(registry, "apiary.sink.server.warnings"),
                 counter(registry, "apiary.sink.requests", "coordinator", "non-replica"),
-                counter(registry, "apiary.sink.retries"), clientCpu, serverCpu);
+                counter(registry, "apiary.sink.retries"), clientCpu, serverCpu,
+                registry.getMeters().stream().filter(m -> m.getId().getName().startsWith("cassandra.")).count());
     }
 
     /** Server-side batch warnings in the local node's log (empty with Testcontainers). */
@@ -259,6 +260,7 @@ class SinkIT {
         assertThat(withoutLinger.warnings()).isZero();
         assertThat(serverBatchWarningsInLog()).isEqualTo(logWarningsBefore);
         assertThat(withLinger.nonReplica()).isZero();
+        assertThat(withLinger.driverMeters()).as("the driver's own metrics in the same registry").isPositive();
         assertThat(withLinger.rowsPerRequest()).as("linger groups more rows per request")
                 .isGreaterThan(2 * withoutLinger.rowsPerRequest());
     }
