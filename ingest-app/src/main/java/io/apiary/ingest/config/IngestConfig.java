@@ -147,8 +147,8 @@ public final class IngestConfig extends AbstractConfig {
                     "Maximum rows in one batch.")
             .define(SINK_BATCH_MAX_BYTES, Type.LONG, -1L, atLeastOrMinusOne(100), Importance.MEDIUM,
                     "Maximum size of one batch in bytes, counted as Cassandra counts it for "
-                            + "batch_size_warn_threshold (clustering values, plus each written cell's value and 16 "
-                            + "bytes, plus 16 bytes per row). -1 (the default) reads the server's "
+                            + "batch_size_warn_threshold, bounded from above (clustering values plus 40 bytes per "
+                            + "row, each written cell's value plus 24 bytes). -1 (the default) reads the server's "
                             + "batch_size_warn_threshold from system_views.settings at start (stock: 5 KiB), so the "
                             + "sink never causes batch warnings.")
             .define(SINK_LINGER_MS, Type.LONG, 1_000L, Range.between(0, 60_000), Importance.HIGH,

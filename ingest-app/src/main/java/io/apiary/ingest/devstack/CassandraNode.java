@@ -143,7 +143,10 @@ public final class CassandraNode extends ManagedServer {
                 "-Djava.io.tmpdir=" + dir.resolve("tmp"),
                 "-Djna.tmpdir=" + dir.resolve("tmp"),
                 "-Duser.home=" + dir.resolve("home"),
-                "-Dcassandra.ring_delay_ms=100",
+                // A joining node's gossip shadow round waits up to the ring delay for the seed's
+                // answer: 100 ms is too short on a loaded 2-core machine ("Unable to gossip with
+                // any peers"). Without bootstrap the delay is not slept, only waited on.
+                "-Dcassandra.ring_delay_ms=" + (seed == null ? 100 : 30_000),
                 "-Dcassandra.skip_wait_for_gossip_to_settle=0",
                 "-Dcassandra.jmx.local.port=" + jmxPort,
                 "-Dlogback.configurationFile=" + conf.resolve("logback.xml")));
