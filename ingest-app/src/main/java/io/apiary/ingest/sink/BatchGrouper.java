@@ -8,8 +8,10 @@ import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
 /**
- * Groups rows by Cassandra partition key into batches that respect a row cap and a byte cap:
- * the pure core of the sink, testable without a database.
+ * Groups rows by Cassandra partition key into batches that respect a row cap and a byte cap, in
+ * one pass over a list: the sink's exact split of a {@link PartitionBatcher} batch once its rows
+ * are bound (by routing key, and by the size Cassandra will count, which the batcher could only
+ * estimate before binding). Testable without a database.
  *
  * <p>Guarantees: every row lands in exactly one batch; every batch holds rows of one partition
  * key only; rows keep their input order within a partition; a batch never exceeds
