@@ -64,9 +64,13 @@ public final class RunCommand implements Callable<Integer> {
             if (pipeline.sink() != null) {
                 long rows = (long) registry.find("apiary.sink.rows.written").counters().stream()
                         .mapToDouble(c -> c.count()).sum();
-                line.append(String.format("sink %,d rows written (%,.0f rows/s), %,.0f in flight, %,.0f buffered; ",
-                        rows, (rows - lastRows) / ((now - lastNanos) / 1e9), gauge("apiary.sink.in.flight"),
-                        gauge("apiary.sink.buffered.rows")));
+                var batchRows = registry.find("apiary.sink.batch.rows").summary();
+                line.append(String.format("sink %,d rows written (%,.0f rows/s, %.1f rows per request), "
+                                + "%,.0f in flight (limit %,.0f), %,.0f buffered, %,.0f partitions paused; ",
+                        rows, (rows - lastRows) / ((now - lastNanos) / 1e9),
+                        batchRows == null ? 0.0 : batchRows.mean(), gauge("apiary.sink.in.flight"),
+                        gauge("apiary.sink.in.flight.limit"), gauge("apiary.sink.buffered.rows"),
+                        gauge("apiary.sink.paused.partitions")));
                 lastRows = rows;
             }
             lastNanos = now;
