@@ -71,17 +71,27 @@ public final class ConfigLoader {
     }
 
     /**
-     * The settings named by {@code APIARY_*} environment variables.
+     * The settings named by {@code APIARY_*} environment variables: {@code APIARY_} plus the
+     * option in upper case with dots as underscores. A variable that matches a defined option
+     * this way names that option, even when the option itself contains underscores
+     * ({@code APIARY_SINK_TABLE_HIVE_TELEMETRY_TTL_SECONDS} is {@code sink.table.hive_telemetry.ttl.seconds});
+     * any other variable becomes lower case with underscores as dots (pass-through settings such
+     * as {@code APIARY_KAFKA_SECURITY_PROTOCOL}).
      *
      * @param env environment variables, not null
      * @return option name to value
      */
     public static Map<String, String> fromEnvironment(Map<String, String> env) {
+        Map<String, String> defined = new HashMap<>();
+        for (String option : IngestConfig.DEFINITION.names()) {
+            defined.put(ENV_PREFIX + option.toUpperCase(Locale.ROOT).replace('.', '_'), option);
+        }
         Map<String, String> settings = new HashMap<>();
         env.forEach((name, value) -> {
             boolean notASetting = NOT_SETTINGS.contains(name) || name.startsWith(ENV_PREFIX + "DEVSTACK_");
             if (name.startsWith(ENV_PREFIX) && name.length() > ENV_PREFIX.length() && !notASetting) {
-                String key = name.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.');
+                String key = defined.getOrDefault(name,
+                        name.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'));
                 settings.put(key, value);
             }
         });

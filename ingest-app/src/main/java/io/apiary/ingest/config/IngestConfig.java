@@ -63,6 +63,8 @@ public final class IngestConfig extends AbstractConfig {
     public static final String SINK_COMBINE_MAX_PARTITIONS = "sink.batch.combine.max.partitions";
     public static final String SINK_DRAIN_TIMEOUT_MS = "sink.drain.timeout.ms";
     public static final String SINK_CONSISTENCY = "sink.consistency";
+    /** Cassandra's largest TTL in seconds (20 years; {@code Attributes.MAX_TTL}). */
+    public static final int MAX_TTL_SECONDS = 630_720_000;
     /** Tables the sink writes; each has {@code sink.table.<name>.consistency} and {@code .ttl.seconds}. */
     public static final java.util.List<String> SINK_TABLES =
             java.util.List.of("hive_telemetry", "hive_activity", "weather_readings", "agent_alerts");
@@ -224,7 +226,13 @@ public final class IngestConfig extends AbstractConfig {
         for (String table : SINK_TABLES) {
             DEFINITION.define(sinkTableConsistency(table), Type.STRING, "", consistencyLevel(true), Importance.LOW,
                     "Write consistency level of " + table + "; empty (the default) takes sink.consistency.");
-            DEFINITION.define(sinkTableTtl(table), Type.INT, -1, atLeastOrMinusOne(0), Importance.LOW,
+            DEFINITION.define(sinkTableTtl(table), Type.INT, -1, ConfigDef.LambdaValidator.with((name, value) -> {
+                int ttl = (Integer) value;
+                if (ttl < -1 || ttl > MAX_TTL_SECONDS) {
+                    throw new org.apache.kafka.common.config.ConfigException(name, value,
+                            "must be -1 (the table's default) or 0 to " + MAX_TTL_SECONDS + " (Cassandra's maximum, 20 years)");
+                }
+            }, () -> "-1 or [0,...," + MAX_TTL_SECONDS + "]"), Importance.LOW,
                     "Time to live of the cells written to " + table + ", in seconds; -1 (the default) keeps the "
                             + "table's default_time_to_live (see cql/), 0 writes cells that never expire.");
         }
@@ -255,9 +263,11 @@ public final class IngestConfig extends AbstractConfig {
         }, () -> "-1 or [" + min + ",...]");
     }
 
+    /** Write consistency levels: every level but SERIAL and LOCAL_SERIAL, which Cassandra allows for conditional writes only. */
     private static ConfigDef.Validator consistencyLevel(boolean emptyAllowed) {
         java.util.List<String> levels = java.util.Arrays.stream(
-                com.datastax.oss.driver.api.core.DefaultConsistencyLevel.values()).map(Enum::name).toList();
+                com.datastax.oss.driver.api.core.DefaultConsistencyLevel.values())
+                .filter(level -> !level.isSerial()).map(Enum::name).toList();
         return ConfigDef.LambdaValidator.with((name, value) -> {
             String text = ((String) value).trim().toUpperCase(Locale.ROOT);
             if (!(emptyAllowed && text.isEmpty()) && !levels.contains(text)) {

@@ -99,6 +99,11 @@ public final class Pipeline implements AutoCloseable {
                         tableOptions(config, "weather_readings")),
                 topics.alertRows(), SinkTable.agentAlerts(session, keyspace, tableOptions(config, "agent_alerts")));
 
+        for (String table : IngestConfig.SINK_TABLES) {
+            SinkTable.Options options = tableOptions(config, table);
+            LOG.info("Sink table {}: consistency {}, TTL {}", table, options.consistency(),
+                    options.ttlSeconds() < 0 ? "the table's default" : options.ttlSeconds() + " s");
+        }
         Map<String, Object> consumerSettings = new HashMap<>(config.kafkaClientSettings());
         consumerSettings.put(ConsumerConfig.GROUP_ID_CONFIG, config.getString(IngestConfig.SINK_GROUP_ID));
         consumerSettings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
