@@ -25,7 +25,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * </pre>
  * A dead letter record must itself fit in Kafka, also when the original was rejected for its size:
  * keys over {@value #MAX_KEY_BYTES} bytes and values beyond {@value #MAX_PAYLOAD_BYTES} bytes of key
- * plus value are cut to those sizes (the first bytes are kept), and the message to
+ * plus value are cut to those sizes (the first bytes are kept), the original headers beyond
+ * {@value #MAX_ORIGINAL_HEADER_BYTES} bytes are left out, and the message is cut to
  * {@value #MAX_MESSAGE_CHARS} characters.
  * Each dead-lettered record also increments the Micrometer counter
  * {@value #COUNTER} tagged with {@code stage} and {@code reason}. Thread-safe (stateless).
@@ -48,6 +49,8 @@ public final class DeadLetterHeaders {
     public static final int MAX_KEY_BYTES = 16 * 1024;
     /** Most key plus value bytes kept: half of Kafka's default 1 MiB request size, leaving room for headers. */
     public static final int MAX_PAYLOAD_BYTES = 512 * 1024;
+    /** Most bytes of the original record's headers kept on its dead letter copy (names plus values). */
+    public static final int MAX_ORIGINAL_HEADER_BYTES = 64 * 1024;
     /** Longest message header kept, in characters. */
     public static final int MAX_MESSAGE_CHARS = 2_000;
 
@@ -76,8 +79,16 @@ public final class DeadLetterHeaders {
             Throwable error, String sourceTopic, int sourcePartition, long sourceOffset,
             byte[] key, byte[] value, Headers originalHeaders) {
         Headers headers = new RecordHeaders();
+        int originalHeaderBytes = 0;
+        boolean headersCut = false;
         if (originalHeaders != null) {
             for (Header h : originalHeaders) {
+                int size = h.key().length() + (h.value() == null ? 0 : h.value().length);
+                if (originalHeaderBytes + size > MAX_ORIGINAL_HEADER_BYTES) {
+                    headersCut = true; // the copy must fit Kafka's record size, so large headers are left out
+                    continue;
+                }
+                originalHeaderBytes += size;
                 headers.add(h);
             }
         }
@@ -92,7 +103,7 @@ public final class DeadLetterHeaders {
         put(headers, SOURCE_OFFSET, Long.toString(sourceOffset));
         byte[] keptKey = cut(key, MAX_KEY_BYTES);
         byte[] keptValue = cut(value, MAX_PAYLOAD_BYTES - (keptKey == null ? 0 : keptKey.length));
-        if (keptKey != key || keptValue != value) {
+        if (keptKey != key || keptValue != value || headersCut) {
             put(headers, TRUNCATED, "true");
             put(headers, ORIGINAL_KEY_BYTES, Integer.toString(key == null ? 0 : key.length));
             put(headers, ORIGINAL_VALUE_BYTES, Integer.toString(value == null ? 0 : value.length));

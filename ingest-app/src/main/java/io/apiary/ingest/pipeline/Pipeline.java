@@ -105,15 +105,28 @@ public final class Pipeline implements AutoCloseable {
                     options.ttlSeconds() < 0 ? "the table's default" : options.ttlSeconds() + " s");
         }
         Map<String, Object> consumerSettings = new HashMap<>(config.kafkaClientSettings());
+        consumerSettings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);
+        // one fetch is the most a poll can bring beyond the sink's memory bound: keep it a quarter of it
+        int fetchBytes = (int) Math.max(1 << 20, Math.min(50L << 20, settings.maxBufferedBytes() / 4));
+        consumerSettings.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, fetchBytes);
+        consumerSettings.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Math.min(1 << 20, fetchBytes));
+        consumerSettings.put(ConsumerConfig.CLIENT_ID_CONFIG, "apiary-sink");
+        Map<String, Object> passThrough = config.passThrough(IngestConfig.SINK_CONSUMER_PREFIX);
+        consumerSettings.putAll(passThrough);
+        // What at-least-once rests on cannot be passed through: the sink alone commits, after Cassandra acknowledged.
+        for (String forced : new String[] {ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                ConsumerConfig.GROUP_ID_CONFIG}) {
+            if (passThrough.containsKey(forced)) {
+                LOG.warn("Ignoring {}{}: the sink sets it itself", IngestConfig.SINK_CONSUMER_PREFIX, forced);
+            }
+        }
         consumerSettings.put(ConsumerConfig.GROUP_ID_CONFIG, config.getString(IngestConfig.SINK_GROUP_ID));
         consumerSettings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerSettings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         // "none": the sink starts new partitions from the beginning itself and reports records
         // deleted by retention before it wrote them, instead of skipping them silently.
         consumerSettings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
-        consumerSettings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);
-        consumerSettings.put(ConsumerConfig.CLIENT_ID_CONFIG, "apiary-sink");
-        consumerSettings.putAll(config.passThrough(IngestConfig.SINK_CONSUMER_PREFIX));
 
         Map<String, Object> producerSettings = new HashMap<>(config.kafkaClientSettings());
         producerSettings.put(ProducerConfig.ACKS_CONFIG, "all");

@@ -40,7 +40,22 @@ public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Se
     /** Package of the classes generated from schemas/. */
     public static final String GENERATED_PACKAGE = "io.apiary.schema";
 
+    /**
+     * Longest string or bytes value the decoder accepts, in bytes (1 MiB, Kafka's default largest
+     * record): a corrupt length prefix then fails the one record instead of making Avro allocate
+     * up to 2 GiB (its default limit) and run the JVM out of memory.
+     */
+    public static final int MAX_VALUE_BYTES = 1 << 20;
+
     static {
+        // Avro reads its limits once, when SystemLimitException is initialized: set them first,
+        // unless the operator chose others (-Dorg.apache.avro.limits...).
+        for (String limit : new String[] {"org.apache.avro.limits.string.maxLength",
+                "org.apache.avro.limits.bytes.maxLength"}) {
+            if (System.getProperty(limit) == null) {
+                System.setProperty(limit, Integer.toString(MAX_VALUE_BYTES));
+            }
+        }
         // Avro 1.12 only instantiates classes it trusts (CVE-2024-47561). Trust exactly the
         // classes generated from schemas/ (records and enums of one package), nothing else.
         ClassSecurityValidator.ClassSecurityPredicate previous = ClassSecurityValidator.getGlobal();

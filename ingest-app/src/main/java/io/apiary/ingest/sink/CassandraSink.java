@@ -272,10 +272,13 @@ public final class CassandraSink implements Runnable {
         }
         if (settings.combineReplicas() && groups.size() > 1) {
             Optional<TokenMap> tokenMap = session.getMetadata().getTokenMap();
+            // Cassandra checks the size of batches of several partitions against its threshold,
+            // whatever sink.batch.max.bytes allows single-partition batches
+            long combinedMaxBytes = Math.min(batchMaxBytes, serverLimits.warnBytes());
             for (List<WriteGroup> combination : ReplicaCombiner.combine(groups,
                     g -> tokenMap.map(map -> combineKey(map, g)).orElse(null), g -> g.rows.size(),
-                    g -> g.serverBytes, settings.batchMaxRows() / 2, combineMaxPartitions,
-                    settings.batchMaxRows(), batchMaxBytes)) {
+                    g -> g.serverBytes + SinkTable.PARTITION_OVERHEAD_BYTES, settings.batchMaxRows() / 2,
+                    combineMaxPartitions, settings.batchMaxRows(), combinedMaxBytes)) {
                 ready.addLast(WriteGroup.combined(combination));
             }
         } else {
@@ -384,7 +387,12 @@ public final class CassandraSink implements Runnable {
             group.dueAtNanos = now + backoff.delayNanos(group.attempts, ThreadLocalRandom.current()::nextLong);
             retries.add(group);
             metrics.retried(WriteFailures.cause(error), group.rows.size());
-            if (now - lastRetryWarnNanos > WARN_EVERY_NANOS) {
+            if (now - lastRetryWarnNanos > WARN_EVERY_NANOS && WriteFailures.statementError(error)) {
+                lastRetryWarnNanos = now;
+                LOG.error("Cassandra refuses every write to {} ({}): fix the table or the sink.table.* settings; "
+                        + "the sink retries with backoff and commits nothing past these rows ({} writes waiting)",
+                        tableOf(group), WriteFailures.unwrap(error).getMessage(), retries.size());
+            } else if (now - lastRetryWarnNanos > WARN_EVERY_NANOS) {
                 lastRetryWarnNanos = now;
                 LOG.warn("Cassandra write to {} failed ({}); retrying with backoff ({} writes waiting to retry, "
                         + "requests in flight limited to {})", tableOf(group), WriteFailures.unwrap(error).toString(),

@@ -67,8 +67,21 @@ final class SinkOffsets {
         return ConsumerRecords.empty();
     }
 
+    /**
+     * Registers a polled record. A partition whose offsets went backwards (the topic was
+     * recreated, or the sink was sent back to its beginning) starts over: its earlier records can
+     * no longer be committed anyway.
+     */
     void register(TopicPartition partition, long offset) {
-        tracker.register(partition, offset);
+        try {
+            tracker.register(partition, offset);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("Offsets of {} went backwards ({}); tracking it again from offset {}", partition, e.getMessage(),
+                    offset);
+            tracker.remove(partition);
+            committed.remove(partition);
+            tracker.register(partition, offset);
+        }
     }
 
     void acknowledge(TopicPartition partition, long offset) {

@@ -19,11 +19,34 @@ final class WriteFailures {
      */
     static boolean retryable(Throwable error) {
         Throwable cause = unwrap(error);
-        if (cause instanceof UnauthorizedException) {
-            return true; // an operator must grant access; the rows must not be dead-lettered meanwhile
+        if (cause instanceof UnauthorizedException || statementError(cause)) {
+            return true; // an operator must fix access or schema; the rows must not be dead-lettered meanwhile
         }
         return !(cause instanceof QueryValidationException
                 || cause instanceof IllegalArgumentException);
+    }
+
+    /** Lower-case fragments of Cassandra's messages for a statement every row would fail, whatever its values. */
+    private static final java.util.List<String> STATEMENT_ERRORS = java.util.List.of("does not exist",
+            "unconfigured table", "undefined column", "unknown identifier", "ttl", "consistency",
+            "conditional updates", "unprepared");
+
+    /**
+     * Whether Cassandra refused the statement rather than the row: the table or a column is
+     * missing (dropped, not yet created), or the statement's TTL or consistency level is refused.
+     * Such writes are retried, with an ERROR log, instead of sending every row to the dead letter
+     * topic while the schema is being fixed.
+     *
+     * @param error a failure of a write
+     * @return true if every row written with the same statement would fail the same way
+     */
+    static boolean statementError(Throwable error) {
+        Throwable cause = unwrap(error);
+        if (!(cause instanceof QueryValidationException)) {
+            return false;
+        }
+        String message = String.valueOf(cause.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        return STATEMENT_ERRORS.stream().anyMatch(message::contains);
     }
 
     /**

@@ -201,4 +201,26 @@ class AvroSingleObjectSerdeTest {
         assertThat(read.get("sensor_type")).hasToString(v1Symbols.contains(type.name()) ? type.name() : "UNKNOWN");
         assertThat(read.get("reading_time")).isEqualTo(millis);
     }
+
+    @org.junit.jupiter.api.Test
+    void a_corrupt_length_prefix_fails_the_record_instead_of_allocating_gigabytes() {
+        // a valid header, then hive_id's length as 2,000,000,000 (zigzag varint), then one byte
+        byte[] valid = serde.encode(new TelemetryReading("h", "g", SensorType.WEIGHT, Instant.EPOCH, 1.0, "kg", null));
+        java.io.ByteArrayOutputStream bomb = new java.io.ByteArrayOutputStream();
+        bomb.write(valid, 0, 10);
+        long zigzag = 2_000_000_000L << 1;
+        while ((zigzag & ~0x7FL) != 0) {
+            bomb.write((int) ((zigzag & 0x7F) | 0x80));
+            zigzag >>>= 7;
+        }
+        bomb.write((int) zigzag);
+        bomb.write('x');
+
+        assertThat(bomb.size()).isLessThan(20);
+        assertThatThrownBy(() -> serde.decode(bomb.toByteArray()))
+                .isInstanceOf(org.apache.kafka.common.errors.SerializationException.class);
+        // the limit Avro applies is the serde's 1 MiB, not Avro's default of about 2 GiB
+        assertThatThrownBy(() -> org.apache.avro.SystemLimitException.checkMaxStringLength(
+                AvroSingleObjectSerde.MAX_VALUE_BYTES + 1L)).isInstanceOf(org.apache.avro.SystemLimitException.class);
+    }
 }

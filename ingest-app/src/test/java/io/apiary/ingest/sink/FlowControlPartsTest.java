@@ -85,4 +85,19 @@ class FlowControlPartsTest {
                 new com.datastax.oss.driver.api.core.RequestThrottlingException("busy")))).isTrue();
         assertThat(WriteFailures.overload(new IllegalArgumentException("bad"))).isFalse();
     }
+
+    @Test
+    void a_refusal_of_the_statement_is_retried_and_a_refusal_of_the_row_is_not() {
+        var dropped = new com.datastax.oss.driver.api.core.servererrors.InvalidQueryException(null,
+                "table hive_telemetry does not exist");
+        var ttl = new com.datastax.oss.driver.api.core.servererrors.InvalidQueryException(null,
+                "ttl is too large. requested (999999999) maximum (630720000)");
+        var keyTooLong = new com.datastax.oss.driver.api.core.servererrors.InvalidQueryException(null,
+                "Key length of 70008 is longer than maximum of 65535");
+        assertThat(WriteFailures.statementError(dropped)).isTrue();
+        assertThat(WriteFailures.retryable(dropped)).isTrue();
+        assertThat(WriteFailures.retryable(ttl)).isTrue();
+        assertThat(WriteFailures.statementError(keyTooLong)).isFalse();
+        assertThat(WriteFailures.retryable(keyTooLong)).as("goes to the dead letter topic").isFalse();
+    }
 }

@@ -57,6 +57,27 @@ final class RowFeed {
     }
 
     /**
+     * Producer settings for test feeds right after their topics were created.
+     *
+     * @param kafka Kafka client settings (bootstrap servers)
+     * @return a new mutable map
+     */
+    static Map<String, Object> producerSettings(Map<String, Object> kafka) {
+        Map<String, Object> settings = new java.util.HashMap<>(kafka);
+        settings.put(ProducerConfig.ACKS_CONFIG, "all");
+        settings.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+        settings.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        settings.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        settings.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000);
+        // Not idempotent: right after topic creation, Kafka 4.4's idempotent producer was seen to
+        // wedge a partition (OutOfOrderSequenceException on its first batch, retried forever).
+        // One request in flight keeps order; a retry may duplicate a row, which the table absorbs.
+        settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        settings.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        return settings;
+    }
+
+    /**
      * Sends {@code hives x readingsPerHive} rows, reading by reading across all hives, and waits
      * until Kafka acknowledged them.
      *
@@ -69,17 +90,7 @@ final class RowFeed {
      */
     static long send(Map<String, Object> kafka, Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic, int hives,
             int readingsPerHive) throws Exception {
-        Map<String, Object> settings = new java.util.HashMap<>(kafka);
-        settings.put(ProducerConfig.ACKS_CONFIG, "all");
-        settings.put(ProducerConfig.LINGER_MS_CONFIG, 20);
-        settings.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        settings.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        settings.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000);
-        // Not idempotent: right after topic creation, Kafka 4.4's idempotent producer was seen to
-        // wedge a partition (OutOfOrderSequenceException on its first batch, retried forever).
-        // One request in flight keeps order; a retry may duplicate a row, which the table absorbs.
-        settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
-        settings.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        Map<String, Object> settings = producerSettings(kafka);
         long startNanos = System.nanoTime();
         long sent = 0;
         java.util.concurrent.atomic.AtomicLong acknowledged = new java.util.concurrent.atomic.AtomicLong();

@@ -192,6 +192,7 @@ class SinkIT {
         double clientCpu = clientCpuSeconds();
         double serverCpu = serverCpuSeconds();
         double seconds;
+        long driverMeters;
         try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
             whileRunning.accept(registry);
             await().atMost(timeout).pollInterval(Duration.ofMillis(100)).until(() ->
@@ -202,6 +203,9 @@ class SinkIT {
             // drained: every row topic record committed (a retried send may have added a duplicate)
             await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() ->
                     lag.lag(config.getString(IngestConfig.SINK_GROUP_ID), List.of(config.topics().telemetryRows())) == 0);
+            // the driver removes its meters when the session closes: count them now
+            driverMeters = registry.getMeters().stream().filter(m -> m.getId().getName().startsWith("cassandra."))
+                    .count();
         } finally {
             pipeline.close();
         }
@@ -209,8 +213,7 @@ class SinkIT {
         return new Drain((long) counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry"), seconds,
                 batchRows.count(), batchRows.mean(), counter(registry, "apiary.sink.server.warnings"),
                 counter(registry, "apiary.sink.requests", "coordinator", "non-replica"),
-                counter(registry, "apiary.sink.retries"), clientCpu, serverCpu,
-                registry.getMeters().stream().filter(m -> m.getId().getName().startsWith("cassandra.")).count());
+                counter(registry, "apiary.sink.retries"), clientCpu, serverCpu, driverMeters);
     }
 
     /** Server-side batch warnings in the local node's log (empty with Testcontainers). */
@@ -381,30 +384,36 @@ class SinkIT {
         int shard = 40;
         int rows = 1_000;
         int bad = 500;
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config.kafkaClientSettings(),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                RowFeed.producerSettings(config.kafkaClientSettings()), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            java.util.List<java.util.concurrent.Future<?>> sends = new java.util.ArrayList<>();
             for (int i = 0; i < rows; i++) {
                 // a clustering value over 64 KiB: no Cassandra node can store it
                 String sensor = i == bad ? "X".repeat(70_000) : "WEIGHT";
                 HiveTelemetryRow row = new HiveTelemetryRow(hive, day, shard, sensor, start.plusMillis(i * 100L),
                         "gw", 40.0, "kg");
-                producer.send(new ProducerRecord<>(topic.name(),
+                sends.add(producer.send(new ProducerRecord<>(topic.name(),
                         topic.keySerde().serializer().serialize(topic.name(), new HiveTelemetryPartitionKey(hive, day,
-                                shard)), topic.valueSerde().serializer().serialize(topic.name(), row)));
+                                shard)), topic.valueSerde().serializer().serialize(topic.name(), row))));
             }
             producer.flush();
+            for (java.util.concurrent.Future<?> send : sends) {
+                send.get(); // fails the test if Kafka refused a row
+            }
         }
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         Pipeline pipeline = Pipeline.start(config, false, true, registry);
         try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() ->
-                    lag.countRecords(config.topics().deadLetter()) == 1
-                            && counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry") == rows - 1);
+                    lag.countRecords(config.topics().deadLetter()) >= 1
+                            && counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry") >= rows - 1);
             Map<String, Long> reasons = lag.countByHeader(config.topics().deadLetter(), DeadLetterHeaders.REASON);
             Map<String, Long> messages = lag.countByHeader(config.topics().deadLetter(), DeadLetterHeaders.MESSAGE);
             System.out.printf("SINK-IT refused row: dead letters by reason %s, message %s%n", reasons,
                     messages.keySet());
-            assertThat(reasons).containsExactly(Map.entry("CASSANDRA_REJECTED", 1L));
+            // (a producer retry may have sent the refused row twice: then it is dead-lettered twice)
+            assertThat(reasons).containsOnlyKeys("CASSANDRA_REJECTED");
             assertThat(messages.keySet()).singleElement().asString().isNotBlank();
         } finally {
             pipeline.close();
