@@ -99,11 +99,6 @@ public final class Pipeline implements AutoCloseable {
                         tableOptions(config, "weather_readings")),
                 topics.alertRows(), SinkTable.agentAlerts(session, keyspace, tableOptions(config, "agent_alerts")));
 
-        for (String table : IngestConfig.SINK_TABLES) {
-            SinkTable.Options options = tableOptions(config, table);
-            LOG.info("Sink table {}: consistency {}, TTL {}", table, options.consistency(),
-                    options.ttlSeconds() < 0 ? "the table's default" : options.ttlSeconds() + " s");
-        }
         Map<String, Object> consumerSettings = new HashMap<>(config.kafkaClientSettings());
         consumerSettings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);
         // one fetch is the most a poll can bring beyond the sink's memory bound: keep it a quarter of it
@@ -142,15 +137,19 @@ public final class Pipeline implements AutoCloseable {
     /**
      * @param config the configuration
      * @param table  a table of {@link IngestConfig#SINK_TABLES}
-     * @return its consistency level (its own, else {@code sink.consistency}) and TTL
+     * @return its consistency level (its own, else {@code sink.consistency}) and TTL, also logged
      */
     static SinkTable.Options tableOptions(IngestConfig config, String table) {
         String level = config.getString(IngestConfig.sinkTableConsistency(table)).trim();
         if (level.isEmpty()) {
             level = config.getString(IngestConfig.SINK_CONSISTENCY).trim();
         }
-        return new SinkTable.Options(DefaultConsistencyLevel.valueOf(level.toUpperCase(java.util.Locale.ROOT)),
+        SinkTable.Options options = new SinkTable.Options(
+                DefaultConsistencyLevel.valueOf(level.toUpperCase(java.util.Locale.ROOT)),
                 config.getInt(IngestConfig.sinkTableTtl(table)));
+        LOG.info("Sink table {}: consistency {}, TTL {}", table, options.consistency(),
+                options.ttlSeconds() < 0 ? "the table's default" : options.ttlSeconds() + " s");
+        return options;
     }
 
     private void startComponents() {

@@ -227,11 +227,6 @@ public final class CassandraSink implements Runnable {
         return registry;
     }
 
-    /** @return the batch thresholds read from the server at start (or Cassandra's stock values) */
-    public ServerBatchLimits serverLimits() {
-        return serverLimits;
-    }
-
     private void accept(ConsumerRecords<byte[], byte[]> records) {
         if (records.isEmpty()) {
             return;

@@ -219,11 +219,6 @@ public final class PartitionBatcher<K, R> {
         return batch == null ? 0 : batch.rows.size();
     }
 
-    /** @return the number of open batches (distinct partition keys waiting) */
-    public int openBatches() {
-        return open.size();
-    }
-
     private void close(K key, Open<R> batch) {
         open.remove(key);
         closeRemoved(key, batch);

@@ -124,21 +124,6 @@ public abstract class SinkTable {
     }
 
     /**
-     * Bytes of the bound values of a statement (what travels on the wire).
-     *
-     * @param statement a bound statement
-     * @return the sum of the serialized values' sizes
-     */
-    static int boundBytes(BoundStatement statement) {
-        int total = 0;
-        for (int i = 0; i < statement.size(); i++) {
-            ByteBuffer value = statement.getBytesUnsafe(i);
-            total += value == null || !statement.isSet(i) ? 0 : value.remaining();
-        }
-        return total;
-    }
-
-    /**
      * The size Cassandra counts for this row in a batch, the figure it compares with
      * {@code batch_size_warn_threshold}, bounded from above. It follows the shape of
      * {@code PartitionUpdate.dataSize()}: per row the clustering values plus
