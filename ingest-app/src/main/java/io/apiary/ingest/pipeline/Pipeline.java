@@ -139,7 +139,7 @@ public final class Pipeline implements AutoCloseable {
      * @param table  a table of {@link IngestConfig#SINK_TABLES}
      * @return its consistency level (its own, else {@code sink.consistency}) and TTL, also logged
      */
-    static SinkTable.Options tableOptions(IngestConfig config, String table) {
+    public static SinkTable.Options tableOptions(IngestConfig config, String table) {
         String level = config.getString(IngestConfig.sinkTableConsistency(table)).trim();
         if (level.isEmpty()) {
             level = config.getString(IngestConfig.SINK_CONSISTENCY).trim();

@@ -232,19 +232,20 @@ public final class CassandraSink implements Runnable {
             return;
         }
         long now = System.nanoTime();
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-            TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-            offsets.register(partition, record.offset());
-            int bytes = recordBytes(record);
-            bufferedBytes += bytes;
-            if (record.value() == null) {
-                deadLetter(record, RejectReason.NULL_VALUE,
-                        new IllegalArgumentException("Row record has no value (tombstone)"));
-                continue;
+        for (TopicPartition partition : records.partitions()) {
+            SinkTable table = tablesByTopic.get(partition.topic());
+            for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
+                offsets.register(partition, record.offset());
+                bufferedBytes += recordBytes(record);
+                if (record.value() == null) {
+                    deadLetter(record, RejectReason.NULL_VALUE,
+                            new IllegalArgumentException("Row record has no value (tombstone)"));
+                    continue;
+                }
+                SinkRow row = new SinkRow(partition, record, table);
+                // the value's size stands in for the row's server size until it is bound (exact split then)
+                batcher.add(row.groupKey(), row, record.value().length, now);
             }
-            SinkRow row = new SinkRow(partition, record, tablesByTopic.get(record.topic()));
-            // the value's size stands in for the row's server size until it is bound (exact split then)
-            batcher.add(row.groupKey(), row, record.value().length, now);
         }
         updateGauges();
     }

@@ -1,0 +1,495 @@
+package io.apiary.ingest.bench;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.apiary.ingest.bucket.ShardStrategy;
+import io.apiary.ingest.cassandra.CassandraSessions;
+import io.apiary.ingest.cassandra.SchemaApplier;
+import io.apiary.ingest.config.ConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.demo.LagProbe;
+import io.apiary.ingest.pipeline.Pipeline;
+import io.apiary.ingest.pipeline.TopicProvisioner;
+import io.apiary.ingest.sink.SinkTable;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import io.micrometer.core.instrument.distribution.ValueAtPercentile;
+import io.micrometer.core.instrument.search.Search;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.admin.Admin;
+
+/**
+ * The benchmark: the planned gateway load ({@link BenchWorkload}) through each writer and stage,
+ * one after the other, on the same Kafka and Cassandra, measured alike by {@link RunMeter}.
+ *
+ * <ol>
+ *   <li>The rows of each shard strategy are produced once to a row topic of their own.</li>
+ *   <li>A warm-up, not measured: rows written as batches and as single INSERTs, so that neither
+ *       this JVM's nor Cassandra's JIT compiler works during the first measured run.</li>
+ *   <li>{@code ceiling}: the first strategy's rows, pre-grouped by partition in memory (grouping
+ *       not timed), written as single-partition UNLOGGED batches of up to
+ *       {@link Options#ceilingBatchRows()} rows straight through the driver ({@link CeilingWriter}):
+ *       the best this workload allows, so every sink run is compared with it.</li>
+ *   <li>{@code naive}: one async INSERT per row read from the row topic, {@link Options#naiveInFlight()}
+ *       in flight ({@link NaiveWriter}), on the first strategy's rows.</li>
+ *   <li>{@code sink}: our sink draining each strategy's row topic, with the configured settings.</li>
+ *   <li>{@code topology}: gateway records (readings and entrance-counter samples) pre-filled into
+ *       the gateway topics, processed by the topology alone (validation, bucketing, hourly sums).</li>
+ *   <li>{@code end-to-end}: gateway records pre-filled, topology and sink running together, rows
+ *       written to Cassandra.</li>
+ * </ol>
+ * Every write run starts from an empty {@code hive_telemetry} (TRUNCATE) in the benchmark's own
+ * keyspace, and every run uses topics and consumer groups of its own, deleted afterwards. Not
+ * thread-safe; one run per instance.
+ */
+public final class Bench {
+
+    /** The runs the benchmark can make, in the order it makes them. */
+    public enum Run {
+        /** Pre-grouped single-partition batches straight through the driver. */
+        CEILING,
+        /** One async INSERT per row. */
+        NAIVE,
+        /** The project's sink. */
+        SINK,
+        /** The topology alone. */
+        TOPOLOGY,
+        /** Topology and sink together. */
+        END_TO_END;
+
+        /** @return the run's name in output: lower case, words joined by '-' */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        /**
+         * @param label a label as printed ({@code end-to-end}) or the constant's name, case-insensitive
+         * @return the run
+         * @throws IllegalArgumentException naming the accepted labels if unknown
+         */
+        public static Run parse(String label) {
+            for (Run run : values()) {
+                if (run.label().equalsIgnoreCase(label.trim()) || run.name().equalsIgnoreCase(label.trim())) {
+                    return run;
+                }
+            }
+            throw new IllegalArgumentException("Unknown run '" + label
+                    + "': use ceiling, naive, sink, topology or end-to-end");
+        }
+    }
+
+    /**
+     * What to run.
+     *
+     * @param rows             rows per write run (sink, naive, ceiling), at least 1
+     * @param gatewayReadings  readings pre-filled for the topology and end-to-end runs (plus their
+     *                         entrance-counter samples), at least 1
+     * @param hives            hives of the workload, at least 1
+     * @param strategies       shard strategies to run the sink with, not empty; the first is also the
+     *                         one of the ceiling, naive, topology and end-to-end runs
+     * @param runs             which runs to make
+     * @param naiveInFlight    the naive writer's concurrent requests
+     * @param ceilingBatchRows rows per batch of the ceiling
+     * @param ceilingInFlight  the ceiling's concurrent batches
+     * @param warmUpRows       rows of the warm-up, each as batches and as single INSERTs; 0 for none
+     * @param runTimeout       longest measured window of one run
+     * @param keyspace         the benchmark's keyspace (created with {@code cql/}, truncated between runs)
+     * @param replication      its replication map in CQL, e.g. {@link SchemaApplier#DEV_REPLICATION}
+     */
+    public record Options(long rows, long gatewayReadings, int hives, List<ShardStrategy> strategies, Set<Run> runs,
+            int naiveInFlight, int ceilingBatchRows, int ceilingInFlight, long warmUpRows, Duration runTimeout,
+            String keyspace,
+            String replication) {
+
+        /** Validates the options. */
+        public Options {
+            if (rows < 1 || gatewayReadings < 1 || hives < 1 || naiveInFlight < 1 || ceilingBatchRows < 1
+                    || ceilingInFlight < 1 || warmUpRows < 0) {
+                throw new IllegalArgumentException("rows, gateway readings, hives, in-flight limits and batch rows "
+                        + "must be at least 1");
+            }
+            if (strategies.isEmpty() || runs.isEmpty()) {
+                throw new IllegalArgumentException("at least one shard strategy and one run are needed");
+            }
+            strategies = List.copyOf(strategies);
+            runs = Set.copyOf(runs);
+            Objects.requireNonNull(runTimeout, "runTimeout");
+            Objects.requireNonNull(keyspace, "keyspace");
+            Objects.requireNonNull(replication, "replication");
+        }
+    }
+
+    /** Name of the table every write run fills. */
+    static final String TABLE = "hive_telemetry";
+    private static final Duration POLL = Duration.ofMillis(20);
+    private static final Duration LAG_POLL = Duration.ofMillis(250);
+    private static final String WRITE_LATENCY = "apiary.sink.write.latency";
+
+    private final IngestConfig base;
+    private final Options options;
+    private final RunMeter meter;
+    private final PrintWriter out;
+    private final String tag;
+    private final Path stateDir;
+
+    /**
+     * @param base         settings of Kafka, Cassandra and the sink (as for {@code run}); the benchmark
+     *                     overrides the keyspace, topic names, group ids and the shard strategy
+     * @param options      what to run
+     * @param cassandraPid the Cassandra node's process, when it runs on this machine (for its CPU)
+     * @param kafkaPid     the Kafka broker's process, when it runs on this machine (for its CPU)
+     * @param stateDir     a folder for the topology's state stores
+     * @param out          where progress goes
+     */
+    public Bench(IngestConfig base, Options options, OptionalLong cassandraPid, OptionalLong kafkaPid, Path stateDir,
+            PrintWriter out) {
+        this.base = Objects.requireNonNull(base);
+        this.options = Objects.requireNonNull(options);
+        this.meter = new RunMeter(cassandraPid, kafkaPid);
+        this.stateDir = Objects.requireNonNull(stateDir);
+        this.out = Objects.requireNonNull(out);
+        this.tag = "apiary-bench-" + Long.toString(Instant.now().getEpochSecond(), 36);
+    }
+
+    /**
+     * Makes the runs, printing a line as each starts and ends.
+     *
+     * @return one result per run made, in order; a run that failed or timed out is included with
+     *         {@code completed == false}
+     * @throws Exception if the keyspace cannot be created or a topic cannot be filled
+     */
+    public List<BenchResult> run() throws Exception {
+        List<BenchResult> results = new ArrayList<>();
+        IngestConfig setup = config("setup", options.strategies().get(0), Map.of());
+        try (CqlSession session = CassandraSessions.open(setup); Admin admin = Admin.create(setup.kafkaClientSettings())) {
+            SchemaApplier.apply(session, SchemaApplier.load(null, options.keyspace(), options.replication()));
+            Map<ShardStrategy, IngestConfig> rowConfigs = new LinkedHashMap<>();
+            if (options.runs().contains(Run.CEILING) || options.runs().contains(Run.NAIVE)
+                    || options.runs().contains(Run.SINK)) {
+                for (ShardStrategy strategy : options.strategies()) {
+                    IngestConfig config = config("rows-" + label(strategy), strategy, Map.of());
+                    createTopics(admin, config);
+                    long start = System.nanoTime();
+                    long sent = workload(strategy).sendRows(config.kafkaClientSettings(),
+                            config.topics().telemetryRowsTopic(), options.rows());
+                    out.printf("Produced %,d %s rows (shard strategy %s) to %s in %.1f s%n", sent, TABLE,
+                            label(strategy), config.topics().telemetryRows(), (System.nanoTime() - start) / 1e9);
+                    out.flush();
+                    rowConfigs.put(strategy, config);
+                }
+            }
+            try {
+                warmUp(session);
+                if (options.runs().contains(Run.CEILING)) {
+                    results.add(ceiling(session, options.strategies().get(0)));
+                }
+                if (options.runs().contains(Run.NAIVE)) {
+                    ShardStrategy strategy = options.strategies().get(0);
+                    results.add(naive(session, rowConfigs.get(strategy), strategy));
+                }
+                if (options.runs().contains(Run.SINK)) {
+                    for (ShardStrategy strategy : options.strategies()) {
+                        results.add(sink(session, rowConfigs.get(strategy), strategy));
+                    }
+                }
+            } finally {
+                for (IngestConfig config : rowConfigs.values()) {
+                    deleteTopics(admin, config, null);
+                }
+            }
+            if (options.runs().contains(Run.TOPOLOGY)) {
+                results.add(topology(session, admin, false));
+            }
+            if (options.runs().contains(Run.END_TO_END)) {
+                results.add(topology(session, admin, true));
+            }
+        }
+        return results;
+    }
+
+    private BenchResult ceiling(CqlSession session, ShardStrategy strategy) throws InterruptedException {
+        CeilingWriter[] writer = new CeilingWriter[1];
+        return baseline(Run.CEILING, strategy, session, options.ceilingInFlight(), writes -> {
+            writer[0] = new CeilingWriter(table(session), options.ceilingBatchRows(), writes);
+            writer[0].group(workload(strategy), base.topics().telemetryRowsTopic(), options.rows());
+            return writer[0];
+        });
+    }
+
+    /**
+     * Warms up the JIT compilers of this JVM and of the Cassandra node, whose first seconds run
+     * interpreted code: {@link Options#warmUpRows()} rows as single-partition batches, then as
+     * many as single INSERTs; not measured.
+     */
+    private void warmUp(CqlSession session) throws InterruptedException {
+        if (options.warmUpRows() == 0) {
+            return;
+        }
+        long start = System.nanoTime();
+        truncate(session);
+        for (int batchRows : new int[] {options.ceilingBatchRows(), 1}) {
+            AsyncWrites writes = new AsyncWrites(session, batchRows == 1 ? options.naiveInFlight()
+                    : options.ceilingInFlight(), Timer.builder(WRITE_LATENCY).register(registry()));
+            CeilingWriter writer = new CeilingWriter(table(session), batchRows, writes);
+            writer.group(workload(options.strategies().get(0)), base.topics().telemetryRowsTopic(),
+                    options.warmUpRows());
+            writer.run();
+            if (writes.failure() != null) {
+                throw new IllegalStateException("Warming up failed: " + writes.failure(), writes.failure());
+            }
+        }
+        out.printf("Warmed up with %,d rows in batches and %,d as single INSERTs in %.1f s (not measured)%n",
+                options.warmUpRows(), options.warmUpRows(), (System.nanoTime() - start) / 1e9);
+        out.flush();
+    }
+
+    private BenchResult naive(CqlSession session, IngestConfig config, ShardStrategy strategy)
+            throws InterruptedException {
+        return baseline(Run.NAIVE, strategy, session, options.naiveInFlight(), writes -> new NaiveWriter(
+                config.kafkaClientSettings(), config.topics().telemetryRows(), options.rows(), table(session), writes));
+    }
+
+    /** Runs a baseline writer made by {@code writer} on its own thread and measures it. */
+    private BenchResult baseline(Run run, ShardStrategy strategy, CqlSession session, int inFlight,
+            java.util.function.Function<AsyncWrites, Runnable> writer) throws InterruptedException {
+        announce(run, strategy);
+        truncate(session);
+        Timer latency = Timer.builder(WRITE_LATENCY).register(registry());
+        AsyncWrites writes = new AsyncWrites(session, inFlight, latency);
+        Thread thread = new Thread(writer.apply(writes), "apiary-bench-" + run.label());
+        RunMeter.collectGarbage();
+        thread.start();
+        RunMeter.Window window;
+        try {
+            window = meter.measure(writes::acknowledgedRows, options.rows(), () -> writes.failure() != null, POLL,
+                    options.runTimeout());
+        } finally {
+            writes.stop();
+            thread.join(TimeUnit.MINUTES.toMillis(1));
+        }
+        return report(result(run, strategy, "rows", window, (double) writes.acknowledgedRows()
+                / Math.max(1, writes.requests()), writes.requests(), latency,
+                writes.failure() == null ? "" : writes.failure().toString()));
+    }
+
+    private SinkTable table(CqlSession session) {
+        return SinkTable.hiveTelemetry(session, options.keyspace(), Pipeline.tableOptions(base, TABLE));
+    }
+
+    private BenchResult sink(CqlSession session, IngestConfig config, ShardStrategy strategy)
+            throws InterruptedException {
+        announce(Run.SINK, strategy);
+        truncate(session);
+        SimpleMeterRegistry registry = registry();
+        RunMeter.collectGarbage();
+        Pipeline pipeline = Pipeline.start(config, false, true, registry);
+        RunMeter.Window window;
+        try {
+            window = meter.measure(() -> (long) counter(registry, "apiary.sink.rows.written", "table", TABLE),
+                    options.rows(), () -> pipeline.failure() != null, POLL, options.runTimeout());
+        } finally {
+            pipeline.close();
+        }
+        var batchRows = registry.find("apiary.sink.batch.rows").summary();
+        Timer latency = registry.find(WRITE_LATENCY).timer();
+        return report(result(Run.SINK, strategy, "rows", window, batchRows == null ? Double.NaN : batchRows.mean(),
+                batchRows == null ? 0 : batchRows.count(), latency, Objects.toString(pipeline.failure(), "")));
+    }
+
+    /** The topology alone ({@code withSink} false) or the topology and the sink together. */
+    private BenchResult topology(CqlSession session, Admin admin, boolean withSink) throws Exception {
+        ShardStrategy strategy = options.strategies().get(0);
+        Run run = withSink ? Run.END_TO_END : Run.TOPOLOGY;
+        announce(run, strategy);
+        IngestConfig config = config(run.label(), strategy, Map.of());
+        createTopics(admin, config);
+        long start = System.nanoTime();
+        long records = workload(strategy).sendGatewayRecords(config.kafkaClientSettings(),
+                config.topics().telemetryTopic(), config.topics().entranceCountsTopic(), options.gatewayReadings());
+        out.printf("  produced %,d gateway records (%,d readings and their entrance-counter samples) in %.1f s%n",
+                records, options.gatewayReadings(), (System.nanoTime() - start) / 1e9);
+        out.flush();
+        if (withSink) {
+            truncate(session);
+        }
+        SimpleMeterRegistry registry = registry();
+        String applicationId = config.getString(IngestConfig.TOPOLOGY_APPLICATION_ID);
+        List<String> inputs = List.of(config.topics().telemetry(), config.topics().entranceCounts());
+        RunMeter.collectGarbage();
+        Pipeline pipeline = Pipeline.start(config, true, withSink, registry);
+        RunMeter.Window window;
+        try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
+            long ends = lag.endOffsets(inputs).values().stream().mapToLong(Long::longValue).sum();
+            AtomicReference<Long> committed = new AtomicReference<>(0L);
+            window = withSink
+                    ? meter.measure(() -> (long) counter(registry, "apiary.sink.rows.written", "table", TABLE),
+                            options.gatewayReadings(), () -> pipeline.failure() != null, POLL, options.runTimeout())
+                    : meter.measure(() -> {
+                        try {
+                            committed.set(ends - lag.lag(applicationId, inputs));
+                        } catch (RuntimeException e) {
+                            // the group has not committed yet: keep the last value
+                        }
+                        return committed.get();
+                    }, ends, () -> pipeline.failure() != null, LAG_POLL, options.runTimeout());
+        } finally {
+            pipeline.close();
+            deleteTopics(admin, config, applicationId);
+        }
+        if (withSink) {
+            var batchRows = registry.find("apiary.sink.batch.rows").summary();
+            return report(result(run, strategy, "rows", window, batchRows == null ? Double.NaN : batchRows.mean(),
+                    batchRows == null ? 0 : batchRows.count(), registry.find(WRITE_LATENCY).timer(),
+                    Objects.toString(pipeline.failure(), "")));
+        }
+        return report(result(run, strategy, "records", window, Double.NaN, 0, null,
+                Objects.toString(pipeline.failure(), "")));
+    }
+
+    private BenchResult result(Run run, ShardStrategy strategy, String unit, RunMeter.Window w, double rowsPerRequest,
+            long requests, Timer latency, String failure) {
+        String note = failure;
+        if (!w.completed() && note.isEmpty()) {
+            note = w.items() == 0 ? "nothing done within " + options.runTimeout().toSeconds() + " s"
+                    : "incomplete: timed out after " + options.runTimeout().toSeconds() + " s";
+        }
+        return new BenchResult(run.label(), label(strategy), unit, w.items(), w.seconds(),
+                w.microsPerItem(w.clientCpuSeconds()), w.microsPerItem(w.cassandraCpuSeconds()),
+                w.microsPerItem(w.kafkaCpuSeconds()), rowsPerRequest, requests, percentile(latency, 0.5),
+                percentile(latency, 0.99), w.peakHeapBytes() / 1048576.0, w.peakLiveHeapBytes() / 1048576.0,
+                w.completed(), note);
+    }
+
+    private void announce(Run run, ShardStrategy strategy) {
+        out.printf("Run %s (shard strategy %s)...%n", run.label(), label(strategy));
+        out.flush();
+    }
+
+    private BenchResult report(BenchResult r) {
+        out.printf("  %s: %,d %s in %.1f s = %s %s/s; client CPU %s us, Cassandra %s us per %s%s%n", r.run(),
+                r.items(), r.unit(), r.seconds(), BenchReport.format(r.perSecond(), 0), r.unit(), BenchReport.format(r.clientCpuMicros(), 1),
+                BenchReport.format(r.cassandraCpuMicros(), 1), r.unit().replaceAll("s$", ""),
+                r.completed() ? "" : "  NOT COMPLETED: " + r.note());
+        out.flush();
+        return r;
+    }
+
+    /**
+     * A registry whose write latency timers keep a percentile histogram over the whole run (by
+     * default Micrometer's percentiles decay over a 2-minute window).
+     */
+    private static SimpleMeterRegistry registry() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        registry.config().meterFilter(new MeterFilter() {
+            @Override
+            public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+                if (!id.getName().equals(WRITE_LATENCY)) {
+                    return config;
+                }
+                return DistributionStatisticConfig.builder().percentiles(0.5, 0.99).percentilePrecision(2)
+                        .expiry(Duration.ofHours(2)).bufferLength(1).build().merge(config);
+            }
+        });
+        return registry;
+    }
+
+    private static double percentile(Timer timer, double p) {
+        if (timer == null) {
+            return Double.NaN;
+        }
+        for (ValueAtPercentile v : timer.takeSnapshot().percentileValues()) {
+            if (v.percentile() == p) {
+                return v.value(TimeUnit.MILLISECONDS);
+            }
+        }
+        return Double.NaN;
+    }
+
+    static double counter(MeterRegistry registry, String name, String... tags) {
+        return Search.in(registry).name(name).tags(tags).counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    private BenchWorkload workload(ShardStrategy strategy) {
+        return new BenchWorkload(options.hives(), base.getInt(IngestConfig.TELEMETRY_SHARDS), strategy);
+    }
+
+    private IngestConfig config(String name, ShardStrategy strategy, Map<String, Object> extra) {
+        Map<String, Object> settings = new HashMap<>(base.originals());
+        settings.put(IngestConfig.CASSANDRA_KEYSPACE, options.keyspace());
+        settings.put(IngestConfig.TELEMETRY_SHARD_STRATEGY, label(strategy));
+        settings.put(IngestConfig.SINK_GROUP_ID, tag + "-" + name + "-sink");
+        settings.put(IngestConfig.TOPOLOGY_APPLICATION_ID, tag + "-" + name);
+        settings.put(IngestConfig.TOPOLOGY_STATE_DIR, stateDir.resolve(name).toString());
+        // the workload's event times are fixed (BenchWorkload.START): accept them at any later date
+        settings.put(IngestConfig.VALIDATION_MAX_AGE_MS, Long.toString(Duration.ofDays(365L * 20).toMillis()));
+        for (String topic : IngestConfig.TOPIC_NAME_SETTINGS) {
+            settings.put(topic, tag + "." + name + "." + base.getString(topic));
+        }
+        settings.putAll(extra);
+        return ConfigLoader.load(null, Map.of(), settings);
+    }
+
+    private void truncate(CqlSession session) {
+        session.execute(SimpleStatement.newInstance("TRUNCATE " + options.keyspace() + "." + TABLE)
+                .setTimeout(Duration.ofMinutes(2)));
+    }
+
+    private static void createTopics(Admin admin, IngestConfig config) throws Exception {
+        TopicProvisioner.createMissing(admin, config);
+        List<String> names = config.topics().all();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (true) {
+            boolean ready;
+            try {
+                ready = admin.describeTopics(names).allTopicNames().get().values().stream()
+                        .allMatch(d -> d.partitions().stream().allMatch(p -> p.leader() != null));
+            } catch (java.util.concurrent.ExecutionException e) {
+                ready = false; // not known to every broker yet
+            }
+            if (ready) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("The benchmark's topics have no leader after 1 minute: " + names);
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+    }
+
+    /** Deletes a run's topics and, with an application id, Kafka Streams' internal topics of it. */
+    private void deleteTopics(Admin admin, IngestConfig config, String applicationId) {
+        try {
+            List<String> names = new ArrayList<>(config.topics().all());
+            if (applicationId != null) {
+                admin.listTopics().names().get().stream().filter(n -> n.startsWith(applicationId + "-"))
+                        .forEach(names::add);
+            }
+            admin.deleteTopics(names).all().get(1, TimeUnit.MINUTES);
+        } catch (Exception e) {
+            out.printf("  (could not delete the run's topics: %s)%n", e.getMessage());
+        }
+    }
+
+    private static String label(ShardStrategy strategy) {
+        return strategy.name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,139 @@
+package io.apiary.ingest.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+
+
+
+/**
+ * Measures one benchmark run while it works: wall time, CPU time of this JVM (the client) and
+ * of the Cassandra and Kafka server processes, and heap.
+ *
+ * <p>The measured window opens at the first progress (the first row acknowledged, the first
+ * record committed), so client start-up (connecting, joining a consumer group, Kafka Streams'
+ * rebalance) is left out for every kind of run alike, and closes when progress reaches the
+ * target. Rates and CPU per item are over that window: {@code (items at close - items at open)
+ * / (time at close - time at open)}.
+ *
+ * <p>CPU comes from the operating system's process accounting
+ * ({@link ProcessHandle.Info#totalCpuDuration()}: user + system time, which on Linux is read from
+ * {@code /proc/<pid>/stat} in clock ticks of 10 ms); the client's CPU includes every thread of
+ * this JVM: garbage collection and JIT compilation as well as the run's own threads.
+ *
+ * <p>Heap: the peak of heap used, sampled at every poll (garbage included, so it mostly shows how
+ * lazily the collector runs), and the peak <em>live</em> heap: every {@link #LIVE_HEAP_PROBE} a
+ * full collection is forced ({@code System.gc()}) and the heap used right after it is read; this
+ * is what the run kept reachable, the figure a memory bound is about. The wall time and the
+ * CPU time of these forced collections are taken out of the window. Not thread-safe: one run at
+ * a time, from one thread.
+ */
+final class RunMeter {
+
+    /** How often a full collection is forced to read the live heap. */
+    static final Duration LIVE_HEAP_PROBE = Duration.ofSeconds(10);
+
+    /** What one run measured over its window. CPU seconds are NaN when the process is unknown. */
+    record Window(long items, double seconds, double clientCpuSeconds, double cassandraCpuSeconds,
+            double kafkaCpuSeconds, long peakHeapBytes, long peakLiveHeapBytes, boolean completed) {
+
+        /**
+         * @param cpuSeconds CPU seconds over the window
+         * @return microseconds of CPU per item, NaN when unknown or nothing was done
+         */
+        double microsPerItem(double cpuSeconds) {
+            return items == 0 ? Double.NaN : cpuSeconds * 1e6 / items;
+        }
+    }
+
+    private final OptionalLong cassandraPid;
+    private final OptionalLong kafkaPid;
+
+    /**
+     * @param cassandraPid process id of the Cassandra node whose CPU to count, if it runs on this machine
+     * @param kafkaPid     process id of the Kafka broker whose CPU to count, if it runs on this machine
+     */
+    RunMeter(OptionalLong cassandraPid, OptionalLong kafkaPid) {
+        this.cassandraPid = cassandraPid;
+        this.kafkaPid = kafkaPid;
+    }
+
+    /**
+     * Polls {@code progress} until it reaches {@code target}, {@code failed} turns true, or the
+     * timeout passes. Starts with a full collection, so that every run starts from the same heap.
+     *
+     * @param progress     items done so far (rows acknowledged, records committed), non-decreasing
+     * @param target       items at which the run is complete
+     * @param failed       true once the run failed (checked every poll)
+     * @param pollInterval time between polls
+     * @param timeout      longest run
+     * @return what was measured; {@code completed} false on failure or timeout
+     * @throws InterruptedException if interrupted while waiting
+     */
+    Window measure(LongSupplier progress, long target, BooleanSupplier failed, Duration pollInterval,
+            Duration timeout) throws InterruptedException {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long peakHeap = 0;
+        long peakLive = 0;
+        long openItems = -1;
+        long openNanos = 0;
+        long nextProbe = 0;
+        long probeNanos = 0;
+        double probeCpu = 0;
+        double[] open = null;
+        long done;
+        while (true) {
+            done = progress.getAsLong();
+            long now = System.nanoTime();
+            peakHeap = Math.max(peakHeap, memory.getHeapMemoryUsage().getUsed());
+            if (open == null && done > 0) {
+                open = cpuSeconds();
+                openItems = done;
+                openNanos = now;
+                nextProbe = now + LIVE_HEAP_PROBE.toNanos();
+            }
+            if (done >= target || failed.getAsBoolean() || now > deadline) {
+                break;
+            }
+            if (open != null && now >= nextProbe) {
+                double cpu = cpuSeconds(ProcessHandle.current());
+                System.gc();
+                peakLive = Math.max(peakLive, memory.getHeapMemoryUsage().getUsed());
+                probeCpu += cpuSeconds(ProcessHandle.current()) - cpu;
+                long after = System.nanoTime();
+                probeNanos += after - now;
+                nextProbe = after + LIVE_HEAP_PROBE.toNanos();
+            }
+            Thread.sleep(pollInterval.toMillis());
+        }
+        long closeNanos = System.nanoTime();
+        double[] close = cpuSeconds();
+        if (open == null) {
+            return new Window(0, 0, Double.NaN, Double.NaN, Double.NaN, peakHeap, peakLive, false);
+        }
+        return new Window(done - openItems, (closeNanos - openNanos - probeNanos) / 1e9, close[0] - open[0] - probeCpu,
+                close[1] - open[1], close[2] - open[2], peakHeap, peakLive, done >= target && !failed.getAsBoolean());
+    }
+
+    /** Collects garbage before a run, so that runs start from the same heap. */
+    static void collectGarbage() {
+        System.gc();
+    }
+
+    private double[] cpuSeconds() {
+        return new double[] {cpuSeconds(ProcessHandle.current()), cpuSeconds(cassandraPid), cpuSeconds(kafkaPid)};
+    }
+
+    private static double cpuSeconds(OptionalLong pid) {
+        return pid.isEmpty() ? Double.NaN
+                : ProcessHandle.of(pid.getAsLong()).map(RunMeter::cpuSeconds).orElse(Double.NaN);
+    }
+
+    private static double cpuSeconds(ProcessHandle process) {
+        return process.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
+    }
+}

@@ -1,0 +1,219 @@
+package io.apiary.ingest.cli;
+
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+import io.apiary.ingest.bench.Bench;
+import io.apiary.ingest.bench.BenchReport;
+import io.apiary.ingest.bench.BenchResult;
+import io.apiary.ingest.bucket.ShardStrategy;
+import io.apiary.ingest.cassandra.SchemaApplier;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.demo.LocalStackSession;
+import io.apiary.ingest.devstack.LocalStack;
+import io.apiary.ingest.devstack.LocalStackOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code bench}: the sink beside a naive writer and the raw ceiling, the topology, end to end. */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Measures, in one run on the same Kafka and Cassandra: the sink draining the planned load "
+                + "(per shard strategy), a naive writer (one async INSERT per row), the raw ceiling (rows "
+                + "pre-grouped by partition, single-partition batches straight through the driver), the topology "
+                + "alone, and topology plus sink end to end. Prints a table and writes a JSON (or CSV) file.",
+            "Without --config (or --set kafka.bootstrap.servers=...) it starts a local Kafka and Cassandra, "
+                + "as demo does, and also reports their CPU per row. Against a configured cluster it writes to "
+                + "its own keyspace (--keyspace) and topics, which it deletes afterwards."})
+public final class BenchCommand implements Callable<Integer> {
+
+    @Option(names = "--rows", defaultValue = "2000000", paramLabel = "N",
+            description = "Rows per write run (sink, naive, ceiling) (default: ${DEFAULT-VALUE}).")
+    long rows;
+
+    @Option(names = "--gateway-readings", defaultValue = "500000", paramLabel = "N",
+            description = "Gateway readings (plus their entrance-counter samples) for the topology and end-to-end "
+                    + "runs (default: ${DEFAULT-VALUE}).")
+    long gatewayReadings;
+
+    @Option(names = "--hives", defaultValue = "10000", paramLabel = "N",
+            description = "Hives of the workload; each sends 1,000 readings per minute (default: ${DEFAULT-VALUE}).")
+    int hives;
+
+    @Option(names = "--shard-strategies", defaultValue = "time,hash", split = ",", paramLabel = "S",
+            description = "Shard strategies to run the sink with; the first is also used by the ceiling, the "
+                    + "naive writer, the topology and end-to-end runs (default: ${DEFAULT-VALUE}).")
+    List<String> strategies;
+
+    @Option(names = "--runs", defaultValue = "ceiling,naive,sink,topology,end-to-end", split = ",",
+            paramLabel = "RUN", description = "Which runs to make (default: ${DEFAULT-VALUE}).")
+    List<String> runs;
+
+    @Option(names = "--naive-in-flight", defaultValue = "256", paramLabel = "N",
+            description = "Concurrent INSERTs of the naive writer (default: ${DEFAULT-VALUE}).")
+    int naiveInFlight;
+
+    @Option(names = "--ceiling-batch-rows", defaultValue = "100", paramLabel = "N",
+            description = "Rows per single-partition batch of the ceiling (default: ${DEFAULT-VALUE}).")
+    int ceilingBatchRows;
+
+    @Option(names = "--ceiling-in-flight", defaultValue = "32", paramLabel = "N",
+            description = "Concurrent batches of the ceiling (default: ${DEFAULT-VALUE}).")
+    int ceilingInFlight;
+
+    @Option(names = "--warm-up-rows", defaultValue = "200000", paramLabel = "N",
+            description = "Rows written before the measured runs, as batches and again as single INSERTs, so that "
+                    + "no run pays for JIT compilation (default: ${DEFAULT-VALUE}; 0 for none).")
+    long warmUpRows;
+
+    @Option(names = "--run-timeout-minutes", defaultValue = "10", paramLabel = "MIN",
+            description = "Longest measured window of one run; a run that takes longer is reported as not "
+                    + "completed (default: ${DEFAULT-VALUE}).")
+    int runTimeoutMinutes;
+
+    @Option(names = "--keyspace", defaultValue = "apiary_bench", paramLabel = "NAME",
+            description = "Keyspace the benchmark creates (from cql/) and truncates between runs "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String keyspace;
+
+    @Option(names = "--replication", paramLabel = "CQL-MAP",
+            description = "Replication of that keyspace, e.g. \"{'class': 'NetworkTopologyStrategy', 'dc1': 3}\" "
+                    + "(default: replication factor 1).")
+    String replication = SchemaApplier.DEV_REPLICATION;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+            description = "Results file: JSON, or CSV if the name ends with .csv "
+                    + "(default: apiary-bench-<UTC time>.json in the current folder).")
+    Path output;
+
+    @Option(names = "--work-dir", paramLabel = "DIR",
+            description = "Working folder of the local Kafka and Cassandra (default: a new temporary folder).")
+    Path workDir;
+
+    @Option(names = "--keep-work-dir", description = "Keep the local stack's working folder afterwards.")
+    boolean keepWorkDir;
+
+    @Mixin
+    ConfigOptions config;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Bench.Options options = options();
+        PrintWriter out = spec.commandLine().getOut();
+        Instant started = Instant.now();
+        Path file = output != null ? output : Path.of("apiary-bench-"
+                + DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").format(started.atOffset(ZoneOffset.UTC)) + ".json");
+        boolean local = config.configFile == null && !config.overrides.containsKey(IngestConfig.KAFKA_BOOTSTRAP_SERVERS);
+        LocalStack stack = null;
+        try {
+            IngestConfig base;
+            if (local) {
+                out.println("Starting a local Kafka broker and Cassandra node (no --config given)...");
+                out.flush();
+                LocalStackOptions.Builder stackOptions = LocalStackOptions.builder().keepWorkDir(keepWorkDir);
+                if (workDir != null) {
+                    stackOptions.workDir(workDir);
+                }
+                stack = LocalStack.start(stackOptions.build());
+                base = config.load(LocalStackSession.settings(stack));
+            } else {
+                base = config.load();
+            }
+            Path stateDir = stack != null ? stack.workDir().resolve("bench-state")
+                    : Files.createTempDirectory("apiary-bench-state");
+            Bench bench = new Bench(base, options,
+                    stack == null ? OptionalLong.empty() : OptionalLong.of(stack.cassandra().pid()),
+                    stack == null ? OptionalLong.empty() : OptionalLong.of(stack.kafka().pid()), stateDir, out);
+            out.printf("Workload: %,d hives x 1,000 readings per minute, %,d rows per write run, %,d gateway readings; "
+                    + "%d shards per day; keyspace %s%n", hives, rows, gatewayReadings,
+                    base.getInt(IngestConfig.TELEMETRY_SHARDS), keyspace);
+            out.flush();
+            List<BenchResult> results = bench.run();
+            BenchReport report = new BenchReport(results, context(started, base, options, local));
+            out.println();
+            out.printf("Apiary Ingest benchmark, %s, %d cores, %s%n", started.truncatedTo(ChronoUnit.SECONDS),
+                    Runtime.getRuntime().availableProcessors(), local ? "local Kafka and Cassandra on this machine"
+                            : "configured cluster (Cassandra and Kafka CPU not measured)");
+            report.print(out);
+            report.write(file);
+            out.printf("%nResults written to %s (%.0f s in all)%n", file.toAbsolutePath(),
+                    Duration.between(started, Instant.now()).toMillis() / 1000.0);
+            out.flush();
+            return results.stream().allMatch(BenchResult::completed) ? 0 : 1;
+        } finally {
+            if (stack != null) {
+                stack.close();
+            }
+        }
+    }
+
+    private Bench.Options options() {
+        List<ShardStrategy> parsedStrategies = new ArrayList<>();
+        Set<Bench.Run> parsedRuns = new LinkedHashSet<>();
+        try {
+            for (String s : strategies) {
+                parsedStrategies.add(ShardStrategy.parse(s));
+            }
+            for (String r : runs) {
+                parsedRuns.add(Bench.Run.parse(r));
+            }
+            if (runTimeoutMinutes < 1) {
+                throw new IllegalArgumentException("--run-timeout-minutes must be at least 1");
+            }
+            return new Bench.Options(rows, gatewayReadings, hives, parsedStrategies, parsedRuns, naiveInFlight,
+                    ceilingBatchRows, ceilingInFlight, warmUpRows, Duration.ofMinutes(runTimeoutMinutes), keyspace, replication);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    private Map<String, Object> context(Instant started, IngestConfig base, Bench.Options options, boolean local) {
+        Map<String, Object> context = new LinkedHashMap<>();
+        context.put("started", started.truncatedTo(ChronoUnit.SECONDS).toString());
+        context.put("cores", Runtime.getRuntime().availableProcessors());
+        context.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                + System.getProperty("os.arch"));
+        context.put("java", System.getProperty("java.vm.name") + " " + Runtime.version());
+        context.put("jvm_arguments", ManagementFactory.getRuntimeMXBean().getInputArguments());
+        context.put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
+        context.put("stack", local ? "local: one Kafka broker and one Cassandra node on this machine" : "configured");
+        context.put("rows", options.rows());
+        context.put("gateway_readings", options.gatewayReadings());
+        context.put("hives", options.hives());
+        context.put("readings_per_hive_per_minute", 1000);
+        context.put("shards", base.getInt(IngestConfig.TELEMETRY_SHARDS));
+        context.put("naive_in_flight", options.naiveInFlight());
+        context.put("ceiling_batch_rows", options.ceilingBatchRows());
+        context.put("ceiling_in_flight", options.ceilingInFlight());
+        Map<String, Object> sink = new LinkedHashMap<>();
+        for (String key : List.of(IngestConfig.SINK_LINGER_MS, IngestConfig.SINK_MAX_IN_FLIGHT,
+                IngestConfig.SINK_BATCH_MAX_ROWS, IngestConfig.SINK_BATCH_MAX_BYTES, IngestConfig.SINK_MAX_BUFFERED_ROWS,
+                IngestConfig.SINK_MAX_BUFFERED_BYTES, IngestConfig.SINK_COMBINE_REPLICAS, IngestConfig.SINK_CONSISTENCY,
+                IngestConfig.TOPIC_PARTITIONS, IngestConfig.TOPOLOGY_PROCESSING_GUARANTEE)) {
+            sink.put(key, String.valueOf(base.values().get(key)));
+        }
+        context.put("settings", sink);
+        return context;
+    }
+}
