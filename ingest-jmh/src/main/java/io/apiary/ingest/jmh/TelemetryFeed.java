@@ -3,36 +3,30 @@ package io.apiary.ingest.jmh;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 
+import io.apiary.ingest.bench.BenchWorkload;
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
-import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
 
 /**
- * The benchmarks' input data, shaped like the integration tests' feed ({@code RowFeed} in
- * ingest-app's tests): hive ids {@code hive-N}, five sensor types with their units, gateways
- * {@code gw-N} (one per 100 hives), one reading per hive every {@value #READING_INTERVAL_MS} ms,
- * readings of all hives interleaved in time order as gateways send them (consecutive records
- * belong to different hives, hence to different Cassandra partitions). Pure functions; thread-safe.
+ * The benchmarks' input data: the workload of {@code ingest-app bench} ({@link BenchWorkload}:
+ * hive ids {@code hive-N}, five sensor types with their units, one reading per hive every
+ * {@value BenchWorkload#READING_INTERVAL_MS} ms, all hives interleaved in time order as gateways
+ * send them), addressed by hive and reading number, plus the sink's derived figures. Pure
+ * functions; thread-safe.
  */
 public final class TelemetryFeed {
 
     /** Milliseconds between two readings of one hive (each reading is of the next sensor). */
-    public static final long READING_INTERVAL_MS = 60;
+    public static final long READING_INTERVAL_MS = BenchWorkload.READING_INTERVAL_MS;
     /** Time of every hive's first reading (plus {@code hive % 50} ms). */
-    public static final Instant START = Instant.parse("2026-11-02T06:00:00Z");
+    public static final Instant START = BenchWorkload.START;
     /** Shards per day bucket of hive_telemetry (the default of {@code telemetry.shards}). */
     public static final int SHARDS = 96;
     /** Hives of the planned load (DESIGN.md): 10,000. */
     public static final int HIVES = 10_000;
-
-    private static final SensorType[] SENSORS = {SensorType.TEMPERATURE, SensorType.HUMIDITY, SensorType.WEIGHT,
-            SensorType.SOUND_LEVEL, SensorType.CO2};
-    private static final String[] UNITS = {"degC", "%RH", "kg", "dB", "ppm"};
 
     private TelemetryFeed() {
     }
@@ -42,7 +36,7 @@ public final class TelemetryFeed {
      * @return its id, {@code hive-N}
      */
     public static String hiveId(int hive) {
-        return "hive-" + hive;
+        return BenchWorkload.hiveId(hive);
     }
 
     /**
@@ -51,7 +45,7 @@ public final class TelemetryFeed {
      * @return the reading's time, ms since the epoch
      */
     public static long readingTime(int hive, int reading) {
-        return START.toEpochMilli() + reading * READING_INTERVAL_MS + hive % 50;
+        return row(hive, reading, ShardStrategy.TIME).getReadingTime().toEpochMilli();
     }
 
     /**
@@ -59,7 +53,7 @@ public final class TelemetryFeed {
      * @return the sensor type name of that reading (the five sensors in turn)
      */
     public static String sensor(int reading) {
-        return SENSORS[reading % SENSORS.length].name();
+        return row(0, reading, ShardStrategy.TIME).getSensorType();
     }
 
     /**
@@ -70,15 +64,7 @@ public final class TelemetryFeed {
      * @return the reading
      */
     public static TelemetryReading reading(int hive, int reading) {
-        return TelemetryReading.newBuilder()
-                .setHiveId(hiveId(hive))
-                .setGatewayId("gw-" + hive % 100)
-                .setSensorType(SENSORS[reading % SENSORS.length])
-                .setReadingTime(Instant.ofEpochMilli(readingTime(hive, reading)))
-                .setValue(20.0 + reading % 7 + hive % 10 / 10.0)
-                .setUnit(UNITS[reading % UNITS.length])
-                .setSequenceNumber((long) reading)
-                .build();
+        return new BenchWorkload(HIVES, SHARDS, ShardStrategy.TIME).reading((long) reading * HIVES + hive);
     }
 
     /**
@@ -90,12 +76,7 @@ public final class TelemetryFeed {
      * @return the row
      */
     public static HiveTelemetryRow row(int hive, int reading, ShardStrategy strategy) {
-        long time = readingTime(hive, reading);
-        String sensor = sensor(reading);
-        String hiveId = hiveId(hive);
-        return new HiveTelemetryRow(hiveId, LocalDate.ofInstant(Instant.ofEpochMilli(time), ZoneOffset.UTC),
-                strategy.shard(hiveId, sensor, time, SHARDS), sensor, Instant.ofEpochMilli(time), "gw-" + hive % 100,
-                20.0 + reading % 7 + hive % 10 / 10.0, UNITS[reading % UNITS.length]);
+        return new BenchWorkload(HIVES, SHARDS, strategy).row(hive, reading);
     }
 
     /**
@@ -103,7 +84,7 @@ public final class TelemetryFeed {
      * @return its Cassandra partition key, the row topic's record key
      */
     public static HiveTelemetryPartitionKey partitionKey(HiveTelemetryRow row) {
-        return new HiveTelemetryPartitionKey(row.getHiveId(), row.getDay(), row.getShard());
+        return BenchWorkload.partitionKey(row);
     }
 
     /**

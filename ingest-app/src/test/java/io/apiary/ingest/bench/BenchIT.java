@@ -1,0 +1,98 @@
+package io.apiary.ingest.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.apiary.ingest.bucket.ShardStrategy;
+import io.apiary.ingest.cassandra.CassandraSessions;
+import io.apiary.ingest.cassandra.SchemaApplier;
+import io.apiary.ingest.config.ConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.it.ItEndpoints;
+import io.apiary.ingest.it.SharedStack;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The benchmark on the real local stack, small: every run completes, measures something, and the
+ * rows it says it wrote are in Cassandra.
+ */
+class BenchIT {
+
+    private static final String KEYSPACE = "it_bench";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void every_run_completes_with_figures_and_the_end_to_end_rows_are_all_in_cassandra() throws Exception {
+        ItEndpoints stack = SharedStack.get();
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(IngestConfig.KAFKA_BOOTSTRAP_SERVERS, stack.kafkaBootstrapServers());
+        settings.put(IngestConfig.CASSANDRA_CONTACT_POINTS,
+                stack.cassandraContactPoint().getHostString() + ":" + stack.cassandraContactPoint().getPort());
+        settings.put(IngestConfig.CASSANDRA_LOCAL_DATACENTER, stack.cassandraLocalDatacenter());
+        settings.put(IngestConfig.TOPIC_PARTITIONS, 3);
+        IngestConfig base = ConfigLoader.load(null, Map.of(), settings);
+        long rows = 30_000;
+        long readings = 6_000;
+        Bench.Options options = new Bench.Options(rows, readings, 1_000, List.of(ShardStrategy.TIME, ShardStrategy.HASH),
+                EnumSet.allOf(Bench.Run.class), 64, 100, 8, 2_000, Duration.ofMinutes(3), KEYSPACE,
+                SchemaApplier.DEV_REPLICATION);
+        OptionalLong cassandraPid = stack.localStack().map(s -> OptionalLong.of(s.cassandra().pid()))
+                .orElse(OptionalLong.empty());
+        OptionalLong kafkaPid = stack.localStack().map(s -> OptionalLong.of(s.kafka().pid()))
+                .orElse(OptionalLong.empty());
+        StringWriter progress = new StringWriter();
+
+        List<BenchResult> results = new Bench(base, options, cassandraPid, kafkaPid, dir, new PrintWriter(progress))
+                .run();
+        System.out.println(progress);
+
+        assertThat(results).extracting(r -> r.run() + "/" + r.shardStrategy()).containsExactly("ceiling/time",
+                "naive/time", "sink/time", "sink/hash", "topology/time", "end-to-end/time");
+        for (BenchResult r : results) {
+            assertThat(r.completed()).as("%s/%s: %s", r.run(), r.shardStrategy(), r.note()).isTrue();
+            assertThat(r.items()).as("%s items in the window", r.run()).isPositive();
+            assertThat(r.perSecond()).isPositive();
+            assertThat(r.clientCpuMicros()).as("%s client CPU", r.run()).isPositive();
+            if (cassandraPid.isPresent() && !r.run().equals("topology")) {
+                assertThat(r.cassandraCpuMicros()).as("%s Cassandra CPU", r.run()).isPositive();
+            }
+            assertThat(r.peakHeapMiB()).isPositive();
+        }
+        for (BenchResult r : results.subList(0, 4)) {
+            assertThat(r.p99Millis()).as("%s p99", r.run()).isGreaterThanOrEqualTo(r.p50Millis()).isPositive();
+            assertThat(r.rowsPerRequest()).isGreaterThanOrEqualTo(1);
+        }
+        // the ceiling writes whole partitions: 1,000 hives x 30 readings of one 15-minute shard
+        assertThat(results.get(0).rowsPerRequest()).isEqualTo(30.0);
+        assertThat(results.get(1).rowsPerRequest()).isEqualTo(1.0);
+        // the last write run was end to end: every gateway reading is a row in Cassandra
+        try (CqlSession session = CassandraSessions.open(base)) {
+            long count = session.execute(SimpleStatement.newInstance("SELECT COUNT(*) FROM " + KEYSPACE
+                    + ".hive_telemetry").setTimeout(Duration.ofMinutes(1))).one().getLong(0);
+            assertThat(count).isEqualTo(readings);
+        }
+
+        Path file = dir.resolve("bench.json");
+        new BenchReport(results, Map.of("test", "BenchIT")).write(file);
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        assertThat(json.get("runs")).hasSize(6);
+        assertThat(json.get("checks").findValuesAsText("name")).contains("sink/naive rows/s (time)",
+                "sink/ceiling Cassandra CPU per row (hash)");
+    }
+}
