@@ -23,10 +23,10 @@ public final class IngestApp {
      * @param args command-line arguments
      */
     public static void main(String[] args) {
-        // Before any logger exists: the demo prints its own progress, so its logs start at WARN.
+        // Before any logger exists: demo and bench print their own progress, so their logs start at WARN.
         String level = System.getenv("APIARY_LOG_LEVEL");
         if (level == null || level.isBlank()) {
-            level = args.length > 0 && "demo".equals(args[0]) ? "WARN" : "INFO";
+            level = args.length > 0 && ("demo".equals(args[0]) || "bench".equals(args[0])) ? "WARN" : "INFO";
         }
         System.setProperty("apiary.log.level", level);
         System.exit(commandLine().execute(args));
