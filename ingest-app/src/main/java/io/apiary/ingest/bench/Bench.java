@@ -183,8 +183,9 @@ public final class Bench {
         try (CqlSession session = CassandraSessions.open(setup); Admin admin = Admin.create(setup.kafkaClientSettings())) {
             SchemaApplier.apply(session, SchemaApplier.load(null, options.keyspace(), options.replication()));
             Map<ShardStrategy, IngestConfig> rowConfigs = new LinkedHashMap<>();
-            if (options.runs().contains(Run.CEILING) || options.runs().contains(Run.NAIVE)
-                    || options.runs().contains(Run.SINK)) {
+            boolean writeRuns = options.runs().contains(Run.CEILING) || options.runs().contains(Run.NAIVE)
+                    || options.runs().contains(Run.SINK);
+            if (writeRuns) {
                 for (ShardStrategy strategy : options.strategies()) {
                     IngestConfig config = config("rows-" + label(strategy), strategy, Map.of());
                     createTopics(admin, config);
@@ -198,7 +199,9 @@ public final class Bench {
                 }
             }
             try {
-                warmUp(session);
+                if (writeRuns) {
+                    warmUp(session);
+                }
                 if (options.runs().contains(Run.CEILING)) {
                     results.add(ceiling(session, options.strategies().get(0)));
                 }
@@ -227,11 +230,10 @@ public final class Bench {
     }
 
     private BenchResult ceiling(CqlSession session, ShardStrategy strategy) throws InterruptedException {
-        CeilingWriter[] writer = new CeilingWriter[1];
         return baseline(Run.CEILING, strategy, session, options.ceilingInFlight(), writes -> {
-            writer[0] = new CeilingWriter(table(session), options.ceilingBatchRows(), writes);
-            writer[0].group(workload(strategy), base.topics().telemetryRowsTopic(), options.rows());
-            return writer[0];
+            CeilingWriter writer = new CeilingWriter(table(session), options.ceilingBatchRows(), writes);
+            writer.group(workload(strategy), base.topics().telemetryRowsTopic(), options.rows());
+            return writer;
         });
     }
 
@@ -375,7 +377,8 @@ public final class Bench {
         return new BenchResult(run.label(), label(strategy), unit, w.items(), w.seconds(),
                 w.microsPerItem(w.clientCpuSeconds()), w.microsPerItem(w.cassandraCpuSeconds()),
                 w.microsPerItem(w.kafkaCpuSeconds()), rowsPerRequest, requests, percentile(latency, 0.5),
-                percentile(latency, 0.99), w.peakHeapBytes() / 1048576.0, w.peakLiveHeapBytes() / 1048576.0,
+                percentile(latency, 0.99), w.peakHeapBytes() / 1048576.0,
+                w.peakLiveHeapBytes() < 0 ? Double.NaN : w.peakLiveHeapBytes() / 1048576.0,
                 w.completed(), note);
     }
 

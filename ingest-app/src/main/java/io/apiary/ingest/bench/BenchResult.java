@@ -22,7 +22,8 @@ import java.util.Map;
  * @param p50Millis            median write request latency (send to acknowledgement), milliseconds
  * @param p99Millis            99th percentile write request latency, milliseconds
  * @param peakHeapMiB          peak heap used in the window, sampled every poll, MiB (2^20 bytes)
- * @param peakLiveHeapMiB      peak live heap, MiB: heap used right after a full collection forced every 10 s ({@link RunMeter})
+ * @param peakLiveHeapMiB      peak live heap, MiB: heap used right after a full collection forced 2 s into the
+ *                             window and every 10 s after ({@link RunMeter}); NaN for shorter runs
  * @param completed            whether the run reached its target without failing
  * @param note                 what else to know about the run (why it did not complete), or empty
  */

@@ -25,8 +25,9 @@ import java.util.function.LongSupplier;
  * this JVM: garbage collection and JIT compilation as well as the run's own threads.
  *
  * <p>Heap: the peak of heap used, sampled at every poll (garbage included, so it mostly shows how
- * lazily the collector runs), and the peak <em>live</em> heap: every {@link #LIVE_HEAP_PROBE} a
- * full collection is forced ({@code System.gc()}) and the heap used right after it is read; this
+ * lazily the collector runs), and the peak <em>live</em> heap: {@link #FIRST_LIVE_HEAP_PROBE} after
+ * the window opens and then every {@link #LIVE_HEAP_PROBE} a full collection is forced
+ * ({@code System.gc()}) and the heap used right after it is read (-1 for runs too short); this
  * is what the run kept reachable, the figure a memory bound is about. The wall time and the
  * CPU time of these forced collections are taken out of the window. Not thread-safe: one run at
  * a time, from one thread.
@@ -35,6 +36,8 @@ final class RunMeter {
 
     /** How often a full collection is forced to read the live heap. */
     static final Duration LIVE_HEAP_PROBE = Duration.ofSeconds(10);
+    /** When the first one is, after the window opens; a shorter run has no live heap figure. */
+    static final Duration FIRST_LIVE_HEAP_PROBE = Duration.ofSeconds(2);
 
     /** What one run measured over its window. CPU seconds are NaN when the process is unknown. */
     record Window(long items, double seconds, double clientCpuSeconds, double cassandraCpuSeconds,
@@ -78,7 +81,7 @@ final class RunMeter {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         long deadline = System.nanoTime() + timeout.toNanos();
         long peakHeap = 0;
-        long peakLive = 0;
+        long peakLive = -1;
         long openItems = -1;
         long openNanos = 0;
         long nextProbe = 0;
@@ -94,7 +97,7 @@ final class RunMeter {
                 open = cpuSeconds();
                 openItems = done;
                 openNanos = now;
-                nextProbe = now + LIVE_HEAP_PROBE.toNanos();
+                nextProbe = now + FIRST_LIVE_HEAP_PROBE.toNanos();
             }
             if (done >= target || failed.getAsBoolean() || now > deadline) {
                 break;

@@ -27,6 +27,7 @@ import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.demo.LocalStackSession;
 import io.apiary.ingest.devstack.LocalStack;
 import io.apiary.ingest.devstack.LocalStackOptions;
+import io.apiary.ingest.devstack.StackFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -126,6 +127,7 @@ public final class BenchCommand implements Callable<Integer> {
                 + DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").format(started.atOffset(ZoneOffset.UTC)) + ".json");
         boolean local = config.configFile == null && !config.overrides.containsKey(IngestConfig.KAFKA_BOOTSTRAP_SERVERS);
         LocalStack stack = null;
+        Path tempStateDir = null;
         try {
             IngestConfig base;
             if (local) {
@@ -140,13 +142,18 @@ public final class BenchCommand implements Callable<Integer> {
             } else {
                 base = config.load();
             }
-            Path stateDir = stack != null ? stack.workDir().resolve("bench-state")
-                    : Files.createTempDirectory("apiary-bench-state");
+            if (stack == null) {
+                tempStateDir = Files.createTempDirectory("apiary-bench-state");
+            }
+            Path stateDir = stack != null ? stack.workDir().resolve("bench-state") : tempStateDir;
             Bench bench = new Bench(base, options,
                     stack == null ? OptionalLong.empty() : OptionalLong.of(stack.cassandra().pid()),
                     stack == null ? OptionalLong.empty() : OptionalLong.of(stack.kafka().pid()), stateDir, out);
-            out.printf("Workload: %,d hives x 1,000 readings per minute, %,d rows per write run, %,d gateway readings; "
-                    + "%d shards per day; keyspace %s%n", hives, rows, gatewayReadings,
+            boolean writeRuns = options.runs().stream().anyMatch(r -> r.ordinal() <= Bench.Run.SINK.ordinal());
+            boolean gatewayRuns = options.runs().stream().anyMatch(r -> r.ordinal() > Bench.Run.SINK.ordinal());
+            out.printf("Workload: %,d hives x 1,000 readings per minute%s%s; %d shards per day; keyspace %s%n", hives,
+                    writeRuns ? String.format(", %,d rows per write run", rows) : "",
+                    gatewayRuns ? String.format(", %,d gateway readings", gatewayReadings) : "",
                     base.getInt(IngestConfig.TELEMETRY_SHARDS), keyspace);
             out.flush();
             List<BenchResult> results = bench.run();
@@ -164,6 +171,9 @@ public final class BenchCommand implements Callable<Integer> {
         } finally {
             if (stack != null) {
                 stack.close();
+            }
+            if (tempStateDir != null) {
+                StackFiles.deleteRecursively(tempStateDir);
             }
         }
     }

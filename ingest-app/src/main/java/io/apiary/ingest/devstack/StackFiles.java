@@ -20,7 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** File, template and port helpers of the dev stack. Stateless and thread-safe. */
-final class StackFiles {
+public final class StackFiles {
 
     /** Folder of the templates on the application's classpath. */
     static final String RESOURCE_DIR = "/devstack/";
@@ -168,11 +168,12 @@ final class StackFiles {
     }
 
     /**
-     * Deletes a folder and everything in it.
+     * Deletes a folder and everything in it; nothing if it does not exist.
      *
+     * @param dir the folder
      * @throws UncheckedIOException if something could not be deleted
      */
-    static void deleteRecursively(Path dir) {
+    public static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }

@@ -69,6 +69,10 @@ class BenchReportTest {
         assertThat(sink.get("per_second").asDouble()).isEqualTo(50_000);
         assertThat(sink.get("kafka_cpu_us_per_item").isNull()).isTrue();
         assertThat(json.get("checks").findValuesAsText("name")).contains("sink/naive rows/s (time)");
+        for (JsonNode check : json.get("checks")) {
+            boolean reportOnly = check.get("target").asText().equals(BenchReport.REPORT);
+            assertThat(check.get("met").isNull()).as(check.get("name").asText()).isEqualTo(reportOnly);
+        }
     }
 
     @Test
