@@ -167,7 +167,9 @@ public final class Bench {
         this.meter = new RunMeter(cassandraPid, kafkaPid);
         this.stateDir = Objects.requireNonNull(stateDir);
         this.out = Objects.requireNonNull(out);
-        this.tag = "apiary-bench-" + Long.toString(Instant.now().getEpochSecond(), 36);
+        // unique per run, so that two benchmarks on one cluster never share topics or groups
+        this.tag = "apiary-bench-" + Long.toString(Instant.now().getEpochSecond(), 36)
+                + Integer.toString(java.util.concurrent.ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
     }
 
     /**
@@ -185,7 +187,8 @@ public final class Bench {
             Map<ShardStrategy, IngestConfig> rowConfigs = new LinkedHashMap<>();
             boolean writeRuns = options.runs().contains(Run.CEILING) || options.runs().contains(Run.NAIVE)
                     || options.runs().contains(Run.SINK);
-            if (writeRuns) {
+            // the ceiling builds its rows in memory: only the naive writer and the sink read a row topic
+            if (options.runs().contains(Run.NAIVE) || options.runs().contains(Run.SINK)) {
                 for (ShardStrategy strategy : options.strategies()) {
                     IngestConfig config = config("rows-" + label(strategy), strategy, Map.of());
                     createTopics(admin, config);
@@ -216,7 +219,7 @@ public final class Bench {
                 }
             } finally {
                 for (IngestConfig config : rowConfigs.values()) {
-                    deleteTopics(admin, config, null);
+                    deleteTopicsAndGroups(admin, config, false);
                 }
             }
             if (options.runs().contains(Run.TOPOLOGY)) {
@@ -355,7 +358,7 @@ public final class Bench {
                     }, ends, () -> pipeline.failure() != null, LAG_POLL, options.runTimeout());
         } finally {
             pipeline.close();
-            deleteTopics(admin, config, applicationId);
+            deleteTopicsAndGroups(admin, config, true);
         }
         if (withSink) {
             var batchRows = registry.find("apiary.sink.batch.rows").summary();
@@ -374,10 +377,11 @@ public final class Bench {
             note = w.items() == 0 ? "nothing done within " + options.runTimeout().toSeconds() + " s"
                     : "incomplete: timed out after " + options.runTimeout().toSeconds() + " s";
         }
+        boolean nothing = w.items() == 0;
         return new BenchResult(run.label(), label(strategy), unit, w.items(), w.seconds(),
                 w.microsPerItem(w.clientCpuSeconds()), w.microsPerItem(w.cassandraCpuSeconds()),
-                w.microsPerItem(w.kafkaCpuSeconds()), rowsPerRequest, requests, percentile(latency, 0.5),
-                percentile(latency, 0.99), w.peakHeapBytes() / 1048576.0,
+                w.microsPerItem(w.kafkaCpuSeconds()), nothing ? Double.NaN : rowsPerRequest, requests,
+                nothing ? Double.NaN : percentile(latency, 0.5), nothing ? Double.NaN : percentile(latency, 0.99), w.peakHeapBytes() / 1048576.0,
                 w.peakLiveHeapBytes() < 0 ? Double.NaN : w.peakLiveHeapBytes() / 1048576.0,
                 w.completed(), note);
     }
@@ -478,17 +482,29 @@ public final class Bench {
         }
     }
 
-    /** Deletes a run's topics and, with an application id, Kafka Streams' internal topics of it. */
-    private void deleteTopics(Admin admin, IngestConfig config, String applicationId) {
+    /**
+     * Deletes a run's topics and the sink's consumer group, and with {@code streams} the topology's
+     * group and Kafka Streams' internal topics too.
+     */
+    private void deleteTopicsAndGroups(Admin admin, IngestConfig config, boolean streams) {
+        String applicationId = config.getString(IngestConfig.TOPOLOGY_APPLICATION_ID);
         try {
             List<String> names = new ArrayList<>(config.topics().all());
-            if (applicationId != null) {
+            List<String> groups = new ArrayList<>(List.of(config.getString(IngestConfig.SINK_GROUP_ID)));
+            if (streams) {
                 admin.listTopics().names().get().stream().filter(n -> n.startsWith(applicationId + "-"))
                         .forEach(names::add);
+                groups.add(applicationId);
             }
             admin.deleteTopics(names).all().get(1, TimeUnit.MINUTES);
+            Set<String> existing = new java.util.HashSet<>();
+            admin.listConsumerGroups().all().get(1, TimeUnit.MINUTES).forEach(g -> existing.add(g.groupId()));
+            groups.retainAll(existing);
+            if (!groups.isEmpty()) {
+                admin.deleteConsumerGroups(groups).all().get(1, TimeUnit.MINUTES);
+            }
         } catch (Exception e) {
-            out.printf("  (could not delete the run's topics: %s)%n", e.getMessage());
+            out.printf("  (could not delete the run's topics or consumer groups: %s)%n", e.getMessage());
         }
     }
 

@@ -39,12 +39,13 @@ public final class BenchReport {
      * @param name   what is compared, e.g. {@code sink/naive rows/s (time)}
      * @param value  the ratio, or the figure for absolute targets
      * @param target the target in words, e.g. {@code >= 2}, or {@value BenchReport#REPORT} for a figure only reported
-     * @param met    whether the target is met (true for a reported figure; null in the JSON)
+     * @param met    whether the target is met; null for a reported figure, and when the value could not
+     *               be measured (the Cassandra CPU of a remote cluster, a baseline that did nothing)
      */
-    public record Check(String name, double value, String target, boolean met) {
+    public record Check(String name, double value, String target, Boolean met) {
     }
 
-    /** The target of a figure that is reported, not compared: {@link Check#met()} is then meaningless. */
+    /** The target of a figure that is reported, not compared: {@link Check#met()} is then null. */
     static final String REPORT = "report";
 
     private final List<BenchResult> results;
@@ -64,7 +65,7 @@ public final class BenchReport {
         List<Check> checks = new ArrayList<>();
         Optional<BenchResult> naive = find("naive", null);
         for (BenchResult sink : results) {
-            if (!sink.run().equals("sink")) {
+            if (!sink.run().equals("sink") || !sink.completed()) {
                 continue;
             }
             String s = sink.shardStrategy();
@@ -72,23 +73,22 @@ public final class BenchReport {
                     sink.perSecond() / n.perSecond(), 2)));
             find("ceiling", null).ifPresent(c -> {
                 checks.add(new Check("sink/ceiling rows/s (" + s + ")", sink.perSecond() / c.perSecond(), REPORT,
-                        true));
+                        null));
                 checks.add(atMost("sink/ceiling Cassandra CPU per row (" + s + ")",
                         sink.cassandraCpuMicros() / c.cassandraCpuMicros(), 1.5));
             });
             checks.add(atMost("sink client CPU us/row (" + s + ")", sink.clientCpuMicros(), 3));
-            checks.add(new Check("sink peak live heap MiB (" + s + ")", sink.peakLiveHeapMiB(), REPORT,
-                    true));
+            checks.add(new Check("sink peak live heap MiB (" + s + ")", sink.peakLiveHeapMiB(), REPORT, null));
         }
         return checks;
     }
 
     private static Check atLeast(String name, double value, double target) {
-        return new Check(name, value, ">= " + format(target, 1), value >= target);
+        return new Check(name, value, ">= " + format(target, 1), Double.isFinite(value) ? value >= target : null);
     }
 
     private static Check atMost(String name, double value, double target) {
-        return new Check(name, value, "<= " + format(target, 1), value <= target);
+        return new Check(name, value, "<= " + format(target, 1), Double.isFinite(value) ? value <= target : null);
     }
 
     private Optional<BenchResult> find(String run, String strategy) {
@@ -109,8 +109,8 @@ public final class BenchReport {
         out.println(String.format(Locale.ROOT, "%-11s %-5s %10s %8s %9s %12s %10s %10s %9s %8s %8s %9s %9s",
                 "", "", "", "", "", "per item", "us/item", "us/item", "", "", "", "peak", "peak"));
         for (BenchResult r : results) {
-            out.println(String.format(Locale.ROOT, "%-11s %-5s %,10d %8.1f %,9.0f %12s %10s %10s %9s %8s %8s %9s %9s%s",
-                    r.run(), r.shardStrategy(), r.items(), r.seconds(), r.perSecond(), format(r.clientCpuMicros(), 1),
+            out.println(String.format(Locale.ROOT, "%-11s %-5s %,10d %8.1f %9s %12s %10s %10s %9s %8s %8s %9s %9s%s",
+                    r.run(), r.shardStrategy(), r.items(), r.seconds(), format(r.perSecond(), 0), format(r.clientCpuMicros(), 1),
                     format(r.cassandraCpuMicros(), 1), format(r.kafkaCpuMicros(), 1), format(r.rowsPerRequest(), 1),
                     format(r.p50Millis(), 1), format(r.p99Millis(), 1), format(r.peakHeapMiB(), 0),
                     format(r.peakLiveHeapMiB(), 0), r.completed() ? "" : "  NOT COMPLETED: " + r.note()));
@@ -120,7 +120,8 @@ public final class BenchReport {
             out.println();
             for (Check c : checks) {
                 out.println(String.format(Locale.ROOT, "  %-50s %9s   %s", c.name(), format(c.value(), 2),
-                        c.target().equals(REPORT) ? "" : "target " + c.target() + ": " + (c.met() ? "met" : "NOT met")));
+                        c.target().equals(REPORT) ? "" : "target " + c.target() + ": " + (c.met() == null ? "not measured"
+                        : c.met() ? "met" : "NOT met")));
             }
         }
         out.flush();
@@ -152,7 +153,7 @@ public final class BenchReport {
             m.put("name", c.name());
             m.put("value", BenchResult.figure(c.value()));
             m.put("target", c.target());
-            m.put("met", c.target().equals(REPORT) ? null : c.met());
+            m.put("met", c.met());
             return m;
         }).toList());
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);

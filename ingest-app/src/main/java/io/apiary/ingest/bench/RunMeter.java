@@ -17,7 +17,8 @@ import java.util.function.LongSupplier;
  * record committed), so client start-up (connecting, joining a consumer group, Kafka Streams'
  * rebalance) is left out for every kind of run alike, and closes when progress reaches the
  * target. Rates and CPU per item are over that window: {@code (items at close - items at open)
- * / (time at close - time at open)}.
+ * / (time at close - time at open)}. A run done within its first poll is measured from the call
+ * instead, start-up included.
  *
  * <p>CPU comes from the operating system's process accounting
  * ({@link ProcessHandle.Info#totalCpuDuration()}: user + system time, which on Linux is read from
@@ -88,6 +89,8 @@ final class RunMeter {
         long probeNanos = 0;
         double probeCpu = 0;
         double[] open = null;
+        double[] start = cpuSeconds();
+        long startNanos = System.nanoTime();
         long done;
         while (true) {
             done = progress.getAsLong();
@@ -117,6 +120,12 @@ final class RunMeter {
         double[] close = cpuSeconds();
         if (open == null) {
             return new Window(0, 0, Double.NaN, Double.NaN, Double.NaN, peakHeap, peakLive, false);
+        }
+        if (done == openItems) {
+            // the whole run fell within the first poll: measure it from the start instead
+            open = start;
+            openItems = 0;
+            openNanos = startNanos;
         }
         return new Window(done - openItems, (closeNanos - openNanos - probeNanos) / 1e9, close[0] - open[0] - probeCpu,
                 close[1] - open[1], close[2] - open[2], peakHeap, peakLive, done >= target && !failed.getAsBoolean());

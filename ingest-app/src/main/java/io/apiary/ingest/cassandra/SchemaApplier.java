@@ -32,7 +32,8 @@ public final class SchemaApplier {
     private static final Logger LOG = LoggerFactory.getLogger(SchemaApplier.class);
     /** Replication of the local dev stack's single node. */
     public static final String DEV_REPLICATION = "{'class': 'SimpleStrategy', 'replication_factor': 1}";
-    private static final Pattern NAME = Pattern.compile("[a-zA-Z][a-zA-Z0-9_]{0,47}");
+    /** What a keyspace name may be here: a letter, then up to 47 letters, digits or underscores. */
+    public static final Pattern NAME = Pattern.compile("[a-zA-Z][a-zA-Z0-9_]{0,47}");
 
     private SchemaApplier() {
     }

@@ -9,10 +9,10 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -23,6 +23,7 @@ import io.apiary.ingest.bench.BenchReport;
 import io.apiary.ingest.bench.BenchResult;
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.cassandra.SchemaApplier;
+import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.demo.LocalStackSession;
 import io.apiary.ingest.devstack.LocalStack;
@@ -43,7 +44,8 @@ import picocli.CommandLine.Spec;
                 + "alone, and topology plus sink end to end. Prints a table and writes a JSON (or CSV) file.",
             "Without --config (or --set kafka.bootstrap.servers=...) it starts a local Kafka and Cassandra, "
                 + "as demo does, and also reports their CPU per row. Against a configured cluster it writes to "
-                + "its own keyspace (--keyspace) and topics, which it deletes afterwards."})
+                + "its own keyspace (--keyspace, emptied before each run and kept afterwards with the last run's "
+                + "rows) and to topics and consumer groups of its own, deleted after each run."})
 public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--rows", defaultValue = "2000000", paramLabel = "N",
@@ -125,22 +127,45 @@ public final class BenchCommand implements Callable<Integer> {
         Instant started = Instant.now();
         Path file = output != null ? output : Path.of("apiary-bench-"
                 + DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").format(started.atOffset(ZoneOffset.UTC)) + ".json");
-        boolean local = config.configFile == null && !config.overrides.containsKey(IngestConfig.KAFKA_BOOTSTRAP_SERVERS);
+        checkWritable(file);
+        boolean local = !configured(IngestConfig.KAFKA_BOOTSTRAP_SERVERS)
+                && !configured(IngestConfig.CASSANDRA_CONTACT_POINTS);
+        if (local) {
+            // every setting is checked before anything starts (the stack's addresses are placeholders here)
+            config.load(Map.of(IngestConfig.KAFKA_BOOTSTRAP_SERVERS, "127.0.0.1:9092",
+                    IngestConfig.CASSANDRA_CONTACT_POINTS, "127.0.0.1:9042",
+                    IngestConfig.CASSANDRA_LOCAL_DATACENTER, "datacenter1"));
+        } else if (!configured(IngestConfig.KAFKA_BOOTSTRAP_SERVERS)
+                || !configured(IngestConfig.CASSANDRA_CONTACT_POINTS)) {
+            throw new ParameterException(spec.commandLine(), "Configure both kafka.bootstrap.servers and "
+                    + "cassandra.contact.points (a cluster), or neither (a local stack is started)");
+        } else if (workDir != null || keepWorkDir) {
+            throw new ParameterException(spec.commandLine(),
+                    "--work-dir and --keep-work-dir are for the local stack, which is not started with a configured "
+                            + "cluster");
+        }
         LocalStack stack = null;
         Path tempStateDir = null;
         try {
             IngestConfig base;
             if (local) {
-                out.println("Starting a local Kafka broker and Cassandra node (no --config given)...");
+                out.println("Starting a local Kafka broker and Cassandra node (no cluster configured)...");
                 out.flush();
                 LocalStackOptions.Builder stackOptions = LocalStackOptions.builder().keepWorkDir(keepWorkDir);
                 if (workDir != null) {
                     stackOptions.workDir(workDir);
                 }
                 stack = LocalStack.start(stackOptions.build());
+                out.printf("Local stack work folder: %s (%s afterwards)%n", stack.workDir(),
+                        keepWorkDir ? "kept" : "deleted");
                 base = config.load(LocalStackSession.settings(stack));
             } else {
                 base = config.load();
+            }
+            if (options.keyspace().equals(base.getString(IngestConfig.CASSANDRA_KEYSPACE))) {
+                throw new ParameterException(spec.commandLine(), "--keyspace " + options.keyspace() + " is the "
+                        + "pipeline's own keyspace (cassandra.keyspace): the benchmark empties its tables, so give it "
+                        + "a keyspace of its own");
             }
             if (stack == null) {
                 tempStateDir = Files.createTempDirectory("apiary-bench-state");
@@ -179,7 +204,21 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private Bench.Options options() {
-        List<ShardStrategy> parsedStrategies = new ArrayList<>();
+        require(rows >= 1, "--rows must be at least 1, was " + rows);
+        require(gatewayReadings >= 1, "--gateway-readings must be at least 1, was " + gatewayReadings);
+        require(hives >= 1, "--hives must be at least 1, was " + hives);
+        require(naiveInFlight >= 1, "--naive-in-flight must be at least 1, was " + naiveInFlight);
+        require(ceilingBatchRows >= 1, "--ceiling-batch-rows must be at least 1, was " + ceilingBatchRows);
+        require(ceilingInFlight >= 1, "--ceiling-in-flight must be at least 1, was " + ceilingInFlight);
+        require(warmUpRows >= 0, "--warm-up-rows must be at least 0, was " + warmUpRows);
+        require(runTimeoutMinutes >= 1 && runTimeoutMinutes <= 1_440,
+                "--run-timeout-minutes must be between 1 and 1440, was " + runTimeoutMinutes);
+        require(SchemaApplier.NAME.matcher(keyspace).matches(), "--keyspace '" + keyspace
+                + "' is not a keyspace name: a letter, then up to 47 letters, digits or underscores");
+        String map = replication.trim();
+        require(map.startsWith("{") && map.endsWith("}") && map.contains("'class'"), "--replication must be a CQL "
+                + "replication map such as \"{'class': 'NetworkTopologyStrategy', 'dc1': 3}\", was " + replication);
+        Set<ShardStrategy> parsedStrategies = new LinkedHashSet<>();
         Set<Bench.Run> parsedRuns = new LinkedHashSet<>();
         try {
             for (String s : strategies) {
@@ -188,13 +227,32 @@ public final class BenchCommand implements Callable<Integer> {
             for (String r : runs) {
                 parsedRuns.add(Bench.Run.parse(r));
             }
-            if (runTimeoutMinutes < 1) {
-                throw new IllegalArgumentException("--run-timeout-minutes must be at least 1");
-            }
-            return new Bench.Options(rows, gatewayReadings, hives, parsedStrategies, parsedRuns, naiveInFlight,
-                    ceilingBatchRows, ceilingInFlight, warmUpRows, Duration.ofMinutes(runTimeoutMinutes), keyspace, replication);
+            return new Bench.Options(rows, gatewayReadings, hives, List.copyOf(parsedStrategies), parsedRuns,
+                    naiveInFlight, ceilingBatchRows, ceilingInFlight, warmUpRows, Duration.ofMinutes(runTimeoutMinutes),
+                    keyspace, replication);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    private void require(boolean condition, String message) {
+        if (!condition) {
+            throw new ParameterException(spec.commandLine(), message);
+        }
+    }
+
+    /** Whether a setting comes from the settings file, an {@code APIARY_*} variable or {@code --set}. */
+    private boolean configured(String key) {
+        return config.configFile != null || config.overrides.containsKey(key)
+                || System.getenv(ConfigLoader.ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_')) != null;
+    }
+
+    /** Fails before anything starts if the results file cannot be written. */
+    private void checkWritable(Path file) {
+        Path folder = file.toAbsolutePath().getParent();
+        if (Files.isDirectory(file) || folder == null || !Files.isDirectory(folder) || !Files.isWritable(folder)) {
+            throw new ParameterException(spec.commandLine(), "Cannot write the results to " + file.toAbsolutePath()
+                    + ": its folder does not exist or is not writable, or it is a folder");
         }
     }
 

@@ -57,6 +57,24 @@ class BenchReportTest {
     }
 
     @Test
+    void a_figure_that_was_not_measured_is_not_a_met_or_failed_target() {
+        List<BenchResult> results = List.of(result("ceiling", "time", 60_000, 6, Double.NaN, true),
+                result("naive", "time", 0, 12, Double.NaN, true), result("sink", "time", 50_000, 2.5, Double.NaN, true),
+                result("sink", "hash", 10_000, 40, 100, false));
+        BenchReport report = new BenchReport(results, Map.of());
+        Map<String, BenchReport.Check> checks = new java.util.HashMap<>();
+        report.checks().forEach(c -> checks.put(c.name(), c));
+
+        assertThat(checks.get("sink/naive rows/s (time)").met()).as("naive did nothing: infinite ratio").isNull();
+        assertThat(checks.get("sink/ceiling Cassandra CPU per row (time)").met()).as("remote cluster").isNull();
+        assertThat(checks.keySet()).as("no checks of a sink run that did not complete")
+                .noneMatch(name -> name.endsWith("(hash)"));
+        StringWriter text = new StringWriter();
+        report.print(new PrintWriter(text));
+        assertThat(text.toString()).contains("not measured").doesNotContain("NaN").doesNotContain("Infinity");
+    }
+
+    @Test
     void json_holds_context_runs_and_checks_with_null_for_what_was_not_measured() throws Exception {
         Path file = dir.resolve("bench.json");
         new BenchReport(RESULTS, Map.of("cores", 2)).write(file);
@@ -72,6 +90,7 @@ class BenchReportTest {
         for (JsonNode check : json.get("checks")) {
             boolean reportOnly = check.get("target").asText().equals(BenchReport.REPORT);
             assertThat(check.get("met").isNull()).as(check.get("name").asText()).isEqualTo(reportOnly);
+            assertThat(check.get("met").isBoolean()).isEqualTo(!reportOnly);
         }
     }
 
