@@ -36,6 +36,7 @@ import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.micrometer.core.instrument.search.Search;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
 
 /**
  * The benchmark: the planned gateway load ({@link BenchWorkload}) through each writer and stage,
@@ -500,6 +501,16 @@ public final class Bench {
             Set<String> existing = new java.util.HashSet<>();
             admin.listConsumerGroups().all().get(1, TimeUnit.MINUTES).forEach(g -> existing.add(g.groupId()));
             groups.retainAll(existing);
+            for (String group : groups) {
+                // a closed Kafka Streams client stays a member until its session times out: remove it
+                RemoveMembersFromConsumerGroupOptions everyone = new RemoveMembersFromConsumerGroupOptions();
+                everyone.reason("apiary bench run finished");
+                try {
+                    admin.removeMembersFromConsumerGroup(group, everyone).all().get(1, TimeUnit.MINUTES);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    // no members left
+                }
+            }
             if (!groups.isEmpty()) {
                 admin.deleteConsumerGroups(groups).all().get(1, TimeUnit.MINUTES);
             }

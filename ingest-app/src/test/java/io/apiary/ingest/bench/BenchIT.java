@@ -23,6 +23,7 @@ import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.it.ItEndpoints;
 import io.apiary.ingest.it.SharedStack;
+import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,6 +62,12 @@ class BenchIT {
         List<BenchResult> results = new Bench(base, options, cassandraPid, kafkaPid, dir, new PrintWriter(progress))
                 .run();
         System.out.println(progress);
+        assertThat(progress.toString()).doesNotContain("could not delete");
+        try (Admin admin = Admin.create(base.kafkaClientSettings())) {
+            assertThat(admin.listTopics().names().get()).noneMatch(name -> name.startsWith("apiary-bench-"));
+            assertThat(admin.listConsumerGroups().all().get()).extracting(g -> g.groupId())
+                    .noneMatch(id -> id.startsWith("apiary-bench-"));
+        }
 
         assertThat(results).extracting(r -> r.run() + "/" + r.shardStrategy()).containsExactly("ceiling/time",
                 "naive/time", "sink/time", "sink/hash", "topology/time", "end-to-end/time");
