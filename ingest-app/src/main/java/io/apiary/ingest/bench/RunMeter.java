@@ -67,7 +67,7 @@ final class RunMeter {
 
     /**
      * Polls {@code progress} until it reaches {@code target}, {@code failed} turns true, or the
-     * timeout passes. Starts with a full collection, so that every run starts from the same heap.
+     * timeout passes.
      *
      * @param progress     items done so far (rows acknowledged, records committed), non-decreasing
      * @param target       items at which the run is complete
@@ -131,7 +131,7 @@ final class RunMeter {
                 close[1] - open[1], close[2] - open[2], peakHeap, peakLive, done >= target && !failed.getAsBoolean());
     }
 
-    /** Collects garbage before a run, so that runs start from the same heap. */
+    /** Collects garbage; called before each run, so that runs start from the same heap. */
     static void collectGarbage() {
         System.gc();
     }
