@@ -461,26 +461,9 @@ public final class Bench {
                 .setTimeout(Duration.ofMinutes(2)));
     }
 
-    private static void createTopics(Admin admin, IngestConfig config) throws Exception {
+    private static void createTopics(Admin admin, IngestConfig config) {
         TopicProvisioner.createMissing(admin, config);
-        List<String> names = config.topics().all();
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (true) {
-            boolean ready;
-            try {
-                ready = admin.describeTopics(names).allTopicNames().get().values().stream()
-                        .allMatch(d -> d.partitions().stream().allMatch(p -> p.leader() != null));
-            } catch (java.util.concurrent.ExecutionException e) {
-                ready = false; // not known to every broker yet
-            }
-            if (ready) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("The benchmark's topics have no leader after 1 minute: " + names);
-            }
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
+        TopicProvisioner.awaitLeaders(admin, config.topics().all(), Duration.ofMinutes(1));
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.apiary.ingest.pipeline;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -84,6 +86,40 @@ public final class TopicProvisioner {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaException("Interrupted while creating topics", e);
+        }
+    }
+
+    /**
+     * Waits until every partition of the topics has a leader: right after creation a topic may
+     * not be known to every broker yet, and producers that write at once can fail.
+     *
+     * @param admin   an admin client, not null
+     * @param topics  topic names
+     * @param timeout longest wait
+     * @throws KafkaException if a partition has no leader after the timeout, or if interrupted
+     */
+    public static void awaitLeaders(Admin admin, Collection<String> topics, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            while (true) {
+                boolean ready;
+                try {
+                    ready = admin.describeTopics(topics).allTopicNames().get().values().stream()
+                            .allMatch(d -> d.partitions().stream().allMatch(p -> p.leader() != null));
+                } catch (ExecutionException e) {
+                    ready = false; // not known to every broker yet
+                }
+                if (ready) {
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new KafkaException("Topics without a leader after " + timeout.toSeconds() + " s: " + topics);
+                }
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("Interrupted while waiting for topic leaders", e);
         }
     }
 }

@@ -7,7 +7,6 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -41,11 +40,7 @@ class BenchIT {
     @Test
     void every_run_completes_with_figures_and_the_end_to_end_rows_are_all_in_cassandra() throws Exception {
         ItEndpoints stack = SharedStack.get();
-        Map<String, Object> settings = new HashMap<>();
-        settings.put(IngestConfig.KAFKA_BOOTSTRAP_SERVERS, stack.kafkaBootstrapServers());
-        settings.put(IngestConfig.CASSANDRA_CONTACT_POINTS,
-                stack.cassandraContactPoint().getHostString() + ":" + stack.cassandraContactPoint().getPort());
-        settings.put(IngestConfig.CASSANDRA_LOCAL_DATACENTER, stack.cassandraLocalDatacenter());
+        Map<String, Object> settings = stack.clientSettings();
         settings.put(IngestConfig.TOPIC_PARTITIONS, 3);
         IngestConfig base = ConfigLoader.load(null, Map.of(), settings);
         long rows = 30_000;

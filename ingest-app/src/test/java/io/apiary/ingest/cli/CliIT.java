@@ -161,7 +161,7 @@ class CliIT {
     }
 
     private String contactPoint() {
-        return stack.cassandraContactPoint().getHostString() + ":" + stack.cassandraContactPoint().getPort();
+        return stack.cassandraContactPointSetting();
     }
 
     private IngestConfig config(Map<String, Object> extra) {

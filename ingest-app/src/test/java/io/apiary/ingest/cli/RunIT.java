@@ -43,7 +43,7 @@ class RunIT {
     @Test
     void should_write_what_gateways_send_and_stop_cleanly_with_offsets_committed_on_sigterm() throws Exception {
         ItEndpoints stack = SharedStack.get();
-        String contactPoint = stack.cassandraContactPoint().getHostString() + ":" + stack.cassandraContactPoint().getPort();
+        String contactPoint = stack.cassandraContactPointSetting();
         Path configFile = dir.resolve("app.properties");
         Files.writeString(configFile, String.join("\n",
                 "kafka.bootstrap.servers=" + stack.kafkaBootstrapServers(),

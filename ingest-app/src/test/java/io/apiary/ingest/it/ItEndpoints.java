@@ -42,6 +42,23 @@ public final class ItEndpoints {
         return cassandraContactPoint;
     }
 
+    /** @return Cassandra's contact point as {@code host:port}, the form of {@code cassandra.contact.points} */
+    public String cassandraContactPointSetting() {
+        return cassandraContactPoint.getHostString() + ":" + cassandraContactPoint.getPort();
+    }
+
+    /**
+     * @return a new mutable map of the settings that point the application at these servers:
+     *     Kafka's bootstrap servers, Cassandra's contact point and local data center
+     */
+    public java.util.Map<String, Object> clientSettings() {
+        java.util.Map<String, Object> settings = new java.util.HashMap<>();
+        settings.put(io.apiary.ingest.config.IngestConfig.KAFKA_BOOTSTRAP_SERVERS, kafkaBootstrapServers);
+        settings.put(io.apiary.ingest.config.IngestConfig.CASSANDRA_CONTACT_POINTS, cassandraContactPointSetting());
+        settings.put(io.apiary.ingest.config.IngestConfig.CASSANDRA_LOCAL_DATACENTER, cassandraLocalDatacenter);
+        return settings;
+    }
+
     /** @return Cassandra's local data center, for the driver; never null */
     public String cassandraLocalDatacenter() {
         return cassandraLocalDatacenter;

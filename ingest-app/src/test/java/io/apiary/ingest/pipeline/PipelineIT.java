@@ -72,11 +72,7 @@ class PipelineIT {
     @BeforeAll
     static void startPipeline() {
         ItEndpoints stack = SharedStack.get();
-        Map<String, Object> settings = new HashMap<>();
-        settings.put(IngestConfig.KAFKA_BOOTSTRAP_SERVERS, stack.kafkaBootstrapServers());
-        settings.put(IngestConfig.CASSANDRA_CONTACT_POINTS,
-                stack.cassandraContactPoint().getHostString() + ":" + stack.cassandraContactPoint().getPort());
-        settings.put(IngestConfig.CASSANDRA_LOCAL_DATACENTER, stack.cassandraLocalDatacenter());
+        Map<String, Object> settings = stack.clientSettings();
         settings.put(IngestConfig.CASSANDRA_KEYSPACE, KEYSPACE);
         settings.put(IngestConfig.TOPOLOGY_APPLICATION_ID, "pipeline-it");
         settings.put(IngestConfig.SINK_GROUP_ID, "pipeline-it-sink");

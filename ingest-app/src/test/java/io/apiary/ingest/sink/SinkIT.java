@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -70,11 +69,7 @@ class SinkIT {
     }
 
     static Map<String, Object> settings(String name, Map<String, Object> extra) {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put(IngestConfig.KAFKA_BOOTSTRAP_SERVERS, stack.kafkaBootstrapServers());
-        settings.put(IngestConfig.CASSANDRA_CONTACT_POINTS,
-                stack.cassandraContactPoint().getHostString() + ":" + stack.cassandraContactPoint().getPort());
-        settings.put(IngestConfig.CASSANDRA_LOCAL_DATACENTER, stack.cassandraLocalDatacenter());
+        Map<String, Object> settings = stack.clientSettings();
         settings.put(IngestConfig.CASSANDRA_KEYSPACE, KEYSPACE);
         settings.put(IngestConfig.SINK_GROUP_ID, "sink-it-" + name);
         settings.put(IngestConfig.TOPIC_PARTITIONS, 6);
@@ -93,9 +88,7 @@ class SinkIT {
     static void createTopics(IngestConfig config) {
         try (Admin admin = Admin.create(config.kafkaClientSettings())) {
             TopicProvisioner.createMissing(admin, config);
-            String rows = config.topics().telemetryRows();
-            await().atMost(Duration.ofMinutes(1)).ignoreExceptions().until(() -> admin.describeTopics(List.of(rows))
-                    .allTopicNames().get().get(rows).partitions().stream().allMatch(p -> p.leader() != null));
+            TopicProvisioner.awaitLeaders(admin, List.of(config.topics().telemetryRows()), Duration.ofMinutes(1));
         }
     }
 
