@@ -10,7 +10,9 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.ssl.ProgrammaticSslEngineFactory;
 import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.config.OperationsOptions;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -18,8 +20,9 @@ import org.apache.kafka.common.config.ConfigException;
  * configure itself (authentication, TLS, timeouts, pooling, throttling, retry, metrics) comes from
  * the driver's own {@code application.conf}: the file named by
  * {@value IngestConfig#CASSANDRA_DRIVER_CONFIG_FILE} if set, else an {@code application.conf} on the
- * classpath, over the driver's {@code reference.conf}. Contact points and local datacenter come
- * from the application's options. Thread-safe (stateless).
+ * classpath, over the driver's {@code reference.conf}. Contact points, local datacenter, and the
+ * common authentication and TLS settings ({@code cassandra.auth.*}, {@code cassandra.ssl.*}) come
+ * from the application's options and win over that file. Thread-safe (stateless).
  */
 public final class CassandraSessions {
 
@@ -46,8 +49,10 @@ public final class CassandraSessions {
      * @param config   the configuration, not null
      * @param registry where the driver's metrics go; null for none
      * @return an open session; the caller closes it
-     * @throws ConfigException if a contact point is malformed or the driver file is missing
+     * @throws ConfigException if a contact point is malformed, the driver file is missing, or a
+     *                         trust or key store cannot be read
      * @throws com.datastax.oss.driver.api.core.AllNodesFailedException if no contact point answers
+     *         (also when authentication or the TLS handshake fails)
      */
     public static CqlSession open(IngestConfig config, io.micrometer.core.instrument.MeterRegistry registry) {
         DriverConfigLoader loader = configLoader(config.getString(IngestConfig.CASSANDRA_DRIVER_CONFIG_FILE));
@@ -56,6 +61,15 @@ public final class CassandraSessions {
                 .addContactPoints(contactPoints(config.getList(IngestConfig.CASSANDRA_CONTACT_POINTS)))
                 .withLocalDatacenter(config.getString(IngestConfig.CASSANDRA_LOCAL_DATACENTER))
                 .withApplicationName("apiary-ingest");
+        String username = config.getString(OperationsOptions.CASSANDRA_AUTH_USERNAME);
+        if (!username.isBlank()) {
+            builder = builder.withAuthCredentials(username,
+                    config.getPassword(OperationsOptions.CASSANDRA_AUTH_PASSWORD).value());
+        }
+        if (config.getBoolean(OperationsOptions.CASSANDRA_SSL_ENABLED)) {
+            builder = builder.withSslEngineFactory(new ProgrammaticSslEngineFactory(CassandraTls.context(config), null,
+                    config.getBoolean(OperationsOptions.CASSANDRA_SSL_HOSTNAME_VALIDATION)));
+        }
         String factory = loader.getInitialConfig().getDefaultProfile()
                 .getString(DefaultDriverOption.METRICS_FACTORY_CLASS, "");
         if (registry != null && factory.contains("Micrometer")) {

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 @Command(name = "ingest-app", mixinStandardHelpOptions = true, versionProvider = IngestApp.Version.class,
         description = "Apiary Ingest: hive gateway telemetry from Kafka to Cassandra.",
         subcommands = {DemoCommand.class, RunCommand.class, ImportCsvCommand.class, SchemaCommand.class,
-                TopicsCommand.class, DevStackCommand.class, DumpCommand.class, BenchCommand.class,
+                TopicsCommand.class, DevStackCommand.class, DumpCommand.class, BenchCommand.class, ConfigCommand.class,
                 CommandLine.HelpCommand.class})
 public final class IngestApp {
 

@@ -1,17 +1,26 @@
 package io.apiary.ingest.cli;
 
+import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import io.apiary.ingest.deadletter.DeadLetterHeaders;
 
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.pipeline.Pipeline;
-import io.micrometer.core.instrument.Metrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.apiary.ingest.config.OperationsOptions;
+import io.apiary.ingest.service.ComponentHealth;
+import io.apiary.ingest.service.HealthReport;
+import io.apiary.ingest.service.HttpEndpoints;
+import io.apiary.ingest.service.PipelineHealth;
+import io.apiary.ingest.service.ServiceMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -20,8 +29,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code run}: the topology, the sink, or both, against a configured Kafka and Cassandra, until
- * SIGTERM or Ctrl-C (then the sink drains and commits, and the topology closes cleanly) or until a
- * component fails (exit code 1).
+ * SIGTERM or Ctrl-C (then the sink drains and commits, and the topology closes cleanly, within
+ * {@code shutdown.timeout.ms}) or until a component fails (exit code 1). Serves
+ * {@code /health/live}, {@code /health/ready} and {@code /metrics} on {@code http.port}.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = "Runs the topology and/or the Cassandra sink against the configured Kafka and Cassandra.")
@@ -29,6 +39,8 @@ public final class RunCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(30);
+    /** Time the shutdown needs beyond the sink's drain: the final commit, the topology's close. */
+    private static final Duration SHUTDOWN_MARGIN = Duration.ofSeconds(10);
 
     /** Which parts to run. */
     enum Component { all, topology, sink }
@@ -43,11 +55,11 @@ public final class RunCommand implements Callable<Integer> {
     /** Logs, every {@link #PROGRESS_EVERY}, what the running components did since the last time. */
     private static final class ProgressLog implements Runnable {
         private final Pipeline pipeline;
-        private final SimpleMeterRegistry registry;
+        private final MeterRegistry registry;
         private long lastRows;
         private long lastNanos = System.nanoTime();
 
-        ProgressLog(Pipeline pipeline, SimpleMeterRegistry registry) {
+        ProgressLog(Pipeline pipeline, MeterRegistry registry) {
             this.pipeline = pipeline;
             this.registry = registry;
         }
@@ -86,26 +98,85 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         IngestConfig cfg = config.load();
+        Duration shutdownTimeout = Duration.ofMillis(cfg.getLong(OperationsOptions.SHUTDOWN_TIMEOUT_MS));
+        long drainMs = cfg.getLong(IngestConfig.SINK_DRAIN_TIMEOUT_MS);
+        if (component != Component.topology && shutdownTimeout.toMillis() < drainMs + SHUTDOWN_MARGIN.toMillis()) {
+            LOG.warn("{} ({} ms) leaves less than {} s beyond {} ({} ms) to commit and close; the sink's drain may be "
+                    + "cut short", OperationsOptions.SHUTDOWN_TIMEOUT_MS, shutdownTimeout.toMillis(),
+                    SHUTDOWN_MARGIN.toSeconds(), IngestConfig.SINK_DRAIN_TIMEOUT_MS, drainMs);
+        }
         LOG.info("Starting {} with {}", component, cfg.describe());
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        Metrics.addRegistry(registry);
-        Pipeline pipeline = Pipeline.start(cfg, component != Component.sink, component != Component.topology, registry);
-        Thread hook = new Thread(pipeline::close, "apiary-shutdown");
+        ServiceMetrics metrics = new ServiceMetrics(component.name());
+        AtomicReference<PipelineHealth> health = new AtomicReference<>();
+        HttpEndpoints http = startHttp(cfg, metrics, health);
+        Pipeline pipeline;
+        try {
+            pipeline = Pipeline.start(cfg, component != Component.sink, component != Component.topology,
+                    metrics.registry());
+        } catch (RuntimeException e) {
+            closeQuietly(http);
+            metrics.close();
+            throw e;
+        }
+        health.set(new PipelineHealth(pipeline, Duration.ofMillis(cfg.getLong(OperationsOptions.HEALTH_SINK_STALL_TIMEOUT_MS)),
+                Duration.ofMillis(cfg.getLong(OperationsOptions.HEALTH_LIVENESS_TIMEOUT_MS)), System::nanoTime));
+        Thread hook = new Thread(() -> {
+            LOG.info("Stopping (SIGTERM or Ctrl-C): draining within {} ms ({})", shutdownTimeout.toMillis(),
+                    OperationsOptions.SHUTDOWN_TIMEOUT_MS);
+            long start = System.nanoTime();
+            pipeline.close(shutdownTimeout);
+            LOG.info("Stopped cleanly in {} ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            closeQuietly(http);
+            metrics.close();
+        }, "apiary-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "apiary-progress");
             t.setDaemon(true);
             return t;
         });
-        progress.scheduleAtFixedRate(new ProgressLog(pipeline, registry), PROGRESS_EVERY.toSeconds(),
+        progress.scheduleAtFixedRate(new ProgressLog(pipeline, metrics.registry()), PROGRESS_EVERY.toSeconds(),
                 PROGRESS_EVERY.toSeconds(), TimeUnit.SECONDS);
         String failure = pipeline.awaitTermination();
         progress.shutdownNow();
         if (failure != null) {
             LOG.error("Stopping: {}", failure);
-            pipeline.close();
+            pipeline.close(shutdownTimeout);
+            closeQuietly(http);
             return 1;
         }
         return 0;
+    }
+
+    /**
+     * Binds the HTTP endpoints before anything starts, so a port in use fails fast; until the
+     * pipeline runs, the process is live and not ready.
+     */
+    private static HttpEndpoints startHttp(IngestConfig cfg, ServiceMetrics metrics,
+            AtomicReference<PipelineHealth> health) {
+        int port = cfg.getInt(OperationsOptions.HTTP_PORT);
+        if (port < 0) {
+            return null;
+        }
+        String host = cfg.getString(OperationsOptions.HTTP_HOST);
+        Supplier<HealthReport> starting = () -> new HealthReport(
+                List.of(new ComponentHealth("process", true, "starting")));
+        try {
+            return HttpEndpoints.start(host, port,
+                    () -> health.get() == null ? starting.get() : health.get().liveness(),
+                    () -> health.get() == null ? new HealthReport(List.of(new ComponentHealth("process", false,
+                            "starting"))) : health.get().readiness(),
+                    metrics.registry());
+        } catch (IOException e) {
+            metrics.close();
+            throw new org.apache.kafka.common.config.ConfigException(OperationsOptions.HTTP_PORT, port,
+                    "cannot listen on " + host + ":" + port + " (" + e.getMessage() + "); choose a free port or -1");
+        }
+    }
+
+    private static void closeQuietly(HttpEndpoints http) {
+        if (http != null) {
+            http.close();
+        }
     }
 }

@@ -97,7 +97,9 @@ public final class IngestConfig extends AbstractConfig {
             .define(TOPOLOGY_APPLICATION_ID, Type.STRING, "apiary-ingest-topology", Importance.HIGH,
                     "Kafka Streams application.id of the topology: its consumer group and the prefix of its internal topics.")
             .define(TOPOLOGY_STATE_DIR, Type.STRING, System.getProperty("java.io.tmpdir") + "/apiary-ingest-state",
-                    Importance.MEDIUM, "Folder of the topology's local state: store checkpoints and locks (its stores are in memory, backed by changelog topics).")
+                    Importance.MEDIUM, "Folder of the topology's local state: its RocksDB stores (see topology.store.type), checkpoints and "
+                            + "locks. On Kubernetes, a persistent volume per instance, so a restart does not rebuild the "
+                            + "stores from their changelog topics.")
             .define(TOPOLOGY_PROCESSING_GUARANTEE, Type.STRING, "exactly_once_v2",
                     ValidString.in("exactly_once_v2", "at_least_once"), Importance.MEDIUM,
                     "Kafka Streams processing.guarantee. exactly_once_v2 keeps hourly counts exact across restarts.")
@@ -226,6 +228,7 @@ public final class IngestConfig extends AbstractConfig {
                     "Replication factor of the topics the application creates; -1 takes the broker's default.");
 
     static {
+        OperationsOptions.define(DEFINITION);
         for (String table : SINK_TABLES) {
             DEFINITION.define(sinkTableConsistency(table), Type.STRING, "", consistencyLevel(true), Importance.LOW,
                     "Write consistency level of " + table + "; empty (the default) takes sink.consistency.");

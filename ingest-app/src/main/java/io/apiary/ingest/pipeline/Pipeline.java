@@ -1,7 +1,9 @@
 package io.apiary.ingest.pipeline;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +19,8 @@ import io.apiary.ingest.topics.Topics;
 import io.apiary.ingest.topology.IngestTopology;
 import io.apiary.ingest.topology.TopologySettings;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -43,13 +47,16 @@ public final class Pipeline implements AutoCloseable {
     private final KafkaStreams streams;
     private final CassandraSink sink;
     private final CqlSession session;
+    private final List<AutoCloseable> meterBinders;
     private final CountDownLatch terminated = new CountDownLatch(1);
     private volatile String failure;
+    private volatile boolean stopping;
 
-    private Pipeline(KafkaStreams streams, CassandraSink sink, CqlSession session) {
+    private Pipeline(KafkaStreams streams, CassandraSink sink, CqlSession session, List<AutoCloseable> meterBinders) {
         this.streams = streams;
         this.sink = sink;
         this.session = session;
+        this.meterBinders = meterBinders;
     }
 
     /**
@@ -67,17 +74,21 @@ public final class Pipeline implements AutoCloseable {
         KafkaStreams streams = null;
         CassandraSink sink = null;
         CqlSession session = null;
+        List<AutoCloseable> binders = new ArrayList<>();
         Pipeline pipeline;
         try {
             if (withSink) {
                 session = CassandraSessions.open(config, registry);
-                sink = createSink(config, session, registry);
+                sink = createSink(config, session, registry, binders);
             }
             if (withTopology) {
                 streams = new KafkaStreams(IngestTopology.build(TopologySettings.from(config)),
                         StreamsProperties.from(config));
+                KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
+                streamsMetrics.bindTo(registry);
+                binders.add(streamsMetrics);
             }
-            pipeline = new Pipeline(streams, sink, session);
+            pipeline = new Pipeline(streams, sink, session, binders);
         } catch (RuntimeException e) {
             if (session != null) {
                 session.close();
@@ -88,7 +99,8 @@ public final class Pipeline implements AutoCloseable {
         return pipeline;
     }
 
-    private static CassandraSink createSink(IngestConfig config, CqlSession session, MeterRegistry registry) {
+    private static CassandraSink createSink(IngestConfig config, CqlSession session, MeterRegistry registry,
+            List<AutoCloseable> binders) {
         SinkSettings settings = SinkSettings.from(config);
         String keyspace = config.getString(IngestConfig.CASSANDRA_KEYSPACE);
         Topics topics = config.topics();
@@ -128,10 +140,15 @@ public final class Pipeline implements AutoCloseable {
         producerSettings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         producerSettings.put(ProducerConfig.CLIENT_ID_CONFIG, "apiary-sink-dead-letter");
 
-        return new CassandraSink(settings, session, tables,
-                new KafkaConsumer<>(consumerSettings, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
-                new KafkaProducer<>(producerSettings, new ByteArraySerializer(), new ByteArraySerializer()),
-                registry);
+        KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(consumerSettings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(producerSettings, new ByteArraySerializer(), new ByteArraySerializer());
+        for (KafkaClientMetrics clientMetrics : List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer))) {
+            clientMetrics.bindTo(registry);
+            binders.add(clientMetrics);
+        }
+        return new CassandraSink(settings, session, tables, consumer, producer, registry);
     }
 
     /**
@@ -197,6 +214,16 @@ public final class Pipeline implements AutoCloseable {
         return streams;
     }
 
+    /** @return the sink's Cassandra session, or null if not running the sink */
+    public CqlSession session() {
+        return session;
+    }
+
+    /** @return true once {@link #close()} began: the components are draining or stopped */
+    public boolean stopping() {
+        return stopping;
+    }
+
     /** @return the sink, or null if not running the sink */
     public CassandraSink sink() {
         return sink;
@@ -218,19 +245,24 @@ public final class Pipeline implements AutoCloseable {
         return failure;
     }
 
-    /** Stops the sink (drain and commit), then the topology, then the Cassandra session. Idempotent. */
+    /** Stops the sink (drain and commit), then the topology, then the Cassandra session, within 60 s. Idempotent. */
     @Override
     public void close() {
         close(Duration.ofSeconds(60));
     }
 
     /**
-     * Stops the sink, then the topology, then the Cassandra session, waiting at most about
-     * {@code timeout} for each component. Idempotent.
+     * Stops the sink (it sends what it holds, waits for Cassandra up to its drain timeout and
+     * commits what was acknowledged), then the topology (it commits and closes its stores) with
+     * the time left, then the Cassandra session. Returns within about {@code timeout} even if a
+     * component does not stop in time; what was not committed is read again after a restart.
+     * Idempotent; thread-safe.
      *
-     * @param timeout how long each component may take to stop cleanly
+     * @param timeout the whole shutdown's budget, positive
      */
     public void close(Duration timeout) {
+        stopping = true;
+        long deadline = System.nanoTime() + timeout.toNanos();
         try {
             if (sink != null) {
                 sink.stop();
@@ -242,7 +274,18 @@ public final class Pipeline implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         if (streams != null) {
-            streams.close(timeout);
+            Duration left = Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0));
+            if (!streams.close(left.isZero() ? Duration.ofSeconds(1) : left)) {
+                LOG.warn("The topology did not close within the shutdown timeout; uncommitted work is redone after "
+                        + "a restart");
+            }
+        }
+        for (AutoCloseable binder : meterBinders) {
+            try {
+                binder.close();
+            } catch (Exception e) {
+                LOG.debug("Closing a meter binder failed", e);
+            }
         }
         if (session != null) {
             session.close();

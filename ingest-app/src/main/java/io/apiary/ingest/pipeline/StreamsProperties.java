@@ -3,13 +3,16 @@ package io.apiary.ingest.pipeline;
 import java.util.Properties;
 
 import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.config.OperationsOptions;
 import io.apiary.ingest.deadletter.DeadLetterExceptionHandlers;
+import io.apiary.ingest.topology.BoundedRocksDbMemory;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The Kafka Streams settings of the topology: client settings ({@code kafka.*}), the
- * application id, state folder and processing guarantee, the dead letter handlers, then any
+ * application id, state folder and processing guarantee, the dead letter handlers, RocksDB's
+ * memory bound ({@link BoundedRocksDbMemory}), then any
  * {@code streams.*} override. Thread-safe (stateless).
  */
 public final class StreamsProperties {
@@ -37,6 +40,12 @@ public final class StreamsProperties {
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, config.topics().deadLetter());
         props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 10);
+        props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class.getName());
+        // read by BoundedRocksDbMemory from the configs Kafka Streams hands it
+        props.put(OperationsOptions.TOPOLOGY_ROCKSDB_MEMORY_BYTES,
+                config.getLong(OperationsOptions.TOPOLOGY_ROCKSDB_MEMORY_BYTES));
+        props.put(OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO,
+                config.getDouble(OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO));
         props.putAll(config.passThrough(IngestConfig.STREAMS_PREFIX));
         return props;
     }

@@ -114,6 +114,8 @@ public final class CassandraSink implements Runnable {
     private volatile int pausedGauge;
     private volatile long commitLagGauge;
     private volatile Throwable failure;
+    private volatile long lastLoopNanos = System.nanoTime();
+    private volatile long lastAcknowledgementNanos = System.nanoTime();
     private boolean paused;
     private long lastRetryWarnNanos = -WARN_EVERY_NANOS;
     private long lastServerWarnNanos = -WARN_EVERY_NANOS;
@@ -164,6 +166,7 @@ public final class CassandraSink implements Runnable {
             consumer.subscribe(List.copyOf(tablesByTopic.keySet()), new Rebalance());
             long nextCommit = System.nanoTime() + settings.commitInterval().toNanos();
             while (running) {
+                lastLoopNanos = System.nanoTime();
                 runCallbacks();
                 deadLetters.resendDue();
                 long now = System.nanoTime();
@@ -219,6 +222,29 @@ public final class CassandraSink implements Runnable {
      */
     public long rowsWritten(String table) {
         return (long) metrics.rowsWritten(table).count();
+    }
+
+    /**
+     * What the sink is doing, for health checks. Thread-safe (reads volatile fields).
+     *
+     * @return a snapshot
+     */
+    public Activity activity() {
+        return new Activity(!running, failure != null, lastLoopNanos, lastAcknowledgementNanos, bufferedGauge);
+    }
+
+    /**
+     * A snapshot of the sink's progress.
+     *
+     * @param stopping                 whether {@link #stop()} was called
+     * @param failed                   whether the sink stopped on an error
+     * @param lastLoopNanos            {@link System#nanoTime()} when the poll loop last turned
+     * @param lastAcknowledgementNanos {@link System#nanoTime()} of Cassandra's last acknowledgement
+     *                                 of a write (the sink's start before the first)
+     * @param heldRows                 rows polled and not yet acknowledged
+     */
+    public record Activity(boolean stopping, boolean failed, long lastLoopNanos, long lastAcknowledgementNanos,
+            int heldRows) {
     }
 
     /** @return the meter registry the sink reports to */
@@ -359,6 +385,7 @@ public final class CassandraSink implements Runnable {
         }
         long now = System.nanoTime();
         if (error == null) {
+            lastAcknowledgementNanos = now;
             concurrency.onSuccess();
             metrics.written(group, now);
             checkCoordinator(group, result.getExecutionInfo().getCoordinator());

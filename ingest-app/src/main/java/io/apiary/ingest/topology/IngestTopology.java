@@ -192,20 +192,27 @@ public final class IngestTopology {
                 .to(sink.name(), Produced.with(sink.keySerde(), sink.valueSerde()).withName("alerts-rows-sink"));
     }
 
+    /** A key-value store of the configured type; RocksDB memory is bounded by {@link BoundedRocksDbMemory}. */
+    private static org.apache.kafka.streams.state.KeyValueBytesStoreSupplier storeSupplier(TopologySettings settings,
+            String name) {
+        return settings.storeType() == TopologySettings.StoreType.ROCKSDB
+                ? Stores.persistentKeyValueStore(name) : Stores.inMemoryKeyValueStore(name);
+    }
+
     private static void addHourlyActivity(StreamsBuilder builder, TopologySettings settings) {
         Topics topics = settings.topics();
         builder.addStateStore(Stores.keyValueStoreBuilder(
-                        Stores.inMemoryKeyValueStore(HourlyActivityProcessor.SUMS_STORE), Serdes.Bytes(),
+                        storeSupplier(settings, HourlyActivityProcessor.SUMS_STORE), Serdes.Bytes(),
                         AvroSingleObjectSerde.of(HourlyActivityState.class))
                 .withCachingEnabled()
                 .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));
         builder.addStateStore(Stores.keyValueStoreBuilder(
-                        Stores.inMemoryKeyValueStore(HourlyActivityProcessor.SEEN_STORE), Serdes.Bytes(),
+                        storeSupplier(settings, HourlyActivityProcessor.SEEN_STORE), Serdes.Bytes(),
                         Serdes.ByteArray())
                 .withCachingEnabled()
                 .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));
         builder.addStateStore(Stores.keyValueStoreBuilder(
-                        Stores.inMemoryKeyValueStore(HourlyActivityProcessor.CLOSE_TIME_STORE), Serdes.String(),
+                        storeSupplier(settings, HourlyActivityProcessor.CLOSE_TIME_STORE), Serdes.String(),
                         Serdes.Long())
                 .withCachingEnabled()
                 .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));

@@ -25,10 +25,28 @@ import io.apiary.ingest.validation.TimeLimits;
  * @param maxAge         how far behind the wall clock an event time may be; null takes each
  *                       table's retention
  * @param wallClock      the wall clock of the validation checks, ms since the epoch, not null
+ * @param storeType      where the hourly sums' state stores live, not null
  */
 public record TopologySettings(Topics topics, ShardStrategy shardStrategy, int shards, int weatherShards,
         Duration grace, Duration idleTimeout, Duration updateInterval, Duration maxFutureSkew, Duration maxAge,
-        LongSupplier wallClock) {
+        LongSupplier wallClock, StoreType storeType) {
+
+    /** Where state stores live ({@value io.apiary.ingest.config.OperationsOptions#TOPOLOGY_STORE_TYPE}). */
+    public enum StoreType {
+        /** On disk in the state folder (RocksDB), memory bounded by {@code BoundedRocksDbMemory}. */
+        ROCKSDB,
+        /** On the heap; restored from the changelog topics at every start. */
+        IN_MEMORY;
+
+        /**
+         * @param text {@code rocksdb} or {@code in_memory}, any case
+         * @return the type
+         * @throws IllegalArgumentException for any other text
+         */
+        public static StoreType parse(String text) {
+            return valueOf(text.trim().toUpperCase(java.util.Locale.ROOT));
+        }
+    }
 
     /** Checks the values. */
     public TopologySettings {
@@ -39,6 +57,7 @@ public record TopologySettings(Topics topics, ShardStrategy shardStrategy, int s
         Objects.requireNonNull(updateInterval, "updateInterval");
         Objects.requireNonNull(maxFutureSkew, "maxFutureSkew");
         Objects.requireNonNull(wallClock, "wallClock");
+        Objects.requireNonNull(storeType, "storeType");
         if (shards < 1) {
             throw new IllegalArgumentException("shards must be at least 1, was " + shards);
         }
@@ -83,7 +102,7 @@ public record TopologySettings(Topics topics, ShardStrategy shardStrategy, int s
                 Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_UPDATE_INTERVAL_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.VALIDATION_MAX_FUTURE_SKEW_MS)),
                 maxAgeMs < 0 ? null : Duration.ofMillis(maxAgeMs),
-                wallClock);
+                wallClock, StoreType.parse(config.getString(io.apiary.ingest.config.OperationsOptions.TOPOLOGY_STORE_TYPE)));
     }
 
     /**

@@ -1,0 +1,73 @@
+package io.apiary.ingest.cli;
+
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import io.apiary.ingest.config.ConfigReference;
+import io.apiary.ingest.config.IngestConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code config reference | sample | show}: the configuration reference (Markdown), a settings
+ * file with every option at its default, and the effective settings of a file, the
+ * environment and {@code --set} (validated, secrets masked).
+ */
+@Command(name = "config", mixinStandardHelpOptions = true, description = "Configuration reference, sample and check.",
+        subcommands = {ConfigCommand.Reference.class, ConfigCommand.Sample.class, ConfigCommand.Show.class})
+public final class ConfigCommand {
+
+    /** Prints the reference. */
+    @Command(name = "reference", mixinStandardHelpOptions = true,
+            description = "Prints the configuration reference (Markdown), generated from the code.")
+    static final class Reference implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            spec.commandLine().getOut().print(ConfigReference.markdown());
+            return 0;
+        }
+    }
+
+    /** Prints the sample settings file. */
+    @Command(name = "sample", mixinStandardHelpOptions = true,
+            description = "Prints a settings file with every option commented out at its default.")
+    static final class Sample implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            spec.commandLine().getOut().print(ConfigReference.sampleProperties());
+            return 0;
+        }
+    }
+
+    /** Validates and prints the effective settings. */
+    @Command(name = "show", mixinStandardHelpOptions = true,
+            description = "Validates the settings of --config, APIARY_* variables and --set and prints every "
+                    + "effective value (passwords, secrets and JAAS configs masked). Exit 2 if one is invalid.")
+    static final class Show implements Callable<Integer> {
+        @Mixin
+        ConfigOptions config;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            IngestConfig cfg = config.load();
+            for (Map.Entry<String, String> setting : cfg.describe().entrySet()) {
+                spec.commandLine().getOut().println(setting.getKey() + "=" + setting.getValue());
+            }
+            if (!cfg.unknownSettings().isEmpty()) {
+                spec.commandLine().getErr().println("Unknown settings (ignored): " + cfg.unknownSettings());
+            }
+            return 0;
+        }
+    }
+}
