@@ -569,7 +569,12 @@ public final class CassandraSink implements Runnable {
             drain(all, false);
             deadLetters.flush();
             runCallbacks();
-            offsets.commit(consumer.assignment(), true);
+            try {
+                offsets.commit(consumer.assignment(), true);
+            } catch (WakeupException e) {
+                // stop() woke the consumer while the loop was not in poll(): that wake-up is spent now
+                offsets.commit(consumer.assignment(), true);
+            }
             LOG.info("Cassandra sink stopped; offsets committed for {} partitions", all.size());
         } catch (RuntimeException e) {
             LOG.warn("Final offset commit failed ({}); uncommitted rows will be written again after restart",

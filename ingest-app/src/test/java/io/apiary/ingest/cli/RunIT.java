@@ -74,7 +74,7 @@ class RunIT {
 
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), IngestApp.class.getName(),
-                "run", "--config", configFile.toString())
+                "run", "--config", configFile.toString(), "--set", "http.port=0")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("run.log").toFile());
         builder.environment().put("APIARY_CASSANDRA_KEYSPACE", KEYSPACE);
         Process run = builder.start();

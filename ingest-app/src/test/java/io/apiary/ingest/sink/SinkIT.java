@@ -362,7 +362,7 @@ class SinkIT {
     private static Process startSink(Path configFile, Path log) throws java.io.IOException {
         return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-cp", System.getProperty("java.class.path"), IngestApp.class.getName(),
-                "run", "--component", "sink", "--config", configFile.toString())
+                "run", "--component", "sink", "--config", configFile.toString(), "--set", "http.port=0")
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 

@@ -147,7 +147,7 @@ class TopologyRestartIT {
     private Process startTopology(Path configFile, String log) throws Exception {
         return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), IngestApp.class.getName(),
-                "run", "--component", "topology", "--config", configFile.toString())
+                "run", "--component", "topology", "--config", configFile.toString(), "--set", "http.port=0")
                 .redirectErrorStream(true).redirectOutput(dir.resolve(log).toFile()).start();
     }
 

@@ -1,0 +1,215 @@
+package io.apiary.ingest.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.apiary.ingest.bench.BenchWorkload;
+import io.apiary.ingest.bucket.ShardStrategy;
+import io.apiary.ingest.cassandra.CassandraSessions;
+import io.apiary.ingest.cassandra.SchemaApplier;
+import io.apiary.ingest.config.ConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.demo.LagProbe;
+import io.apiary.ingest.it.AppProcess;
+import io.apiary.ingest.it.ItEndpoints;
+import io.apiary.ingest.it.SharedStack;
+import io.apiary.ingest.pipeline.TopicProvisioner;
+import io.apiary.ingest.topics.Topic;
+import io.apiary.schema.HiveTelemetryPartitionKey;
+import io.apiary.schema.HiveTelemetryRow;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SIGTERM while the sink holds rows, as Kubernetes stops a pod: the sink sends what it holds,
+ * waits for Cassandra up to {@code sink.drain.timeout.ms}, abandons the rest deliberately,
+ * commits only acknowledged rows and exits within {@code shutdown.timeout.ms}; the next instance
+ * writes the rest. Nothing is lost either way.
+ */
+class ShutdownDrainIT {
+
+    private static final String KEYSPACE = "drain_it";
+    private static final int ROWS = 30_000;
+    private static final long SHUTDOWN_TIMEOUT_MS = 15_000;
+    private static final long DRAIN_TIMEOUT_MS = 5_000;
+
+    @TempDir
+    Path dir;
+
+    private static Map<String, Object> settings(ItEndpoints stack, Map<String, Object> extra) {
+        Map<String, Object> settings = new HashMap<>(stack.clientSettings());
+        settings.put(IngestConfig.CASSANDRA_KEYSPACE, KEYSPACE);
+        settings.put(IngestConfig.SINK_GROUP_ID, "drain-it-sink");
+        settings.put(IngestConfig.TOPIC_PARTITIONS, 4);
+        for (String topic : IngestConfig.TOPIC_NAME_SETTINGS) {
+            settings.put(topic, "drain-it." + topic);
+        }
+        settings.put(IngestConfig.SINK_DRAIN_TIMEOUT_MS, DRAIN_TIMEOUT_MS);
+        settings.put("shutdown.timeout.ms", SHUTDOWN_TIMEOUT_MS);
+        settings.putAll(extra);
+        return settings;
+    }
+
+    @Test
+    void should_commit_only_written_rows_and_exit_within_the_shutdown_timeout_when_sigterm_comes_during_a_drain()
+            throws Exception {
+        ItEndpoints stack = SharedStack.get();
+        IngestConfig config = ConfigLoader.load(null, Map.of(), settings(stack, Map.of()));
+        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic = config.topics().telemetryRowsTopic();
+        try (CqlSession session = CassandraSessions.open(config); Admin admin = Admin.create(config.kafkaClientSettings())) {
+            SchemaApplier.apply(session, SchemaApplier.load(null, KEYSPACE, SchemaApplier.DEV_REPLICATION));
+            session.execute(SimpleStatement.newInstance("TRUNCATE " + KEYSPACE + ".hive_telemetry")
+                    .setTimeout(Duration.ofMinutes(1)));
+            TopicProvisioner.createMissing(admin, config);
+            TopicProvisioner.awaitLeaders(admin, List.of(topic.name()), Duration.ofMinutes(1));
+        }
+        new BenchWorkload(300, 96, ShardStrategy.TIME).sendRows(config.kafkaClientSettings(), topic, ROWS);
+
+        // Given a sink that may write only 1,000 rows/s, holding most rows when it is stopped
+        try (AppProcess first = AppProcess.start("sink",
+                settings(stack, Map.of(IngestConfig.SINK_MAX_ROWS_PER_SECOND, 1_000)), dir.resolve("first.log"))) {
+            awaitWriting(first, 2_000);
+            // When Kubernetes stops it: its drain cannot finish within sink.drain.timeout.ms
+            double seconds = stop(first);
+            // Then it exits within the shutdown timeout, having committed only rows Cassandra holds
+            System.out.printf("DRAIN-IT cut short: exit %d %.1f s after SIGTERM (shutdown.timeout.ms %d)%n",
+                    first.exitValue(), seconds, SHUTDOWN_TIMEOUT_MS);
+            assertThat(seconds).isLessThan(SHUTDOWN_TIMEOUT_MS / 1000.0 + 5);
+            assertThat(first.exitValue()).isEqualTo(143);
+            assertThat(first.log()).contains("Drain timeout (5000 ms) passed", "Cassandra sink stopped; offsets committed")
+                    .doesNotContain("ERROR");
+        }
+        Set<String> stored = storedRows(config);
+        Map<TopicPartition, Long> committed = committed(config);
+        long committedRows = checkCommittedRowsAreStored(config, topic, committed, stored);
+        System.out.printf("DRAIN-IT cut short: %,d rows committed, %,d in Cassandra, of %,d%n", committedRows,
+                stored.size(), ROWS);
+        assertThat(committedRows).isGreaterThanOrEqualTo(2_000).isLessThan(ROWS);
+
+        // Given the next instance, faster, with time to drain, stopped as soon as it writes
+        try (AppProcess second = AppProcess.start("sink", settings(stack, Map.of(
+                IngestConfig.SINK_MAX_ROWS_PER_SECOND, 10_000, IngestConfig.SINK_DRAIN_TIMEOUT_MS, 20_000,
+                "shutdown.timeout.ms", 30_000)), dir.resolve("second.log"))) {
+            awaitWriting(second, 1_000);
+            double heldAtSigterm = second.metric("apiary_sink_buffered_rows");
+            double seconds = stop(second);
+            System.out.printf("DRAIN-IT drained: %,.0f rows held at SIGTERM; exit %d %.1f s after it%n", heldAtSigterm,
+                    second.exitValue(), seconds);
+            assertThat(seconds).isLessThan(35);
+            assertThat(second.exitValue()).isEqualTo(143);
+            assertThat(second.log()).contains("Cassandra sink stopped; offsets committed")
+                    .doesNotContain("Drain timeout", "ERROR");
+        }
+        // Then every row is in Cassandra and every offset is committed
+        try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
+            assertThat(lag.lag("drain-it-sink", List.of(topic.name()))).isZero();
+        }
+        Set<String> all = storedRows(config);
+        assertThat(checkCommittedRowsAreStored(config, topic, committed(config), all)).isEqualTo(ROWS);
+        assertThat(all).hasSize(ROWS);
+    }
+
+    /** Waits until the sink has written {@code rows} rows (from its {@code /metrics}). */
+    private static void awaitWriting(AppProcess sink, long rows) {
+        try {
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> sink.metric("apiary_sink_rows_written_total") >= rows);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            String log = sink.log();
+            throw new AssertionError(String.format("The sink did not write %,d rows within 2 minutes; end of its "
+                    + "log:%n%s", rows, log.substring(Math.max(0, log.length() - 4_000))), e);
+        }
+    }
+
+    /** @return seconds from SIGTERM to exit */
+    private static double stop(AppProcess sink) throws InterruptedException {
+        long start = System.nanoTime();
+        sink.sigterm();
+        assertThat(sink.waitFor(Duration.ofMillis(SHUTDOWN_TIMEOUT_MS * 2))).as("exits after SIGTERM").isTrue();
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    private static Map<TopicPartition, Long> committed(IngestConfig config) throws Exception {
+        try (Admin admin = Admin.create(config.kafkaClientSettings())) {
+            Map<TopicPartition, Long> out = new HashMap<>();
+            for (Map.Entry<TopicPartition, OffsetAndMetadata> e : admin.listConsumerGroupOffsets("drain-it-sink")
+                    .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).entrySet()) {
+                if (e.getValue() != null) {
+                    out.put(e.getKey(), e.getValue().offset());
+                }
+            }
+            return out;
+        }
+    }
+
+    private static Set<String> storedRows(IngestConfig config) {
+        Set<String> rows = new HashSet<>();
+        try (CqlSession session = CassandraSessions.open(config)) {
+            for (Row row : session.execute(SimpleStatement.newInstance("SELECT hive_id, day, shard, sensor_type, "
+                    + "reading_time FROM " + KEYSPACE + ".hive_telemetry").setPageSize(5_000)
+                    .setTimeout(Duration.ofSeconds(30)))) {
+                rows.add(String.join("|", row.getString(0), String.valueOf(row.getLocalDate(1)),
+                        String.valueOf(row.getInt(2)), row.getString(3), String.valueOf(row.getInstant(4))));
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * Reads the row topic and checks that each record below its partition's committed offset is a
+     * row Cassandra holds.
+     *
+     * @return how many records lie below the committed offsets
+     */
+    private static long checkCommittedRowsAreStored(IngestConfig config,
+            Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic, Map<TopicPartition, Long> committed,
+            Set<String> stored) {
+        Map<String, Object> settings = new HashMap<>(config.kafkaClientSettings());
+        settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        long checked = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic.name()).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))
+                    && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+                    if (record.offset() < committed.getOrDefault(partition, 0L)) {
+                        HiveTelemetryRow row = topic.valueSerde().deserializer().deserialize(topic.name(), record.value());
+                        String key = String.join("|", row.getHiveId(), String.valueOf(row.getDay()),
+                                String.valueOf(row.getShard()), row.getSensorType(),
+                                String.valueOf(row.getReadingTime()));
+                        assertThat(stored).as("row at %s offset %d is committed", partition, record.offset())
+                                .contains(key);
+                        checked++;
+                    }
+                }
+            }
+        }
+        return checked;
+    }
+}
