@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
@@ -265,8 +266,12 @@ class DeployManifestsTest {
         SoftAssertions.assertSoftly(softly -> pipelineContainers(dir).filter(PodContainer::runsTopology).forEach(container -> {
             assertThat(container.workload()).as("%s: the topology runs in a StatefulSet", container.where())
                     .isInstanceOf(StatefulSet.class);
-            List<String> claims = ((StatefulSet) container.workload()).getSpec().getVolumeClaimTemplates().stream()
-                    .map(claim -> claim.getMetadata().getName()).toList();
+            List<PersistentVolumeClaim> claimTemplates = ((StatefulSet) container.workload()).getSpec().getVolumeClaimTemplates();
+            List<String> claims = claimTemplates.stream().map(claim -> claim.getMetadata().getName()).toList();
+            claimTemplates.forEach(claim -> softly.assertThat(claim.getMetadata().getLabels())
+                    .as("%s: labels of volume claim template %s (it cannot change: an upgrade would be refused)",
+                            container.where(), claim.getMetadata().getName())
+                    .doesNotContainKey("app.kubernetes.io/version"));
             String stateDir = container.setting("topology.state.dir");
             List<String> claimMounts = container.container().getVolumeMounts().stream()
                     .filter(mount -> claims.contains(mount.getName())).map(VolumeMount::getMountPath).toList();

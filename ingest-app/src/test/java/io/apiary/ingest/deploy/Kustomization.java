@@ -26,8 +26,13 @@ record Kustomization(String apiVersion, String kind, String namespace, List<Stri
         List<Generator> configMapGenerator, List<Generator> secretGenerator, List<Patch> patches,
         List<Replicas> replicas, List<Image> images) {
 
-    /** One {@code labels} entry: labels, and whether selectors and pod templates get them too. */
-    record Labels(Map<String, String> pairs, Boolean includeSelectors, Boolean includeTemplates) {
+    /** One {@code labels} entry: labels, whether selectors and templates get them too, or exactly which fields. */
+    record Labels(Map<String, String> pairs, Boolean includeSelectors, Boolean includeTemplates,
+            List<FieldSpec> fields) {
+    }
+
+    /** A field of some kinds of objects, such as {@code spec/template/metadata/labels} of Deployments. */
+    record FieldSpec(String group, String version, String kind, String path, Boolean create) {
     }
 
     /** A ConfigMap or Secret generator. */
