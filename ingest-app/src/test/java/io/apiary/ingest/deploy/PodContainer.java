@@ -1,5 +1,6 @@
 package io.apiary.ingest.deploy;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -82,14 +83,26 @@ record PodContainer(String where, HasMetadata workload, PodTemplateSpec template
      * @return its value, or empty
      */
     static Optional<String> option(List<String> args, String name) {
-        String value = null;
+        List<String> values = optionValues(args, name);
+        return values.isEmpty() ? Optional.empty() : Optional.of(values.get(values.size() - 1));
+    }
+
+    /**
+     * Every value of a repeatable command-line option given as {@code --name=value} or {@code --name value}.
+     *
+     * @param args command-line arguments
+     * @param name the option, with its dashes
+     * @return its values in order, empty when none
+     */
+    static List<String> optionValues(List<String> args, String name) {
+        List<String> values = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             if (args.get(i).startsWith(name + "=")) {
-                value = args.get(i).substring(name.length() + 1);
+                values.add(args.get(i).substring(name.length() + 1));
             } else if (args.get(i).equals(name) && i + 1 < args.size()) {
-                value = args.get(++i);
+                values.add(args.get(++i));
             }
         }
-        return Optional.ofNullable(value);
+        return values;
     }
 }

@@ -107,7 +107,8 @@ final class RenderedManifests {
         }
         List<String> args = container.getArgs() == null ? List.of() : container.getArgs();
         Map<String, String> settings = new TreeMap<>();
-        PodContainer.option(args, "--config").ifPresent(path -> settings.putAll(configFile(template, container, path, where)));
+        PodContainer.option(args, "--config").or(() -> PodContainer.option(args, "-c"))
+                .ifPresent(path -> settings.putAll(configFile(template, container, path, where)));
         Map<String, String> env = new HashMap<>();
         Set<String> secretVariables = new TreeSet<>();
         for (EnvVar variable : container.getEnv() == null ? List.<EnvVar>of() : container.getEnv()) {
@@ -116,15 +117,14 @@ final class RenderedManifests {
                 secretVariables.add(variable.getName());
             }
             env.put(variable.getName(), secret != null ? "<from Secret " + secret.getName() + ", key " + secret.getKey() + ">"
-                    : variable.getValueFrom() != null ? "<from " + variable.getValueFrom() + ">"
+                    : variable.getValueFrom() != null ? "<from valueFrom>"
                     : variable.getValue() == null ? "" : variable.getValue());
         }
         settings.putAll(ConfigLoader.fromEnvironment(env));
-        for (int i = 0; i + 1 < args.size(); i++) {
-            String set = args.get(i).startsWith("--set=") ? args.get(i).substring("--set=".length())
-                    : args.get(i).equals("--set") ? args.get(++i) : null;
-            if (set != null && set.contains("=")) {
-                settings.put(set.substring(0, set.indexOf('=')).trim(), set.substring(set.indexOf('=') + 1).trim());
+        for (String set : PodContainer.optionValues(args, "--set")) {
+            int equals = set.indexOf('=');
+            if (equals > 0) {
+                settings.put(set.substring(0, equals).trim(), set.substring(equals + 1).trim());
             }
         }
         Set<String> fromSecrets = new TreeSet<>(ConfigLoader.fromEnvironment(
