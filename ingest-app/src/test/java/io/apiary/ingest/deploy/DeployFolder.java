@@ -1,0 +1,60 @@
+package io.apiary.ingest.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/** The repository's deploy/ folder and its files, for the deploy/ tests. Stateless. */
+final class DeployFolder {
+
+    /** deploy/ seen from the module folder, where Maven runs the tests. */
+    static final Path DEPLOY = Path.of("..", "deploy").toAbsolutePath().normalize();
+
+    private DeployFolder() {
+    }
+
+    /** @return every {@code *.yaml} and {@code *.yml} file under deploy/, relative to it, sorted */
+    static Stream<String> yamlFiles() {
+        return files().filter(file -> file.toString().matches(".*\\.ya?ml")).map(DEPLOY::relativize).map(Path::toString);
+    }
+
+    /** @return every folder under deploy/ with a kustomization file, relative to deploy/, sorted */
+    static Stream<String> kustomizations() {
+        return files().filter(DeployFolder::isKustomization).map(file -> DEPLOY.relativize(file.getParent()).toString());
+    }
+
+    /**
+     * @param file a file
+     * @return whether kustomize reads it as a kustomization (by its name)
+     */
+    static boolean isKustomization(Path file) {
+        return file.getFileName().toString().matches("kustomization\\.ya?ml|Kustomization");
+    }
+
+    /**
+     * @param file a file
+     * @return its text (UTF-8)
+     * @throws UncheckedIOException when it cannot be read
+     */
+    static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + file, e);
+        }
+    }
+
+    /** @return every regular file under deploy/, sorted */
+    static Stream<Path> files() {
+        assertThat(DEPLOY).as("deploy/ beside the module folder (run the tests from ingest-app)").isDirectory();
+        try (Stream<Path> walk = Files.walk(DEPLOY)) {
+            return walk.filter(Files::isRegularFile).sorted().toList().stream();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list " + DEPLOY, e);
+        }
+    }
+}

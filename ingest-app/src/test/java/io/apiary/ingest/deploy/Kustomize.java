@@ -1,0 +1,67 @@
+package io.apiary.ingest.deploy;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Renders a kustomization with {@code kubectl kustomize} (kustomize is built into kubectl).
+ * Stateless and thread-safe.
+ */
+final class Kustomize {
+
+    private static final long TIMEOUT_SECONDS = 60;
+
+    private Kustomize() {
+    }
+
+    /**
+     * @param dir a folder with a kustomization.yaml
+     * @return the rendered objects as multi-document YAML
+     * @throws AssertionError when kubectl is not on PATH, or when it fails (with its error output)
+     */
+    static String build(Path dir) {
+        String kubectl = kubectlOnPath();
+        try {
+            Path stdout = Files.createTempFile("kustomize-", ".yaml");
+            Path stderr = Files.createTempFile("kustomize-", ".err");
+            try {
+                Process process = new ProcessBuilder(kubectl, "kustomize", dir.toString())
+                        .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+                if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                    throw new AssertionError("kubectl kustomize " + dir + " did not finish within " + TIMEOUT_SECONDS + " s");
+                }
+                if (process.exitValue() != 0) {
+                    throw new AssertionError("kubectl kustomize " + dir + " failed (exit " + process.exitValue() + "): "
+                            + Files.readString(stderr, StandardCharsets.UTF_8).strip());
+                }
+                return Files.readString(stdout, StandardCharsets.UTF_8);
+            } finally {
+                Files.deleteIfExists(stdout);
+                Files.deleteIfExists(stderr);
+            }
+        } catch (IOException e) {
+            throw new AssertionError("Cannot run " + kubectl + " kustomize " + dir + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("Interrupted while running kubectl kustomize " + dir, e);
+        }
+    }
+
+    private static String kubectlOnPath() {
+        String path = System.getenv().getOrDefault("PATH", "");
+        for (String dir : path.split(File.pathSeparator)) {
+            Path candidate = Path.of(dir.isEmpty() ? "." : dir, "kubectl");
+            if (Files.isExecutable(candidate)) {
+                return candidate.toString();
+            }
+        }
+        throw new AssertionError("kubectl is not on PATH (" + path + "): the deploy/ tests render every kustomization "
+                + "with `kubectl kustomize`. Install kubectl (tested with 1.32, which has kustomize v5.5 built in), then "
+                + "run the tests again.");
+    }
+}
