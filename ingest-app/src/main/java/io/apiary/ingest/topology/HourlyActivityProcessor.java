@@ -189,8 +189,11 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
         if (lastClosable < 0 || HourBucket.hourStart(lastClosable) <= closedThrough) {
             return; // nothing new to close: scan once per hour of close time, not per record
         }
+        // Hours up to the previous close are deleted already: scanning from there, not from 0, keeps
+        // RocksDB from walking the tombstones of every hour closed since its last compaction.
+        long firstOpen = closedThrough == Long.MIN_VALUE ? 0 : closedThrough + WINDOW_MS;
         closedThrough = HourBucket.hourStart(lastClosable);
-        Bytes from = Bytes.wrap(new byte[8]);
+        Bytes from = Bytes.wrap(ByteBuffer.allocate(8).putLong(firstOpen).array());
         Bytes to = Bytes.wrap(ByteBuffer.allocate(8).putLong(lastClosable + 1).array());
         List<KeyValue<Bytes, HourlyActivityState>> closing = new ArrayList<>();
         try (KeyValueIterator<Bytes, HourlyActivityState> hours = sums.range(from, to)) {
