@@ -8,7 +8,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 
 import io.apiary.ingest.deadletter.DeadLetterHeaders;
 
@@ -159,19 +158,21 @@ public final class RunCommand implements Callable<Integer> {
             return null;
         }
         String host = cfg.getString(OperationsOptions.HTTP_HOST);
-        Supplier<HealthReport> starting = () -> new HealthReport(
-                List.of(new ComponentHealth("process", true, "starting")));
         try {
             return HttpEndpoints.start(host, port,
-                    () -> health.get() == null ? starting.get() : health.get().liveness(),
-                    () -> health.get() == null ? new HealthReport(List.of(new ComponentHealth("process", false,
-                            "starting"))) : health.get().readiness(),
+                    () -> health.get() == null ? starting(true) : health.get().liveness(),
+                    () -> health.get() == null ? starting(false) : health.get().readiness(),
                     metrics.registry());
         } catch (IOException e) {
             metrics.close();
             throw new org.apache.kafka.common.config.ConfigException(OperationsOptions.HTTP_PORT, port,
                     "cannot listen on " + host + ":" + port + " (" + e.getMessage() + "); choose a free port or -1");
         }
+    }
+
+    /** @return the answer of a probe before the pipeline runs: live, not ready */
+    private static HealthReport starting(boolean up) {
+        return new HealthReport(List.of(new ComponentHealth("process", up, "starting")));
     }
 
     private static void closeQuietly(HttpEndpoints http) {
