@@ -127,7 +127,12 @@ class TopologyRestartIT {
             Map<String, List<Long>> wanted = new TreeMap<>();
             expected.forEach((k, v) -> wanted.put(k, List.of(v[0], v[1], v[2])));
             assertThat(actual).isEqualTo(wanted);
-            assertThat(Files.readString(dir.resolve("run-2.log"))).doesNotContain("ERROR");
+            // After a SIGKILL, RocksDB stores without a checkpoint cannot be trusted under exactly-once:
+            // Kafka Streams wipes them and restores them from their changelogs, logging the
+            // TaskCorruptedException it recovers from at ERROR. Nothing else may be an error.
+            assertThat(Files.readAllLines(dir.resolve("run-2.log")).stream()
+                    .filter(line -> line.contains("ERROR") && !line.contains("TaskCorruptedException")))
+                    .isEmpty();
         } finally {
             second.destroy();
             if (!second.waitFor(60, TimeUnit.SECONDS)) {
