@@ -41,6 +41,11 @@ public final class CassandraTls {
             KeyManagerFactory keys = null;
             if (!keyPath.isBlank()) {
                 char[] keyPassword = password(config, OperationsOptions.CASSANDRA_SSL_KEYSTORE_PASSWORD);
+                if (keyPassword == null) {
+                    throw new ConfigException(OperationsOptions.CASSANDRA_SSL_KEYSTORE_PASSWORD, "[hidden]",
+                            "a key store (" + OperationsOptions.CASSANDRA_SSL_KEYSTORE_PATH + ") needs the password of "
+                                    + "its key; set it, e.g. from a Secret as APIARY_CASSANDRA_SSL_KEYSTORE_PASSWORD");
+                }
                 keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
                 keys.init(load(OperationsOptions.CASSANDRA_SSL_KEYSTORE_PATH, keyPath, keyPassword), keyPassword);
             }
@@ -49,6 +54,19 @@ public final class CassandraTls {
             return context;
         } catch (GeneralSecurityException e) {
             throw new ConfigException("Cannot set up TLS to Cassandra: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Checks the TLS settings, when TLS is enabled, by building the context: a command can then
+     * refuse them before it starts anything.
+     *
+     * @param config the configuration, not null
+     * @throws ConfigException as {@link #context}
+     */
+    public static void check(IngestConfig config) {
+        if (config.getBoolean(OperationsOptions.CASSANDRA_SSL_ENABLED)) {
+            context(config);
         }
     }
 

@@ -3,6 +3,7 @@ package io.apiary.ingest.cli;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import io.apiary.ingest.cassandra.CassandraTls;
 import io.apiary.ingest.config.ConfigReference;
 import io.apiary.ingest.config.IngestConfig;
 import picocli.CommandLine.Command;
@@ -49,8 +50,9 @@ public final class ConfigCommand {
 
     /** Validates and prints the effective settings. */
     @Command(name = "show", mixinStandardHelpOptions = true,
-            description = "Validates the settings of --config, APIARY_* variables and --set and prints every "
-                    + "effective value (passwords, secrets and JAAS configs masked). Exit 2 if one is invalid.")
+            description = "Validates the settings of --config, APIARY_* variables and --set (and reads the "
+                    + "Cassandra trust and key stores when TLS is on) and prints every effective value (passwords, "
+                    + "secrets and JAAS configs masked). Exit 2 if one is invalid.")
     static final class Show implements Callable<Integer> {
         @Mixin
         ConfigOptions config;
@@ -61,6 +63,7 @@ public final class ConfigCommand {
         @Override
         public Integer call() {
             IngestConfig cfg = config.load();
+            CassandraTls.check(cfg);
             for (Map.Entry<String, String> setting : cfg.describe().entrySet()) {
                 spec.commandLine().getOut().println(setting.getKey() + "=" + setting.getValue());
             }

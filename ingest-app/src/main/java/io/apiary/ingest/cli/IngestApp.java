@@ -29,7 +29,12 @@ public final class IngestApp {
             level = args.length > 0 && ("demo".equals(args[0]) || "bench".equals(args[0])) ? "WARN" : "INFO";
         }
         System.setProperty("apiary.log.level", level);
-        System.exit(commandLine().execute(args));
+        CommandLine cli = commandLine();
+        int exitCode = cli.execute(args);
+        // picocli's writers buffer: without this, output past 8 KiB is lost at System.exit
+        cli.getOut().flush();
+        cli.getErr().flush();
+        System.exit(exitCode);
     }
 
     /** @return the configured command line (also used by tests) */

@@ -13,6 +13,9 @@ import io.apiary.ingest.deadletter.DeadLetterHeaders;
 
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.pipeline.Pipeline;
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
+import com.datastax.oss.driver.api.core.auth.AuthenticationException;
+import io.apiary.ingest.cassandra.CassandraTls;
 import io.apiary.ingest.config.OperationsOptions;
 import io.apiary.ingest.service.ComponentHealth;
 import io.apiary.ingest.service.HealthReport;
@@ -40,12 +43,17 @@ public final class RunCommand implements Callable<Integer> {
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(30);
     /** Time the shutdown needs beyond the sink's drain: the final commit, the topology's close. */
     private static final Duration SHUTDOWN_MARGIN = Duration.ofSeconds(10);
+    private static final Duration STARTUP_RETRY_FIRST = Duration.ofSeconds(2);
+    private static final Duration STARTUP_RETRY_MAX = Duration.ofSeconds(30);
 
     /** Which parts to run. */
     enum Component { all, topology, sink }
 
     @Mixin
     ConfigOptions config;
+
+    /** What the probes say before the pipeline runs. */
+    private volatile String startingDetail = "starting";
 
     @Option(names = "--component", defaultValue = "all",
             description = "What to run: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
@@ -104,15 +112,17 @@ public final class RunCommand implements Callable<Integer> {
                     + "cut short", OperationsOptions.SHUTDOWN_TIMEOUT_MS, shutdownTimeout.toMillis(),
                     SHUTDOWN_MARGIN.toSeconds(), IngestConfig.SINK_DRAIN_TIMEOUT_MS, drainMs);
         }
+        if (component != Component.topology) {
+            CassandraTls.check(cfg);
+        }
         LOG.info("Starting {} with {}", component, cfg.describe());
         ServiceMetrics metrics = new ServiceMetrics(component.name());
         AtomicReference<PipelineHealth> health = new AtomicReference<>();
         HttpEndpoints http = startHttp(cfg, metrics, health);
         Pipeline pipeline;
         try {
-            pipeline = Pipeline.start(cfg, component != Component.sink, component != Component.topology,
-                    metrics.registry());
-        } catch (RuntimeException e) {
+            pipeline = startPipeline(cfg, metrics.registry());
+        } catch (RuntimeException | InterruptedException e) {
             closeQuietly(http);
             metrics.close();
             throw e;
@@ -123,8 +133,14 @@ public final class RunCommand implements Callable<Integer> {
             LOG.info("Stopping (SIGTERM or Ctrl-C): draining within {} ms ({})", shutdownTimeout.toMillis(),
                     OperationsOptions.SHUTDOWN_TIMEOUT_MS);
             long start = System.nanoTime();
-            pipeline.close(shutdownTimeout);
-            LOG.info("Stopped cleanly in {} ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            boolean clean = pipeline.close(shutdownTimeout);
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            if (clean) {
+                LOG.info("Stopped cleanly in {} ms", ms);
+            } else {
+                LOG.warn("Stopped in {} ms, not cleanly: a component did not finish within {}; what it had not "
+                        + "committed is processed again after a restart", ms, OperationsOptions.SHUTDOWN_TIMEOUT_MS);
+            }
             closeQuietly(http);
             metrics.close();
         }, "apiary-shutdown");
@@ -148,16 +164,45 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /**
+     * Starts the pipeline; while no Cassandra node answers (it may start after this process), retries
+     * with backoff, live and not ready meanwhile. Wrong credentials are not retried.
+     */
+    private Pipeline startPipeline(IngestConfig cfg, MeterRegistry registry) throws InterruptedException {
+        long backoffMs = STARTUP_RETRY_FIRST.toMillis();
+        while (true) {
+            try {
+                return Pipeline.start(cfg, component != Component.sink, component != Component.topology, registry);
+            } catch (AllNodesFailedException e) {
+                boolean refused = e.getAllErrors().values().stream().flatMap(List::stream)
+                        .anyMatch(error -> error instanceof AuthenticationException);
+                if (refused) {
+                    throw e;
+                }
+                startingDetail = "waiting for Cassandra: " + e.getMessage().lines().findFirst().orElse("");
+                LOG.warn("No Cassandra node answers yet ({}); retrying in {} s", e.getMessage().lines().findFirst()
+                        .orElse(""), backoffMs / 1000);
+                TimeUnit.MILLISECONDS.sleep(backoffMs);
+                backoffMs = Math.min(backoffMs * 2, STARTUP_RETRY_MAX.toMillis());
+            }
+        }
+    }
+
+    /**
      * Binds the HTTP endpoints before anything starts, so a port in use fails fast; until the
      * pipeline runs, the process is live and not ready.
      */
-    private static HttpEndpoints startHttp(IngestConfig cfg, ServiceMetrics metrics,
+    private HttpEndpoints startHttp(IngestConfig cfg, ServiceMetrics metrics,
             AtomicReference<PipelineHealth> health) {
         int port = cfg.getInt(OperationsOptions.HTTP_PORT);
         if (port < 0) {
             return null;
         }
         String host = cfg.getString(OperationsOptions.HTTP_HOST);
+        if (new java.net.InetSocketAddress(host, Math.max(port, 0)).isUnresolved()) {
+            metrics.close();
+            throw new org.apache.kafka.common.config.ConfigException(OperationsOptions.HTTP_HOST, host,
+                    "not an address of this host, nor a name that resolves");
+        }
         try {
             return HttpEndpoints.start(host, port,
                     () -> health.get() == null ? starting(true) : health.get().liveness(),
@@ -171,8 +216,8 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** @return the answer of a probe before the pipeline runs: live, not ready */
-    private static HealthReport starting(boolean up) {
-        return new HealthReport(List.of(new ComponentHealth("process", up, "starting")));
+    private HealthReport starting(boolean up) {
+        return new HealthReport(List.of(new ComponentHealth("process", up, startingDetail)));
     }
 
     private static void closeQuietly(HttpEndpoints http) {

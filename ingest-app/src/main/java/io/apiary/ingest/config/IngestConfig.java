@@ -348,7 +348,7 @@ public final class IngestConfig extends AbstractConfig {
 
     /**
      * All settings as text for logs, with secrets masked: any key naming a password, secret,
-     * JAAS config, token or key material shows {@code [hidden]}.
+     * JAAS config, token, user info or key material shows {@code [hidden]}.
      *
      * @return option name to printable value, sorted
      */
@@ -362,7 +362,7 @@ public final class IngestConfig extends AbstractConfig {
     static String printable(String key, Object value) {
         String k = key.toLowerCase(Locale.ROOT);
         boolean secret = k.contains("password") || k.contains("secret") || k.contains("jaas")
-                || k.contains("token") || k.endsWith(".key") || k.contains("credentials");
+                || k.contains("token") || k.endsWith(".key") || k.contains("credentials") || k.contains("user.info");
         return secret ? "[hidden]" : String.valueOf(value);
     }
 }

@@ -34,6 +34,17 @@ public final class OperationsOptions {
     private OperationsOptions() {
     }
 
+    /** Like {@link Range#between}, but refuses NaN, which passes every comparison. */
+    private static ConfigDef.Validator finiteBetween(double min, double max) {
+        Range range = Range.between(min, max);
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            if (value instanceof Double d && d.isNaN()) {
+                throw new org.apache.kafka.common.config.ConfigException(name, value, "must be a number in " + range);
+            }
+            range.ensureValid(name, value);
+        }, range::toString);
+    }
+
     /**
      * Adds the options to a definition.
      *
@@ -76,7 +87,7 @@ public final class OperationsOptions {
                                 + "block cache shared by every store, which also holds their memtables (write "
                                 + "buffer manager), index and filter blocks. Add it to the heap when sizing the "
                                 + "container's memory limit.")
-                .define(TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO, Type.DOUBLE, 0.5, Range.between(0.1, 0.9),
+                .define(TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO, Type.DOUBLE, 0.5, finiteBetween(0.1, 0.9),
                         Importance.LOW,
                         "Share of topology.rocksdb.memory.bytes that memtables may take before RocksDB flushes "
                                 + "them; the rest caches blocks.")

@@ -43,6 +43,7 @@ import org.slf4j.LoggerFactory;
 public final class Pipeline implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
+    private static final Duration CLOSE_MARGIN = Duration.ofSeconds(1);
 
     private final KafkaStreams streams;
     private final CassandraSink sink;
@@ -259,25 +260,32 @@ public final class Pipeline implements AutoCloseable {
      * Idempotent; thread-safe.
      *
      * @param timeout the whole shutdown's budget, positive
+     * @return true if every component stopped within it
      */
-    public void close(Duration timeout) {
+    public boolean close(Duration timeout) {
         stopping = true;
         long deadline = System.nanoTime() + timeout.toNanos();
+        boolean clean = true;
         try {
             if (sink != null) {
                 sink.stop();
                 if (!sink.awaitStopped(timeout)) {
                     LOG.warn("The sink did not stop within {} s", timeout.toSeconds());
+                    clean = false;
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            clean = false;
         }
         if (streams != null) {
-            Duration left = Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0));
-            if (!streams.close(left.isZero() ? Duration.ofSeconds(1) : left)) {
+            // a second of the budget stays for the session and the meters
+            Duration left = Duration.ofNanos(Math.max(deadline - System.nanoTime() - CLOSE_MARGIN.toNanos(),
+                    CLOSE_MARGIN.toNanos()));
+            if (!streams.close(left)) {
                 LOG.warn("The topology did not close within the shutdown timeout; uncommitted work is redone after "
                         + "a restart");
+                clean = false;
             }
         }
         for (AutoCloseable binder : meterBinders) {
@@ -291,6 +299,7 @@ public final class Pipeline implements AutoCloseable {
             session.close();
         }
         terminated.countDown();
+        return clean;
     }
 
     /**

@@ -26,8 +26,10 @@ import org.slf4j.LoggerFactory;
  *       (the application's, the sink's Kafka clients', Kafka Streams', the Cassandra driver's
  *       and the JVM's).</li>
  * </ul>
- * Other paths answer 404 and other methods 405. Two handler threads, so a slow scrape never
- * delays a probe for long. Thread-safe; {@link #close()} stops the server.
+ * Other paths answer 404 and other methods 405. {@value #THREADS} handler threads, and a client
+ * that does not send its request within {@value #REQUEST_TIMEOUT_SECONDS} s is dropped (the JDK
+ * server's {@code sun.net.httpserver.maxReqTime}), so slow or half-open clients cannot starve
+ * the probes for long. Thread-safe; {@link #close()} stops the server.
  */
 public final class HttpEndpoints implements AutoCloseable {
 
@@ -40,6 +42,22 @@ public final class HttpEndpoints implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpEndpoints.class);
     private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+
+    /** Handler threads: the JDK server reads each request on one, so a few slow clients cannot take them all. */
+    static final int THREADS = 4;
+    /** Seconds a client may take to send its request, and the server its response, before it is dropped. */
+    static final int REQUEST_TIMEOUT_SECONDS = 10;
+
+    static {
+        // The JDK server's own limits (read once, when its first server is created); unset they are
+        // infinite, and two half-open connections would block every probe.
+        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+            System.setProperty("sun.net.httpserver.maxReqTime", Integer.toString(REQUEST_TIMEOUT_SECONDS));
+        }
+        if (System.getProperty("sun.net.httpserver.maxRspTime") == null) {
+            System.setProperty("sun.net.httpserver.maxRspTime", Integer.toString(3 * REQUEST_TIMEOUT_SECONDS));
+        }
+    }
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -79,7 +97,7 @@ public final class HttpEndpoints implements AutoCloseable {
                         "Not found. Endpoints: " + LIVE + ", " + READY + ", " + METRICS + "\n");
             }
         });
-        ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
+        ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
             Thread thread = new Thread(r, "apiary-http");
             thread.setDaemon(true);
             return thread;

@@ -74,11 +74,21 @@ class CassandraTlsTest {
 
     @Test
     void should_name_the_option_when_a_store_does_not_exist() {
-        IngestConfig config = config(Map.of("APIARY_CASSANDRA_SSL_KEYSTORE_PATH", dir.resolve("none.p12").toString()));
+        IngestConfig config = config(Map.of("APIARY_CASSANDRA_SSL_KEYSTORE_PATH", dir.resolve("none.p12").toString(),
+                "APIARY_CASSANDRA_SSL_KEYSTORE_PASSWORD", PASSWORD));
 
         assertThatThrownBy(() -> CassandraTls.context(config)).isInstanceOf(ConfigException.class)
                 .hasMessageContaining(OperationsOptions.CASSANDRA_SSL_KEYSTORE_PATH)
                 .hasMessageContaining("no such file");
+    }
+
+    @Test
+    void should_ask_for_the_key_password_when_a_key_store_has_none() {
+        IngestConfig config = config(Map.of("APIARY_CASSANDRA_SSL_KEYSTORE_PATH", keyStore.toString()));
+
+        assertThatThrownBy(() -> CassandraTls.check(config)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining(OperationsOptions.CASSANDRA_SSL_KEYSTORE_PASSWORD)
+                .hasMessageContaining("needs the password of its key");
     }
 
     @Test

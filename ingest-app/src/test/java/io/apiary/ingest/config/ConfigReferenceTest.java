@@ -61,6 +61,28 @@ class ConfigReferenceTest {
     }
 
     @Test
+    void should_print_the_whole_sample_and_reference_from_the_command_line() throws Exception {
+        for (String what : new String[] {"sample", "reference"}) {
+            Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), io.apiary.ingest.cli.IngestApp.class.getName(),
+                    "config", what).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+            assertThat(process.waitFor()).isZero();
+            assertThat(printed).isEqualTo("sample".equals(what) ? ConfigReference.sampleProperties()
+                    : ConfigReference.markdown());
+        }
+    }
+
+    @Test
+    void should_refuse_a_write_buffer_ratio_that_is_not_a_number() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new IngestConfig(
+                        Map.of(OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO, "NaN")))
+                .isInstanceOf(org.apache.kafka.common.config.ConfigException.class)
+                .hasMessageContaining(OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO);
+    }
+
+    @Test
     void should_read_each_options_environment_variable_back_as_that_option() {
         for (String option : IngestConfig.DEFINITION.names()) {
             assertThat(ConfigLoader.fromEnvironment(Map.of(ConfigReference.environmentVariable(option), "x")))

@@ -95,6 +95,29 @@ class HttpEndpointsTest {
     }
 
     @Test
+    void should_still_answer_probes_when_clients_hold_every_handler_thread_with_unfinished_requests()
+            throws Exception {
+        java.util.List<java.net.Socket> halfOpen = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < HttpEndpoints.THREADS + 1; i++) {
+                java.net.Socket socket = new java.net.Socket("127.0.0.1", endpoints.port());
+                socket.getOutputStream().write("GET /health/ready HTTP/1.1\r\nHost: x\r\n".getBytes());
+                halfOpen.add(socket);
+            }
+            // the JDK server drops them after its request timeout; the probe then gets through
+            HttpResponse<String> live = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                            + endpoints.port() + HttpEndpoints.LIVE)).timeout(java.time.Duration.ofSeconds(
+                                    3L * HttpEndpoints.REQUEST_TIMEOUT_SECONDS)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(live.statusCode()).isEqualTo(200);
+        } finally {
+            for (java.net.Socket socket : halfOpen) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
     void should_fail_to_start_when_the_port_is_taken() {
         assertThatThrownBy(() -> HttpEndpoints.start("127.0.0.1", endpoints.port(), () -> report(true), ready::get,
                 registry)).isInstanceOf(IOException.class);

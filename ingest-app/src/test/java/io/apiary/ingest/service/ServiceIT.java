@@ -147,4 +147,27 @@ class ServiceIT {
                     .doesNotContain("ERROR");
         }
     }
+
+    @Test
+    void should_wait_live_and_unready_for_cassandra_when_it_is_down_at_start() throws Exception {
+        // Given no Cassandra node when the sink starts (as when its pods start first)
+        stack.cassandra().stop();
+        try (AppProcess sink = AppProcess.start("sink", settings(), dir.resolve("sink.log"))) {
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> sink.get("/health/ready").body().contains("waiting for Cassandra"));
+            assertThat(sink.status("/health/ready")).isEqualTo(503);
+            assertThat(sink.status("/health/live")).isEqualTo(200);
+            // When Cassandra starts, then the sink starts and turns ready
+            stack.cassandra().start();
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> sink.status("/health/ready") == 200);
+            System.out.printf("SERVICE-IT sink started after Cassandra: %s", sink.get("/health/ready").body());
+            sink.sigterm();
+            assertThat(sink.waitFor(Duration.ofSeconds(40))).isTrue();
+            assertThat(sink.exitValue()).isEqualTo(143);
+            assertThat(sink.log()).contains("No Cassandra node answers yet").doesNotContain("ERROR");
+        } finally {
+            stack.cassandra().start();
+        }
+    }
 }
