@@ -52,7 +52,8 @@ public final class ConfigCommand {
     @Command(name = "show", mixinStandardHelpOptions = true,
             description = "Validates the settings of --config, APIARY_* variables and --set (and reads the "
                     + "Cassandra trust and key stores when TLS is on) and prints every effective value (passwords, "
-                    + "secrets and JAAS configs masked). Exit 2 if one is invalid.")
+                    + "secrets and JAAS configs masked). Exit 2 if one is invalid or unknown (a pass-through "
+                    + "kafka.*, streams.* or sink.consumer.* setting its Kafka client does not know counts as unknown).")
     static final class Show implements Callable<Integer> {
         @Mixin
         ConfigOptions config;
@@ -68,7 +69,9 @@ public final class ConfigCommand {
                 spec.commandLine().getOut().println(setting.getKey() + "=" + setting.getValue());
             }
             if (!cfg.unknownSettings().isEmpty()) {
-                spec.commandLine().getErr().println("Unknown settings (ignored): " + cfg.unknownSettings());
+                spec.commandLine().getErr().println("error: unknown settings (misspelt? `run` would ignore them): "
+                        + cfg.unknownSettings());
+                return 2;
             }
             return 0;
         }

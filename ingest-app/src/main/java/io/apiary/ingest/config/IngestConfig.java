@@ -295,16 +295,29 @@ public final class IngestConfig extends AbstractConfig {
     }
 
     /**
-     * Settings that are neither defined nor under a pass-through prefix: most likely misspelt.
+     * Settings that are neither defined nor a setting their pass-through prefix's clients know:
+     * most likely misspelt. {@code kafka.*} must name a setting of a Kafka consumer, producer,
+     * admin client or of Kafka Streams; {@code streams.*} one of Kafka Streams (or of its clients,
+     * with Kafka Streams' {@code consumer.}, {@code producer.}, {@code admin.},
+     * {@code main.consumer.}, {@code restore.consumer.}, {@code global.consumer.} prefixes, or a
+     * {@code topic.} setting); {@code sink.consumer.*} one of a consumer.
      *
      * @return their names, sorted
      */
     public java.util.SortedSet<String> unknownSettings() {
         java.util.SortedSet<String> unknown = new java.util.TreeSet<>();
         for (String key : originals().keySet()) {
-            boolean passThrough = key.startsWith(KAFKA_PREFIX) || key.startsWith(STREAMS_PREFIX)
-                    || key.startsWith(SINK_CONSUMER_PREFIX);
-            if (!passThrough && !DEFINITION.names().contains(key)) {
+            boolean known;
+            if (key.startsWith(SINK_CONSUMER_PREFIX)) {
+                known = KafkaClientSettings.CONSUMER.contains(key.substring(SINK_CONSUMER_PREFIX.length()));
+            } else if (key.startsWith(KAFKA_PREFIX)) {
+                known = KafkaClientSettings.ANY_CLIENT.contains(key.substring(KAFKA_PREFIX.length()));
+            } else if (key.startsWith(STREAMS_PREFIX)) {
+                known = KafkaClientSettings.isStreamsSetting(key.substring(STREAMS_PREFIX.length()));
+            } else {
+                known = DEFINITION.names().contains(key);
+            }
+            if (!known) {
                 unknown.add(key);
             }
         }

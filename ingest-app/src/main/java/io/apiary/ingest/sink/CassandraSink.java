@@ -150,6 +150,11 @@ public final class CassandraSink implements Runnable {
                 () -> inFlightLimitGauge, () -> bufferedGauge, () -> bufferedBytes, () -> lingeringGauge,
                 () -> pausedGauge, () -> commitLagGauge));
         this.offsets = new SinkOffsets(consumer, registry);
+        // counters that alerts watch exist from the start at 0, so that increase() sees their first event
+        this.tablesByTopic.forEach((topic, table) -> {
+            metrics.rowsWritten(table.table());
+            registry.counter("apiary.sink.records.lost", "topic", topic);
+        });
         LOG.info("Cassandra sink: batches of at most {} rows and {} bytes (server batch_size_warn_threshold {} "
                 + "bytes{}), linger {} ms, at most {} requests in flight{}{}", settings.batchMaxRows(), batchMaxBytes,
                 serverLimits.warnBytes(), serverLimits.fromServer() ? "" : ", assumed",

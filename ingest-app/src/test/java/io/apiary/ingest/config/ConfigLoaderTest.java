@@ -33,6 +33,18 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void should_single_out_pass_through_settings_their_kafka_clients_do_not_know() {
+        IngestConfig config = ConfigLoader.load(null, Map.of(), Map.of(
+                "kafka.security.protocol", "SASL_SSL", "kafka.security.protocl", "SASL_SSL",
+                "streams.num.standby.replicas", "1", "streams.num.standby.replicaz", "1",
+                "streams.producer.linger.ms", "5", "streams.topic.segment.bytes", "1000000",
+                "sink.consumer.fetch.min.bytes", "1", "sink.consumer.num.standby.replicas", "1"));
+
+        assertThat(config.unknownSettings()).containsExactly("kafka.security.protocl",
+                "sink.consumer.num.standby.replicas", "streams.num.standby.replicaz");
+    }
+
+    @Test
     void should_mask_secrets_when_describing_the_configuration() {
         IngestConfig config = ConfigLoader.load(null, Map.of(), Map.of("kafka.sasl.jaas.config", "user pass",
                 "kafka.ssl.truststore.password", "changeit"));
