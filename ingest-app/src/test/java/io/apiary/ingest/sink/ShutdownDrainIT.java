@@ -127,12 +127,15 @@ class ShutdownDrainIT {
         try (AppProcess third = AppProcess.start("sink", settings(stack, Map.of()), dir.resolve("third.log"));
                 LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> lag.lag("drain-it-sink", List.of(topic.name())) == 0);
+                    .until(() -> third.status("/health/ready") == 200
+                            && lag.lag("drain-it-sink", List.of(topic.name())) == 0);
             stop(third);
             assertThat(third.exitValue()).isEqualTo(143);
         }
         Set<String> all = storedRows(config);
-        assertThat(checkCommittedRowsAreStored(config, topic, committed(config), all)).isEqualTo(ROWS);
+        Map<TopicPartition, Long> finalCommitted = committed(config);
+        assertThat(checkCommittedRowsAreStored(config, topic, finalCommitted, all))
+                .as("rows below the committed offsets %s", finalCommitted).isEqualTo(ROWS);
         assertThat(all).hasSize(ROWS);
     }
 
@@ -201,7 +204,7 @@ class ShutdownDrainIT {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
             while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))
                     && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
@@ -216,6 +219,10 @@ class ShutdownDrainIT {
                         checked++;
                     }
                 }
+            }
+            for (TopicPartition partition : partitions) {
+                assertThat(consumer.position(partition)).as("%s read to its end", partition)
+                        .isGreaterThanOrEqualTo(ends.get(partition));
             }
         }
         return checked;
