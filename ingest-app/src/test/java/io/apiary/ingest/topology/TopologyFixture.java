@@ -27,6 +27,10 @@ import org.apache.kafka.streams.TopologyTestDriver;
 /** A TopologyTestDriver over the real topology and the real Streams settings. */
 final class TopologyFixture implements AutoCloseable {
 
+    /** The driver's state folder (its RocksDB stores), deleted by {@link #close()}. */
+    private final java.nio.file.Path stateDir = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+            "apiary-ttd-" + System.nanoTime());
+
     final IngestConfig config;
     final Topics topics;
     final TopologyTestDriver driver;
@@ -60,7 +64,7 @@ final class TopologyFixture implements AutoCloseable {
         config = ConfigLoader.load(null, Map.of(), overrides);
         topics = config.topics();
         Properties props = StreamsProperties.from(config);
-        props.put("state.dir", System.getProperty("java.io.tmpdir") + "/apiary-ttd-" + System.nanoTime());
+        props.put("state.dir", stateDir.toString());
         driver = new TopologyTestDriver(IngestTopology.build(TopologySettings.from(config,
                         () -> wallClock.getAndAdd(clockTickPerRead.get()))), props,
                 Instant.ofEpochMilli(wallClock.get()));
@@ -133,5 +137,6 @@ final class TopologyFixture implements AutoCloseable {
     @Override
     public void close() {
         driver.close();
+        io.apiary.ingest.devstack.StackFiles.deleteRecursively(stateDir);
     }
 }

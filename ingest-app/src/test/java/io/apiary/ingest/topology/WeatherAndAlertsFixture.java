@@ -27,6 +27,10 @@ import org.apache.kafka.streams.TopologyTestDriver;
  */
 final class WeatherAndAlertsFixture implements AutoCloseable {
 
+    /** The driver's state folder (its RocksDB stores), deleted by {@link #close()}. */
+    private final java.nio.file.Path stateDir = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+            "apiary-ttd-wa-" + System.nanoTime());
+
     /** The wall clock of the validation checks: 2021-07-20T00:00:00Z. */
     static final long NOW = Instant.parse("2021-07-20T00:00:00Z").toEpochMilli();
 
@@ -42,7 +46,7 @@ final class WeatherAndAlertsFixture implements AutoCloseable {
         IngestConfig config = ConfigLoader.load(null, Map.of(), overrides);
         topics = config.topics();
         Properties props = StreamsProperties.from(config);
-        props.put("state.dir", System.getProperty("java.io.tmpdir") + "/apiary-ttd-wa-" + System.nanoTime());
+        props.put("state.dir", stateDir.toString());
         driver = new TopologyTestDriver(IngestTopology.build(TopologySettings.from(config, () -> NOW)), props,
                 Instant.ofEpochMilli(NOW));
         weather = input(topics.weatherTopic());
@@ -73,5 +77,6 @@ final class WeatherAndAlertsFixture implements AutoCloseable {
     @Override
     public void close() {
         driver.close();
+        io.apiary.ingest.devstack.StackFiles.deleteRecursively(stateDir);
     }
 }
