@@ -156,6 +156,12 @@ public final class RunCommand implements Callable<Integer> {
         progress.shutdownNow();
         if (failure != null) {
             LOG.error("Stopping: {}", failure);
+            try {
+                // this path closes the pipeline itself; the hook would close it again as if signalled
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException alreadyStopping) {
+                // a signal came at the same time: the hook is running and closes it too (idempotent)
+            }
             pipeline.close(shutdownTimeout);
             closeQuietly(http);
             return 1;
