@@ -39,6 +39,7 @@ public final class ConfigReference {
         sections.put("http.", "HTTP endpoints, health and shutdown");
         sections.put("health.", "HTTP endpoints, health and shutdown");
         sections.put("shutdown.", "HTTP endpoints, health and shutdown");
+        sections.put("partitions.", "Partition plan (partitions plan command)");
         return sections;
     }
 

@@ -1,0 +1,149 @@
+package io.apiary.ingest.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+import io.apiary.ingest.cassandra.CqlScript;
+import io.apiary.ingest.cassandra.SchemaApplier;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.config.PlanOptions;
+import io.apiary.ingest.partitions.CqlTableDefinition;
+import io.apiary.ingest.partitions.PartitionLimits;
+import io.apiary.ingest.partitions.PartitionPlanner;
+import io.apiary.ingest.partitions.PlanReport;
+import io.apiary.ingest.partitions.PlanSettings;
+import io.apiary.ingest.partitions.TablePlan;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code partitions plan}: sizes the partitions of the tables in cql/ under a planned load. */
+@Command(name = "partitions", mixinStandardHelpOptions = true, description = "Partition health commands.",
+        subcommands = PartitionsCommand.Plan.class)
+public final class PartitionsCommand {
+
+    /** Exit code when a table is over a limit. */
+    static final int OVER_LIMIT = 1;
+    /** Exit code for invalid settings or CQL files (as for invalid configuration elsewhere). */
+    static final int INVALID_INPUT = 2;
+
+    /** The partition-size calculator. */
+    @Command(name = "plan", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"Reads the tables of cql/ and, for the planned write rates (partitions.plan.* settings), "
+                    + "prints the rows, cells and bytes of one partition at the end of its bucket, a verdict against "
+                    + "the limits (ideal 1-10 MB, warning above 50 MB, limit 100 MB and 100,000 cells) and the "
+                    + "smallest shard count or a finer bucket that keeps it within them.",
+                "Exit code 0 when every planned table is within the limits, " + OVER_LIMIT
+                        + " when one is over, 2 for invalid settings. Needs no Kafka or Cassandra."})
+    static final class Plan implements Callable<Integer> {
+
+        @Mixin
+        ConfigOptions config;
+
+        @Option(names = "--cql-dir", paramLabel = "DIR",
+                description = "Folder of .cql files to read instead of the copy bundled in the application.")
+        Path cqlDir;
+
+        @Option(names = "--rate", paramLabel = "TABLE=COUNT/UNIT",
+                description = "Planned rows per entity, e.g. hive_telemetry=1000/min (UNIT s, min, h or day). Repeatable.")
+        List<String> rates = new ArrayList<>();
+
+        @Option(names = "--entities", paramLabel = "TABLE=N", description = "Planned entities (hives, stations, agents). Repeatable.")
+        List<String> entities = new ArrayList<>();
+
+        @Option(names = "--shards", paramLabel = "TABLE=N", description = "Shards per bucket. Repeatable.")
+        List<String> shards = new ArrayList<>();
+
+        @Option(names = "--bucket", paramLabel = "TABLE=BUCKET",
+                description = "Time bucket: minute, hour, day, week, month, year or none. Repeatable.")
+        List<String> buckets = new ArrayList<>();
+
+        @Option(names = "--column-bytes", paramLabel = "TABLE.COLUMN=N", description = "Bytes of one value of a column. Repeatable.")
+        List<String> columnBytes = new ArrayList<>();
+
+        @Option(names = "--row-bytes", paramLabel = "TABLE=N",
+                description = "Whole bytes of one row, overheads included, instead of the estimate. Repeatable.")
+        List<String> rowBytes = new ArrayList<>();
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            IngestConfig cfg = config.load();
+            Map<String, List<String>> extra = new LinkedHashMap<>();
+            extra.put(PlanOptions.PARTITIONS_PLAN_RATES, rates);
+            extra.put(PlanOptions.PARTITIONS_PLAN_ENTITIES, entities);
+            extra.put(PlanOptions.PARTITIONS_PLAN_SHARDS, shards);
+            extra.put(PlanOptions.PARTITIONS_PLAN_BUCKETS, buckets);
+            extra.put(PlanOptions.PARTITIONS_PLAN_COLUMN_BYTES, columnBytes);
+            extra.put(PlanOptions.PARTITIONS_PLAN_ROW_BYTES, rowBytes);
+            PlanSettings settings;
+            List<CqlTableDefinition> tables;
+            try {
+                settings = PlanSettings.from(cfg, extra);
+                tables = readTables(cqlDir, cfg.getString(IngestConfig.CASSANDRA_KEYSPACE));
+            } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+                spec.commandLine().getErr().println("error: " + e.getMessage());
+                return INVALID_INPUT;
+            }
+            List<TablePlan> plans = PartitionPlanner.plan(tables, settings);
+
+            List<String> skipped = tables.stream().map(CqlTableDefinition::name)
+                    .filter(t -> !settings.rates().containsKey(t)).toList();
+            Set<String> named = new LinkedHashSet<>();
+            named.addAll(settings.rates().keySet());
+            named.addAll(settings.entities().keySet());
+            named.addAll(settings.buckets().keySet());
+            named.addAll(settings.rowBytes().keySet());
+            settings.columnBytes().keySet().forEach(k -> named.add(k.contains(".") ? k.substring(0, k.indexOf('.')) : k));
+            extra.get(PlanOptions.PARTITIONS_PLAN_SHARDS).forEach(e -> named.add(e.substring(0, e.indexOf('=')).strip()));
+            tables.forEach(t -> named.remove(t.name()));
+
+            String source = cqlDir == null ? "cql/ (bundled with the application)" : cqlDir.toString();
+            spec.commandLine().getOut().print(PlanReport.format(source, plans, skipped, named, settings.limits()));
+            long over = plans.stream().filter(p -> p.verdict() == PartitionLimits.Verdict.OVER).count();
+            if (over > 0) {
+                spec.commandLine().getErr().println("partitions plan: " + over + " table" + (over == 1 ? " is" : "s are")
+                        + " over the partition limits: " + String.join(", ", plans.stream()
+                                .filter(p -> p.verdict() == PartitionLimits.Verdict.OVER)
+                                .map(p -> p.table().name()).toList()));
+                return OVER_LIMIT;
+            }
+            return 0;
+        }
+    }
+
+    /**
+     * Reads the tables of the CQL files.
+     *
+     * @param folder   folder of .cql files, or null for the bundled copy
+     * @param keyspace value of the {@code ${keyspace}} placeholder
+     * @return the CREATE TABLE statements' tables, in file order
+     * @throws IllegalArgumentException if a file or a CREATE TABLE cannot be read
+     */
+    static List<CqlTableDefinition> readTables(Path folder, String keyspace) {
+        List<CqlTableDefinition> tables = new ArrayList<>();
+        for (CqlScript script : SchemaApplier.load(folder, keyspace, SchemaApplier.DEV_REPLICATION)) {
+            for (String statement : script.statements()) {
+                try {
+                    CqlTableDefinition.parse(statement).ifPresent(tables::add);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(script.name() + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        if (tables.isEmpty()) {
+            throw new IllegalArgumentException("no CREATE TABLE statement in " + (folder == null ? "cql/" : folder));
+        }
+        return tables;
+    }
+}

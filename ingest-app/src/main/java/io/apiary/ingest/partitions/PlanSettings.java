@@ -1,0 +1,145 @@
+package io.apiary.ingest.partitions;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.config.PlanOptions;
+
+/**
+ * The planned load and size assumptions of a partition plan, per table name. Immutable and
+ * thread-safe.
+ *
+ * @param rates       planned write rate per entity (a value of the partition key without its
+ *                    bucket and shard columns: a hive, a station, an agent), by table
+ * @param entities    planned number of entities, by table (for the cluster-wide write rate)
+ * @param shards      shards per bucket, by table, for tables with a {@code shard} partition-key column
+ * @param buckets     bucket by table, where it is not read from the partition key
+ * @param textBytes   assumed bytes of a variable-size value (text, blob, collection) without a
+ *                    {@code columnBytes} entry, at least 0
+ * @param columnBytes bytes of one value, by {@code table.column}
+ * @param rowBytes    whole bytes of one row, overheads included, by table: replaces the estimate
+ *                    from the column types
+ * @param limits      the limits the plan is judged against, not null
+ */
+public record PlanSettings(Map<String, WriteRate> rates, Map<String, Long> entities, Map<String, Integer> shards,
+        Map<String, Bucket> buckets, long textBytes, Map<String, Long> columnBytes, Map<String, Long> rowBytes,
+        PartitionLimits limits) {
+
+    /** Copies the maps, keeping their order. */
+    public PlanSettings {
+        rates = ordered(rates);
+        entities = ordered(entities);
+        shards = ordered(shards);
+        buckets = ordered(buckets);
+        columnBytes = ordered(columnBytes);
+        rowBytes = ordered(rowBytes);
+        if (textBytes < 0) {
+            throw new IllegalArgumentException("textBytes must be at least 0");
+        }
+        java.util.Objects.requireNonNull(limits);
+    }
+
+    /**
+     * The settings of a configuration ({@code partitions.plan.*}), with more {@code NAME=VALUE}
+     * entries appended to its list settings (later entries win).
+     *
+     * <p>Shards default to the topology's own settings: {@code telemetry.shards} for
+     * hive_telemetry and {@code weather.shards} for weather_readings.
+     *
+     * @param config the configuration, not null
+     * @param extra  more entries by setting name (e.g. from command-line options), not null
+     * @return the settings
+     * @throws IllegalArgumentException naming the setting and entry that cannot be read
+     */
+    public static PlanSettings from(IngestConfig config, Map<String, List<String>> extra) {
+        Map<String, Integer> shards = new LinkedHashMap<>();
+        shards.put("hive_telemetry", config.getInt(IngestConfig.TELEMETRY_SHARDS));
+        shards.put("weather_readings", config.getInt(IngestConfig.WEATHER_SHARDS));
+        shards.putAll(entries(config, extra, PlanOptions.PARTITIONS_PLAN_SHARDS, PlanSettings::positiveInt));
+        return new PlanSettings(
+                entries(config, extra, PlanOptions.PARTITIONS_PLAN_RATES, WriteRate::parse),
+                entries(config, extra, PlanOptions.PARTITIONS_PLAN_ENTITIES, v -> (long) positiveInt(v)),
+                shards,
+                entries(config, extra, PlanOptions.PARTITIONS_PLAN_BUCKETS, Bucket::parse),
+                config.getInt(PlanOptions.PARTITIONS_PLAN_TEXT_BYTES),
+                entries(config, extra, PlanOptions.PARTITIONS_PLAN_COLUMN_BYTES, v -> (long) nonNegativeInt(v)),
+                entries(config, extra, PlanOptions.PARTITIONS_PLAN_ROW_BYTES, v -> (long) positiveInt(v)),
+                PartitionLimits.DEFAULT);
+    }
+
+    /**
+     * Reads {@code NAME=VALUE} entries.
+     *
+     * @param setting the setting's name, for messages
+     * @param entries the entries, in order (a later one for the same name wins)
+     * @param value   parses a value, throwing IllegalArgumentException if it cannot
+     * @param <T>     the value type
+     * @return name to value, in first-seen order
+     * @throws IllegalArgumentException naming the setting and the entry
+     */
+    public static <T> Map<String, T> parseEntries(String setting, List<String> entries, Function<String, T> value) {
+        Map<String, T> out = new LinkedHashMap<>();
+        for (String entry : entries) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int eq = entry.indexOf('=');
+            if (eq <= 0 || eq == entry.length() - 1) {
+                throw new IllegalArgumentException(setting + ": '" + entry + "' is not NAME=VALUE");
+            }
+            String name = entry.substring(0, eq).strip();
+            try {
+                out.put(name, value.apply(entry.substring(eq + 1).strip()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(setting + ": '" + entry + "': " + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+
+    private static <T> Map<String, T> ordered(Map<String, T> map) {
+        return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(map));
+    }
+
+    private static <T> Map<String, T> entries(IngestConfig config, Map<String, List<String>> extra, String setting,
+            Function<String, T> value) {
+        List<String> all = new ArrayList<>(config.getList(setting));
+        all.addAll(extra.getOrDefault(setting, List.of()));
+        return parseEntries(setting, all, value);
+    }
+
+    /**
+     * @param text a decimal integer
+     * @return it, if at least 1
+     * @throws IllegalArgumentException otherwise
+     */
+    public static int positiveInt(String text) {
+        int v = nonNegativeInt(text);
+        if (v < 1) {
+            throw new IllegalArgumentException("must be at least 1");
+        }
+        return v;
+    }
+
+    /**
+     * @param text a decimal integer
+     * @return it, if at least 0
+     * @throws IllegalArgumentException otherwise
+     */
+    public static int nonNegativeInt(String text) {
+        int v;
+        try {
+            v = Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a whole number");
+        }
+        if (v < 0) {
+            throw new IllegalArgumentException("must not be negative");
+        }
+        return v;
+    }
+}

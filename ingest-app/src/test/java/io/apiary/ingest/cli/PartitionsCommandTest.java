@@ -1,0 +1,92 @@
+package io.apiary.ingest.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+class PartitionsCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = IngestApp.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    @Test
+    void plans_the_projects_own_cql_at_the_planned_load() {
+        int exit = run("partitions", "plan", "--cql-dir", Path.of("..", "cql").toString());
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(out.toString())
+                .containsPattern("hive_telemetry +hive_id, day, shard +day +96 +1000/min +10,000 +15,000 +75,000 +104 "
+                        + "+1\\.56 MB +ideal")
+                .containsPattern("hive_activity +hive_id +none, TTL 730 d +- +1/h +10,000 +17,520 +87,600")
+                .contains("Planned writes over the cluster: 167,769 rows/s");
+        assertThat(out.toString().replaceAll("\\s+", " "))
+                .contains("Smallest shard count within the limits (no warning): 72.")
+                .contains("Every planned table is within the limits.");
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void a_table_over_the_limits_exits_1_with_the_suggestions() {
+        int exit = run("partitions", "plan", "--rate", "hive_telemetry=10000/min", "--shards", "weather_readings=1");
+
+        assertThat(exit).isEqualTo(PartitionsCommand.OVER_LIMIT);
+        // 14,400,000 rows a hive-day at 5 cells a row need 720 shards for 100,000 cells
+        assertThat(out.toString()).containsPattern("hive_telemetry .* 150,000 +750,000 .* over limit")
+                .containsPattern("weather_readings .* day +1 +6/min .* 8,640 +69,120 .* ideal");
+        assertThat(out.toString().replaceAll("\\s+", " "))
+                .contains("Smallest shard count within the limits (no warning): 720.")
+                .contains("Or bucket by hour.")
+                .contains("1 table over the limits");
+        assertThat(err.toString()).contains("1 table is over the partition limits: hive_telemetry");
+    }
+
+    @Test
+    void reads_tables_from_a_folder_and_names_settings_for_unknown_tables() throws Exception {
+        Files.writeString(dir.resolve("001-log.cql"), "-- a log\nCREATE TABLE ${keyspace}.log (source text, "
+                + "t timestamp, line text, PRIMARY KEY (source, t));\n");
+
+        int exit = run("partitions", "plan", "--cql-dir", dir.toString(), "--rate", "log=1/s", "--column-bytes",
+                "log.line=120");
+
+        assertThat(exit).isEqualTo(PartitionsCommand.OVER_LIMIT);
+        assertThat(out.toString().replaceAll("\\s+", " ")).contains("log source").contains("unbounded")
+                .contains("no time bucket and the table no default_time_to_live")
+                .contains("Settings name tables that are not in the CQL files: hive_telemetry, hive_activity, "
+                        + "weather_readings, agent_alerts.");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--rate hive_telemetry=fast                  | partitions.plan.rates: 'hive_telemetry=fast': Invalid rate 'fast'",
+        "--shards hive_telemetry=0                   | 'hive_telemetry=0': must be at least 1",
+        "--bucket hive_telemetry=fortnight           | Unknown bucket 'fortnight'",
+        "--set partitions.plan.rates=hive_telemetry  | Invalid value [hive_telemetry] for configuration partitions.plan.rates",
+        "--cql-dir /nonexistent/cql                  | Cannot read the CQL files",
+    })
+    void invalid_input_exits_2_with_a_clear_error(String args, String message) {
+        int exit = run(("partitions plan " + args.trim()).split("\\s+"));
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains(message);
+        assertThat(out.toString()).isEmpty();
+    }
+}
