@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 
 /**
  * A CQL file split into statements: comments ({@code --}, {@code //}, {@code /* *}{@code /})
- * removed, statements separated by semicolons outside string literals, and {@code ${name}}
+ * removed (a block comment counts as a space), a leading byte-order mark dropped, statements
+ * separated by semicolons outside string literals and quoted identifiers, and {@code ${name}}
  * placeholders substituted. Immutable; thread-safe.
  *
  * @param name       the file's name, for error messages
@@ -31,17 +32,19 @@ public record CqlScript(String name, List<String> statements) {
     public static CqlScript parse(String name, String text, Map<String, String> variables) {
         List<String> statements = new ArrayList<>();
         StringBuilder current = new StringBuilder();
-        int i = 0;
+        int i = text.startsWith("\uFEFF") ? 1 : 0; // a UTF-8 byte-order mark is not CQL
         int n = text.length();
         while (i < n) {
             char c = text.charAt(i);
-            if (c == '\'') {
-                int end = text.indexOf('\'', i + 1);
-                while (end >= 0 && end + 1 < n && text.charAt(end + 1) == '\'') {
-                    end = text.indexOf('\'', end + 2);
+            if (c == '\'' || c == '"') {
+                // a string literal or a quoted identifier; a doubled quote inside escapes it
+                int end = text.indexOf(c, i + 1);
+                while (end >= 0 && end + 1 < n && text.charAt(end + 1) == c) {
+                    end = text.indexOf(c, end + 2);
                 }
                 if (end < 0) {
-                    throw new IllegalArgumentException(name + ": unterminated string literal");
+                    throw new IllegalArgumentException(name + ": unterminated " + (c == '\'' ? "string literal"
+                            : "quoted identifier"));
                 }
                 current.append(text, i, end + 1);
                 i = end + 1;
@@ -53,6 +56,7 @@ public record CqlScript(String name, List<String> statements) {
                 if (end < 0) {
                     throw new IllegalArgumentException(name + ": unterminated block comment");
                 }
+                current.append(' '); // a comment separates tokens: "TABLE/* x */ks.t" is "TABLE ks.t"
                 i = end + 2;
             } else if (c == ';') {
                 addStatement(statements, current, name, variables);

@@ -81,11 +81,21 @@ public final class SchemaApplier {
 
     private static void readFolder(Path folder, Map<String, String> variables, List<CqlScript> scripts)
             throws IOException {
+        if (!Files.isDirectory(folder)) {
+            throw new IOException(folder + (Files.exists(folder) ? " is not a folder" : ": no such folder"));
+        }
         try (Stream<Path> files = Files.list(folder)) {
-            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".cql"))
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".cql") && Files.isRegularFile(f))
                     .sorted(Comparator.comparing(f -> f.getFileName().toString())).toList()) {
-                scripts.add(CqlScript.parse(file.getFileName().toString(),
-                        Files.readString(file, StandardCharsets.UTF_8), variables));
+                String text;
+                try {
+                    text = Files.readString(file, StandardCharsets.UTF_8);
+                } catch (java.nio.charset.CharacterCodingException e) {
+                    throw new IOException(file + " is not UTF-8 text", e);
+                } catch (IOException e) {
+                    throw new IOException(file + ": " + e, e);
+                }
+                scripts.add(CqlScript.parse(file.getFileName().toString(), text, variables));
             }
         }
         if (scripts.isEmpty()) {

@@ -88,28 +88,26 @@ public final class PartitionsCommand {
             extra.put(PlanOptions.PARTITIONS_PLAN_ROW_BYTES, rowBytes);
             PlanSettings settings;
             List<CqlTableDefinition> tables;
+            List<TablePlan> plans;
             try {
                 settings = PlanSettings.from(cfg, extra);
                 tables = readTables(cqlDir, cfg.getString(IngestConfig.CASSANDRA_KEYSPACE));
+                plans = PartitionPlanner.plan(tables, settings);
             } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
                 spec.commandLine().getErr().println("error: " + e.getMessage());
                 return INVALID_INPUT;
             }
-            List<TablePlan> plans = PartitionPlanner.plan(tables, settings);
-
             List<String> skipped = tables.stream().map(CqlTableDefinition::name)
                     .filter(t -> !settings.rates().containsKey(t)).toList();
-            Set<String> named = new LinkedHashSet<>();
-            named.addAll(settings.rates().keySet());
-            named.addAll(settings.entities().keySet());
-            named.addAll(settings.buckets().keySet());
-            named.addAll(settings.rowBytes().keySet());
-            settings.columnBytes().keySet().forEach(k -> named.add(k.contains(".") ? k.substring(0, k.indexOf('.')) : k));
-            extra.get(PlanOptions.PARTITIONS_PLAN_SHARDS).forEach(e -> named.add(e.substring(0, e.indexOf('=')).strip()));
-            tables.forEach(t -> named.remove(t.name()));
-
+            Set<String> unknown = unknownNames(cfg, extra, tables);
+            if (plans.isEmpty()) {
+                spec.commandLine().getErr().println("error: no table of " + (cqlDir == null ? "cql/" : cqlDir)
+                        + " has a planned rate (partitions.plan.rates or --rate); its tables: "
+                        + String.join(", ", skipped));
+                return INVALID_INPUT;
+            }
             String source = cqlDir == null ? "cql/ (bundled with the application)" : cqlDir.toString();
-            spec.commandLine().getOut().print(PlanReport.format(source, plans, skipped, named, settings.limits()));
+            spec.commandLine().getOut().print(PlanReport.format(source, plans, skipped, unknown, settings.limits()));
             long over = plans.stream().filter(p -> p.verdict() == PartitionLimits.Verdict.OVER).count();
             if (over > 0) {
                 spec.commandLine().getErr().println("partitions plan: " + over + " table" + (over == 1 ? " is" : "s are")
@@ -120,6 +118,40 @@ public final class PartitionsCommand {
             }
             return 0;
         }
+    }
+
+    /**
+     * Table and column names given by the user (command-line options, and settings set
+     * explicitly rather than left at their defaults) that the CQL files do not have: most likely
+     * typing errors.
+     *
+     * @return {@code table} or {@code table.column} names, in the order given
+     */
+    private static Set<String> unknownNames(IngestConfig cfg, Map<String, List<String>> extra,
+            List<CqlTableDefinition> tables) {
+        Set<String> unknown = new LinkedHashSet<>();
+        for (Map.Entry<String, List<String>> setting : extra.entrySet()) {
+            List<String> entries = new ArrayList<>(setting.getValue());
+            if (cfg.originals().containsKey(setting.getKey())) {
+                entries.addAll(0, cfg.getList(setting.getKey()));
+            }
+            for (String entry : entries) {
+                int eq = entry.indexOf('=');
+                String name = (eq < 0 ? entry : entry.substring(0, eq)).strip();
+                if (name.isEmpty()) {
+                    continue;
+                }
+                boolean column = setting.getKey().equals(PlanOptions.PARTITIONS_PLAN_COLUMN_BYTES);
+                String table = column && name.contains(".") ? name.substring(0, name.indexOf('.')) : name;
+                String col = column && name.contains(".") ? name.substring(name.indexOf('.') + 1) : null;
+                boolean known = tables.stream().anyMatch(t -> t.name().equals(table)
+                        && (col == null || t.columns().containsKey(col)));
+                if (!known) {
+                    unknown.add(name);
+                }
+            }
+        }
+        return unknown;
     }
 
     /**

@@ -112,7 +112,7 @@ public final class IngestConfig extends AbstractConfig {
                             + "reading time (no batching).")
             .define(WEATHER_SHARDS, Type.INT, 4, Range.between(1, 100_000), Importance.MEDIUM,
                     "Shards per day bucket of weather_readings (see the partition math in cql/030-weather_readings.cql: "
-                            + "4 keep a station reporting every 10 s at 17,280 cells per partition). Changing it moves "
+                            + "4 keep a station reporting every 10 s at 15,120 cells per partition). Changing it moves "
                             + "new rows to other partitions; readers must know every value used.")
             .define(ACTIVITY_IDLE_TIMEOUT_MS, Type.LONG, Duration.ofMinutes(1).toMillis(), Range.atLeast(1_000),
                     Importance.MEDIUM,

@@ -74,7 +74,7 @@ public final class PlanOptions {
                 List<String> entries = (List<String>) list;
                 PlanSettings.parseEntries(name, entries, value);
             } catch (IllegalArgumentException e) {
-                throw new ConfigException(name, list, e.getMessage());
+                throw new ConfigException(name, list, e.getMessage().replaceFirst("^" + name + ": ", ""));
             }
         }, () -> "NAME=VALUE, comma-separated");
     }

@@ -19,16 +19,30 @@ public final class ColumnSizes {
             Map.entry("timestamp", 8L), Map.entry("time", 8L), Map.entry("uuid", 16L),
             Map.entry("timeuuid", 16L), Map.entry("inet", 16L), Map.entry("decimal", 12L));
 
+    /** {@code vector<type,n>} of a fixed-size element type: n values without length prefixes. */
+    private static final java.util.regex.Pattern VECTOR = java.util.regex.Pattern.compile("vector<([a-z]+),([0-9]{1,9})>");
+
     private ColumnSizes() {
     }
 
     /**
      * @param cqlType a CQL type as {@link CqlTableDefinition} keeps it (lower case, no spaces)
-     * @return its bytes per value if the type has a fixed size; empty for text, blob, varint,
-     *         duration, collections, tuples, vectors and user-defined types
+     * @return its bytes per value if the type has a fixed size (also a {@code vector} of a fixed-size
+     *         type); empty for text, blob, varint, duration, collections, tuples and user-defined types
      */
     public static OptionalLong fixed(String cqlType) {
         Long bytes = FIXED.get(cqlType);
-        return bytes == null ? OptionalLong.empty() : OptionalLong.of(bytes);
+        if (bytes != null) {
+            return OptionalLong.of(bytes);
+        }
+        java.util.regex.Matcher vector = VECTOR.matcher(cqlType);
+        if (vector.matches()) {
+            OptionalLong element = fixed(vector.group(1));
+            long dimensions = Long.parseLong(vector.group(2));
+            if (element.isPresent() && dimensions <= Integer.MAX_VALUE) {
+                return OptionalLong.of(element.getAsLong() * dimensions);
+            }
+        }
+        return OptionalLong.empty();
     }
 }

@@ -32,7 +32,9 @@ public record CqlTableDefinition(String keyspace, String name, Map<String, Strin
 
     private static final Pattern CREATE = Pattern.compile(
             "(?is)\\s*CREATE\\s+(?:TABLE|COLUMNFAMILY)\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?"
-                    + "((?:\"[^\"]+\"|[A-Za-z0-9_]+)(?:\\s*\\.\\s*(?:\"[^\"]+\"|[A-Za-z0-9_]+))?)\\s*\\((.*)");
+                    + "((?:\"(?:[^\"]|\"\")+\"|[A-Za-z0-9_]+)(?:\\s*\\.\\s*(?:\"(?:[^\"]|\"\")+\"|[A-Za-z0-9_]+))?)\\s*\\((.*)");
+    private static final Pattern PRIMARY_KEY = Pattern.compile("(?is)PRIMARY\\s+KEY\\s*\\(.*");
+    private static final Pattern STRING_LITERAL = Pattern.compile("'(?:[^']|'')*'");
     private static final Pattern TTL = Pattern.compile("(?is)\\bdefault_time_to_live\\s*=\\s*([0-9]+)");
 
     /** Copies the collections. */
@@ -91,8 +93,7 @@ public record CqlTableDefinition(String keyspace, String name, Map<String, Strin
             if (item.isEmpty()) {
                 continue;
             }
-            if (item.regionMatches(true, 0, "PRIMARY", 0, 7) && item.substring(7).stripLeading()
-                    .regionMatches(true, 0, "KEY", 0, 3)) {
+            if (PRIMARY_KEY.matcher(item).matches()) {
                 readPrimaryKey(name, item, partitionKey, clustering);
                 continue;
             }
@@ -107,7 +108,7 @@ public record CqlTableDefinition(String keyspace, String name, Map<String, Strin
                         + "' is not declared");
             }
         }
-        Matcher ttl = TTL.matcher(options);
+        Matcher ttl = TTL.matcher(STRING_LITERAL.matcher(options).replaceAll("''"));
         long ttlSeconds = ttl.find() ? Long.parseLong(ttl.group(1)) : 0;
         return Optional.of(new CqlTableDefinition(keyspace, name, columns, partitionKey, clustering,
                 Set.copyOf(statics), ttlSeconds));
@@ -118,11 +119,11 @@ public record CqlTableDefinition(String keyspace, String name, Map<String, Strin
         String name;
         String rest;
         if (item.startsWith("\"")) {
-            int end = item.indexOf('"', 1);
-            if (end < 0) {
+            int end = closingQuote(item, 0);
+            if (end >= item.length()) {
                 throw new IllegalArgumentException("CREATE TABLE " + table + ": unterminated quoted name in '" + item + "'");
             }
-            name = item.substring(1, end);
+            name = identifier(item.substring(0, end + 1));
             rest = item.substring(end + 1).strip();
         } else {
             String[] words = item.split("\\s+", 2);
@@ -183,34 +184,52 @@ public record CqlTableDefinition(String keyspace, String name, Map<String, Strin
 
     private static String identifier(String text) {
         String t = text.strip();
-        return t.startsWith("\"") && t.endsWith("\"") && t.length() >= 2 ? t.substring(1, t.length() - 1)
-                : t.toLowerCase(Locale.ROOT);
+        return t.startsWith("\"") && t.endsWith("\"") && t.length() >= 2
+                ? t.substring(1, t.length() - 1).replace("\"\"", "\"") : t.toLowerCase(Locale.ROOT);
     }
 
     private static int splitDot(String qualified) {
-        boolean quoted = false;
         for (int i = 0; i < qualified.length(); i++) {
             char c = qualified.charAt(i);
             if (c == '"') {
-                quoted = !quoted;
-            } else if (c == '.' && !quoted) {
+                i = closingQuote(qualified, i);
+            } else if (c == '.') {
                 return i;
             }
         }
         return -1;
     }
 
+    /**
+     * @return the index of the quote closing the one at {@code open} (a doubled quote inside is
+     *         an escaped quote), or the text's length if it is not closed
+     */
+    private static int closingQuote(String text, int open) {
+        char quote = text.charAt(open);
+        int i = open + 1;
+        while (i < text.length()) {
+            if (text.charAt(i) == quote) {
+                if (i + 1 < text.length() && text.charAt(i + 1) == quote) {
+                    i += 2;
+                    continue;
+                }
+                return i;
+            }
+            i++;
+        }
+        return text.length();
+    }
+
     /** @return the index of the ')' closing the '(' just before {@code from}, or -1 */
     private static int matchingParen(String text, int from) {
         int depth = 1;
-        boolean quoted = false;
         for (int i = from; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c == '\'' || c == '"') {
-                quoted = !quoted;
-            } else if (!quoted && c == '(') {
+                i = closingQuote(text, i);
+            } else if (c == '(') {
                 depth++;
-            } else if (!quoted && c == ')' && --depth == 0) {
+            } else if (c == ')' && --depth == 0) {
                 return i;
             }
         }
@@ -221,17 +240,16 @@ public record CqlTableDefinition(String keyspace, String name, Map<String, Strin
     private static List<String> splitTopLevel(String text) {
         List<String> parts = new ArrayList<>();
         int depth = 0;
-        boolean quoted = false;
         int start = 0;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c == '\'' || c == '"') {
-                quoted = !quoted;
-            } else if (!quoted && (c == '(' || c == '<')) {
+                i = closingQuote(text, i);
+            } else if (c == '(' || c == '<') {
                 depth++;
-            } else if (!quoted && (c == ')' || c == '>')) {
+            } else if (c == ')' || c == '>') {
                 depth--;
-            } else if (!quoted && c == ',' && depth == 0) {
+            } else if (c == ',' && depth == 0) {
                 parts.add(text.substring(start, i));
                 start = i + 1;
             }

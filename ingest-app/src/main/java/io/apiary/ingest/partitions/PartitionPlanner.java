@@ -25,8 +25,11 @@ import io.apiary.ingest.partitions.PartitionLimits.Verdict;
  * and cells Nv and bytes St follow from the table's columns ({@link RowShape}).
  *
  * <p>The bucket is read from the partition key: a column of type {@code date} is a day bucket;
- * {@code partitions.plan.buckets} overrides it. A partition-key column named {@code shard} is
- * the shard column. Thread-safe (stateless).
+ * {@code partitions.plan.buckets} overrides it. A partition-key column whose name contains
+ * "shard" is the shard column. The other partition-key columns name the entity; a key without
+ * any gathers the rows of all entities. A table without clustering columns holds one row per
+ * partition. Cells are counted as in the DataStax formula, where Npk is the number of
+ * primary-key columns (partition key and clustering). Thread-safe (stateless).
  */
 public final class PartitionPlanner {
 
@@ -62,7 +65,6 @@ public final class PartitionPlanner {
      * @param tables   the tables, e.g. from the CQL files, not null
      * @param settings the planned load, not null
      * @return one plan per table with a rate in {@code settings}, in the order of {@code tables}
-     * @throws IllegalArgumentException if a table has a shard column of a non-integer type
      */
     public static List<TablePlan> plan(List<CqlTableDefinition> tables, PlanSettings settings) {
         List<TablePlan> plans = new ArrayList<>();
@@ -84,8 +86,14 @@ public final class PartitionPlanner {
      * @return the plan
      */
     public static TablePlan plan(CqlTableDefinition table, WriteRate rate, PlanSettings settings) {
-        String shardColumn = table.partitionKey().contains("shard") ? "shard" : null;
+        List<String> notes = new ArrayList<>();
+        String shardColumn = table.partitionKey().stream()
+                .filter(c -> c.toLowerCase(java.util.Locale.ROOT).contains("shard")).findFirst().orElse(null);
         int shards = shardColumn == null ? 1 : settings.shards().getOrDefault(table.name(), 1);
+        if (shardColumn == null && settings.shards().containsKey(table.name())
+                && settings.shards().get(table.name()) != 1) {
+            notes.add("Its partition key has no shard column, so partitions.plan.shards does not apply.");
+        }
         Bucket bucket = settings.buckets().get(table.name());
         String bucketSource = "partitions.plan.buckets";
         if (bucket == null) {
@@ -93,23 +101,49 @@ public final class PartitionPlanner {
                     .findFirst().orElse(null);
             bucket = dateColumn == null ? Bucket.NONE : Bucket.DAY;
             bucketSource = dateColumn == null ? "no date column in the partition key" : "column " + dateColumn;
+            table.partitionKey().stream().filter(c -> "timestamp".equals(table.columns().get(c))).findFirst()
+                    .ifPresent(c -> notes.add("If partition-key column " + c + " is a time bucket, name it in "
+                            + "partitions.plan.buckets (e.g. " + table.name() + "=hour)."));
+        }
+        long entities = settings.entities().getOrDefault(table.name(), 1L);
+        List<String> entityColumns = entityColumns(table, shardColumn);
+        WriteRate partitionRate = rate;
+        if (entityColumns.isEmpty() && entities > 1) {
+            partitionRate = rate.times(entities);
+            notes.add("Its partition key has no entity column, so all " + entities + " entities write to the same "
+                    + "partitions: " + partitionRate + " each.");
+        }
+        if (table.clusteringColumns().isEmpty()) {
+            notes.add("It has no clustering column: a partition holds one row, which each write replaces.");
         }
         List<String> assumed = new ArrayList<>();
         RowShape shape = shape(table, settings, assumed);
-        long entities = settings.entities().getOrDefault(table.name(), 1L);
+        boolean singleRow = table.clusteringColumns().isEmpty();
         long life = life(table, bucket);
-        Size size = size(rate, life, shards, shape, settings.limits());
-        OptionalInt smallest = smallestShards(rate, life, shape, settings.limits());
+        Size size = size(partitionRate, life, shards, shape, settings.limits(), singleRow);
+        OptionalInt smallest = singleRow ? OptionalInt.of(1)
+                : smallestShards(partitionRate, life, shape, settings.limits());
         Bucket finer = null;
-        if (!size.verdict.withinComfort()) {
+        if (!size.verdict.withinComfort() && !singleRow) {
             for (Bucket b = bucket.finer(); b != null && finer == null; b = b.finer()) {
-                if (size(rate, life(table, b), shards, shape, settings.limits()).verdict.withinComfort()) {
+                if (size(partitionRate, life(table, b), shards, shape, settings.limits(), false).verdict
+                        .withinComfort()) {
                     finer = b;
                 }
             }
         }
-        return new TablePlan(table, rate, entities, bucket, bucketSource, shards, shardColumn, shape, assumed, life,
-                size.rows, size.cells, size.bytes, size.verdict, smallest, finer);
+        return new TablePlan(table, rate, entities, partitionRate, bucket, bucketSource, shards, shardColumn, shape,
+                assumed, notes, life, size.rows, size.cells, size.bytes, size.verdict, smallest, finer);
+    }
+
+    /**
+     * @param table       a table
+     * @param shardColumn its shard column, or null
+     * @return the partition-key columns that name an entity: neither a date (bucket), nor the shard
+     */
+    public static List<String> entityColumns(CqlTableDefinition table, String shardColumn) {
+        return table.partitionKey().stream()
+                .filter(c -> !c.equals(shardColumn) && !"date".equals(table.columns().get(c))).toList();
     }
 
     /**
@@ -135,7 +169,9 @@ public final class PartitionPlanner {
             }
         }
         int staticCells = table.staticColumns().size();
-        int cellsPerRow = table.columns().size() - table.partitionKey().size() - staticCells;
+        // Npk counts every primary-key column: partition key and clustering columns hold no cells
+        int cellsPerRow = table.columns().size() - table.partitionKey().size() - table.clusteringColumns().size()
+                - staticCells;
         Long explicit = settings.rowBytes().get(table.name());
         if (explicit != null) {
             return new RowShape(key, statics, explicit, cellsPerRow, staticCells, true);
@@ -162,14 +198,14 @@ public final class PartitionPlanner {
     }
 
     private static OptionalInt smallestShards(WriteRate rate, long life, RowShape shape, PartitionLimits limits) {
-        if (!size(rate, life, MAX_SHARDS, shape, limits).verdict.withinComfort()) {
+        if (!size(rate, life, MAX_SHARDS, shape, limits, false).verdict.withinComfort()) {
             return OptionalInt.empty();
         }
         int low = 1;
         int high = MAX_SHARDS;
         while (low < high) { // the size shrinks as shards grow: find the first count within comfort
             int mid = (low + high) >>> 1;
-            if (size(rate, life, mid, shape, limits).verdict.withinComfort()) {
+            if (size(rate, life, mid, shape, limits, false).verdict.withinComfort()) {
                 high = mid;
             } else {
                 low = mid + 1;
@@ -178,8 +214,9 @@ public final class PartitionPlanner {
         return OptionalInt.of(low);
     }
 
-    private static Size size(WriteRate rate, long life, int shards, RowShape shape, PartitionLimits limits) {
-        long rows = rowsPerPartition(rate, life, shards);
+    private static Size size(WriteRate rate, long life, int shards, RowShape shape, PartitionLimits limits,
+            boolean singleRow) {
+        long rows = singleRow ? Math.min(1, rowsPerPartition(rate, life, shards)) : rowsPerPartition(rate, life, shards);
         long cells;
         long bytes;
         try {

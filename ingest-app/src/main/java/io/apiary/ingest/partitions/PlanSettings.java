@@ -66,7 +66,8 @@ public record PlanSettings(Map<String, WriteRate> rates, Map<String, Long> entit
                 shards,
                 entries(config, extra, PlanOptions.PARTITIONS_PLAN_BUCKETS, Bucket::parse),
                 config.getInt(PlanOptions.PARTITIONS_PLAN_TEXT_BYTES),
-                entries(config, extra, PlanOptions.PARTITIONS_PLAN_COLUMN_BYTES, v -> (long) nonNegativeInt(v)),
+                columnEntries(entries(config, extra, PlanOptions.PARTITIONS_PLAN_COLUMN_BYTES,
+                        v -> (long) nonNegativeInt(v))),
                 entries(config, extra, PlanOptions.PARTITIONS_PLAN_ROW_BYTES, v -> (long) positiveInt(v)),
                 PartitionLimits.DEFAULT);
     }
@@ -99,6 +100,14 @@ public record PlanSettings(Map<String, WriteRate> rates, Map<String, Long> entit
             }
         }
         return out;
+    }
+
+    private static Map<String, Long> columnEntries(Map<String, Long> entries) {
+        entries.keySet().stream().filter(k -> k.indexOf('.') <= 0 || k.endsWith(".")).findFirst().ifPresent(k -> {
+            throw new IllegalArgumentException(PlanOptions.PARTITIONS_PLAN_COLUMN_BYTES + ": '" + k
+                    + "' is not TABLE.COLUMN");
+        });
+        return entries;
     }
 
     private static <T> Map<String, T> ordered(Map<String, T> map) {
@@ -135,7 +144,8 @@ public record PlanSettings(Map<String, WriteRate> rates, Map<String, Long> entit
         try {
             v = Integer.parseInt(text.strip());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + text + "' is not a whole number");
+            throw new IllegalArgumentException(text.strip().matches("[0-9]+") ? "'" + text + "' is above "
+                    + "2,147,483,647" : "'" + text + "' is not a whole number");
         }
         if (v < 0) {
             throw new IllegalArgumentException("must not be negative");

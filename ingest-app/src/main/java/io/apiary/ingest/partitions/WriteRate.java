@@ -18,11 +18,27 @@ public record WriteRate(BigDecimal count, long unitSeconds, String unit) {
 
     private static final Pattern SYNTAX = Pattern.compile("\\s*([0-9]+(?:\\.[0-9]+)?)\\s*/\\s*([a-z]+)\\s*");
 
+    /** The highest rate accepted, rows per second: far above any one entity's, low enough that no count overflows. */
+    public static final long MAX_PER_SECOND = 1_000_000_000L;
+
     /** Checks the values. */
     public WriteRate {
         if (count.signum() < 0 || unitSeconds < 1) {
             throw new IllegalArgumentException("rate out of range: " + count + "/" + unitSeconds + " s");
         }
+        if (count.compareTo(BigDecimal.valueOf(MAX_PER_SECOND).multiply(BigDecimal.valueOf(unitSeconds))) > 0) {
+            throw new IllegalArgumentException("rate " + count.toPlainString() + "/" + unit
+                    + " is above the accepted maximum of 1,000,000,000 rows/s");
+        }
+    }
+
+    /**
+     * @param factor a multiplier, at least 0
+     * @return this rate times {@code factor}, in the same unit
+     * @throws IllegalArgumentException if the result is above {@link #MAX_PER_SECOND}
+     */
+    public WriteRate times(long factor) {
+        return new WriteRate(count.multiply(BigDecimal.valueOf(factor)), unitSeconds, unit);
     }
 
     /**

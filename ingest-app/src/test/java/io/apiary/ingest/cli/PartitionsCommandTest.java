@@ -34,12 +34,12 @@ class PartitionsCommandTest {
 
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString())
-                .containsPattern("hive_telemetry +hive_id, day, shard +day +96 +1000/min +10,000 +15,000 +75,000 +104 "
-                        + "+1\\.56 MB +ideal")
-                .containsPattern("hive_activity +hive_id +none, TTL 730 d +- +1/h +10,000 +17,520 +87,600")
+                .containsPattern("hive_telemetry +hive_id, day, shard +day +96 +1000/min +10,000 +15,000 +45,000 +88 "
+                        + "+1\\.32 MB +ideal")
+                .containsPattern("hive_activity +hive_id +none, TTL 730 d +- +1/h +10,000 +17,520 +52,560")
                 .contains("Planned writes over the cluster: 167,769 rows/s");
         assertThat(out.toString().replaceAll("\\s+", " "))
-                .contains("Smallest shard count within the limits (no warning): 72.")
+                .contains("Smallest shard count within the limits (no warning): 44.")
                 .contains("Every planned table is within the limits.");
         assertThat(err.toString()).isEmpty();
     }
@@ -49,11 +49,12 @@ class PartitionsCommandTest {
         int exit = run("partitions", "plan", "--rate", "hive_telemetry=10000/min", "--shards", "weather_readings=1");
 
         assertThat(exit).isEqualTo(PartitionsCommand.OVER_LIMIT);
-        // 14,400,000 rows a hive-day at 5 cells a row need 720 shards for 100,000 cells
-        assertThat(out.toString()).containsPattern("hive_telemetry .* 150,000 +750,000 .* over limit")
-                .containsPattern("weather_readings .* day +1 +6/min .* 8,640 +69,120 .* ideal");
+        // 14,400,000 rows a hive-day at 3 cells a row: at 432 shards a partition holds 33,334 rows (100,002
+        // cells), at 433 it holds 33,257 (99,771 cells)
+        assertThat(out.toString()).containsPattern("hive_telemetry .* 150,000 +450,000 .* over limit")
+                .containsPattern("weather_readings .* day +1 +6/min .* 8,640 +60,480 .* ideal");
         assertThat(out.toString().replaceAll("\\s+", " "))
-                .contains("Smallest shard count within the limits (no warning): 720.")
+                .contains("Smallest shard count within the limits (no warning): 433.")
                 .contains("Or bucket by hour.")
                 .contains("1 table over the limits");
         assertThat(err.toString()).contains("1 table is over the partition limits: hive_telemetry");
@@ -70,8 +71,36 @@ class PartitionsCommandTest {
         assertThat(exit).isEqualTo(PartitionsCommand.OVER_LIMIT);
         assertThat(out.toString().replaceAll("\\s+", " ")).contains("log source").contains("unbounded")
                 .contains("no time bucket and the table no default_time_to_live")
-                .contains("Settings name tables that are not in the CQL files: hive_telemetry, hive_activity, "
-                        + "weather_readings, agent_alerts.");
+                .doesNotContain("Warning: settings name");
+    }
+
+    @Test
+    void names_given_that_are_not_in_the_cql_files_are_warned_about_and_odd_values_handled() {
+        int exit = run("partitions", "plan", "--rate", "hive_telemtry=1/s", "--column-bytes", "hive_telemetry.unti=4",
+                "--shards", "", "--shards", "agent_alerts=4");
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(out.toString().replaceAll("\\s+", " "))
+                .contains("Warning: settings name tables or columns that are not in the CQL files: hive_telemtry, "
+                        + "hive_telemetry.unti.")
+                .contains("agent_alerts: 6/min per agent_id; day bucket (column day); a partition receives")
+                .contains("Its partition key has no shard column, so partitions.plan.shards does not apply.");
+    }
+
+    @Test
+    void a_folder_without_any_planned_table_exits_2() throws Exception {
+        Files.writeString(dir.resolve("001-log.cql"), "CREATE TABLE log (source text, t timestamp, PRIMARY KEY (source, t));");
+
+        assertThat(run("partitions", "plan", "--cql-dir", dir.toString(), "--rate", "lg=1/s")).isEqualTo(2);
+        assertThat(err.toString()).contains("error: no table of " + dir + " has a planned rate").contains("log");
+    }
+
+    @Test
+    void unreadable_cql_files_are_named() throws Exception {
+        Files.write(dir.resolve("junk.cql"), new byte[] {(byte) 0xC3, (byte) 0x28, 0, (byte) 0xFF});
+
+        assertThat(run("partitions", "plan", "--cql-dir", dir.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("junk.cql is not UTF-8 text");
     }
 
     @ParameterizedTest
@@ -80,7 +109,10 @@ class PartitionsCommandTest {
         "--shards hive_telemetry=0                   | 'hive_telemetry=0': must be at least 1",
         "--bucket hive_telemetry=fortnight           | Unknown bucket 'fortnight'",
         "--set partitions.plan.rates=hive_telemetry  | Invalid value [hive_telemetry] for configuration partitions.plan.rates",
-        "--cql-dir /nonexistent/cql                  | Cannot read the CQL files",
+        "--cql-dir /nonexistent/cql                  | Cannot read the CQL files: /nonexistent/cql: no such folder",
+        "--rate hive_telemetry=99999999999999999999/s | is above the accepted maximum of 1,000,000,000 rows/s",
+        "--column-bytes hive_telemetry=5             | 'hive_telemetry' is not TABLE.COLUMN",
+        "--entities hive_telemetry=2147483648        | '2147483648' is above 2,147,483,647",
     })
     void invalid_input_exits_2_with_a_clear_error(String args, String message) {
         int exit = run(("partitions plan " + args.trim()).split("\\s+"));

@@ -61,6 +61,22 @@ class CqlTableDefinitionTest {
     }
 
     @Test
+    void reads_tables_behind_comments_quotes_and_a_byte_order_mark() {
+        String cql = "\uFEFFCREATE TABLE/* new */ks.lost (id text, ts/*c*/timestamp, \"it's\" int, \"a;b--c\" int, "
+                + "primarykey int, PRIMARY KEY (id, ts)) WITH comment = 'was default_time_to_live = 60 before; (' "
+                + "AND default_time_to_live = 86400;\nCREATE TABLE ks.\"we\"\"ird\" (k int PRIMARY KEY);";
+        List<CqlTableDefinition> tables = CqlScript.parse("x.cql", cql, Map.of()).statements().stream()
+                .map(CqlTableDefinition::parse).flatMap(java.util.Optional::stream).toList();
+
+        assertThat(tables).extracting(CqlTableDefinition::name).containsExactly("lost", "we\"ird");
+        CqlTableDefinition lost = tables.get(0);
+        assertThat(lost.columns()).containsOnlyKeys("id", "ts", "it's", "a;b--c", "primarykey");
+        assertThat(lost.columns()).containsEntry("ts", "timestamp");
+        assertThat(lost.clusteringColumns()).containsExactly("ts");
+        assertThat(lost.defaultTtlSeconds()).as("not the figure in the comment's string").isEqualTo(86_400);
+    }
+
+    @Test
     void ignores_other_statements_and_refuses_broken_tables() {
         assertThat(CqlTableDefinition.parse("CREATE KEYSPACE ks WITH replication = {}")).isEmpty();
         assertThat(CqlTableDefinition.parse("CREATE INDEX i ON t (v)")).isEmpty();

@@ -66,16 +66,16 @@ class PartitionPlannerTest {
 
         assertThat(plan.bucket()).isEqualTo(Bucket.DAY);
         assertThat(plan.rows()).isEqualTo(864_000);
-        assertThat(plan.cells()).isEqualTo(864_000 * 2);
+        assertThat(plan.cells()).as("one regular column: value").isEqualTo(864_000);
         assertThat(plan.bytes()).isEqualTo(16 + 4 + 4 + 432_000_000);
         assertThat(plan.verdict()).isEqualTo(Verdict.OVER);
-        // 2 cells a row (t, value): 100,000 cells hold 50,000 rows, so 864,000 / 18 = 48,000 rows
-        assertThat(plan.smallestShards()).hasValue(18);
-        assertThat(plan.finerBucket()).as("an hour: 36,000 rows, 72,000 cells, 18 MB").isEqualTo(Bucket.HOUR);
+        // 1 cell a row: 100,000 cells hold 100,000 rows, so 9 shards (96,000 rows, 48 MB)
+        assertThat(plan.smallestShards()).hasValue(9);
+        assertThat(plan.finerBucket()).as("an hour: 36,000 rows and cells, 18 MB").isEqualTo(Bucket.HOUR);
 
         TablePlan sharded = PartitionPlanner.plan(List.of(SENSOR), settings(Map.of("readings", WriteRate.parse("10/s")),
-                Map.of("readings", 18), Map.of(), Map.of("readings", 500L))).get(0);
-        assertThat(sharded.rows()).isEqualTo(48_000);
+                Map.of("readings", 9), Map.of(), Map.of("readings", 500L))).get(0);
+        assertThat(sharded.rows()).isEqualTo(96_000);
         assertThat(sharded.verdict()).isEqualTo(Verdict.OK);
         assertThat(sharded.finerBucket()).isNull();
     }
@@ -89,14 +89,14 @@ class PartitionPlannerTest {
         assertThat(plan.unbounded()).isTrue();
         assertThat(plan.verdict()).isEqualTo(Verdict.OVER);
         assertThat(plan.smallestShards()).isEmpty();
-        assertThat(plan.finerBucket()).as("a year holds 525,600 rows, a month 43,800 (87,600 cells)").isEqualTo(Bucket.MONTH);
+        assertThat(plan.finerBucket()).as("a year holds 525,600 rows and cells, a month 43,800").isEqualTo(Bucket.MONTH);
 
         CqlTableDefinition withTtl = CqlTableDefinition.parse("CREATE TABLE log (source text, t timestamp, line text, "
                 + "PRIMARY KEY (source, t)) WITH default_time_to_live = 86400").orElseThrow();
         TablePlan bounded = PartitionPlanner.plan(withTtl, WriteRate.parse("1/min"),
                 settings(Map.of(), Map.of(), Map.of(), Map.of()));
         assertThat(bounded.rows()).isEqualTo(1_440);
-        assertThat(bounded.cells()).isEqualTo(2_880);
+        assertThat(bounded.cells()).isEqualTo(1_440);
         assertThat(bounded.assumed()).containsExactly("source text", "line text");
     }
 
@@ -114,11 +114,50 @@ class PartitionPlannerTest {
         assertThat(plans).hasSize(4).allSatisfy(plan -> assertThat(plan.verdict().withinComfort())
                 .as("%s: %s", plan.table().name(), plan).isTrue());
         assertThat(plans).extracting(p -> p.table().name() + " " + p.rows() + " rows " + p.cells() + " cells")
-                .containsExactly("hive_telemetry 15000 rows 75000 cells", "hive_activity 17520 rows 87600 cells",
-                        "weather_readings 2160 rows 17280 cells", "agent_alerts 8640 rows 43200 cells");
-        assertThat(plans.get(0).smallestShards()).as("cql/010: S >= 72 keeps cells under 100,000").hasValue(72);
+                .containsExactly("hive_telemetry 15000 rows 45000 cells", "hive_activity 17520 rows 52560 cells",
+                        "weather_readings 2160 rows 15120 cells", "agent_alerts 8640 rows 34560 cells");
+        assertThat(plans.get(0).smallestShards()).as("cql/010: S >= 44 keeps cells under 100,000").hasValue(44);
         assertThat(plans.stream().mapToDouble(TablePlan::clusterRowsPerSecond).sum())
                 .as("DESIGN.md: about 170k writes/s").isBetween(160_000.0, 180_000.0);
+    }
+
+    @Test
+    void cells_leave_out_every_primary_key_column_as_in_the_datastax_formula() {
+        // the hotel example of the Apache Cassandra data-modeling guide: Nc = 4, Npk = 3, one value a row
+        CqlTableDefinition rooms = CqlTableDefinition.parse("CREATE TABLE available_rooms_by_hotel_date (hotel_id text, "
+                + "date date, room_number smallint, is_available boolean, PRIMARY KEY ((hotel_id), date, room_number))")
+                .orElseThrow();
+        RowShape shape = PartitionPlanner.shape(rooms, settings(Map.of(), Map.of(), Map.of(), Map.of()),
+                new java.util.ArrayList<>());
+        assertThat(shape.cellsPerRow()).isEqualTo(1);
+        assertThat(shape.cells(36_500)).isEqualTo(36_500);
+        // key 16 (assumed text) + rows x (date 4 + room_number 2 + is_available 1) + 8 B a cell
+        assertThat(shape.bytes(36_500)).isEqualTo(16 + 36_500L * 7 + 8 * 36_500L);
+    }
+
+    @Test
+    void a_table_without_clustering_columns_holds_one_row_a_partition() {
+        CqlTableDefinition latest = CqlTableDefinition.parse("CREATE TABLE latest (hive_id text PRIMARY KEY, "
+                + "value double, unit text)").orElseThrow();
+        TablePlan plan = PartitionPlanner.plan(latest, WriteRate.parse("100/s"),
+                settings(Map.of(), Map.of(), Map.of(), Map.of()));
+        assertThat(plan.rows()).isEqualTo(1);
+        assertThat(plan.cells()).isEqualTo(2);
+        assertThat(plan.verdict()).isEqualTo(Verdict.SMALL);
+        assertThat(plan.unbounded()).isFalse();
+        assertThat(plan.notes()).anyMatch(n -> n.contains("one row"));
+    }
+
+    @Test
+    void a_partition_key_without_entity_column_gathers_every_entity() {
+        CqlTableDefinition daily = CqlTableDefinition.parse("CREATE TABLE daily (day date, t timestamp, v int, "
+                + "PRIMARY KEY (day, t))").orElseThrow();
+        PlanSettings settings = new PlanSettings(Map.of(), Map.of("daily", 10_000L), Map.of(), Map.of(), 16,
+                Map.of(), Map.of(), LIMITS);
+        TablePlan plan = PartitionPlanner.plan(daily, WriteRate.parse("10/s"), settings);
+        assertThat(plan.rows()).isEqualTo(8_640_000_000L);
+        assertThat(plan.partitionRate()).hasToString("100000/s");
+        assertThat(plan.verdict()).isEqualTo(Verdict.OVER);
     }
 
     static Stream<Arguments> loads() {
