@@ -68,6 +68,12 @@ import org.slf4j.LoggerFactory;
  * split, and the single row it still refuses goes to the dead letter topic while the rows beside
  * it land. Records that cannot be decoded or bound also go there.
  *
+ * <p><b>Hot partitions</b> ({@code sink.hot.*}, {@link HotPartitions}): every acknowledged write
+ * is counted under its partition key and credited to its replicas; each window reports the
+ * heaviest partitions and the load per node ({@link #hotPartitions()}, metrics) and logs one WARN
+ * per partition or node found hot, or projected past 100 MB or 100,000 cells at the end of its
+ * bucket.
+ *
  * <p><b>Revocation and shutdown</b>: on revocation, unsent rows of the revoked partitions are
  * dropped (the new owner reads them again) and their in-flight writes awaited up to the drain
  * timeout; on shutdown, everything held is sent and awaited up to the drain timeout. Then
@@ -499,7 +505,8 @@ public final class CassandraSink implements Runnable {
         return new HotPartitions(settings, tables, new HotPartitionMeters(registry), java.time.Clock.systemUTC(),
                 System.nanoTime(), () -> session.getMetadata().getTokenMap().map(map -> (int) session.getMetadata()
                         .getNodes().values().stream().filter(node -> ownersKeyspace != null
-                                && !map.getTokenRanges(ownersKeyspace, node).isEmpty()).count()).orElse(0),
+                                && !map.getTokenRanges(com.datastax.oss.driver.api.core.CqlIdentifier
+                                        .fromInternal(ownersKeyspace), node).isEmpty()).count()).orElse(0),
                 node -> nodeName((Node) node), LOG::warn);
     }
 

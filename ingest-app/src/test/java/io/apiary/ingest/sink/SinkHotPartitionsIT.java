@@ -185,9 +185,9 @@ class SinkHotPartitionsIT {
                     IngestConfig.SINK_GROUP_ID), sent, HIVES, HOT_HIVE, hotRate, reports.size());
         }
         reports.forEach(r -> r.tables().values().forEach(t -> System.out.printf(
-                "HOT-IT window %s: %,d rows, %d partitions, hottest %s %.1f%% of the rows%s%n", r.windowEnd(),
-                t.rows(), t.partitions(), t.top().get(0).key(), t.top().get(0).rowsShare() * 100,
-                t.top().get(0).hot() ? " (hot)" : "")));
+                "HOT-IT window %s: %,d rows, %d partitions, hottest %s %.1f%% of the rows%s; nodes %s%n",
+                r.windowEnd(), t.rows(), t.partitions(), t.top().get(0).key(), t.top().get(0).rowsShare() * 100,
+                t.top().get(0).hot() ? " (hot)" : "", r.nodeShares())));
         warnings.forEach(w -> System.out.println("HOT-IT WARN " + w));
         return reports;
     }
@@ -216,5 +216,7 @@ class SinkHotPartitionsIT {
         assertThat(warnings).isEmpty();
         assertThat(reports).isNotEmpty().allSatisfy(r -> assertThat(r.tables().get("hive_telemetry").top())
                 .noneMatch(HotPartitionReport.PartitionLoad::hot));
+        // one node holds every row: a share of 1, its even share, so never hot
+        assertThat(reports).allSatisfy(r -> assertThat(r.nodeShares()).hasSize(1).containsValue(1.0));
     }
 }
