@@ -230,6 +230,7 @@ public final class IngestConfig extends AbstractConfig {
     static {
         OperationsOptions.define(DEFINITION);
         PlanOptions.define(DEFINITION);
+        HotPartitionOptions.define(DEFINITION);
         for (String table : SINK_TABLES) {
             DEFINITION.define(sinkTableConsistency(table), Type.STRING, "", consistencyLevel(true), Importance.LOW,
                     "Write consistency level of " + table + "; empty (the default) takes sink.consistency.");

@@ -35,7 +35,7 @@ public final class OperationsOptions {
     }
 
     /** Like {@link Range#between}, but refuses NaN, which passes every comparison. */
-    private static ConfigDef.Validator finiteBetween(double min, double max) {
+    static ConfigDef.Validator finiteBetween(double min, double max) {
         Range range = Range.between(min, max);
         return ConfigDef.LambdaValidator.with((name, value) -> {
             if (value instanceof Double d && d.isNaN()) {

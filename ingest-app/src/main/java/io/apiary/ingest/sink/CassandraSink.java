@@ -68,6 +68,12 @@ import org.slf4j.LoggerFactory;
  * split, and the single row it still refuses goes to the dead letter topic while the rows beside
  * it land. Records that cannot be decoded or bound also go there.
  *
+ * <p><b>Hot partitions</b> ({@code sink.hot.*}, {@link HotPartitions}): every acknowledged write
+ * is counted under its partition key and credited to its replicas; each window reports the
+ * heaviest partitions and the load per node ({@link #hotPartitions()}, metrics) and logs one WARN
+ * per partition or node found hot, or projected past 100 MB or 100,000 cells at the end of its
+ * bucket.
+ *
  * <p><b>Revocation and shutdown</b>: on revocation, unsent rows of the revoked partitions are
  * dropped (the new owner reads them again) and their in-flight writes awaited up to the drain
  * timeout; on shutdown, everything held is sent and awaited up to the drain timeout. Then
@@ -99,6 +105,7 @@ public final class CassandraSink implements Runnable {
     private final PartitionBatcher<SinkRow.GroupKey, SinkRow> batcher;
     private final AdaptiveConcurrency concurrency;
     private final RowRateLimiter rateLimiter;
+    private final HotPartitions hot;
     private final ArrayDeque<WriteGroup> ready = new ArrayDeque<>();
     private final PriorityQueue<WriteGroup> retries = new PriorityQueue<>(Comparator.comparingLong(g -> g.dueAtNanos));
     private final Set<WriteGroup> inFlight = new HashSet<>();
@@ -150,6 +157,8 @@ public final class CassandraSink implements Runnable {
                 () -> inFlightLimitGauge, () -> bufferedGauge, () -> bufferedBytes, () -> lingeringGauge,
                 () -> pausedGauge, () -> commitLagGauge));
         this.offsets = new SinkOffsets(consumer, registry);
+        this.hot = settings.hot().enabled() ? hotPartitions(settings.hot(), session, this.tablesByTopic.values(),
+                registry) : null;
         // counters that alerts watch exist from the start at 0, so that increase() sees their first event
         this.tablesByTopic.forEach((topic, table) -> {
             metrics.rowsWritten(table.table());
@@ -175,6 +184,9 @@ public final class CassandraSink implements Runnable {
                 runCallbacks();
                 deadLetters.resendDue();
                 long now = System.nanoTime();
+                if (hot != null) {
+                    hot.tick(now);
+                }
                 collect(now, false);
                 submit(now);
                 flowControl();
@@ -250,6 +262,16 @@ public final class CassandraSink implements Runnable {
      */
     public record Activity(boolean stopping, boolean failed, long lastLoopNanos, long lastAcknowledgementNanos,
             int heldRows) {
+    }
+
+    /**
+     * The heaviest partitions and the load per Cassandra node in the last window of the
+     * hot-partition detection ({@code sink.hot.*}). Thread-safe.
+     *
+     * @return the last window's report; empty before the first window ends or when the detection is off
+     */
+    public HotPartitionReport hotPartitions() {
+        return hot == null ? HotPartitionReport.EMPTY : hot.report();
     }
 
     /** @return the meter registry the sink reports to */
@@ -393,7 +415,10 @@ public final class CassandraSink implements Runnable {
             lastAcknowledgementNanos = now;
             concurrency.onSuccess();
             metrics.written(group, now);
-            checkCoordinator(group, result.getExecutionInfo().getCoordinator());
+            Set<Node> replicas = checkCoordinator(group, result.getExecutionInfo().getCoordinator());
+            if (hot != null) {
+                hot.written(group, replicas);
+            }
             group.rows.forEach(row -> offsets.acknowledge(row.row().partition(), row.row().offset()));
             bufferedBytes -= group.recordBytes;
             List<String> warnings = result.getExecutionInfo().getWarnings();
@@ -436,16 +461,24 @@ public final class CassandraSink implements Runnable {
         updateGauges();
     }
 
-    /** Counts whether the coordinator of an acknowledged write was a replica of its partition. */
-    private void checkCoordinator(WriteGroup group, Node coordinator) {
+    /**
+     * Counts whether the coordinator of an acknowledged write was a replica of its partition.
+     *
+     * @return the replicas of the group's partitions (combined groups share them), empty if unknown
+     */
+    private Set<Node> checkCoordinator(WriteGroup group, Node coordinator) {
         BoundRow first = group.rows.get(0);
         Optional<TokenMap> tokenMap = session.getMetadata().getTokenMap();
-        if (tokenMap.isEmpty() || first.statement().getRoutingKeyspace() == null || coordinator == null) {
+        if (tokenMap.isEmpty() || first.statement().getRoutingKeyspace() == null) {
             metrics.coordinator(null);
-            return;
+            return Set.of();
         }
-        boolean replica = tokenMap.get().getReplicas(first.statement().getRoutingKeyspace(), first.routingKey())
-                .contains(coordinator);
+        Set<Node> replicas = tokenMap.get().getReplicas(first.statement().getRoutingKeyspace(), first.routingKey());
+        if (coordinator == null) {
+            metrics.coordinator(null);
+            return replicas;
+        }
+        boolean replica = replicas.contains(coordinator);
         metrics.coordinator(replica);
         long now = System.nanoTime();
         if (!replica && now - lastRoutingWarnNanos > WARN_EVERY_NANOS) {
@@ -454,6 +487,33 @@ public final class CassandraSink implements Runnable {
                     + "driver's load-balancing policy (token-aware routing) and the local datacenter",
                     tableOf(group), coordinator.getEndPoint());
         }
+        return replicas;
+    }
+
+    /** The hot-partition detection of the sink's tables, with their partition keys from the driver's metadata. */
+    private static HotPartitions hotPartitions(HotPartitionSettings settings, CqlSession session,
+            Collection<SinkTable> sinkTables, MeterRegistry registry) {
+        Map<String, HotPartitions.Table> tables = new java.util.HashMap<>();
+        String keyspace = null;
+        for (SinkTable table : sinkTables) {
+            keyspace = table.keyspace();
+            tables.put(table.table(), new HotPartitions.Table(
+                    PartitionKeyFormat.of(session, keyspace, table.table()).orElse(null),
+                    PartitionLife.of(table.table(), settings)));
+        }
+        String ownersKeyspace = keyspace;
+        return new HotPartitions(settings, tables, new HotPartitionMeters(registry), java.time.Clock.systemUTC(),
+                System.nanoTime(), () -> session.getMetadata().getTokenMap().map(map -> (int) session.getMetadata()
+                        .getNodes().values().stream().filter(node -> ownersKeyspace != null
+                                && !map.getTokenRanges(com.datastax.oss.driver.api.core.CqlIdentifier
+                                        .fromInternal(ownersKeyspace), node).isEmpty()).count()).orElse(0),
+                node -> nodeName((Node) node), LOG::warn);
+    }
+
+    /** @return a node's address as {@code host:port} */
+    static String nodeName(Node node) {
+        return node.getEndPoint().resolve() instanceof java.net.InetSocketAddress address
+                ? address.getHostString() + ":" + address.getPort() : node.getEndPoint().toString();
     }
 
     private static String tableOf(WriteGroup group) {

@@ -28,17 +28,18 @@ import io.apiary.ingest.config.IngestConfig;
  * @param retryBackoffMax      longest wait between two attempts of one write
  * @param drainTimeout         how long shutdown keeps writing, and revocation waits for in-flight writes
  * @param deadLetterTopic      topic for rows Cassandra can never accept, not null
+ * @param hot                  hot-partition detection, not null
  */
 public record SinkSettings(int maxInFlight, int batchMaxRows, long batchMaxBytes, Duration linger,
         long maxRowsPerSecond, boolean combineReplicas, int combineMaxPartitions, int maxBufferedRows,
         long maxBufferedBytes, Duration commitInterval, Duration retryBackoff, Duration retryBackoffMax,
-        Duration drainTimeout, String deadLetterTopic) {
+        Duration drainTimeout, String deadLetterTopic, HotPartitionSettings hot) {
 
     /**
      * Checks the values.
      *
      * @throws IllegalArgumentException if a limit is out of range
-     * @throws NullPointerException     if a duration or the topic is null
+     * @throws NullPointerException     if a duration, the topic or the hot-partition settings are null
      */
     public SinkSettings {
         if (maxInFlight < 1 || batchMaxRows < 1 || maxBufferedRows < 1 || maxBufferedBytes < 1
@@ -54,6 +55,7 @@ public record SinkSettings(int maxInFlight, int batchMaxRows, long batchMaxBytes
         Objects.requireNonNull(retryBackoffMax);
         Objects.requireNonNull(drainTimeout);
         Objects.requireNonNull(deadLetterTopic);
+        Objects.requireNonNull(hot);
         if (linger.isNegative()) {
             throw new IllegalArgumentException("linger must not be negative: " + linger);
         }
@@ -80,7 +82,8 @@ public record SinkSettings(int maxInFlight, int batchMaxRows, long batchMaxBytes
                 Duration.ofMillis(config.getLong(IngestConfig.SINK_RETRY_BACKOFF_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.SINK_RETRY_BACKOFF_MAX_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.SINK_DRAIN_TIMEOUT_MS)),
-                config.topics().deadLetter());
+                config.topics().deadLetter(),
+                HotPartitionSettings.from(config));
     }
 
     /**

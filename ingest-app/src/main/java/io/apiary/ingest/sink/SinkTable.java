@@ -146,6 +146,11 @@ public abstract class SinkTable {
         return table;
     }
 
+    /** @return the keyspace of the table, as Cassandra stores it (internal form) */
+    public String keyspace() {
+        return insert.getVariableDefinitions().get(0).getKeyspace().asInternal();
+    }
+
     /**
      * Decodes a row topic value and binds it.
      *

@@ -83,6 +83,19 @@ class ConfigReferenceTest {
     }
 
     @Test
+    void should_refuse_hot_partition_shares_that_are_not_above_0_and_at_most_1() {
+        for (String bad : new String[] {"NaN", "0", "1.5", "-0.1"}) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> new IngestConfig(
+                            Map.of(HotPartitionOptions.SINK_HOT_PARTITION_SHARE, bad)))
+                    .isInstanceOf(org.apache.kafka.common.config.ConfigException.class)
+                    .hasMessageContaining(HotPartitionOptions.SINK_HOT_PARTITION_SHARE);
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new IngestConfig(
+                        Map.of(HotPartitionOptions.SINK_HOT_NODE_SKEW, "NaN")))
+                .isInstanceOf(org.apache.kafka.common.config.ConfigException.class);
+    }
+
+    @Test
     void should_read_each_options_environment_variable_back_as_that_option() {
         for (String option : IngestConfig.DEFINITION.names()) {
             assertThat(ConfigLoader.fromEnvironment(Map.of(ConfigReference.environmentVariable(option), "x")))

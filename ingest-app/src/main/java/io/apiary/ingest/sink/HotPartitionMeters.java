@@ -1,0 +1,106 @@
+package io.apiary.ingest.sink;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+
+import io.apiary.ingest.sink.HotPartitionReport.PartitionLoad;
+import io.apiary.ingest.sink.HotPartitionReport.TableLoad;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * The meters of the hot-partition detection. No partition key is ever a tag (unbounded
+ * cardinality): gauges show the hottest partition's figures per table; node tags are bounded by
+ * the cluster's size. Gauges read the last published {@link HotPartitionReport} (NaN before the
+ * first window, and for a table without writes in the last window).
+ *
+ * <ul>
+ *   <li>{@code apiary.sink.partition.hottest.share{table,measure=rows|bytes}}: the heaviest
+ *       partition's share of the table's rows (bytes) in the last window, 0 to 1;</li>
+ *   <li>{@code apiary.sink.partition.hottest.rate{table,measure=rows|bytes}}: its rows/s (bytes/s);</li>
+ *   <li>{@code apiary.sink.partition.hottest.projected.bytes{table}}: the largest projected size at
+ *       the end of a bucket among the heavy partitions, bytes (NaN when none is projected);</li>
+ *   <li>{@code apiary.sink.partitions.written{table}}: distinct partitions written in the last
+ *       window (HyperLogLog estimate);</li>
+ *   <li>{@code apiary.sink.hot.partitions{table}}: counter of hot findings (one per hot partition
+ *       per window);</li>
+ *   <li>{@code apiary.sink.node.share{node}}: share of the last window's rows of which the node is a
+ *       replica, 0 to 1; {@code apiary.sink.node.replica.rows{node}}: counter of those rows;</li>
+ *   <li>{@code apiary.sink.hot.nodes}: counter of hot node findings (one per node per window).</li>
+ * </ul>
+ * Confined to the sink's poll thread except the gauges' reads (Micrometer meters are thread-safe).
+ */
+final class HotPartitionMeters {
+
+    private final MeterRegistry registry;
+    private final Set<String> nodes = new HashSet<>();
+
+    /** @param registry where the meters go, not null */
+    HotPartitionMeters(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** Registers the per-table meters, reading the published report. */
+    void register(Collection<String> tables, Supplier<HotPartitionReport> report) {
+        for (String table : tables) {
+            hottest(table, "rows", "apiary.sink.partition.hottest.share", report, PartitionLoad::rowsShare,
+                    "The heaviest partition's share of the table's rows (bytes) written in the last window");
+            hottest(table, "bytes", "apiary.sink.partition.hottest.share", report, PartitionLoad::bytesShare, null);
+            hottest(table, "rows", "apiary.sink.partition.hottest.rate", report, PartitionLoad::rowsPerSecond,
+                    "The heaviest partition's rows/s (bytes/s) in the last window");
+            hottest(table, "bytes", "apiary.sink.partition.hottest.rate", report, PartitionLoad::bytesPerSecond, null);
+            Gauge.builder("apiary.sink.partition.hottest.projected.bytes", () -> projected(report.get(), table))
+                    .tag("table", table).baseUnit("bytes")
+                    .description("Largest size a heavy partition reaches at the end of its bucket at the last "
+                            + "window's rate (limit 100 MB); NaN when none is projected").register(registry);
+            Gauge.builder("apiary.sink.partitions.written", () -> {
+                TableLoad load = report.get().tables().get(table);
+                return load == null ? 0 : load.partitions();
+            }).tag("table", table).description("Distinct partitions written in the last window (estimate)")
+                    .register(registry);
+            registry.counter("apiary.sink.hot.partitions", "table", table);
+        }
+        registry.counter("apiary.sink.hot.nodes");
+    }
+
+    private void hottest(String table, String measure, String name, Supplier<HotPartitionReport> report,
+            ToDoubleFunction<PartitionLoad> value, String description) {
+        Gauge.builder(name, () -> {
+            TableLoad load = report.get().tables().get(table);
+            return load == null ? Double.NaN : load.top().stream().mapToDouble(value).max().orElse(Double.NaN);
+        }).tag("table", table).tag("measure", measure).description(description).register(registry);
+    }
+
+    private static double projected(HotPartitionReport report, String table) {
+        TableLoad load = report.tables().get(table);
+        return load == null ? Double.NaN : load.top().stream().filter(p -> p.projection() != null)
+                .mapToDouble(p -> p.projection().bytes()).max().orElse(Double.NaN);
+    }
+
+    /** Registers the share gauge of nodes seen for the first time. */
+    void nodes(Collection<String> seen, Supplier<HotPartitionReport> report) {
+        for (String node : seen) {
+            if (nodes.add(node)) {
+                Gauge.builder("apiary.sink.node.share", () -> report.get().nodeShares().getOrDefault(node, 0.0))
+                        .tag("node", node)
+                        .description("Share of the last window's rows of which this Cassandra node is a replica")
+                        .register(registry);
+            }
+        }
+    }
+
+    void replicaRows(String node, long rows) {
+        registry.counter("apiary.sink.node.replica.rows", "node", node).increment(rows);
+    }
+
+    void hotPartition(String table) {
+        registry.counter("apiary.sink.hot.partitions", "table", table).increment();
+    }
+
+    void hotNode() {
+        registry.counter("apiary.sink.hot.nodes").increment();
+    }
+}

@@ -1,0 +1,82 @@
+package io.apiary.ingest.sink;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+
+import io.apiary.ingest.bucket.DayBucket;
+import io.apiary.ingest.bucket.ShardStrategy;
+
+/**
+ * The life of a Cassandra partition: the time span whose rows it receives (its bucket), from the
+ * day and shard in its partition key. A partition that keeps a write rate to the end of its
+ * bucket holds rate x life. Immutable and thread-safe.
+ *
+ * <ul>
+ *   <li>hive_telemetry, weather_readings ({@code (id, day, shard)}): with the {@code time} shard
+ *       strategy, the shard's slice of the UTC day ({@code [day + shard x 24 h / shards, day +
+ *       (shard + 1) x 24 h / shards)}, as {@link ShardStrategy#TIME} assigns rows); with
+ *       {@code hash}, the whole UTC day (every shard receives rows all day);</li>
+ *   <li>agent_alerts ({@code (agent_id, day)}): the UTC day;</li>
+ *   <li>hive_activity ({@code (hive_id)}): none. Its rows are upserted in place many times, so a
+ *       write rate says nothing about its size.</li>
+ * </ul>
+ *
+ * @param cellsPerRow cells a row adds to its partition: its regular columns, Nc - Npk - Ns of the
+ *                    DataStax partition-size formula, where Npk counts every primary-key column
+ *                    (as {@code ingest-app partitions plan} and the math in {@code cql/} count them)
+ * @param dayColumn   index of the day in the partition key, or -1 when the table has no bucket
+ * @param shardColumn index of the shard in the partition key, or -1 when the bucket is the whole day
+ * @param shards      shards per day (1 when there are none)
+ */
+record PartitionLife(int cellsPerRow, int dayColumn, int shardColumn, int shards) {
+
+    /** A partition's bucket: rows written from {@code start} (inclusive) to {@code end} (exclusive). */
+    record Bucket(Instant start, Instant end) {
+        /** @return the bucket's length */
+        Duration life() {
+            return Duration.between(start, end);
+        }
+    }
+
+    /**
+     * @param table    a table of the sink, e.g. hive_telemetry
+     * @param settings the shard strategy and counts, not null
+     * @return the life rule of its partitions
+     */
+    static PartitionLife of(String table, HotPartitionSettings settings) {
+        boolean slices = settings.shardStrategy() == ShardStrategy.TIME;
+        return switch (table) {
+            case "hive_telemetry" -> new PartitionLife(3, 1, slices ? 2 : -1, slices ? settings.telemetryShards() : 1);
+            case "weather_readings" -> new PartitionLife(7, 1, slices ? 2 : -1, slices ? settings.weatherShards() : 1);
+            case "agent_alerts" -> new PartitionLife(4, 1, -1, 1);
+            default -> new PartitionLife(3, -1, -1, 1); // hive_activity and unknown tables: no projection
+        };
+    }
+
+    /**
+     * @param key the partition-key values ({@link PartitionKeyFormat#decode})
+     * @return the partition's bucket, or null if its table has none or the key does not hold one
+     */
+    Bucket bucket(List<Object> key) {
+        if (dayColumn < 0 || !(key.get(dayColumn) instanceof LocalDate day)) {
+            return null;
+        }
+        long dayStart = day.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+        if (shardColumn < 0) {
+            return new Bucket(Instant.ofEpochMilli(dayStart), Instant.ofEpochMilli(dayStart + DayBucket.MILLIS_PER_DAY));
+        }
+        if (!(key.get(shardColumn) instanceof Integer shard) || shard < 0 || shard >= shards) {
+            return null; // written with another shard count than configured: its slice is unknown
+        }
+        // the first millisecond of the day whose shard is `shard` (the inverse of ShardStrategy.TIME)
+        return new Bucket(Instant.ofEpochMilli(dayStart + sliceStart(shard)),
+                Instant.ofEpochMilli(dayStart + sliceStart(shard + 1)));
+    }
+
+    private long sliceStart(int shard) {
+        return ((long) shard * DayBucket.MILLIS_PER_DAY + shards - 1) / shards;
+    }
+}
