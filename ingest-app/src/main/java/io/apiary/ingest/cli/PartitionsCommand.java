@@ -100,6 +100,13 @@ public final class PartitionsCommand {
             List<String> skipped = tables.stream().map(CqlTableDefinition::name)
                     .filter(t -> !settings.rates().containsKey(t)).toList();
             Set<String> unknown = unknownNames(cfg, extra, tables);
+            if (!unknown.isEmpty()) {
+                spec.commandLine().getErr().println("error: the settings or options name tables or columns that are "
+                        + "not in " + (cqlDir == null ? "cql/" : cqlDir) + ": " + String.join(", ", unknown)
+                        + " (its tables: " + String.join(", ", tables.stream().map(CqlTableDefinition::name).toList())
+                        + ")");
+                return INVALID_INPUT;
+            }
             if (plans.isEmpty()) {
                 spec.commandLine().getErr().println("error: no table of " + (cqlDir == null ? "cql/" : cqlDir)
                         + " has a planned rate (partitions.plan.rates or --rate); its tables: "
@@ -107,7 +114,7 @@ public final class PartitionsCommand {
                 return INVALID_INPUT;
             }
             String source = cqlDir == null ? "cql/ (bundled with the application)" : cqlDir.toString();
-            spec.commandLine().getOut().print(PlanReport.format(source, plans, skipped, unknown, settings.limits()));
+            spec.commandLine().getOut().print(PlanReport.format(source, plans, skipped, settings.limits()));
             long over = plans.stream().filter(p -> p.verdict() == PartitionLimits.Verdict.OVER).count();
             if (over > 0) {
                 spec.commandLine().getErr().println("partitions plan: " + over + " table" + (over == 1 ? " is" : "s are")

@@ -90,6 +90,9 @@ public final class PartitionPlanner {
         String shardColumn = table.partitionKey().stream()
                 .filter(c -> c.toLowerCase(java.util.Locale.ROOT).contains("shard")).findFirst().orElse(null);
         int shards = shardColumn == null ? 1 : settings.shards().getOrDefault(table.name(), 1);
+        if (shardColumn != null && !settings.shards().containsKey(table.name())) {
+            notes.add("No shard count is set for it (partitions.plan.shards): 1 shard assumed.");
+        }
         if (shardColumn == null && settings.shards().containsKey(table.name())
                 && settings.shards().get(table.name()) != 1) {
             notes.add("Its partition key has no shard column, so partitions.plan.shards does not apply.");

@@ -3,7 +3,6 @@ package io.apiary.ingest.partitions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -23,12 +22,10 @@ public final class PlanReport {
      * @param source   what the tables were read from, e.g. "cql/ bundled with the application"
      * @param plans    the plans, not null
      * @param skipped  tables without a planned rate, not null
-     * @param unknown  tables or {@code table.column}s named by settings but absent from the CQL files, not null
      * @param limits   the limits judged against, not null
      * @return the report, lines ending in '\n'
      */
-    public static String format(String source, List<TablePlan> plans, List<String> skipped, Set<String> unknown,
-            PartitionLimits limits) {
+    public static String format(String source, List<TablePlan> plans, List<String> skipped, PartitionLimits limits) {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "Partition plan for %d table%s of %s%n", plans.size(),
                 plans.size() == 1 ? "" : "s", source));
@@ -61,10 +58,6 @@ public final class PlanReport {
         if (!skipped.isEmpty()) {
             out.append("Not planned (no rate in partitions.plan.rates): ").append(String.join(", ", skipped))
                     .append(".\n");
-        }
-        if (!unknown.isEmpty()) {
-            out.append("Warning: settings name tables or columns that are not in the CQL files: ")
-                    .append(String.join(", ", unknown)).append(".\n");
         }
         long over = plans.stream().filter(p -> p.verdict() == PartitionLimits.Verdict.OVER).count();
         long warn = plans.stream().filter(p -> p.verdict() == PartitionLimits.Verdict.WARN).count();

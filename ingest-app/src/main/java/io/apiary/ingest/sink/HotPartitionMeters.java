@@ -27,6 +27,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  *       window (HyperLogLog estimate);</li>
  *   <li>{@code apiary.sink.hot.partitions{table}}: counter of hot findings (one per hot partition
  *       per window);</li>
+ *   <li>{@code apiary.sink.projected.over.limit{table}}: counter of partitions projected past a
+ *       limit without being hot (one per partition per window);</li>
  *   <li>{@code apiary.sink.node.share{node}}: share of the last window's rows of which the node is a
  *       replica, 0 to 1; {@code apiary.sink.node.replica.rows{node}}: counter of those rows;</li>
  *   <li>{@code apiary.sink.hot.nodes}: counter of hot node findings (one per node per window).</li>
@@ -61,9 +63,16 @@ final class HotPartitionMeters {
                 return load == null ? 0 : load.partitions();
             }).tag("table", table).description("Distinct partitions written in the last window (estimate)")
                     .register(registry);
-            registry.counter("apiary.sink.hot.partitions", "table", table);
+            io.micrometer.core.instrument.Counter.builder("apiary.sink.hot.partitions").tag("table", table)
+                    .description("Hot partitions found, one per hot partition per window (sink.hot.partition.share "
+                            + "and sink.hot.skew); the keys are in the WARN lines").register(registry);
+            io.micrometer.core.instrument.Counter.builder("apiary.sink.projected.over.limit").tag("table", table)
+                    .description("Partitions projected past 100 MB or 100,000 cells at the end of their bucket at "
+                            + "a window's rate without being hot, one per partition per window").register(registry);
         }
-        registry.counter("apiary.sink.hot.nodes");
+        io.micrometer.core.instrument.Counter.builder("apiary.sink.hot.nodes")
+                .description("Hot Cassandra nodes found, one per hot node per window (sink.hot.node.share and "
+                        + "sink.hot.node.skew)").register(registry);
     }
 
     private void hottest(String table, String measure, String name, Supplier<HotPartitionReport> report,
@@ -102,5 +111,14 @@ final class HotPartitionMeters {
 
     void hotNode() {
         registry.counter("apiary.sink.hot.nodes").increment();
+    }
+
+    /**
+     * Counts a partition projected past a limit without being hot.
+     *
+     * @param table its table
+     */
+    void projectedOverLimit(String table) {
+        registry.counter("apiary.sink.projected.over.limit", "table", table).increment();
     }
 }

@@ -49,8 +49,10 @@ import org.apache.datasketches.hll.HllSketch;
  * it is hot above {@code sink.hot.node.share} and {@code sink.hot.node.skew} times the mean over
  * the nodes that own tokens. Memory is bounded by the cluster's size.
  *
- * <p>One WARN per hot partition (the last {@value #WARNED_KEYS} keys warned are remembered) and at
- * most one per node per hour. Meters: {@link HotPartitionMeters}. Cost per write: two sketch
+ * <p>One WARN per hot partition (the last {@value #WARNED_KEYS} keys warned are remembered); for
+ * partitions only projected past a limit, one WARN per table per
+ * {@value #PROJECTION_WARN_EVERY_SECONDS} s naming the largest and counting the others; at most one
+ * per node per hour. Meters: {@link HotPartitionMeters}. Cost per write: two sketch
  * updates and one HLL update per partition key of the write, one map update per replica.
  *
  * <p>Not thread-safe: confined to the sink's poll thread, except {@link #report()}, which any
@@ -67,6 +69,8 @@ public final class HotPartitions {
     /** Partition keys remembered as already warned about. */
     static final int WARNED_KEYS = 10_000;
     private static final long NODE_WARN_EVERY_NANOS = TimeUnit.HOURS.toNanos(1);
+    /** Seconds between two WARNs of one table about partitions projected past the limits without being hot. */
+    static final long PROJECTION_WARN_EVERY_SECONDS = 60;
     private static final int HLL_LG_K = 12;
 
     /**
@@ -99,6 +103,7 @@ public final class HotPartitions {
     private final Map<String, Window> windows = new HashMap<>();
     private final Map<Object, long[]> replicaRows = new HashMap<>();
     private final Map<String, Long> nodeWarnedAt = new HashMap<>();
+    private final Map<String, Long> projectionWarnedAt = new HashMap<>();
     private final Set<String> warned = java.util.Collections.newSetFromMap(new LinkedHashMap<String, Boolean>(1024, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
@@ -224,7 +229,7 @@ public final class HotPartitions {
         double seconds = elapsed / 1e9;
         Instant now = clock.instant();
         Map<String, TableLoad> loads = new TreeMap<>();
-        windows.forEach((table, window) -> loads.put(table, load(table, window, seconds, now)));
+        windows.forEach((table, window) -> loads.put(table, load(table, window, seconds, now, nowNanos)));
         Map<String, Double> nodeShares = new TreeMap<>();
         double mean = nodes(seconds, nodeShares, nowNanos);
         report = new HotPartitionReport(now, Duration.ofNanos(elapsed), loads, nodeShares, mean);
@@ -235,7 +240,7 @@ public final class HotPartitions {
         return true;
     }
 
-    private TableLoad load(String table, Window window, double seconds, Instant now) {
+    private TableLoad load(String table, Window window, double seconds, Instant now, long nowNanos) {
         long partitions = Math.max(1, Math.round(window.partitions.getEstimate()));
         Set<ByteBuffer> candidates = new LinkedHashSet<>();
         addTop(window.rows, candidates);
@@ -266,15 +271,45 @@ public final class HotPartitions {
         }
         top.sort(Comparator.comparingLong(PartitionLoad::rows).reversed());
         List<PartitionLoad> kept = top.subList(0, Math.min(TOP, top.size()));
+        List<PartitionLoad> projectedOnly = new ArrayList<>();
         for (PartitionLoad load : kept) {
             if (load.hot()) {
                 meters.hotPartition(table);
-            }
-            if ((load.hot() || load.overLimit()) && warned.add(table + load.key())) {
-                warn.accept(HotPartitionMessages.partition(table, load, seconds, partitions));
+                if (warned.add(table + load.key())) {
+                    warn.accept(HotPartitionMessages.partition(table, load, seconds, partitions));
+                }
+            } else if (load.overLimit()) {
+                meters.projectedOverLimit(table);
+                if (!warned.contains(table + load.key())) {
+                    projectedOnly.add(load);
+                }
             }
         }
+        warnProjected(table, projectedOnly, seconds, partitions, nowNanos);
         return new TableLoad(table, window.totalRows, window.totalBytes, partitions, kept);
+    }
+
+    /**
+     * Partitions projected past a limit without being hot are usually many at once (a burst or a
+     * catch-up raises every partition's rate): one WARN per table per {@value #PROJECTION_WARN_EVERY_SECONDS} s
+     * names the largest and counts the others, instead of one line per partition.
+     */
+    private void warnProjected(String table, List<PartitionLoad> loads, double seconds, long partitions,
+            long nowNanos) {
+        if (loads.isEmpty()) {
+            return;
+        }
+        Long last = projectionWarnedAt.get(table);
+        if (last != null && nowNanos - last < TimeUnit.SECONDS.toNanos(PROJECTION_WARN_EVERY_SECONDS)) {
+            return;
+        }
+        projectionWarnedAt.put(table, nowNanos);
+        PartitionLoad largest = loads.stream().max(Comparator.comparingDouble(l -> l.projection().bytes())).orElseThrow();
+        warned.add(table + largest.key());
+        String message = HotPartitionMessages.partition(table, largest, seconds, partitions);
+        warn.accept(loads.size() == 1 ? message : message + String.format(java.util.Locale.ROOT,
+                " (and %d more partitions of %s projected past the limits in this window; "
+                        + "apiary.sink.projected.over.limit counts them)", loads.size() - 1, table));
     }
 
     /** Adds the sketch's heaviest keys, at most {@link #TOP}, that may be frequent (no false negatives). */

@@ -75,14 +75,22 @@ class PartitionsCommandTest {
     }
 
     @Test
-    void names_given_that_are_not_in_the_cql_files_are_warned_about_and_odd_values_handled() {
-        int exit = run("partitions", "plan", "--rate", "hive_telemtry=1/s", "--column-bytes", "hive_telemetry.unti=4",
-                "--shards", "", "--shards", "agent_alerts=4");
+    void names_given_that_are_not_in_the_cql_files_exit_2() {
+        int exit = run("partitions", "plan", "--rate", "hive_telemtry=1/s", "--column-bytes", "hive_telemetry.unti=4");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("error: the settings or options name tables or columns that are not in "
+                + "cql/: hive_telemtry, hive_telemetry.unti (its tables: hive_telemetry, hive_activity, "
+                + "weather_readings, agent_alerts)");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void empty_entries_are_skipped_and_shards_of_a_table_without_shard_column_noted() {
+        int exit = run("partitions", "plan", "--shards", "", "--shards", "agent_alerts=4");
 
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString().replaceAll("\\s+", " "))
-                .contains("Warning: settings name tables or columns that are not in the CQL files: hive_telemtry, "
-                        + "hive_telemetry.unti.")
                 .contains("agent_alerts: 6/min per agent_id; day bucket (column day); a partition receives")
                 .contains("Its partition key has no shard column, so partitions.plan.shards does not apply.");
     }
@@ -91,7 +99,7 @@ class PartitionsCommandTest {
     void a_folder_without_any_planned_table_exits_2() throws Exception {
         Files.writeString(dir.resolve("001-log.cql"), "CREATE TABLE log (source text, t timestamp, PRIMARY KEY (source, t));");
 
-        assertThat(run("partitions", "plan", "--cql-dir", dir.toString(), "--rate", "lg=1/s")).isEqualTo(2);
+        assertThat(run("partitions", "plan", "--cql-dir", dir.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("error: no table of " + dir + " has a planned rate").contains("log");
     }
 

@@ -167,9 +167,18 @@ class HotPartitionsTest {
 
         detector.tick(WINDOW_NANOS);
 
-        assertThat(warnings).hasSize(HotPartitions.TOP)
-                .allSatisfy(w -> assertThat(w).startsWith("Partition growing past the size limits in hive_telemetry")
-                        .contains("540,000 cells").endsWith("over the 100,000-cell limit"));
+        // one line for the table, not one per partition: a burst raises every partition's rate at once
+        assertThat(warnings).singleElement().asString()
+                .startsWith("Partition growing past the size limits in hive_telemetry")
+                .contains("540,000 cells", "over the 100,000-cell limit")
+                .endsWith("(and " + (HotPartitions.TOP - 1) + " more partitions of hive_telemetry projected past the "
+                        + "limits in this window; apiary.sink.projected.over.limit counts them)");
+        assertThat(registry.get("apiary.sink.projected.over.limit").tag("table", TABLE).counter().count())
+                .isEqualTo(HotPartitions.TOP);
+
+        tenSeconds(detector, 100, h -> 200, TODAY, 36);
+        detector.tick(2 * WINDOW_NANOS);
+        assertThat(warnings).as("at most one such line per table a minute").hasSize(1);
     }
 
     @Test
