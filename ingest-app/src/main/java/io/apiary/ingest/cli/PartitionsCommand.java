@@ -42,7 +42,8 @@ public final class PartitionsCommand {
                     + "the limits (ideal 1-10 MB, warning above 50 MB, limit 100 MB and 100,000 cells) and the "
                     + "smallest shard count or a finer bucket that keeps it within them.",
                 "Exit code 0 when every planned table is within the limits, " + OVER_LIMIT
-                        + " when one is over, 2 for invalid settings. Needs no Kafka or Cassandra."})
+                        + " when one is over, 2 for invalid settings or CQL files, or for tables or columns they do "
+                        + "not have. Needs no Kafka or Cassandra."})
     static final class Plan implements Callable<Integer> {
 
         @Mixin
