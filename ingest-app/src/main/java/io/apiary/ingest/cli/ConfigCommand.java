@@ -65,6 +65,11 @@ public final class ConfigCommand {
         public Integer call() {
             IngestConfig cfg = config.load();
             CassandraTls.check(cfg);
+            try {
+                io.apiary.ingest.sink.SinkSettings.from(cfg); // the checks that span several sink settings
+            } catch (IllegalArgumentException e) {
+                throw new org.apache.kafka.common.config.ConfigException(e.getMessage());
+            }
             for (Map.Entry<String, String> setting : cfg.describe().entrySet()) {
                 spec.commandLine().getOut().println(setting.getKey() + "=" + setting.getValue());
             }

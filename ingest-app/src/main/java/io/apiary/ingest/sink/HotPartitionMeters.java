@@ -67,8 +67,9 @@ final class HotPartitionMeters {
                     .description("Hot partitions found, one per hot partition per window (sink.hot.partition.share "
                             + "and sink.hot.skew); the keys are in the WARN lines").register(registry);
             io.micrometer.core.instrument.Counter.builder("apiary.sink.projected.over.limit").tag("table", table)
-                    .description("Partitions projected past 100 MB or 100,000 cells at the end of their bucket at "
-                            + "a window's rate without being hot, one per partition per window").register(registry);
+                    .description("Heavy partitions (the sketches' heaviest, up to 1/sink.hot.partition.share + 1 "
+                            + "by rows and by bytes) projected past 100 MB or 100,000 cells at the end of their bucket "
+                            + "at a window's rate without being hot, one per partition per window").register(registry);
         }
         io.micrometer.core.instrument.Counter.builder("apiary.sink.hot.nodes")
                 .description("Hot Cassandra nodes found, one per hot node per window (sink.hot.node.share and "

@@ -49,7 +49,8 @@ import org.apache.datasketches.hll.HllSketch;
  * it is hot above {@code sink.hot.node.share} and {@code sink.hot.node.skew} times the mean over
  * the nodes that own tokens. Memory is bounded by the cluster's size.
  *
- * <p>One WARN per hot partition (the last {@value #WARNED_KEYS} keys warned are remembered); for
+ * <p>One WARN per hot partition (the last {@value #WARNED_KEYS} keys warned are remembered; at most
+ * {@value #HOT_WARNINGS_PER_MINUTE} per table a minute); for
  * partitions only projected past a limit, one WARN per table per
  * {@value #PROJECTION_WARN_EVERY_SECONDS} s naming the largest and counting the others; at most one
  * per node per hour. Meters: {@link HotPartitionMeters}. Cost per write: two sketch
@@ -71,6 +72,10 @@ public final class HotPartitions {
     private static final long NODE_WARN_EVERY_NANOS = TimeUnit.HOURS.toNanos(1);
     /** Seconds between two WARNs of one table about partitions projected past the limits without being hot. */
     static final long PROJECTION_WARN_EVERY_SECONDS = 60;
+    /** Most hot-partition WARNs per table a minute. */
+    static final int HOT_WARNINGS_PER_MINUTE = 10;
+    /** Days ahead of today beyond which a partition's bucket is not projected (a clock or data error). */
+    static final long PROJECTION_HORIZON_DAYS = 1;
     private static final int HLL_LG_K = 12;
 
     /**
@@ -104,6 +109,7 @@ public final class HotPartitions {
     private final Map<Object, long[]> replicaRows = new HashMap<>();
     private final Map<String, Long> nodeWarnedAt = new HashMap<>();
     private final Map<String, Long> projectionWarnedAt = new HashMap<>();
+    private final Map<String, long[]> hotWarnings = new HashMap<>();
     private final Set<String> warned = java.util.Collections.newSetFromMap(new LinkedHashMap<String, Boolean>(1024, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
@@ -242,14 +248,16 @@ public final class HotPartitions {
 
     private TableLoad load(String table, Window window, double seconds, Instant now, long nowNanos) {
         long partitions = Math.max(1, Math.round(window.partitions.getEstimate()));
+        // every partition that may be hot: at most 1 / share of them can pass the share threshold
+        int candidatesPerSketch = (int) Math.min(MAX_MAP_SIZE, Math.max(TOP, Math.ceil(1 / settings.partitionShare()) + 1));
         Set<ByteBuffer> candidates = new LinkedHashSet<>();
-        addTop(window.rows, candidates);
-        addTop(window.bytes, candidates);
+        addTop(window.rows, candidates, candidatesPerSketch);
+        addTop(window.bytes, candidates, candidatesPerSketch);
         Table known = tables.getOrDefault(table, new Table(null, PartitionLife.of(table, settings)));
-        List<PartitionLoad> top = new ArrayList<>();
+        List<PartitionLoad> all = new ArrayList<>();
         for (ByteBuffer key : candidates) {
             double rowsShare = (double) window.rows.getLowerBound(key) / window.totalRows;
-            double bytesShare = (double) window.bytes.getLowerBound(key) / window.totalBytes;
+            double bytesShare = window.totalBytes == 0 ? 0 : (double) window.bytes.getLowerBound(key) / window.totalBytes;
             boolean hot = settings.hotPartition(rowsShare, bytesShare, partitions);
             long rows = window.rows.getEstimate(key);
             long bytes = window.bytes.getEstimate(key);
@@ -262,20 +270,21 @@ public final class HotPartitions {
                     // from the lower bounds: the sketch's error alone cannot project a partition past a limit
                     projection = project(known.life(), values, window.rows.getLowerBound(key) / seconds,
                             window.bytes.getLowerBound(key) / seconds, now);
-                } catch (IllegalArgumentException e) {
-                    // not a key of this table's current schema: print it in hex, no projection
+                } catch (RuntimeException e) {
+                    // not a key of this table's cql/ schema (e.g. deployed with another key): hex, no projection
                 }
             }
-            top.add(new PartitionLoad(printed, rows, bytes, (double) rows / window.totalRows,
-                    (double) bytes / window.totalBytes, rows / seconds, bytes / seconds, hot, projection));
+            all.add(new PartitionLoad(printed, rows, bytes, (double) rows / window.totalRows,
+                    window.totalBytes == 0 ? 0 : (double) bytes / window.totalBytes, rows / seconds, bytes / seconds,
+                    hot, projection));
         }
-        top.sort(Comparator.comparingLong(PartitionLoad::rows).reversed());
-        List<PartitionLoad> kept = top.subList(0, Math.min(TOP, top.size()));
+        all.sort(Comparator.comparingLong(PartitionLoad::rows).reversed());
         List<PartitionLoad> projectedOnly = new ArrayList<>();
-        for (PartitionLoad load : kept) {
+        for (PartitionLoad load : all) {
             if (load.hot()) {
                 meters.hotPartition(table);
-                if (warned.add(table + load.key())) {
+                if (!warned.contains(table + load.key()) && mayWarnHot(table, nowNanos)) {
+                    warned.add(table + load.key());
                     warn.accept(HotPartitionMessages.partition(table, load, seconds, partitions));
                 }
             } else if (load.overLimit()) {
@@ -286,7 +295,30 @@ public final class HotPartitions {
             }
         }
         warnProjected(table, projectedOnly, seconds, partitions, nowNanos);
+        // the report: the heaviest by rows, plus every hot or over-limit partition (a partition hot in bytes only)
+        List<PartitionLoad> kept = new ArrayList<>(all.subList(0, Math.min(TOP, all.size())));
+        all.stream().skip(TOP).filter(l -> l.hot() || l.overLimit()).forEach(kept::add);
         return new TableLoad(table, window.totalRows, window.totalBytes, partitions, kept);
+    }
+
+    /**
+     * At most {@value #HOT_WARNINGS_PER_MINUTE} hot-partition WARNs per table a minute (a load whose
+     * hot partitions change every window would otherwise log a line per partition per window); the
+     * first one held back says so. Keys held back are not remembered, so they may be logged later.
+     */
+    private boolean mayWarnHot(String table, long nowNanos) {
+        long[] minute = hotWarnings.computeIfAbsent(table, t -> new long[] {nowNanos, 0});
+        if (nowNanos - minute[0] >= TimeUnit.MINUTES.toNanos(1)) {
+            minute[0] = nowNanos;
+            minute[1] = 0;
+        }
+        minute[1]++;
+        if (minute[1] == HOT_WARNINGS_PER_MINUTE + 1) {
+            warn.accept("More hot partitions in " + table + " in this minute are not logged (at most "
+                    + HOT_WARNINGS_PER_MINUTE + " a minute); apiary.sink.hot.partitions counts them and "
+                    + "CassandraSink.hotPartitions() lists the last window's");
+        }
+        return minute[1] <= HOT_WARNINGS_PER_MINUTE;
     }
 
     /**
@@ -308,14 +340,14 @@ public final class HotPartitions {
         warned.add(table + largest.key());
         String message = HotPartitionMessages.partition(table, largest, seconds, partitions);
         warn.accept(loads.size() == 1 ? message : message + String.format(java.util.Locale.ROOT,
-                " (and %d more partitions of %s projected past the limits in this window; "
+                " (and %d more of the heaviest partitions of %s projected past the limits in this window; "
                         + "apiary.sink.projected.over.limit counts them)", loads.size() - 1, table));
     }
 
-    /** Adds the sketch's heaviest keys, at most {@link #TOP}, that may be frequent (no false negatives). */
-    private static void addTop(ItemsSketch<ByteBuffer> sketch, Set<ByteBuffer> out) {
+    /** Adds the sketch's heaviest keys, at most {@code limit}, that may be frequent (no false negatives). */
+    private static void addTop(ItemsSketch<ByteBuffer> sketch, Set<ByteBuffer> out, int limit) {
         ItemsSketch.Row<ByteBuffer>[] rows = sketch.getFrequentItems(ErrorType.NO_FALSE_NEGATIVES);
-        for (int i = 0; i < Math.min(TOP, rows.length); i++) {
+        for (int i = 0; i < Math.min(limit, rows.length); i++) {
             out.add(rows[i].getItem());
         }
     }
@@ -327,8 +359,9 @@ public final class HotPartitions {
     static Projection project(PartitionLife life, List<Object> key, double rowsPerSecond, double bytesPerSecond,
             Instant now) {
         PartitionLife.Bucket bucket = life.bucket(key);
-        if (bucket == null || !bucket.end().isAfter(now)) {
-            return null;
+        if (bucket == null || !bucket.end().isAfter(now)
+                || bucket.start().isAfter(now.plus(Duration.ofDays(PROJECTION_HORIZON_DAYS)))) {
+            return null; // ended, or so far ahead that the day is an error: its rate says nothing of its size
         }
         double lifeSeconds = bucket.life().toMillis() / 1e3;
         double rows = rowsPerSecond * lifeSeconds;

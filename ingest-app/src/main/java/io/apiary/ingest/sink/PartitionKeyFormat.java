@@ -101,7 +101,8 @@ final class PartitionKeyFormat {
 
     /**
      * @param values partition-key values as {@link #decode} returns them
-     * @return {@code (column=value, ...)}, text quoted as a CQL literal
+     * @return {@code (column=value, ...)}, text quoted as a CQL literal; control and bidirectional
+     *         formatting characters escaped as {@code \\uXXXX}, so a key cannot forge log lines
      */
     String format(List<Object> values) {
         StringBuilder out = new StringBuilder("(");
@@ -110,7 +111,27 @@ final class PartitionKeyFormat {
             out.append(i == 0 ? "" : ", ").append(columns.get(i)).append('=')
                     .append(value instanceof String ? codecs.get(i).format(value) : String.valueOf(value));
         }
-        return out.append(')').toString();
+        return escapeControls(out.append(')').toString());
+    }
+
+    /** @return the text with ISO control characters and Unicode format characters (e.g. U+202E) as {@code \\uXXXX} */
+    static String escapeControls(String text) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean escape = Character.isISOControl(c) || Character.getType(c) == Character.FORMAT;
+            if (escape && out == null) {
+                out = new StringBuilder(text.length() + 16).append(text, 0, i);
+            }
+            if (out != null) {
+                if (escape) {
+                    out.append(String.format("\\u%04X", (int) c));
+                } else {
+                    out.append(c);
+                }
+            }
+        }
+        return out == null ? text : out.toString();
     }
 
     /**

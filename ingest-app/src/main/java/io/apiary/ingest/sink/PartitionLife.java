@@ -61,7 +61,11 @@ record PartitionLife(int cellsPerRow, int dayColumn, int shardColumn, int shards
      * @return the partition's bucket, or null if its table has none or the key does not hold one
      */
     Bucket bucket(List<Object> key) {
-        if (dayColumn < 0 || !(key.get(dayColumn) instanceof LocalDate day)) {
+        // a table whose deployed key differs from cql/ (fewer columns, other types): no bucket known
+        if (dayColumn < 0 || dayColumn >= key.size() || !(key.get(dayColumn) instanceof LocalDate day)) {
+            return null;
+        }
+        if (shardColumn >= key.size()) {
             return null;
         }
         long dayStart = day.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();

@@ -38,7 +38,8 @@ public record SinkSettings(int maxInFlight, int batchMaxRows, long batchMaxBytes
     /**
      * Checks the values.
      *
-     * @throws IllegalArgumentException if a limit is out of range
+     * @throws IllegalArgumentException if a limit is out of range, or the hot-partition window is
+     *                                  shorter than twice the linger
      * @throws NullPointerException     if a duration, the topic or the hot-partition settings are null
      */
     public SinkSettings {
@@ -56,6 +57,12 @@ public record SinkSettings(int maxInFlight, int batchMaxRows, long batchMaxBytes
         Objects.requireNonNull(drainTimeout);
         Objects.requireNonNull(deadLetterTopic);
         Objects.requireNonNull(hot);
+        if (hot.enabled() && hot.window().compareTo(linger.multipliedBy(2)) < 0) {
+            // a partition is acknowledged about once a linger: a shorter window sees bursts, not rates
+            throw new IllegalArgumentException("sink.hot.window.ms (" + hot.window().toMillis()
+                    + ") must be at least twice sink.linger.ms (" + linger.toMillis() + "), or the hot-partition "
+                    + "rates measure bursts of batches; raise it or set sink.hot.enabled=false");
+        }
         if (linger.isNegative()) {
             throw new IllegalArgumentException("linger must not be negative: " + linger);
         }

@@ -171,10 +171,11 @@ class HotPartitionsTest {
         assertThat(warnings).singleElement().asString()
                 .startsWith("Partition growing past the size limits in hive_telemetry")
                 .contains("540,000 cells", "over the 100,000-cell limit")
-                .endsWith("(and " + (HotPartitions.TOP - 1) + " more partitions of hive_telemetry projected past the "
-                        + "limits in this window; apiary.sink.projected.over.limit counts them)");
+                .endsWith("(and 20 more of the heaviest partitions of hive_telemetry projected past the limits in "
+                        + "this window; apiary.sink.projected.over.limit counts them)");
+        // the candidates: the 1 / 0.05 + 1 = 21 heaviest by rows and by bytes (the same 21 here)
         assertThat(registry.get("apiary.sink.projected.over.limit").tag("table", TABLE).counter().count())
-                .isEqualTo(HotPartitions.TOP);
+                .isEqualTo(21);
 
         tenSeconds(detector, 100, h -> 200, TODAY, 36);
         detector.tick(2 * WINDOW_NANOS);
@@ -310,5 +311,91 @@ class HotPartitionsTest {
         ByteBuffer raw = TypeCodecs.TEXT.encode("hive-7", ProtocolVersion.DEFAULT);
         assertThat(single.format(single.decode(raw))).isEqualTo("(hive_id='hive-7')");
         assertThat(raw.position()).isZero();
+    }
+    @Test
+    void should_flag_a_partition_hot_in_bytes_only_behind_ten_heavier_ones_in_rows() {
+        HotPartitions detector = detector();
+        for (int h = 0; h < 20; h++) {
+            detector.partition(TABLE, key(hive(h), TODAY, 36), 100, 100L * ROW_BYTES);
+        }
+        detector.partition(TABLE, key("fat", TODAY, 36), 10, 10_000_000);
+
+        detector.tick(WINDOW_NANOS);
+
+        assertThat(warnings).singleElement().asString().startsWith("Hot partition in hive_telemetry: (hive_id='fat'")
+                .contains("of the bytes");
+        assertThat(detector.report().tables().get(TABLE).top()).anyMatch(p -> p.key().contains("'fat'"));
+    }
+
+    @Test
+    void should_log_at_most_ten_hot_partitions_of_a_table_a_minute_and_the_others_later() {
+        HotPartitions detector = detector();
+        // 12 partitions of 8% each, 4% spread over 100 hives: all 12 hot
+        java.util.function.Consumer<HotPartitions> window = d -> {
+            for (int k = 0; k < 12; k++) {
+                d.partition(TABLE, key("HOT-" + k, TODAY, 36), 800, 800L * ROW_BYTES);
+            }
+            for (int h = 0; h < 100; h++) {
+                d.partition(TABLE, key(hive(h), TODAY, 36), 4, 4L * ROW_BYTES);
+            }
+        };
+        window.accept(detector);
+        detector.tick(WINDOW_NANOS);
+
+        assertThat(warnings).hasSize(11);
+        assertThat(warnings.get(10)).startsWith("More hot partitions in hive_telemetry in this minute are not logged");
+        assertThat(registry.get("apiary.sink.hot.partitions").tag("table", TABLE).counter().count()).isEqualTo(12);
+
+        for (int w = 2; w <= 7; w++) {
+            window.accept(detector);
+            detector.tick(w * WINDOW_NANOS);
+        }
+        assertThat(warnings.stream().filter(l -> l.startsWith("Hot partition"))).as("the other two, a minute later")
+                .hasSize(12).extracting(l -> l.substring(0, l.indexOf(", day"))).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void should_survive_a_table_deployed_with_another_partition_key_and_print_its_keys() {
+        @SuppressWarnings("unchecked")
+        PartitionKeyFormat twoColumns = new PartitionKeyFormat(List.of("hive_id", "day"),
+                List.of((TypeCodec<Object>) (TypeCodec<?>) TypeCodecs.TEXT,
+                        (TypeCodec<Object>) (TypeCodec<?>) TypeCodecs.DATE));
+        HotPartitions detector = new HotPartitions(HotPartitionSettings.DEFAULTS, Map.of(TABLE,
+                new HotPartitions.Table(twoColumns, PartitionLife.of(TABLE, HotPartitionSettings.DEFAULTS))),
+                new HotPartitionMeters(registry), Clock.fixed(NOW, ZoneOffset.UTC), 0, () -> 1, String::valueOf,
+                warnings::add);
+        for (int h = 0; h < 100; h++) {
+            detector.partition(TABLE, RoutingKey.compose(TypeCodecs.TEXT.encode(hive(h), ProtocolVersion.DEFAULT),
+                    TypeCodecs.DATE.encode(TODAY, ProtocolVersion.DEFAULT)), h == 42 ? 500 : 10, 1_000);
+        }
+
+        assertThat(detector.tick(WINDOW_NANOS)).isTrue();
+
+        assertThat(warnings).singleElement().asString().contains("(hive_id='hive-0042', day=2026-11-30)")
+                .doesNotContain("at this rate");
+    }
+
+    @Test
+    void should_escape_control_characters_of_keys_so_they_cannot_forge_log_lines() {
+        HotPartitions detector = detector();
+        for (int h = 0; h < 100; h++) {
+            detector.partition(TABLE, key(h == 7 ? "a\nWARN [main] Fake - injected\u202E" : hive(h), TODAY, 36),
+                    h == 7 ? 500 : 10, 1_000);
+        }
+        detector.tick(WINDOW_NANOS);
+
+        assertThat(warnings).singleElement().asString().doesNotContain("\n")
+                .contains("(hive_id='a\\u000AWARN [main] Fake - injected\\u202E'");
+    }
+
+    @Test
+    void should_not_project_a_day_far_ahead_of_the_clock() {
+        HotPartitions detector = detector();
+        tenSeconds(detector, 100, h -> 200, LocalDate.of(2999, 1, 1), 36);
+
+        detector.tick(WINDOW_NANOS);
+
+        assertThat(warnings).isEmpty();
+        assertThat(detector.report().tables().get(TABLE).top()).allSatisfy(p -> assertThat(p.projection()).isNull());
     }
 }
