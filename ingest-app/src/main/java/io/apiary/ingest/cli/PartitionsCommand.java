@@ -143,12 +143,8 @@ public final class PartitionsCommand {
             if (cfg.originals().containsKey(setting.getKey())) {
                 entries.addAll(0, cfg.getList(setting.getKey()));
             }
-            for (String entry : entries) {
-                int eq = entry.indexOf('=');
-                String name = (eq < 0 ? entry : entry.substring(0, eq)).strip();
-                if (name.isEmpty()) {
-                    continue;
-                }
+            // entries were validated by PlanSettings.from; parsed again only for their names
+            for (String name : PlanSettings.parseEntries(setting.getKey(), entries, value -> value).keySet()) {
                 boolean column = setting.getKey().equals(PlanOptions.PARTITIONS_PLAN_COLUMN_BYTES);
                 String table = column && name.contains(".") ? name.substring(0, name.indexOf('.')) : name;
                 String col = column && name.contains(".") ? name.substring(name.indexOf('.') + 1) : null;
