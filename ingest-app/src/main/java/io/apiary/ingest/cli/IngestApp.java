@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
         description = "Apiary Ingest: hive gateway telemetry from Kafka to Cassandra.",
         subcommands = {DemoCommand.class, RunCommand.class, ImportCsvCommand.class, SchemaCommand.class,
                 TopicsCommand.class, DevStackCommand.class, DumpCommand.class, BenchCommand.class, ConfigCommand.class,
-                PartitionsCommand.class,
+                PartitionsCommand.class, QueryCommand.class, ReportCommand.class,
                 CommandLine.HelpCommand.class})
 public final class IngestApp {
 

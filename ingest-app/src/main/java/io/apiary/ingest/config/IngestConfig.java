@@ -231,6 +231,7 @@ public final class IngestConfig extends AbstractConfig {
         OperationsOptions.define(DEFINITION);
         PlanOptions.define(DEFINITION);
         HotPartitionOptions.define(DEFINITION);
+        ReadOptions.define(DEFINITION);
         for (String table : SINK_TABLES) {
             DEFINITION.define(sinkTableConsistency(table), Type.STRING, "", consistencyLevel(true), Importance.LOW,
                     "Write consistency level of " + table + "; empty (the default) takes sink.consistency.");
@@ -271,8 +272,8 @@ public final class IngestConfig extends AbstractConfig {
         }, () -> "-1 or [" + min + ",...]");
     }
 
-    /** Write consistency levels: every level but SERIAL and LOCAL_SERIAL, which Cassandra allows for conditional writes only. */
-    private static ConfigDef.Validator consistencyLevel(boolean emptyAllowed) {
+    /** Consistency levels of plain reads and writes: every level but SERIAL and LOCAL_SERIAL (Cassandra allows them for conditional writes and reads only). */
+    static ConfigDef.Validator consistencyLevel(boolean emptyAllowed) {
         java.util.List<String> levels = java.util.Arrays.stream(
                 com.datastax.oss.driver.api.core.DefaultConsistencyLevel.values())
                 .filter(level -> !level.isSerial()).map(Enum::name).toList();

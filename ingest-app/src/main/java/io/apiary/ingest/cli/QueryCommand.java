@@ -1,0 +1,236 @@
+package io.apiary.ingest.cli;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.apiary.ingest.cassandra.CassandraSessions;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.read.ActivityRow;
+import io.apiary.ingest.read.AlertRow;
+import io.apiary.ingest.read.HiveDataReader;
+import io.apiary.ingest.read.MergedRows;
+import io.apiary.ingest.read.OutputFormat;
+import io.apiary.ingest.read.ReadOrder;
+import io.apiary.ingest.read.ReadPage;
+import io.apiary.ingest.read.ReadRequest;
+import io.apiary.ingest.read.ReadSettings;
+import io.apiary.ingest.read.ReadStats;
+import io.apiary.ingest.read.RowOutput;
+import io.apiary.ingest.read.SeriesTable;
+import io.apiary.ingest.read.TelemetryRow;
+import io.apiary.ingest.read.TimedRow;
+import io.apiary.ingest.read.WeatherRow;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code query}: an entity's rows of one table over a time range, read with the bucket math done
+ * ({@link HiveDataReader}): rows on stdout as an aligned table, CSV or JSON lines; on stderr how
+ * many rows, from how many partitions, in how long, and the page token of the next page.
+ */
+@Command(name = "query", mixinStandardHelpOptions = true,
+        description = "Reads a hive's (station's, agent's) rows over a time range from Cassandra, doing the day "
+                + "and shard bucket math for you.",
+        subcommands = {QueryCommand.Telemetry.class, QueryCommand.Activity.class, QueryCommand.Weather.class,
+                QueryCommand.Alerts.class})
+public final class QueryCommand {
+
+    /** What every query subcommand takes: the range, order, limit, page token, format and settings. */
+    abstract static class Query<R extends TimedRow> implements Callable<Integer> {
+
+        @Option(names = "--from", required = true, paramLabel = "TIME",
+                description = "Start of the range, included: a UTC date (2021-07-15), a UTC date and time "
+                        + "(2021-07-15T10:00) or an instant (2021-07-15T10:00:00Z, 2021-07-15T12:00+02:00).")
+        String from;
+
+        @Option(names = "--to", required = true, paramLabel = "TIME",
+                description = "End of the range: a date includes that whole day; a time is excluded.")
+        String to;
+
+        @Option(names = "--order", defaultValue = "asc", paramLabel = "asc|desc",
+                description = "Oldest first (asc, the default) or newest first (desc).")
+        String order;
+
+        @Option(names = "--limit", paramLabel = "N",
+                description = "Print at most N rows, then the page token of the next page (default: every row).")
+        Integer limit;
+
+        @Option(names = "--page-token", paramLabel = "TOKEN",
+                description = "Continue after the page that printed this token (same query, same order).")
+        String pageToken;
+
+        @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv|json",
+                description = "table (aligned, the default), csv (with a header row) or json (JSON lines).")
+        String format;
+
+        @Mixin
+        ConfigOptions config;
+
+        @Spec
+        CommandSpec spec;
+
+        /** @return the table read */
+        abstract SeriesTable<R> table();
+
+        /** @return the entity read */
+        abstract String entity();
+
+        /** @return the sensor types asked for; empty for all */
+        List<String> series() {
+            return List.of();
+        }
+
+        @Override
+        public Integer call() throws java.io.IOException {
+            if (limit != null && limit < 1) {
+                throw new ParameterException(spec.commandLine(), "--limit must be at least 1, was " + limit);
+            }
+            ReadRequest<R> request;
+            OutputFormat output;
+            try {
+                request = new ReadRequest<>(table(), entity(), series(), TimeArgument.range(from, to),
+                        ReadOrder.parse(order), pageToken);
+                output = OutputFormat.parse(format);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+            IngestConfig cfg = config.load();
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            try (CqlSession session = CassandraSessions.open(cfg)) {
+                HiveDataReader reader = new HiveDataReader(session, ReadSettings.from(cfg));
+                ReadStats stats;
+                String next = null;
+                if (limit == null) {
+                    try (MergedRows<R> rows = reader.stream(request)) {
+                        RowOutput.write(output, table().rowType(), rows, out);
+                        stats = rows.stats();
+                    }
+                } else {
+                    ReadPage<R> page = reader.page(request, limit);
+                    RowOutput.write(output, table().rowType(), page.rows().iterator(), out);
+                    stats = page.stats();
+                    next = page.nextPageToken();
+                }
+                out.flush();
+                err.println(summary(stats));
+                if (next != null) {
+                    err.println("More rows: add --page-token " + next);
+                }
+            }
+            return 0;
+        }
+
+        private String summary(ReadStats stats) {
+            return String.format(Locale.ROOT, "%,d rows of %s from %,d of the %,d partitions that can hold them "
+                    + "(%,d requests) in %.3f s", stats.rows(), table().name(), stats.partitionsRead(),
+                    stats.partitionsInRange(), stats.requests(), stats.elapsed().toNanos() / 1e9);
+        }
+    }
+
+    /** {@code query telemetry}. */
+    @Command(name = "telemetry", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "A hive's sensor readings (hive_telemetry), merged in time order across its day and shard "
+                    + "partitions.",
+            footer = {"", "Example:", "  ingest-app query telemetry --hive 3627 --sensor TEMPERATURE --from 2021-07-15 "
+                    + "--to 2021-07-15 --limit 5 --config apiary-devstack.properties"})
+    static final class Telemetry extends Query<TelemetryRow> {
+
+        @Option(names = "--hive", required = true, paramLabel = "ID", description = "The hive id.")
+        String hive;
+
+        @Option(names = "--sensor", split = ",", paramLabel = "TYPE",
+                description = "Sensor types to read, e.g. TEMPERATURE,HUMIDITY (default: every type).")
+        List<String> sensors = new ArrayList<>();
+
+        @Override
+        SeriesTable<TelemetryRow> table() {
+            return SeriesTable.TELEMETRY;
+        }
+
+        @Override
+        String entity() {
+            return hive;
+        }
+
+        @Override
+        List<String> series() {
+            List<String> known = io.apiary.schema.SensorType.getClassSchema().getEnumSymbols();
+            List<String> asked = sensors.stream().map(s -> s.trim().toUpperCase(Locale.ROOT)).toList();
+            for (String sensor : asked) {
+                if (!known.contains(sensor)) {
+                    throw new IllegalArgumentException("--sensor " + sensor + " is not a sensor type: use one of "
+                            + String.join(", ", known));
+                }
+            }
+            return asked;
+        }
+    }
+
+    /** {@code query activity}. */
+    @Command(name = "activity", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "A hive's hourly bee entries and exits (hive_activity), one row per UTC hour.",
+            footer = {"", "Example:", "  ingest-app query activity --hive 3627 --from 2021-07-15 --to 2021-07-16 "
+                    + "--config apiary-devstack.properties"})
+    static final class Activity extends Query<ActivityRow> {
+
+        @Option(names = "--hive", required = true, paramLabel = "ID", description = "The hive id.")
+        String hive;
+
+        @Override
+        SeriesTable<ActivityRow> table() {
+            return SeriesTable.ACTIVITY;
+        }
+
+        @Override
+        String entity() {
+            return hive;
+        }
+    }
+
+    /** {@code query weather}. */
+    @Command(name = "weather", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "A weather station's readings (weather_readings), merged across its day and shard partitions.")
+    static final class Weather extends Query<WeatherRow> {
+
+        @Option(names = "--station", required = true, paramLabel = "ID", description = "The station id.")
+        String station;
+
+        @Override
+        SeriesTable<WeatherRow> table() {
+            return SeriesTable.WEATHER;
+        }
+
+        @Override
+        String entity() {
+            return station;
+        }
+    }
+
+    /** {@code query alerts}. */
+    @Command(name = "alerts", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "A monitoring agent's alerts (agent_alerts), across its day partitions.")
+    static final class Alerts extends Query<AlertRow> {
+
+        @Option(names = "--agent", required = true, paramLabel = "ID", description = "The agent id.")
+        String agent;
+
+        @Override
+        SeriesTable<AlertRow> table() {
+            return SeriesTable.ALERTS;
+        }
+
+        @Override
+        String entity() {
+            return agent;
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.apiary.ingest.cli;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+
+import io.apiary.ingest.read.TimeRange;
+
+/**
+ * The time arguments of {@code query} and {@code report}: a UTC date ({@code 2021-07-15}), a
+ * date and time read as UTC ({@code 2021-07-15T10:00}), or an instant with its offset
+ * ({@code 2021-07-15T10:00:00Z}, {@code 2021-07-15T12:00+02:00}). A date given as the end of a
+ * range includes that whole day. Pure; thread-safe.
+ */
+final class TimeArgument {
+
+    private TimeArgument() {
+    }
+
+    /**
+     * @param from the start, as above, not null
+     * @param to   the end, as above (a date includes its day; a time is exclusive), not null
+     * @return the range
+     * @throws IllegalArgumentException naming the accepted forms, or if the end is not after the start
+     */
+    static TimeRange range(String from, String to) {
+        return new TimeRange(instant("--from", from, false), instant("--to", to, true));
+    }
+
+    /**
+     * @param option the option's name, for the message
+     * @param text   the argument
+     * @param end    whether it ends a range (a date then means the start of the next day)
+     * @return the instant
+     * @throws IllegalArgumentException naming the accepted forms
+     */
+    static Instant instant(String option, String text, boolean end) {
+        String t = text.trim();
+        try {
+            if (t.length() == 10) {
+                LocalDate day = LocalDate.parse(t);
+                return (end ? day.plusDays(1) : day).atStartOfDay().toInstant(ZoneOffset.UTC);
+            }
+            if (t.endsWith("Z") || t.endsWith("z") || t.matches(".*[+-]\\d\\d:?\\d\\d$")) {
+                return OffsetDateTime.parse(t.replace('z', 'Z')).toInstant();
+            }
+            return LocalDateTime.parse(t).toInstant(ZoneOffset.UTC);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(option + " '" + text + "' is not a time: write a UTC date (2021-07-15),"
+                    + " a UTC date and time (2021-07-15T10:00) or an instant with its offset (2021-07-15T10:00:00Z)", e);
+        }
+    }
+}

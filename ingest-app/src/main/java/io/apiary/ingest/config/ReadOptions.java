@@ -1,0 +1,64 @@
+package io.apiary.ingest.config;
+
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * The options of the read path ({@code read.*}): the {@code query} and {@code report} commands
+ * and the {@code io.apiary.ingest.read} library. They are part of {@link IngestConfig#DEFINITION}
+ * (one definition, one reference); this class only keeps {@link IngestConfig} readable.
+ * Thread-safe (constants only).
+ */
+public final class ReadOptions {
+
+    public static final String READ_MAX_IN_FLIGHT = "read.max.in.flight.requests";
+    public static final String READ_PAGE_SIZE = "read.page.size";
+    public static final String READ_CONSISTENCY = "read.consistency";
+    public static final String READ_TELEMETRY_PREVIOUS_SCHEMES = "read.telemetry.previous.shard.schemes";
+    public static final String READ_WEATHER_PREVIOUS_SCHEMES = "read.weather.previous.shard.schemes";
+
+    private ReadOptions() {
+    }
+
+    /** A list of {@code STRATEGY:COUNT} shard schemes, e.g. {@code time:48,hash:96}. */
+    private static ConfigDef.Validator schemes() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            for (Object scheme : (java.util.List<?>) value) {
+                try {
+                    io.apiary.ingest.read.ShardScheme.parse(scheme.toString());
+                } catch (IllegalArgumentException e) {
+                    throw new ConfigException(name, value, e.getMessage());
+                }
+            }
+        }, () -> "list of STRATEGY:COUNT, e.g. time:48,hash:96");
+    }
+
+    /**
+     * Adds the options to a definition.
+     *
+     * @param definition the application's definition, not null
+     */
+    static void define(ConfigDef definition) {
+        definition
+                .define(READ_MAX_IN_FLIGHT, Type.INT, 16, Range.between(1, 1_024), Importance.MEDIUM,
+                        "Most CQL requests one read keeps in flight: a read spanning many day and shard "
+                                + "partitions queries this many of them at once, in time order.")
+                .define(READ_PAGE_SIZE, Type.INT, 5_000, Range.between(1, 100_000), Importance.LOW,
+                        "Rows per page Cassandra returns for one partition query (the driver's page size); a "
+                                + "read with a limit asks for at most the limit plus one.")
+                .define(READ_CONSISTENCY, Type.STRING, "LOCAL_QUORUM", IngestConfig.consistencyLevel(false),
+                        Importance.MEDIUM,
+                        "Read consistency level. LOCAL_QUORUM with the sink's LOCAL_QUORUM writes reads every "
+                                + "acknowledged row; LOCAL_ONE is faster and may miss the latest rows.")
+                .define(READ_TELEMETRY_PREVIOUS_SCHEMES, Type.LIST, "", schemes(), Importance.MEDIUM,
+                        "Shard schemes hive_telemetry was written with before the current telemetry.shard.strategy "
+                                + "and telemetry.shards, as STRATEGY:COUNT (e.g. time:48): reads also query their "
+                                + "partitions, so rows written before a change of the shard count are found.")
+                .define(READ_WEATHER_PREVIOUS_SCHEMES, Type.LIST, "", schemes(), Importance.LOW,
+                        "Shard schemes weather_readings was written with before the current "
+                                + "telemetry.shard.strategy and weather.shards, as STRATEGY:COUNT.");
+    }
+}

@@ -1,0 +1,138 @@
+package io.apiary.ingest.read;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import io.apiary.ingest.topology.RowMapper;
+import io.apiary.schema.SensorType;
+
+/**
+ * The read path for analysts: an entity's rows of one table over a time range, found in exactly
+ * the partitions that can hold them (the bucket math of {@link PartitionSelector} and
+ * {@link SeriesTable}), queried in parallel with at most {@code read.max.in.flight.requests}
+ * requests in flight, and merged in time order (oldest or newest first), with a limit and
+ * stateless page tokens. Every query is a single-partition slice: never {@code ALLOW FILTERING},
+ * never a scan.
+ *
+ * <p>Thread-safe: one reader serves concurrent reads; each read's {@link MergedRows} belongs to
+ * its caller. Prepared statements are cached per table and order.
+ */
+public final class HiveDataReader {
+
+    private final CqlSession session;
+    private final ReadSettings settings;
+    private final Map<String, PreparedStatement> prepared = new ConcurrentHashMap<>();
+
+    /**
+     * @param session  an open session, not null; the caller closes it
+     * @param settings keyspace, shard schemes and limits, not null
+     */
+    public HiveDataReader(CqlSession session, ReadSettings settings) {
+        this.session = Objects.requireNonNull(session, "session");
+        this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    /**
+     * Reads every row of a request, lazily: partitions are queried as the caller iterates.
+     *
+     * @param request what to read, not null
+     * @return the rows in the request's order; close it to stop early
+     * @throws IllegalArgumentException if the request's page token is not one of this table and order
+     * @throws ReadException            while iterating, if Cassandra cannot answer a partition's query
+     * @throws com.datastax.oss.driver.api.core.servererrors.InvalidQueryException if the table is
+     *         missing (schema not applied to the keyspace)
+     */
+    public <R extends TimedRow> MergedRows<R> stream(ReadRequest<R> request) {
+        return open(request, settings.pageSize());
+    }
+
+    /**
+     * Reads one page: at most {@code limit} rows, and a token for the rest.
+     *
+     * @param request what to read, not null
+     * @param limit   most rows returned, at least 1
+     * @return the page
+     * @throws IllegalArgumentException if {@code limit} is below 1 or the page token is not one of
+     *                                  this table and order
+     * @throws ReadException            if Cassandra cannot answer a partition's query
+     */
+    public <R extends TimedRow> ReadPage<R> page(ReadRequest<R> request, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("the limit must be at least 1, was " + limit);
+        }
+        try (MergedRows<R> rows = open(request, (int) Math.min(settings.pageSize(), limit + 1L))) {
+            List<R> page = new ArrayList<>();
+            while (page.size() < limit && rows.hasNext()) {
+                page.add(rows.next());
+            }
+            String next = null;
+            if (rows.hasNext()) {
+                R lastRow = page.get(page.size() - 1);
+                next = new PageToken(request.table().name(), request.order(), lastRow.time(), lastRow.series()).encode();
+            }
+            ReadStats stats = rows.stats();
+            return new ReadPage<>(page, next, new ReadStats(stats.partitionsInRange(), stats.partitionsRead(),
+                    stats.requests(), page.size(), stats.elapsed()));
+        }
+    }
+
+    private <R extends TimedRow> MergedRows<R> open(ReadRequest<R> request, int pageSize) {
+        SeriesTable<R> table = request.table();
+        PageToken after = request.pageToken() == null ? null
+                : PageToken.decode(request.pageToken(), table.name(), request.order());
+        TimeRange range = narrowed(request, after);
+        List<PartitionCursor<R>> cursors = new ArrayList<>();
+        Set<List<Object>> partitions = new HashSet<>();
+        if (range != null) {
+            PreparedStatement statement = prepared.computeIfAbsent(table.name() + "/" + request.order(),
+                    key -> session.prepare(table.cql(settings.keyspace(), request.order())));
+            for (String series : series(request)) {
+                String shardSeries = table.hasSeries() ? series : RowMapper.WEATHER_SHARD_SENSOR;
+                List<ShardScheme> schemes = table == SeriesTable.WEATHER ? settings.weatherSchemes()
+                        : settings.telemetrySchemes();
+                for (SeriesTable.Slice slice : table.slices(request.entity(), shardSeries, range, schemes)) {
+                    partitions.add(slice.keys());
+                    String description = table.name() + " partition (" + table.entityColumn() + "="
+                            + request.entity() + (slice.keys().isEmpty() ? "" : ", " + slice.label()) + ")"
+                            + (series == null ? "" : " for " + series);
+                    Object[] values = table.values(request.entity(), slice, series);
+                    cursors.add(new PartitionCursor<>(table, slice, description, () -> session.executeAsync(
+                            statement.bind(values).setPageSize(pageSize).setConsistencyLevel(settings.consistency())
+                                    .setIdempotent(true))));
+                }
+            }
+        }
+        return new MergedRows<>(cursors, request.order(), settings.maxInFlight(), after, partitions.size());
+    }
+
+    /** The request's range, cut at the page token's position; null when nothing is left. */
+    private static TimeRange narrowed(ReadRequest<?> request, PageToken after) {
+        TimeRange range = request.range();
+        if (after == null) {
+            return range;
+        }
+        long at = after.time().toEpochMilli();
+        long from = request.order() == ReadOrder.ASC ? Math.max(range.fromMillis(), at) : range.fromMillis();
+        long to = request.order() == ReadOrder.DESC ? Math.min(range.toMillis(), at + 1) : range.toMillis();
+        return from < to ? new TimeRange(Instant.ofEpochMilli(from), Instant.ofEpochMilli(to)) : null;
+    }
+
+    /** The series to read: the request's, every sensor type, or one null for tables without series. */
+    private static List<String> series(ReadRequest<?> request) {
+        if (!request.table().hasSeries()) {
+            return java.util.Collections.singletonList(null);
+        }
+        if (!request.series().isEmpty()) {
+            return request.series().stream().distinct().toList();
+        }
+        return SensorType.getClassSchema().getEnumSymbols();
+    }
+}

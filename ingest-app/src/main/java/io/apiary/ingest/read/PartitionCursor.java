@@ -1,0 +1,129 @@
+package io.apiary.ingest.read;
+
+import java.util.Iterator;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
+
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+
+/**
+ * The rows of one (partition, series) slice, page by page: the first page is requested when the
+ * cursor is {@link #start started} (possibly ahead of need, so requests overlap), the next ones
+ * when the previous page is used up. Not thread-safe: one merge owns it; the driver completes its
+ * futures on its own threads.
+ *
+ * @param <R> the row type
+ */
+final class PartitionCursor<R extends TimedRow> {
+
+    /** Sends one request and returns its answer; the implementation bounds requests in flight. */
+    interface Requests {
+        /**
+         * @param request sends the request: the first page or a further one
+         * @return the page, completed by the driver
+         */
+        CompletableFuture<AsyncResultSet> send(Supplier<CompletionStage<AsyncResultSet>> request);
+    }
+
+    private final SeriesTable<R> table;
+    private final SeriesTable.Slice slice;
+    private final String description;
+    private final Supplier<CompletionStage<AsyncResultSet>> firstPage;
+    private CompletableFuture<AsyncResultSet> pending;
+    private AsyncResultSet page;
+    private Iterator<Row> rows;
+    private R head;
+    private long requests;
+
+    /**
+     * @param table       the table, not null
+     * @param slice       the partition and the part of the range it can hold, not null
+     * @param description the table, entity, partition and series, for error messages
+     * @param firstPage   sends the query of the slice
+     */
+    PartitionCursor(SeriesTable<R> table, SeriesTable.Slice slice, String description,
+            Supplier<CompletionStage<AsyncResultSet>> firstPage) {
+        this.table = table;
+        this.slice = slice;
+        this.description = description;
+        this.firstPage = firstPage;
+    }
+
+    /** @return the partition and range part this cursor reads */
+    SeriesTable.Slice slice() {
+        return slice;
+    }
+
+    /** @return whether the first page has been requested */
+    boolean started() {
+        return pending != null || page != null;
+    }
+
+    /**
+     * Requests the first page, unless already done.
+     *
+     * @param requests where requests go
+     */
+    void start(Requests requests) {
+        if (!started()) {
+            this.requests++;
+            pending = requests.send(firstPage);
+        }
+    }
+
+    /**
+     * Moves to the next row, waiting for its page if needed.
+     *
+     * @param requests where further page requests go
+     * @return whether there is a row; then {@link #head()} is it
+     * @throws ReadException if Cassandra did not answer a page
+     */
+    boolean advance(Requests requests) {
+        start(requests);
+        while (true) {
+            if (rows == null) {
+                page = await();
+                rows = page.currentPage().iterator();
+            }
+            if (rows.hasNext()) {
+                head = table.map(rows.next());
+                return true;
+            }
+            if (!page.hasMorePages()) {
+                head = null;
+                return false;
+            }
+            AsyncResultSet current = page;
+            this.requests++;
+            pending = requests.send(current::fetchNextPage);
+            rows = null;
+        }
+    }
+
+    /** @return the current row, after {@link #advance} returned true */
+    R head() {
+        return head;
+    }
+
+    /** @return requests this cursor sent */
+    long requests() {
+        return requests;
+    }
+
+    private AsyncResultSet await() {
+        CompletableFuture<AsyncResultSet> future = pending;
+        pending = null;
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ReadException("Interrupted while reading " + description, e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new ReadException("Reading " + description + " failed: " + cause.getMessage(), cause);
+        }
+    }
+}

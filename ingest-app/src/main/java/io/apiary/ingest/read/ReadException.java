@@ -1,0 +1,18 @@
+package io.apiary.ingest.read;
+
+/**
+ * A read that Cassandra could not answer (after the driver's own retries): names the table and
+ * the partition, and carries the driver's exception as its cause.
+ */
+public final class ReadException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * @param message what failed, naming the table and partition
+     * @param cause   the driver's exception
+     */
+    public ReadException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,99 @@
+package io.apiary.ingest.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import io.apiary.ingest.read.ActivityRow;
+import io.apiary.ingest.read.HiveDataReader;
+import io.apiary.ingest.read.MergedRows;
+import io.apiary.ingest.read.ReadRequest;
+import io.apiary.ingest.read.ReadStats;
+import io.apiary.ingest.read.SeriesTable;
+import io.apiary.ingest.read.TelemetryRow;
+import io.apiary.ingest.read.TimeRange;
+
+/**
+ * Reads one hive's readings and hourly activity over a range and writes them as a
+ * self-contained HTML report ({@link HtmlReport}). Thread-safe (stateless).
+ */
+public final class HiveReportFile {
+
+    /**
+     * What was written.
+     *
+     * @param file      the report, absolute
+     * @param readings  sensor readings in it
+     * @param hours     hours of activity in it
+     * @param telemetry what reading hive_telemetry cost
+     * @param activity  what reading hive_activity cost
+     */
+    public record Written(Path file, long readings, long hours, ReadStats telemetry, ReadStats activity) {
+
+        /** @return one line: rows, partitions and time of both reads */
+        public String summary() {
+            return String.format(Locale.ROOT, "%,d readings from %,d partitions of hive_telemetry (%,d requests) in "
+                    + "%.2f s; %,d hours from hive_activity in %.2f s", readings, telemetry.partitionsRead(),
+                    telemetry.requests(), telemetry.elapsed().toNanos() / 1e9, hours,
+                    activity.elapsed().toNanos() / 1e9);
+        }
+    }
+
+    private HiveReportFile() {
+    }
+
+    /**
+     * Reads and writes the report; the file appears complete or not at all (written beside it,
+     * then moved).
+     *
+     * @param reader      the reader, not null
+     * @param hive        the hive id, not blank
+     * @param range       the range, not null
+     * @param file        where to write; its folder is created if missing
+     * @param generatedAt the time shown as the report's creation, not null
+     * @param maxReadings most readings the report may hold (all are kept in memory), at least 1
+     * @return what was written
+     * @throws IllegalArgumentException if the hive has more than {@code maxReadings} readings in the range
+     * @throws io.apiary.ingest.read.ReadException if Cassandra cannot answer
+     * @throws IOException          if the file cannot be written
+     */
+    public static Written write(HiveDataReader reader, String hive, TimeRange range, Path file, Instant generatedAt,
+            int maxReadings) throws IOException {
+        List<TelemetryRow> readings = new ArrayList<>();
+        ReadStats telemetryStats;
+        try (MergedRows<TelemetryRow> rows = reader.stream(ReadRequest.of(SeriesTable.TELEMETRY, hive, range))) {
+            while (rows.hasNext()) {
+                if (readings.size() == maxReadings) {
+                    throw new IllegalArgumentException("hive " + hive + " has more than " + maxReadings
+                            + " readings between " + range.from() + " and " + range.to()
+                            + ": choose a shorter range or raise --max-readings");
+                }
+                readings.add(rows.next());
+            }
+            telemetryStats = rows.stats();
+        }
+        List<ActivityRow> hours = new ArrayList<>();
+        ReadStats activityStats;
+        try (MergedRows<ActivityRow> rows = reader.stream(ReadRequest.of(SeriesTable.ACTIVITY, hive, range))) {
+            rows.forEachRemaining(hours::add);
+            activityStats = rows.stats();
+        }
+        Written written = new Written(file.toAbsolutePath(), readings.size(), hours.size(), telemetryStats,
+                activityStats);
+        String html = HtmlReport.render(new HiveReport(hive, range, readings, hours, generatedAt, written.summary()));
+        Path target = file.toAbsolutePath();
+        if (target.getParent() != null) {
+            Files.createDirectories(target.getParent());
+        }
+        Path partial = target.resolveSibling(target.getFileName() + ".partial");
+        Files.writeString(partial, html, StandardCharsets.UTF_8);
+        Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return written;
+    }
+}
