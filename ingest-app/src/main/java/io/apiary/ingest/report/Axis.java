@@ -1,0 +1,114 @@
+package io.apiary.ingest.report;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Tick positions and labels of the charts' axes. Stateless, thread-safe.
+ */
+final class Axis {
+
+    private static final long MINUTE = 60_000L;
+    private static final long HOUR = 60 * MINUTE;
+    private static final long DAY = 24 * HOUR;
+    private static final long[] TIME_STEPS = {MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR,
+        3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, 7 * DAY, 14 * DAY, 28 * DAY};
+
+    /**
+     * Value ticks: round numbers covering a range.
+     *
+     * @param lo       least value
+     * @param hi       greatest value, at least {@code lo}
+     * @param ticks    about how many ticks, at least 2
+     * @return ticks from at most {@code lo} to at least {@code hi}, evenly spaced by 1, 2, 2.5 or 5
+     *         times a power of ten; {@code lo - 1} to {@code hi + 1} when {@code lo == hi}
+     */
+    static Ticks values(double lo, double hi, int ticks) {
+        if (hi - lo < 1e-12 * Math.max(1, Math.abs(hi))) {
+            lo -= 1;
+            hi += 1;
+        }
+        double raw = (hi - lo) / (ticks - 1);
+        double power = Math.pow(10, Math.floor(Math.log10(raw)));
+        double step = power;
+        for (double factor : new double[] {1, 2, 2.5, 5, 10}) {
+            step = factor * power;
+            if (step >= raw) {
+                break;
+            }
+        }
+        double first = Math.floor(lo / step) * step;
+        double last = Math.ceil(hi / step) * step;
+        int scale = Math.max(0, BigDecimal.valueOf(step).stripTrailingZeros().scale());
+        List<Double> values = new ArrayList<>();
+        for (int i = 0; first + i * step <= last + step / 2; i++) {
+            values.add(first + i * step);
+        }
+        return new Ticks(values, scale);
+    }
+
+    /**
+     * Value ticks and how many decimals their labels need.
+     *
+     * @param values the tick values, ascending; the first and last are the axis' ends
+     * @param scale  decimals of the labels
+     */
+    record Ticks(List<Double> values, int scale) {
+
+        double lo() {
+            return values.get(0);
+        }
+
+        double hi() {
+            return values.get(values.size() - 1);
+        }
+
+        String label(double value) {
+            return ReportFormat.fixed(value, scale);
+        }
+    }
+
+    /**
+     * A UTC time tick.
+     *
+     * @param time  epoch milliseconds
+     * @param upper the first label line ({@code HH:mm}, or the date when ticks are whole days)
+     * @param lower the second label line (the date where it changes), empty if none
+     */
+    record TimeTick(long time, String upper, String lower) {
+    }
+
+    /**
+     * @param from     the axis' start, epoch milliseconds
+     * @param to       the axis' end, after {@code from}
+     * @param maxTicks the most ticks wanted, at least 2
+     * @return ticks at multiples (since 1970 UTC) of the shortest step from 1 minute to 28 days giving
+     *         at most {@code maxTicks} ticks; with steps under a day, the date is written under the
+     *         first tick and under each tick on a new day
+     */
+    static List<TimeTick> times(long from, long to, int maxTicks) {
+        long step = TIME_STEPS[TIME_STEPS.length - 1];
+        for (long candidate : TIME_STEPS) {
+            if ((to - from) / candidate <= maxTicks - 1) {
+                step = candidate;
+                break;
+            }
+        }
+        List<TimeTick> ticks = new ArrayList<>();
+        String previousDay = "";
+        for (long t = Math.floorDiv(from + step - 1, step) * step; t <= to; t += step) {
+            String day = ReportFormat.day(t);
+            if (step >= DAY) {
+                ticks.add(new TimeTick(t, day, ""));
+            } else {
+                ticks.add(new TimeTick(t, ReportFormat.hourMinute(t), day.equals(previousDay) ? "" : day));
+            }
+            previousDay = day;
+        }
+        return ticks;
+    }
+
+    private Axis() {
+    }
+}

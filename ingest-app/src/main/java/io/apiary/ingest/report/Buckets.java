@@ -1,0 +1,96 @@
+package io.apiary.ingest.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.apiary.ingest.read.ActivityRow;
+import io.apiary.ingest.read.TelemetryRow;
+
+/**
+ * Groups readings of one sensor into UTC time buckets (the hourly table's hours, the charts'
+ * downsampling buckets). Stateless, thread-safe.
+ */
+final class Buckets {
+
+    /**
+     * The readings of one bucket.
+     *
+     * @param start the bucket's start, epoch milliseconds (a multiple of its width)
+     * @param mean  mean of the values
+     * @param min   least value
+     * @param max   greatest value
+     * @param count number of readings, at least 1
+     */
+    record Bucket(long start, double mean, double min, double max, int count) {
+    }
+
+    /**
+     * A hive's bee traffic in one UTC hour.
+     *
+     * @param start   the hour's start, epoch milliseconds
+     * @param in      bees that entered
+     * @param out     bees that left
+     * @param samples entrance-counter samples
+     */
+    record HourActivity(long start, long in, long out, long samples) {
+    }
+
+    private Buckets() {
+    }
+
+    /**
+     * @param rows activity rows, any order; rows of the same hour are summed
+     * @return one entry per hour with a row, in time order
+     */
+    static List<HourActivity> hours(List<ActivityRow> rows) {
+        Map<Long, long[]> sums = new TreeMap<>();
+        for (ActivityRow row : rows) {
+            long[] sum = sums.computeIfAbsent(row.time().toEpochMilli(), k -> new long[3]);
+            sum[0] += row.beesIn();
+            sum[1] += row.beesOut();
+            sum[2] += row.samples();
+        }
+        List<HourActivity> hours = new ArrayList<>(sums.size());
+        sums.forEach((start, sum) -> hours.add(new HourActivity(start, sum[0], sum[1], sum[2])));
+        return hours;
+    }
+
+    /**
+     * @param sorted readings sorted by time, with finite values
+     * @param width  bucket width in milliseconds, positive; buckets start at multiples of it since
+     *               1970-01-01T00:00:00Z (so an hour's bucket is the UTC hour)
+     * @return the non-empty buckets, in time order
+     */
+    static List<Bucket> of(List<TelemetryRow> sorted, long width) {
+        List<Bucket> buckets = new ArrayList<>();
+        long start = Long.MIN_VALUE;
+        double sum = 0;
+        double min = 0;
+        double max = 0;
+        int count = 0;
+        for (TelemetryRow row : sorted) {
+            long bucket = Math.floorDiv(row.readingTime().toEpochMilli(), width) * width;
+            if (bucket != start && count > 0) {
+                buckets.add(new Bucket(start, sum / count, min, max, count));
+                count = 0;
+            }
+            double v = row.value();
+            if (count == 0) {
+                start = bucket;
+                sum = 0;
+                min = v;
+                max = v;
+            }
+            sum += v;
+            min = Math.min(min, v);
+            max = Math.max(max, v);
+            count++;
+        }
+        if (count > 0) {
+            buckets.add(new Bucket(start, sum / count, min, max, count));
+        }
+        return buckets;
+    }
+}

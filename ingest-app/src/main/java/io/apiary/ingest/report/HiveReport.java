@@ -1,0 +1,39 @@
+package io.apiary.ingest.report;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+import io.apiary.ingest.read.ActivityRow;
+import io.apiary.ingest.read.TelemetryRow;
+import io.apiary.ingest.read.TimeRange;
+
+/**
+ * What {@link HtmlReport} renders: one hive's rows over a time range. Immutable (the lists are
+ * copied), thread-safe.
+ *
+ * @param hiveId         the hive, not null (any text: it is escaped when rendered)
+ * @param range          the UTC time range the rows were read for, not null
+ * @param readings       the hive's sensor readings, in any order, not null, may be empty
+ * @param activity       the hive's hourly bee counts, in any order, not null, may be empty
+ * @param generatedAt    when the report was made, shown in its header, not null (passed in so
+ *                       that the same input renders the same bytes)
+ * @param readStatistics one line about the read (e.g. {@code 14 partitions read in 1.2 s}), or null
+ */
+public record HiveReport(String hiveId, TimeRange range, List<TelemetryRow> readings, List<ActivityRow> activity,
+        Instant generatedAt, String readStatistics) {
+
+    /** Checks the non-null fields and copies the lists. */
+    public HiveReport {
+        Objects.requireNonNull(hiveId, "hiveId");
+        Objects.requireNonNull(range, "range");
+        Objects.requireNonNull(generatedAt, "generatedAt");
+        readings = List.copyOf(Objects.requireNonNull(readings, "readings"));
+        activity = List.copyOf(Objects.requireNonNull(activity, "activity"));
+    }
+
+    /** @return whether there is neither a reading nor an activity row */
+    public boolean isEmpty() {
+        return readings.isEmpty() && activity.isEmpty();
+    }
+}

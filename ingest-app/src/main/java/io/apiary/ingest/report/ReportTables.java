@@ -1,0 +1,105 @@
+package io.apiary.ingest.report;
+
+import static io.apiary.ingest.report.Html.escape;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+import io.apiary.ingest.read.TelemetryRow;
+import io.apiary.ingest.report.Buckets.Bucket;
+import io.apiary.ingest.report.Buckets.HourActivity;
+
+/**
+ * The report's tables: the numbers behind the charts. Stateless, thread-safe.
+ */
+final class ReportTables {
+
+    /** The most raw readings listed per sensor. */
+    static final int MAX_RAW_ROWS = 5_000;
+
+    private static final long HOUR = 3_600_000L;
+
+    private ReportTables() {
+    }
+
+    /**
+     * @param series the sensors' series, in column order
+     * @param hours  the hours with activity data, time order
+     * @return a {@code <table class="hourly">}: per UTC hour with any data, each sensor's mean (min–max)
+     *         and the bees in, bees out and samples; {@code –} where the hour has no such data
+     */
+    static String hourly(List<SensorSeries> series, List<HourActivity> hours) {
+        TreeSet<Long> starts = new TreeSet<>();
+        List<Map<Long, Bucket>> perSensor = new ArrayList<>();
+        for (SensorSeries s : series) {
+            List<TelemetryRow> finite = s.readings().stream().filter(r -> Double.isFinite(r.value())).toList();
+            Map<Long, Bucket> byHour = new HashMap<>();
+            for (Bucket b : Buckets.of(finite, HOUR)) {
+                byHour.put(b.start(), b);
+                starts.add(b.start());
+            }
+            perSensor.add(byHour);
+        }
+        Map<Long, HourActivity> activity = new HashMap<>();
+        for (HourActivity h : hours) {
+            activity.put(h.start(), h);
+            starts.add(h.start());
+        }
+        StringBuilder html = new StringBuilder(128 * starts.size() * (series.size() + 2) + 1024);
+        html.append("<div class=\"table-wrap\"><table class=\"hourly\"><thead><tr><th scope=\"col\">UTC hour</th>");
+        for (SensorSeries s : series) {
+            String unit = s.mixedUnits() ? "mixed units" : s.unitLabel();
+            html.append("<th scope=\"col\">").append(escape(s.sensor()))
+                    .append(unit.isEmpty() ? "" : " (" + escape(unit) + ")").append("<br/>mean (min–max)</th>");
+        }
+        html.append("<th scope=\"col\">bees in</th><th scope=\"col\">bees out</th><th scope=\"col\">samples</th>")
+                .append("</tr></thead><tbody>");
+        for (long start : starts) {
+            html.append("<tr><th scope=\"row\">").append(ReportFormat.minute(start)).append("</th>");
+            for (int i = 0; i < perSensor.size(); i++) {
+                Bucket b = perSensor.get(i).get(start);
+                int d = series.get(i).decimals();
+                html.append("<td>").append(b == null ? "–" : ReportFormat.fixed(b.mean(), d) + " ("
+                        + ReportFormat.fixed(b.min(), d) + "–" + ReportFormat.fixed(b.max(), d) + ")").append("</td>");
+            }
+            HourActivity h = activity.get(start);
+            html.append("<td>").append(h == null ? "–" : ReportFormat.count(h.in())).append("</td><td>")
+                    .append(h == null ? "–" : ReportFormat.count(h.out())).append("</td><td>")
+                    .append(h == null ? "–" : ReportFormat.count(h.samples())).append("</td></tr>");
+        }
+        return html.append("</tbody></table></div>").toString();
+    }
+
+    /**
+     * @param series a sensor's series
+     * @return a closed {@code <details class="raw" data-sensor="..">} listing its readings (time, value,
+     *         unit), the first {@value #MAX_RAW_ROWS} only, saying so when it cuts
+     */
+    static String raw(SensorSeries series) {
+        List<TelemetryRow> rows = series.readings();
+        int shown = Math.min(rows.size(), MAX_RAW_ROWS);
+        StringBuilder html = new StringBuilder(80 * shown + 512);
+        html.append("<details class=\"raw\" data-sensor=\"").append(escape(series.sensor())).append("\"><summary>")
+                .append(escape(series.sensor())).append(": ").append(ReportFormat.count(rows.size()))
+                .append(rows.size() == 1 ? " reading" : " readings");
+        if (shown < rows.size()) {
+            html.append(" (the first ").append(ReportFormat.count(shown)).append(" are listed)");
+        }
+        html.append("</summary><div class=\"table-wrap\"><table class=\"raw\"><thead><tr><th scope=\"col\">time (UTC)")
+                .append("</th><th scope=\"col\">value</th><th scope=\"col\">unit</th></tr></thead><tbody>");
+        for (TelemetryRow row : rows.subList(0, shown)) {
+            html.append("<tr><td>").append(ReportFormat.second(row.readingTime())).append("</td><td>")
+                    .append(ReportFormat.exact(row.value())).append("</td><td>").append(escape(row.unit()))
+                    .append("</td></tr>");
+        }
+        html.append("</tbody></table></div>");
+        if (shown < rows.size()) {
+            html.append("<p class=\"note\">").append(ReportFormat.count(rows.size() - shown))
+                    .append(" more readings are not listed; the hourly table above covers all of them.</p>");
+        }
+        return html.append("</details>").toString();
+    }
+}

@@ -1,0 +1,295 @@
+package io.apiary.ingest.report;
+
+import static io.apiary.ingest.report.ReportRows.DAY;
+import static io.apiary.ingest.report.ReportRows.hour;
+import static io.apiary.ingest.report.ReportRows.readings;
+import static io.apiary.ingest.report.ReportRows.report;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.stream.Collectors;
+
+import io.apiary.ingest.read.ActivityRow;
+import io.apiary.ingest.read.TelemetryRow;
+import io.apiary.ingest.read.TimeRange;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Element;
+
+class HtmlReportTest {
+
+    private static final Instant MIDNIGHT = DAY.atStartOfDay().toInstant(java.time.ZoneOffset.UTC);
+
+    private static List<TelemetryRow> threeSensors() {
+        List<TelemetryRow> rows = new ArrayList<>();
+        rows.addAll(readings("TEMPERATURE", "C", MIDNIGHT, 12, 900));
+        rows.addAll(readings("HUMIDITY", "%", MIDNIGHT, 7, 1800));
+        rows.addAll(readings("WEIGHT", "kg", MIDNIGHT.plusSeconds(3600), 30, 600));
+        return rows;
+    }
+
+    @Test
+    void should_draw_one_chart_per_sensor_with_its_reading_count_when_sensors_have_different_counts() {
+        // Given
+        List<TelemetryRow> rows = threeSensors();
+        var expected = rows.stream().collect(Collectors.groupingBy(TelemetryRow::sensorType, Collectors.counting()));
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, List.of())));
+
+        // Then
+        List<Element> charts = html.all("//svg[@class='chart sensor-chart']");
+        assertThat(charts).extracting(c -> c.getAttribute("data-sensor"))
+                .containsExactlyInAnyOrderElementsOf(expected.keySet());
+        for (Element chart : charts) {
+            assertThat(Long.parseLong(chart.getAttribute("data-points")))
+                    .as(chart.getAttribute("data-sensor")).isEqualTo(expected.get(chart.getAttribute("data-sensor")));
+        }
+    }
+
+    @Test
+    void should_plot_as_many_points_as_readings_when_readings_are_evenly_spaced() {
+        // Given
+        List<TelemetryRow> rows = threeSensors();
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, List.of())));
+
+        // Then
+        for (Element chart : html.all("//svg[@class='chart sensor-chart']")) {
+            String sensor = chart.getAttribute("data-sensor");
+            long readings = rows.stream().filter(r -> r.sensorType().equals(sensor)).count();
+            assertThat(chart.getElementsByTagName("polyline").getLength()).as(sensor).isEqualTo(1);
+            assertThat(ReportDocument.plottedPoints(chart)).as(sensor).isEqualTo((int) readings);
+        }
+    }
+
+    @Test
+    void should_break_the_line_when_consecutive_readings_are_far_apart() {
+        // Given: 10 readings 15 minutes apart, 5 hours without, 10 more, and a lone reading 5 hours later
+        List<TelemetryRow> rows = new ArrayList<>(readings("TEMPERATURE", "C", MIDNIGHT, 10, 900));
+        rows.addAll(readings("TEMPERATURE", "C", MIDNIGHT.plusSeconds(8 * 3600), 10, 900));
+        rows.addAll(readings("TEMPERATURE", "C", MIDNIGHT.plusSeconds(16 * 3600), 1, 900));
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, List.of())));
+
+        // Then
+        Element chart = html.one("//svg[@data-sensor='TEMPERATURE']");
+        assertThat(html.all("//svg[@data-sensor='TEMPERATURE']//polyline"))
+                .extracting(ReportDocument::pairs).containsExactly(10, 10);
+        assertThat(html.all("//svg[@data-sensor='TEMPERATURE']//circle[@class='lone']")).hasSize(1);
+        assertThat(ReportDocument.plottedPoints(chart)).isEqualTo(21);
+    }
+
+    @Test
+    void should_plot_bucket_means_when_a_sensor_has_more_readings_than_the_cap() {
+        // Given: one reading every 30 s for 24 h (2,880) in a 3-day range: 3 days / 1,000 buckets is 4.3 min,
+        // so 5-minute buckets, and 24 h / 5 min = 288 of them hold readings
+        List<TelemetryRow> rows = readings("WEIGHT", "kg", MIDNIGHT, 2_880, 30);
+        HiveReport report = new HiveReport("h", TimeRange.days(DAY, DAY.plusDays(2)), rows, List.of(),
+                ReportRows.GENERATED, null);
+
+        // When
+        String text = HtmlReport.render(report);
+        ReportDocument html = ReportDocument.parse(text);
+
+        // Then
+        Element chart = html.one("//svg[@data-sensor='WEIGHT']");
+        assertThat(chart.getAttribute("data-points")).isEqualTo("288");
+        assertThat(ReportDocument.plottedPoints(chart)).isEqualTo(288);
+        assertThat(html.all("//svg[@data-sensor='WEIGHT']//polygon[@class='band']")).hasSize(1);
+        assertThat(html.one("//figure[svg/@data-sensor='WEIGHT']/figcaption").getTextContent())
+                .contains("2,880 readings").contains("288 5-minute means");
+    }
+
+    @Test
+    void should_plot_every_reading_when_a_sensor_has_exactly_the_cap() {
+        // Given
+        List<TelemetryRow> rows = readings("WEIGHT", "kg", MIDNIGHT, SensorSeries.MAX_POINTS, 30);
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, List.of())));
+
+        // Then
+        Element chart = html.one("//svg[@data-sensor='WEIGHT']");
+        assertThat(chart.getAttribute("data-points")).isEqualTo(String.valueOf(SensorSeries.MAX_POINTS));
+        assertThat(html.all("//svg[@data-sensor='WEIGHT']//polygon")).isEmpty();
+    }
+
+    @Test
+    void should_draw_a_bar_pair_per_hour_with_data_when_activity_is_given() {
+        // Given: five hours, one of them in two rows
+        List<ActivityRow> activity = List.of(hour(6, 10, 8), hour(7, 300, 280), hour(7, 5, 5), hour(12, 900, 870),
+                hour(13, 0, 0), hour(20, 40, 60));
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report(List.of(), activity)));
+
+        // Then
+        Element chart = html.one("//svg[@class='chart activity-chart']");
+        assertThat(chart.getAttribute("data-bars")).isEqualTo("5");
+        assertThat(html.all("//svg[@class='chart activity-chart']/g[@class='hour']/rect[@class='bar in']")).hasSize(5);
+        assertThat(html.all("//svg[@class='chart activity-chart']/g[@class='hour']/rect[@class='bar out']")).hasSize(5);
+        assertThat(html.all("//svg[@class='chart activity-chart']//g[@class='legend']/text"))
+                .extracting(Element::getTextContent).anyMatch(t -> t.contains("in")).anyMatch(t -> t.contains("out"));
+    }
+
+    @Test
+    void should_list_each_hour_with_mean_min_max_and_bees_when_rendering_the_hourly_table() {
+        // Given
+        List<TelemetryRow> rows = List.of(
+                new TelemetryRow("3627", "TEMPERATURE", MIDNIGHT.plusSeconds(10 * 3600 + 300), 20.0, "C", null),
+                new TelemetryRow("3627", "TEMPERATURE", MIDNIGHT.plusSeconds(10 * 3600 + 2100), 22.5, "C", null));
+        List<ActivityRow> activity = List.of(hour(10, 1200, 1100), hour(11, 7, 9));
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, activity)));
+
+        // Then
+        List<Element> body = html.all("//table[@class='hourly']/tbody/tr");
+        assertThat(body).extracting(Element::getTextContent).containsExactly(
+                "2021-07-12 10:0021.3 (20.0–22.5)1,2001,10060", "2021-07-12 11:00–7960");
+    }
+
+    @Test
+    void should_escape_hostile_text_when_it_comes_from_the_data() {
+        // Given
+        String hive = "<script>alert(\"x\")</script>&'";
+        String sensor = "T<b>\"&'";
+        String unit = "<u>&amp;";
+        TelemetryRow row = new TelemetryRow(hive, sensor, MIDNIGHT, 1.5, unit, null);
+        HiveReport report = new HiveReport(hive, ReportRows.ONE_DAY, List.of(row), List.of(), ReportRows.GENERATED,
+                "</p><img src=x onerror=alert(1)>");
+
+        // When
+        String text = HtmlReport.render(report);
+        ReportDocument html = ReportDocument.parse(text);
+
+        // Then
+        assertThat(text).doesNotContain("<script", "<b>", "<u>", "<img");
+        assertThat(html.one("//h1").getTextContent()).isEqualTo("Hive " + hive);
+        assertThat(html.one("//svg[@class='chart sensor-chart']").getAttribute("data-sensor")).isEqualTo(sensor);
+        assertThat(html.one("//table[@class='raw']/tbody/tr/td[3]").getTextContent()).isEqualTo(unit);
+        assertThat(html.one("//p[contains(@class,'stats')]").getTextContent()).endsWith("</p><img src=x onerror=alert(1)>");
+    }
+
+    @Test
+    void should_reference_nothing_external_when_rendering_a_full_report() {
+        // Given
+        List<ActivityRow> activity = List.of(hour(6, 10, 8), hour(7, 300, 280));
+        List<TelemetryRow> rows = new ArrayList<>(threeSensors());
+        rows.addAll(readings("WEIGHT", "kg", MIDNIGHT, 3_000, 20));
+
+        // When
+        String text = HtmlReport.render(report(rows, activity)).toLowerCase(Locale.ROOT);
+
+        // Then
+        assertThat(text).doesNotContain("http://", "https://", "src=", "@import", "url(", "<script", "<link",
+                "@font-face");
+        assertThat(text).contains("font-family: system-ui, sans-serif");
+    }
+
+    @Test
+    void should_say_no_data_was_found_when_the_report_has_no_rows() {
+        // Given
+        HiveReport empty = report(List.of(), List.of());
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(empty));
+
+        // Then
+        String message = html.one("//section[@class='empty']").getTextContent();
+        assertThat(message).contains("No data was found for hive 3627").contains("2021-07-12")
+                .contains("Check the hive id").contains("date range");
+        assertThat(html.all("//svg")).isEmpty();
+        assertThat(html.one("//h1").getTextContent()).isEqualTo("Hive 3627");
+    }
+
+    @Test
+    void should_render_the_same_text_when_rows_come_in_another_order() {
+        // Given
+        List<TelemetryRow> rows = threeSensors();
+        List<TelemetryRow> shuffled = new ArrayList<>(rows);
+        Collections.shuffle(shuffled, new Random(7));
+        List<ActivityRow> activity = List.of(hour(6, 10, 8), hour(7, 300, 280));
+
+        // When
+        String first = HtmlReport.render(report(rows, activity));
+        String second = HtmlReport.render(report(shuffled, List.of(activity.get(1), activity.get(0))));
+
+        // Then
+        assertThat(second).isEqualTo(first);
+    }
+
+    @Test
+    void should_format_numbers_with_dots_when_the_default_locale_uses_commas() {
+        // Given
+        Locale original = Locale.getDefault();
+        List<TelemetryRow> rows = List.of(new TelemetryRow("3627", "TEMPERATURE", MIDNIGHT, 35.12, "C", null));
+        String text;
+
+        // When
+        try {
+            Locale.setDefault(Locale.GERMANY);
+            text = HtmlReport.render(report(rows, List.of(hour(0, 12_345, 1))));
+        } finally {
+            Locale.setDefault(original);
+        }
+
+        // Then
+        ReportDocument html = ReportDocument.parse(text);
+        assertThat(html.one("//table[@class='raw']/tbody/tr/td[2]").getTextContent()).isEqualTo("35.12");
+        assertThat(html.one("//table[@class='hourly']/tbody/tr/td[2]").getTextContent()).isEqualTo("12,345");
+    }
+
+    @Test
+    void should_say_so_in_the_caption_when_units_differ_within_a_sensor() {
+        // Given
+        List<TelemetryRow> rows = List.of(new TelemetryRow("3627", "TEMPERATURE", MIDNIGHT, 35.0, "C", null),
+                new TelemetryRow("3627", "TEMPERATURE", MIDNIGHT.plusSeconds(60), 95.0, "F", null));
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, List.of())));
+
+        // Then
+        assertThat(html.one("//figure/figcaption").getTextContent()).contains("units differ").contains("C, F");
+    }
+
+    @Test
+    void should_list_at_most_the_cap_of_raw_readings_and_say_so_when_a_sensor_has_more() {
+        // Given
+        int count = ReportTables.MAX_RAW_ROWS + 7;
+        List<TelemetryRow> rows = readings("WEIGHT", "kg", MIDNIGHT, count, 10);
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, List.of())));
+
+        // Then
+        assertThat(html.all("//details[@data-sensor='WEIGHT']//tbody/tr")).hasSize(ReportTables.MAX_RAW_ROWS);
+        assertThat(html.one("//details[@data-sensor='WEIGHT']/summary").getTextContent())
+                .contains("5,007 readings").contains("first 5,000");
+    }
+
+    @Test
+    void should_show_the_range_generation_time_and_read_statistics_when_rendering_the_header() {
+        // Given
+        HiveReport report = new HiveReport("3627", TimeRange.days(DAY, LocalDate.of(2021, 7, 18)), List.of(),
+                List.of(hour(6, 1, 1)), Instant.parse("2021-07-19T08:30:05Z"), "14 partitions read in 0.4 s");
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report));
+
+        // Then
+        String header = html.one("//header").getTextContent();
+        assertThat(header).contains("2021-07-12 to 2021-07-18 (UTC days)").contains("generated 2021-07-19 08:30:05 UTC")
+                .contains("14 partitions read in 0.4 s");
+        assertThat(html.one("/html/head/title").getTextContent()).contains("3627");
+    }
+
+}
