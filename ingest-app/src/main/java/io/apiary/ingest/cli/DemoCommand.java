@@ -40,6 +40,11 @@ public final class DemoCommand implements Callable<Integer> {
             description = "UTC day whose hourly activity the summary shows (default: ${DEFAULT-VALUE}).")
     LocalDate showDay;
 
+    @Option(names = "--report", paramLabel = "FILE",
+            description = "Where to write the HTML report of the shown hive, for the week around the shown day "
+                    + "(default: apiary-demo/hive-HIVE-FROM-TO.html in the temporary folder).")
+    Path report;
+
     @Option(names = "--keep-running",
             description = "After the summary, keep the servers and the pipeline running (with the demo's data) "
                     + "until Ctrl-C, and write a settings file for the other commands.")
@@ -63,6 +68,6 @@ public final class DemoCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         return new Demo(new Demo.Options(workDir, keepWorkDir, Duration.ofSeconds(countIntervalSeconds), showHive,
-                showDay, Duration.ofMinutes(timeoutMinutes), keepRunning), out).run();
+                showDay, Duration.ofMinutes(timeoutMinutes), keepRunning, report), out).run();
     }
 }

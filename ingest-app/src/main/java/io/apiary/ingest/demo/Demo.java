@@ -21,6 +21,10 @@ import io.apiary.ingest.gateway.EntranceCountSimulator;
 import io.apiary.ingest.gateway.GatewayProducer;
 import io.apiary.ingest.pipeline.Pipeline;
 import io.apiary.ingest.pipeline.TopicProvisioner;
+import io.apiary.ingest.read.HiveDataReader;
+import io.apiary.ingest.read.ReadSettings;
+import io.apiary.ingest.read.TimeRange;
+import io.apiary.ingest.report.HiveReportFile;
 import io.apiary.ingest.topics.Topics;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -42,9 +46,22 @@ public final class Demo {
      * @param showDay       UTC day whose hourly activity the summary shows
      * @param drainTimeout  longest wait for the pipeline to write everything
      * @param keepRunning   after the summary, keep servers and pipeline running until Ctrl-C
+     * @param reportFile    where the HTML report of {@code showHive} for the week around {@code showDay}
+     *                      goes; null for {@link #defaultReportFile}
      */
     public record Options(Path workDir, boolean keepWorkDir, Duration countInterval, String showHive,
-            LocalDate showDay, Duration drainTimeout, boolean keepRunning) {
+            LocalDate showDay, Duration drainTimeout, boolean keepRunning, Path reportFile) {
+    }
+
+    /**
+     * @param hive the hive
+     * @param from the report's first day
+     * @param to   its last day
+     * @return {@code apiary-demo/hive-HIVE-FROM-TO.html} in the JVM's temporary folder
+     */
+    public static Path defaultReportFile(String hive, LocalDate from, LocalDate to) {
+        return Path.of(System.getProperty("java.io.tmpdir"), "apiary-demo",
+                ("hive-" + hive + "-" + from + "-" + to).replaceAll("[^A-Za-z0-9._-]", "_") + ".html");
     }
 
     private final Options options;
@@ -127,6 +144,7 @@ public final class Demo {
             Duration ingest = Duration.ofNanos(System.nanoTime() - tIngest);
             new DemoSummary(out, config).print(data, sent, progress, ingest, pipeline, options.showHive(),
                     options.showDay());
+            writeReport(config);
             if (options.keepRunning()) {
                 out.printf("%nThe servers and the pipeline keep running, with the demo's data.%n");
                 LocalStackSession.printUsage(out, LocalStackSession.writeSettings(stack));
@@ -146,6 +164,21 @@ public final class Demo {
                 // the JVM is exiting (Ctrl-C); the hook does the same work
             }
             out.flush();
+        }
+    }
+
+    /** Writes the HTML report of the shown hive for the week around the shown day, and prints its path. */
+    private void writeReport(IngestConfig config) throws java.io.IOException {
+        LocalDate from = options.showDay().minusDays(3);
+        LocalDate to = options.showDay().plusDays(3);
+        Path file = options.reportFile() != null ? options.reportFile()
+                : defaultReportFile(options.showHive(), from, to);
+        try (CqlSession session = CassandraSessions.open(config)) {
+            HiveReportFile.Written written = HiveReportFile.write(new HiveDataReader(session,
+                    ReadSettings.from(config)), options.showHive(), TimeRange.days(from, to), file,
+                    java.time.Instant.now(), 1_000_000);
+            out.printf("%n  Report of hive %s from %s to %s (charts per sensor, hourly bees in and out, tables):%n"
+                    + "    %s%n    %s%n", options.showHive(), from, to, written.file().toUri(), written.summary());
         }
     }
 

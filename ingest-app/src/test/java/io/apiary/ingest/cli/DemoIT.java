@@ -4,6 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import io.apiary.ingest.demo.UrbanDataset;
 
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -12,14 +22,16 @@ import picocli.CommandLine;
 class DemoIT {
 
     @Test
-    void should_write_every_distinct_urban_reading_and_print_the_summary() {
+    void should_write_every_distinct_urban_reading_print_the_summary_and_write_the_report() throws Exception {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cli = IngestApp.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
 
-        int exit = cli.execute("demo", "--count-interval-seconds", "900");
+        Path report = Path.of("target", "demo-it", "report.html").toAbsolutePath();
+
+        int exit = cli.execute("demo", "--count-interval-seconds", "900", "--report", report.toString());
 
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString())
@@ -28,6 +40,23 @@ class DemoIT {
                 .containsPattern("dead-lettered records\\s+0")
                 .contains("Hourly activity of hive 3627 on 2021-07-15")
                 .containsPattern("total\\s+\\d+\\s+\\d+\\s+\\(24 hours\\)")
-                .contains("Demo finished in");
+                .contains("Demo finished in")
+                .contains("Report of hive 3627 from 2021-07-12 to 2021-07-18")
+                .contains(report.toUri().toString());
+        // One chart per sensor of the real hive, with one point per distinct reading of the week.
+        Map<String, Long> expected = UrbanDataset.load().readings().stream()
+                .filter(r -> r.getHiveId().equals("3627"))
+                .filter(r -> !r.getReadingTime().isBefore(Instant.parse("2021-07-12T00:00:00Z"))
+                        && r.getReadingTime().isBefore(Instant.parse("2021-07-19T00:00:00Z")))
+                .map(r -> r.getSensorType() + "|" + r.getReadingTime()).distinct()
+                .collect(Collectors.groupingBy(k -> k.substring(0, k.indexOf('|')), TreeMap::new, Collectors.counting()));
+        Map<String, Long> charted = new TreeMap<>();
+        Matcher chart = Pattern.compile("data-sensor=\"([A-Z_]+)\" data-points=\"(\\d+)\"")
+                .matcher(Files.readString(report));
+        while (chart.find()) {
+            charted.merge(chart.group(1), Long.parseLong(chart.group(2)), Long::sum);
+        }
+        assertThat(expected).containsOnlyKeys("TEMPERATURE", "HUMIDITY");
+        assertThat(charted).isEqualTo(expected);
     }
 }
