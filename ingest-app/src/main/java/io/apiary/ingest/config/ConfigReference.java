@@ -40,6 +40,7 @@ public final class ConfigReference {
         sections.put("health.", "HTTP endpoints, health and shutdown");
         sections.put("shutdown.", "HTTP endpoints, health and shutdown");
         sections.put("partitions.", "Partition plan (partitions plan command)");
+        sections.put("read.", "Read path (query and report commands)");
         return sections;
     }
 
