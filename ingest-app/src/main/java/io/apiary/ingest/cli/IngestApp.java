@@ -46,7 +46,8 @@ public final class IngestApp {
             boolean badConfig = e instanceof ConfigException;
             String message = badConfig ? e.getMessage() + " (settings come from --config, APIARY_* environment"
                     + " variables and --set; see README.md, Configuration)"
-                    : e instanceof IllegalArgumentException ? e.getMessage() : e.toString();
+                    : e instanceof IllegalArgumentException || e instanceof io.apiary.ingest.read.ReadException
+                            ? e.getMessage() : e.toString();
             commandLine.getErr().println("error: " + message);
             if (org.slf4j.LoggerFactory.getLogger(IngestApp.class).isDebugEnabled()) {
                 e.printStackTrace(commandLine.getErr());

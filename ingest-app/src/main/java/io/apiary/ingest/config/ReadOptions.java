@@ -16,6 +16,7 @@ public final class ReadOptions {
 
     public static final String READ_MAX_IN_FLIGHT = "read.max.in.flight.requests";
     public static final String READ_PAGE_SIZE = "read.page.size";
+    public static final String READ_MAX_PARTITION_QUERIES = "read.max.partition.queries";
     public static final String READ_CONSISTENCY = "read.consistency";
     public static final String READ_TELEMETRY_PREVIOUS_SCHEMES = "read.telemetry.previous.shard.schemes";
     public static final String READ_WEATHER_PREVIOUS_SCHEMES = "read.weather.previous.shard.schemes";
@@ -46,6 +47,11 @@ public final class ReadOptions {
                 .define(READ_MAX_IN_FLIGHT, Type.INT, 16, Range.between(1, 1_024), Importance.MEDIUM,
                         "Most CQL requests one read keeps in flight: a read spanning many day and shard "
                                 + "partitions queries this many of them at once, in time order.")
+                .define(READ_MAX_PARTITION_QUERIES, Type.INT, 100_000, Range.between(1, 10_000_000), Importance.LOW,
+                        "Most partition queries one read may plan (one per partition and sensor type, counted as "
+                                + "days x sensor types x shards); a longer read is refused with a message rather than "
+                                + "held in memory. 100,000 covers a month of every sensor type at 96 shards, or a "
+                                + "year of three.")
                 .define(READ_PAGE_SIZE, Type.INT, 5_000, Range.between(1, 100_000), Importance.LOW,
                         "Rows per page Cassandra returns for one partition query (the driver's page size); a "
                                 + "read with a limit asks for at most the limit plus one.")

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import io.apiary.ingest.bucket.DayBucket;
 import io.apiary.ingest.topology.RowMapper;
 import io.apiary.schema.SensorType;
 
@@ -45,10 +46,10 @@ public final class HiveDataReader {
      *
      * @param request what to read, not null
      * @return the rows in the request's order; close it to stop early
-     * @throws IllegalArgumentException if the request's page token is not one of this table and order
+     * @throws IllegalArgumentException if the request's page token is not one of this table and order,
+     *                                  or the read would plan more than {@code read.max.partition.queries}
      * @throws ReadException            while iterating, if Cassandra cannot answer a partition's query
-     * @throws com.datastax.oss.driver.api.core.servererrors.InvalidQueryException if the table is
-     *         missing (schema not applied to the keyspace)
+     * @throws IllegalArgumentException if the keyspace or table is missing (schema not applied)
      */
     public <R extends TimedRow> MergedRows<R> stream(ReadRequest<R> request) {
         return open(request, settings.pageSize());
@@ -92,8 +93,9 @@ public final class HiveDataReader {
         List<PartitionCursor<R>> cursors = new ArrayList<>();
         Set<List<Object>> partitions = new HashSet<>();
         if (range != null) {
+            checkPlanSize(request, range);
             PreparedStatement statement = prepared.computeIfAbsent(table.name() + "/" + request.order(),
-                    key -> session.prepare(table.cql(settings.keyspace(), request.order())));
+                    key -> prepare(table, request.order()));
             for (String series : series(request)) {
                 String shardSeries = table.hasSeries() ? series : RowMapper.WEATHER_SHARD_SENSOR;
                 List<ShardScheme> schemes = table == SeriesTable.WEATHER ? settings.weatherSchemes()
@@ -111,6 +113,35 @@ public final class HiveDataReader {
             }
         }
         return new MergedRows<>(cursors, request.order(), settings.maxInFlight(), after, partitions.size());
+    }
+
+    /**
+     * Refuses a read that would plan more partition queries than {@code read.max.partition.queries},
+     * before planning them: days x series x shards of every scheme (exact for whole days).
+     */
+    private void checkPlanSize(ReadRequest<?> request, TimeRange range) {
+        SeriesTable<?> table = request.table();
+        long days = DayBucket.epochDay(range.toMillis() - 1) - DayBucket.epochDay(range.fromMillis()) + 1;
+        long shards = !table.sharded() ? 1 : (table == SeriesTable.WEATHER ? settings.weatherSchemes()
+                : settings.telemetrySchemes()).stream().mapToLong(ShardScheme::shards).sum();
+        long perDay = table == SeriesTable.ACTIVITY ? 0 : (long) series(request).size() * shards;
+        long queries = table == SeriesTable.ACTIVITY ? 1 : days * perDay;
+        if (queries > settings.maxPartitionQueries()) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "reading %s of %s from %s to %s "
+                    + "could take up to %,d partition queries (%,d days x %,d per day), more than "
+                    + "read.max.partition.queries (%,d): narrow the range%s, or raise that setting",
+                    table.name(), request.entity(), range.from(), range.to(), queries, days, perDay,
+                    settings.maxPartitionQueries(), table.hasSeries() ? " or the sensor types" : ""));
+        }
+    }
+
+    private PreparedStatement prepare(SeriesTable<?> table, ReadOrder order) {
+        try {
+            return session.prepare(table.cql(settings.keyspace(), order));
+        } catch (com.datastax.oss.driver.api.core.servererrors.InvalidQueryException e) {
+            throw new IllegalArgumentException(settings.keyspace() + "." + table.name() + " cannot be read: "
+                    + e.getMessage() + " (is cassandra.keyspace right? 'schema apply' creates the tables)", e);
+        }
     }
 
     /** The request's range, cut at the page token's position; null when nothing is left. */

@@ -20,9 +20,10 @@ import io.apiary.ingest.config.ReadOptions;
  * @param maxInFlight      most requests one read keeps in flight, at least 1
  * @param pageSize         rows per page of a partition query, at least 1
  * @param consistency      read consistency level, not null
+ * @param maxPartitionQueries most (partition, series) queries one read may plan, at least 1
  */
 public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, List<ShardScheme> weatherSchemes,
-        int maxInFlight, int pageSize, ConsistencyLevel consistency) {
+        int maxInFlight, int pageSize, ConsistencyLevel consistency, int maxPartitionQueries) {
 
     /** Checks and copies the fields. */
     public ReadSettings {
@@ -33,9 +34,9 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
         if (telemetrySchemes.isEmpty() || weatherSchemes.isEmpty()) {
             throw new IllegalArgumentException("a sharded table needs at least one shard scheme");
         }
-        if (maxInFlight < 1 || pageSize < 1) {
-            throw new IllegalArgumentException("maxInFlight and pageSize must be at least 1, were " + maxInFlight
-                    + " and " + pageSize);
+        if (maxInFlight < 1 || pageSize < 1 || maxPartitionQueries < 1) {
+            throw new IllegalArgumentException("maxInFlight, pageSize and maxPartitionQueries must be at least 1, were "
+                    + maxInFlight + ", " + pageSize + " and " + maxPartitionQueries);
         }
     }
 
@@ -43,7 +44,7 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
      * The settings of a configuration: {@code cassandra.keyspace}; the current schemes from
      * {@code telemetry.shard.strategy}, {@code telemetry.shards} and {@code weather.shards}, then
      * {@code read.*.previous.shard.schemes}; {@code read.max.in.flight.requests},
-     * {@code read.page.size} and {@code read.consistency}.
+     * {@code read.page.size}, {@code read.consistency} and {@code read.max.partition.queries}.
      *
      * @param config the validated configuration, not null
      * @return the settings
@@ -56,7 +57,7 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
                         config.getList(ReadOptions.READ_WEATHER_PREVIOUS_SCHEMES)),
                 config.getInt(ReadOptions.READ_MAX_IN_FLIGHT), config.getInt(ReadOptions.READ_PAGE_SIZE),
                 DefaultConsistencyLevel.valueOf(config.getString(ReadOptions.READ_CONSISTENCY).trim()
-                        .toUpperCase(Locale.ROOT)));
+                        .toUpperCase(Locale.ROOT)), config.getInt(ReadOptions.READ_MAX_PARTITION_QUERIES));
     }
 
     private static List<ShardScheme> schemes(ShardScheme current, List<String> previous) {

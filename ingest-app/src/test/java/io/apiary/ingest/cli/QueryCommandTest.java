@@ -1,0 +1,92 @@
+package io.apiary.ingest.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Instant;
+
+import io.apiary.ingest.read.TimeRange;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * {@code query} and {@code report}: usage errors exit 2 before any connection (the contact point
+ * is a closed port, so reaching Cassandra would fail differently), and the time arguments.
+ */
+class QueryCommandTest {
+
+    private static final String NOWHERE = "cassandra.contact.points=127.0.0.1:1";
+
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = IngestApp.commandLine();
+        cli.setOut(new PrintWriter(new StringWriter(), true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    @Test
+    void should_exit_2_for_a_malformed_or_reversed_range() {
+        assertThat(run("query", "telemetry", "--hive", "h", "--from", "yesterday", "--to", "2021-07-15",
+                "--set", NOWHERE)).isEqualTo(2);
+        assertThat(run("query", "telemetry", "--hive", "h", "--from", "2021-07-16", "--to", "2021-07-15T00:00Z",
+                "--set", NOWHERE)).isEqualTo(2);
+        assertThat(err.toString()).contains("--from 'yesterday' is not a time", "must be after its start");
+    }
+
+    @Test
+    void should_exit_2_naming_the_accepted_values_for_a_bad_sensor_format_order_or_limit() {
+        String[] range = {"--from", "2021-07-15", "--to", "2021-07-15", "--set", NOWHERE};
+        assertThat(run(concat(new String[] {"query", "telemetry", "--hive", "h", "--sensor", "TEMPERATURE,NOISE"},
+                range))).isEqualTo(2);
+        assertThat(run(concat(new String[] {"query", "activity", "--hive", "h", "--format", "xml"}, range)))
+                .isEqualTo(2);
+        assertThat(run(concat(new String[] {"query", "weather", "--station", "s", "--order", "up"}, range)))
+                .isEqualTo(2);
+        assertThat(run(concat(new String[] {"query", "alerts", "--agent", "a", "--limit", "0"}, range))).isEqualTo(2);
+        assertThat(err.toString()).contains("--sensor NOISE is not a sensor type: use one of", "TEMPERATURE",
+                "table, csv, json", "use 'asc' or 'desc'", "--limit must be at least 1");
+    }
+
+    @Test
+    void should_exit_2_for_a_blank_hive_or_a_bad_reading_cap_in_the_report() {
+        assertThat(run("report", "--hive", " ", "--from", "2021-07-15", "--to", "2021-07-15", "--set", NOWHERE))
+                .isEqualTo(2);
+        assertThat(run("report", "--hive", "h", "--from", "2021-07-15", "--to", "2021-07-15", "--max-readings", "0",
+                "--set", NOWHERE)).isEqualTo(2);
+        assertThat(err.toString()).contains("--hive must not be blank", "--max-readings must be at least 1");
+    }
+
+    @Test
+    void should_read_a_date_as_a_whole_utc_day_and_times_without_offset_as_utc() {
+        TimeRange day = TimeArgument.range("2021-01-31", "2021-01-31");
+        TimeRange hours = TimeArgument.range("2021-01-31T23:00", "2021-02-01T01:30:00+01:00");
+
+        assertThat(day).isEqualTo(new TimeRange(Instant.parse("2021-01-31T00:00:00Z"),
+                Instant.parse("2021-02-01T00:00:00Z")));
+        assertThat(hours).isEqualTo(new TimeRange(Instant.parse("2021-01-31T23:00:00Z"),
+                Instant.parse("2021-02-01T00:30:00Z")));
+    }
+
+    @Test
+    void should_name_the_accepted_forms_for_a_time_it_cannot_read() {
+        assertThatThrownBy(() -> TimeArgument.instant("--to", "2021-13-01", true))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--to '2021-13-01' is not a time: write a UTC date (2021-07-15)");
+    }
+
+    @Test
+    void should_make_a_file_name_without_path_separators_from_the_hive_and_range() {
+        assertThat(ReportCommand.defaultName("../x/y", "2021-07-12", "2021-07-18T10:00+02:00"))
+                .isEqualTo("hive-.._x_y-2021-07-12-2021-07-18T10_00_02_00.html");
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+}
