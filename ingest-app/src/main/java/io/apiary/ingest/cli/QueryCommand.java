@@ -46,14 +46,8 @@ public final class QueryCommand {
     /** What every query subcommand takes: the range, order, limit, page token, format and settings. */
     abstract static class Query<R extends TimedRow> implements Callable<Integer> {
 
-        @Option(names = "--from", required = true, paramLabel = "TIME",
-                description = "Start of the range, included: a UTC date (2021-07-15), a UTC date and time "
-                        + "(2021-07-15T10:00) or an instant (2021-07-15T10:00:00Z, 2021-07-15T12:00+02:00).")
-        String from;
-
-        @Option(names = "--to", required = true, paramLabel = "TIME",
-                description = "End of the range: a date includes that whole day; a time is excluded.")
-        String to;
+        @Mixin
+        RangeOptions range;
 
         @Option(names = "--order", defaultValue = "asc", paramLabel = "asc|desc",
                 description = "Oldest first (asc, the default) or newest first (desc).")
@@ -96,7 +90,7 @@ public final class QueryCommand {
             ReadRequest<R> request;
             OutputFormat output;
             try {
-                request = new ReadRequest<>(table(), entity(), series(), TimeArgument.range(from, to),
+                request = new ReadRequest<>(table(), entity(), series(), range.range(),
                         ReadOrder.parse(order), pageToken);
                 output = OutputFormat.parse(format);
             } catch (IllegalArgumentException e) {

@@ -33,16 +33,11 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--hive", required = true, paramLabel = "ID", description = "The hive id.")
     String hive;
 
-    @Option(names = "--from", required = true, paramLabel = "TIME",
-            description = "Start of the range, included: a UTC date (2021-07-12), date and time, or instant.")
-    String from;
-
-    @Option(names = "--to", required = true, paramLabel = "TIME",
-            description = "End of the range: a date includes that whole day; a time is excluded.")
-    String to;
+    @Mixin
+    RangeOptions dates;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-            description = "Where to write the report (default: hive-<ID>-<FROM>-<TO>.html in the current folder).")
+            description = "Where to write the report (default: hive-ID-FROM-TO.html in the current folder).")
     Path output;
 
     @Option(names = "--max-readings", defaultValue = "1000000", paramLabel = "N",
@@ -63,14 +58,14 @@ public final class ReportCommand implements Callable<Integer> {
         }
         TimeRange range;
         try {
-            range = TimeArgument.range(from, to);
+            range = dates.range();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         if (hive.isBlank()) {
             throw new ParameterException(spec.commandLine(), "--hive must not be blank");
         }
-        Path file = output != null ? output : Path.of(defaultName(hive, from, to));
+        Path file = output != null ? output : Path.of(HiveReportFile.fileName(hive, dates.from, dates.to));
         IngestConfig cfg = config.load();
         try (CqlSession session = CassandraSessions.open(cfg)) {
             HiveReportFile.Written written = HiveReportFile.write(new HiveDataReader(session, ReadSettings.from(cfg)),
@@ -79,10 +74,5 @@ public final class ReportCommand implements Callable<Integer> {
             spec.commandLine().getOut().println(written.file());
         }
         return 0;
-    }
-
-    /** A file name from the hive and the range's arguments, with characters unsafe in file names replaced. */
-    static String defaultName(String hive, String from, String to) {
-        return ("hive-" + hive + "-" + from + "-" + to).replaceAll("[^A-Za-z0-9._-]", "_") + ".html";
     }
 }

@@ -61,7 +61,7 @@ public final class Demo {
      */
     public static Path defaultReportFile(String hive, LocalDate from, LocalDate to) {
         return Path.of(System.getProperty("java.io.tmpdir"), "apiary-demo",
-                ("hive-" + hive + "-" + from + "-" + to).replaceAll("[^A-Za-z0-9._-]", "_") + ".html");
+                HiveReportFile.fileName(hive, from.toString(), to.toString()));
     }
 
     private final Options options;

@@ -49,6 +49,19 @@ public final class HiveReportFile {
     }
 
     /**
+     * A file name for a hive's report: {@code hive-ID-FROM-TO.html}, every character other than
+     * letters, digits, '.', '_' and '-' replaced by '_' (so no path separator survives).
+     *
+     * @param hive the hive id, not null
+     * @param from the range's start as the user wrote it, not null
+     * @param to   the range's end as the user wrote it, not null
+     * @return the name, without a folder
+     */
+    public static String fileName(String hive, String from, String to) {
+        return ("hive-" + hive + "-" + from + "-" + to).replaceAll("[^A-Za-z0-9._-]", "_") + ".html";
+    }
+
+    /**
      * Reads and writes the report; the file appears complete or not at all (written beside it,
      * then moved).
      *

@@ -80,7 +80,7 @@ class QueryCommandTest {
 
     @Test
     void should_make_a_file_name_without_path_separators_from_the_hive_and_range() {
-        assertThat(ReportCommand.defaultName("../x/y", "2021-07-12", "2021-07-18T10:00+02:00"))
+        assertThat(io.apiary.ingest.report.HiveReportFile.fileName("../x/y", "2021-07-12", "2021-07-18T10:00+02:00"))
                 .isEqualTo("hive-.._x_y-2021-07-12-2021-07-18T10_00_02_00.html");
     }
 
