@@ -99,7 +99,8 @@ public final class HiveReportFile {
         }
         Written written = new Written(file.toAbsolutePath(), readings.size(), hours.size(), telemetryStats,
                 activityStats);
-        String html = HtmlReport.render(new HiveReport(hive, range, readings, hours, generatedAt, written.summary()));
+        String html = HtmlReport.render(new HiveReport(hive, range, readings, hours,
+                generatedAt.truncatedTo(java.time.temporal.ChronoUnit.SECONDS), written.summary()));
         Path target = file.toAbsolutePath();
         if (target.getParent() != null) {
             Files.createDirectories(target.getParent());
