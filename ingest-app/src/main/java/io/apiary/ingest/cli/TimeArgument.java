@@ -27,7 +27,14 @@ final class TimeArgument {
      * @throws IllegalArgumentException naming the accepted forms, or if the end is not after the start
      */
     static TimeRange range(String from, String to) {
-        return new TimeRange(instant("--from", from, false), instant("--to", to, true));
+        Instant start = instant("--from", from, false);
+        Instant end = instant("--to", to, true);
+        if (!end.isAfter(start)) {
+            throw new IllegalArgumentException("--to " + to.trim() + (to.trim().length() == 10
+                    ? " (a date: the range ends when that day ends, at " + end + ")" : " (" + end + ")")
+                    + " must be after --from " + from.trim() + " (" + start + ")");
+        }
+        return new TimeRange(start, end);
     }
 
     /**

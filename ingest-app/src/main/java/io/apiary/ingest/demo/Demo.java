@@ -147,7 +147,7 @@ public final class Demo {
             writeReport(config);
             if (options.keepRunning()) {
                 out.printf("%nThe servers and the pipeline keep running, with the demo's data.%n");
-                LocalStackSession.printUsage(out, LocalStackSession.writeSettings(stack));
+                LocalStackSession.printUsage(out, LocalStackSession.writeSettings(stack), true);
                 LocalStackSession.awaitShutdown();
             }
             pipeline.close();

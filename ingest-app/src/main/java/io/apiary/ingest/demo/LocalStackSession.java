@@ -79,11 +79,31 @@ public final class LocalStackSession {
      * @param settings the settings file
      */
     public static void printUsage(PrintWriter out, Path settings) {
+        printUsage(out, settings, false);
+    }
+
+    /**
+     * Prints how to point other commands at the stack.
+     *
+     * @param out             where to print
+     * @param settings        the settings file
+     * @param pipelineRunning whether the pipeline already runs (the demo): then reading commands are shown instead of {@code run}
+     */
+    public static void printUsage(PrintWriter out, Path settings, boolean pipelineRunning) {
         out.println("Settings for other commands: " + settings);
         out.println("In another terminal, for example:");
-        out.println("  java -jar ingest-app/target/ingest-app.jar run --config " + settings);
-        out.println("  java -jar ingest-app/target/ingest-app.jar import-csv --config " + settings
-                + " --file FILE.csv --time-column ... --hive-column ... --sensor COLUMN=TYPE:UNIT");
+        if (pipelineRunning) {
+            out.println("  java -jar ingest-app/target/ingest-app.jar query telemetry --hive 3627 --from 2021-07-15T11:00"
+                    + " --to 2021-07-15T12:00 --config " + settings);
+            out.println("  java -jar ingest-app/target/ingest-app.jar report --hive 3629 --from 2021-08-01 --to 2021-08-07"
+                    + " --config " + settings);
+            out.println("  java -jar ingest-app/target/ingest-app.jar dump --topic hive.activity.hourly.v1 --max-records 5"
+                    + " --config " + settings);
+        } else {
+            out.println("  java -jar ingest-app/target/ingest-app.jar run --config " + settings);
+            out.println("  java -jar ingest-app/target/ingest-app.jar import-csv --config " + settings
+                    + " --file FILE.csv --time-column ... --hive-column ... --sensor COLUMN=TYPE:UNIT");
+        }
         out.println("Press Ctrl-C to stop everything.");
         out.flush();
     }
