@@ -132,7 +132,7 @@ public final class HtmlReport {
                 .append("<tr><th scope=\"row\">Readings per sensor</th><td>").append(readings).append("</td></tr>")
                 .append("<tr><th scope=\"row\">Bees in / out</th><td>").append(ReportFormat.count(in)).append(" / ")
                 .append(ReportFormat.count(out)).append("</td></tr>")
-                .append("<tr><th scope=\"row\">Hours with activity data</th><td>").append(hours.size())
+                .append("<tr><th scope=\"row\">Hours with activity data</th><td>").append(ReportFormat.count(hours.size()))
                 .append(" of ").append(ReportFormat.count((span + HOUR - 1) / HOUR)).append("</td></tr>")
                 .append("</tbody></table></section>\n");
     }
