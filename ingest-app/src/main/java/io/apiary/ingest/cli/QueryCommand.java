@@ -105,7 +105,7 @@ public final class QueryCommand {
                 String next = null;
                 if (limit == null) {
                     try (MergedRows<R> rows = reader.stream(request)) {
-                        RowOutput.write(output, table().rowType(), rows, out);
+                        RowOutput.write(output, table().rowType(), untilOutputCloses(rows, out), out);
                         stats = rows.stats();
                     }
                 } else {
@@ -121,6 +121,31 @@ public final class QueryCommand {
                 }
             }
             return 0;
+        }
+
+        /**
+         * The rows, until stdout is found closed (e.g. piped into {@code head}): checked every
+         * 100 rows, since a PrintWriter swallows write errors; then the read stops.
+         */
+        private static <T> java.util.Iterator<T> untilOutputCloses(java.util.Iterator<T> rows, PrintWriter out) {
+            return new java.util.Iterator<>() {
+                private long count;
+
+                @Override
+                public boolean hasNext() {
+                    if (count % 100 == 0 && count > 0 && out.checkError()) {
+                        throw new io.apiary.ingest.read.ReadException("the output was closed after " + count
+                                + " rows; stopped reading", null);
+                    }
+                    return rows.hasNext();
+                }
+
+                @Override
+                public T next() {
+                    count++;
+                    return rows.next();
+                }
+            };
         }
 
         private String summary(ReadStats stats) {

@@ -65,7 +65,13 @@ public final class ReportCommand implements Callable<Integer> {
         if (hive.isBlank()) {
             throw new ParameterException(spec.commandLine(), "--hive must not be blank");
         }
-        Path file = output != null ? output : Path.of(HiveReportFile.fileName(hive, dates.from, dates.to));
+        Path file;
+        try {
+            file = HiveReportFile.checkTarget(output != null ? output
+                    : Path.of(HiveReportFile.fileName(hive, dates.from, dates.to)));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "-o: " + e.getMessage(), e);
+        }
         IngestConfig cfg = config.load();
         try (CqlSession session = CassandraSessions.open(cfg)) {
             HiveReportFile.Written written = HiveReportFile.write(new HiveDataReader(session, ReadSettings.from(cfg)),

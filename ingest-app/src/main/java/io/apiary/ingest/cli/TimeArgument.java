@@ -5,7 +5,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 
 import io.apiary.ingest.read.TimeRange;
 
@@ -47,15 +46,19 @@ final class TimeArgument {
     static Instant instant(String option, String text, boolean end) {
         String t = text.trim();
         try {
+            Instant instant;
             if (t.length() == 10) {
                 LocalDate day = LocalDate.parse(t);
-                return (end ? day.plusDays(1) : day).atStartOfDay().toInstant(ZoneOffset.UTC);
+                instant = (end ? day.plusDays(1) : day).atStartOfDay().toInstant(ZoneOffset.UTC);
+            } else if (t.endsWith("Z") || t.endsWith("z") || t.matches(".*[+-]\\d\\d:?\\d\\d$")) {
+                instant = OffsetDateTime.parse(t.replace('z', 'Z')).toInstant();
+            } else {
+                instant = LocalDateTime.parse(t).toInstant(ZoneOffset.UTC);
             }
-            if (t.endsWith("Z") || t.endsWith("z") || t.matches(".*[+-]\\d\\d:?\\d\\d$")) {
-                return OffsetDateTime.parse(t.replace('z', 'Z')).toInstant();
-            }
-            return LocalDateTime.parse(t).toInstant(ZoneOffset.UTC);
-        } catch (DateTimeParseException e) {
+            // Cassandra's timestamps are milliseconds since 1970 in a long: refuse what does not fit.
+            instant.toEpochMilli();
+            return instant;
+        } catch (java.time.DateTimeException | ArithmeticException e) {
             throw new IllegalArgumentException(option + " '" + text + "' is not a time: write a UTC date (2021-07-15),"
                     + " a UTC date and time (2021-07-15T10:00) or an instant with its offset (2021-07-15T10:00:00Z)", e);
         }

@@ -274,9 +274,16 @@ public final class IngestConfig extends AbstractConfig {
 
     /** Consistency levels of plain reads and writes: every level but SERIAL and LOCAL_SERIAL (Cassandra allows them for conditional writes and reads only). */
     static ConfigDef.Validator consistencyLevel(boolean emptyAllowed) {
+        return consistencyLevel(emptyAllowed, false);
+    }
+
+    /** As {@link #consistencyLevel(boolean)}; for reads also without ANY, which Cassandra allows for writes only. */
+    static ConfigDef.Validator consistencyLevel(boolean emptyAllowed, boolean read) {
         java.util.List<String> levels = java.util.Arrays.stream(
                 com.datastax.oss.driver.api.core.DefaultConsistencyLevel.values())
-                .filter(level -> !level.isSerial()).map(Enum::name).toList();
+                .filter(level -> !level.isSerial())
+                .filter(level -> !read || level != com.datastax.oss.driver.api.core.DefaultConsistencyLevel.ANY)
+                .map(Enum::name).toList();
         return ConfigDef.LambdaValidator.with((name, value) -> {
             String text = ((String) value).trim().toUpperCase(Locale.ROOT);
             if (!(emptyAllowed && text.isEmpty()) && !levels.contains(text)) {

@@ -55,7 +55,7 @@ public final class ReadOptions {
                 .define(READ_PAGE_SIZE, Type.INT, 5_000, Range.between(1, 100_000), Importance.LOW,
                         "Rows per page Cassandra returns for one partition query (the driver's page size); a "
                                 + "read with a limit asks for at most the limit plus one.")
-                .define(READ_CONSISTENCY, Type.STRING, "LOCAL_QUORUM", IngestConfig.consistencyLevel(false),
+                .define(READ_CONSISTENCY, Type.STRING, "LOCAL_QUORUM", IngestConfig.consistencyLevel(false, true),
                         Importance.MEDIUM,
                         "Read consistency level. LOCAL_QUORUM with the sink's LOCAL_QUORUM writes reads every "
                                 + "acknowledged row; LOCAL_ONE is faster and may miss the latest rows.")

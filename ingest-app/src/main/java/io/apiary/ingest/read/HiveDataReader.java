@@ -152,7 +152,8 @@ public final class HiveDataReader {
         }
         long at = after.time().toEpochMilli();
         long from = request.order() == ReadOrder.ASC ? Math.max(range.fromMillis(), at) : range.fromMillis();
-        long to = request.order() == ReadOrder.DESC ? Math.min(range.toMillis(), at + 1) : range.toMillis();
+        long to = request.order() == ReadOrder.DESC ? Math.min(range.toMillis(), at == Long.MAX_VALUE ? at : at + 1)
+                : range.toMillis();
         return from < to ? new TimeRange(Instant.ofEpochMilli(from), Instant.ofEpochMilli(to)) : null;
     }
 

@@ -22,7 +22,8 @@ public record ReadRequest<R extends TimedRow>(SeriesTable<R> table, String entit
 
     /**
      * @throws NullPointerException     if a non-null field is null
-     * @throws IllegalArgumentException if the entity is blank, or series are given for a table without them
+     * @throws IllegalArgumentException if the entity is blank, series are given for a table without them,
+     *                                  or the page token is not one of this table and order
      */
     public ReadRequest {
         Objects.requireNonNull(table, "table");
@@ -35,6 +36,9 @@ public record ReadRequest<R extends TimedRow>(SeriesTable<R> table, String entit
         }
         if (!series.isEmpty() && !table.hasSeries()) {
             throw new IllegalArgumentException(table.name() + " has no sensor types to choose from");
+        }
+        if (pageToken != null) {
+            PageToken.decode(pageToken, table.name(), order);
         }
     }
 

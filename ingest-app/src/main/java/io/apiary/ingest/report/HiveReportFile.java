@@ -72,12 +72,14 @@ public final class HiveReportFile {
      * @param generatedAt the time shown as the report's creation, not null
      * @param maxReadings most readings the report may hold (all are kept in memory), at least 1
      * @return what was written
-     * @throws IllegalArgumentException if the hive has more than {@code maxReadings} readings in the range
+     * @throws IllegalArgumentException if {@link #checkTarget} refuses the file, or the hive has more
+     *                                  than {@code maxReadings} readings in the range
      * @throws io.apiary.ingest.read.ReadException if Cassandra cannot answer
      * @throws IOException          if the file cannot be written
      */
     public static Written write(HiveDataReader reader, String hive, TimeRange range, Path file, Instant generatedAt,
             int maxReadings) throws IOException {
+        checkTarget(file);
         List<TelemetryRow> readings = new ArrayList<>();
         ReadStats telemetryStats;
         try (MergedRows<TelemetryRow> rows = reader.stream(ReadRequest.of(SeriesTable.TELEMETRY, hive, range))) {
@@ -97,17 +99,62 @@ public final class HiveReportFile {
             rows.forEachRemaining(hours::add);
             activityStats = rows.stats();
         }
-        Written written = new Written(file.toAbsolutePath(), readings.size(), hours.size(), telemetryStats,
-                activityStats);
+        Path target = checkTarget(file);
+        Written written = new Written(target, readings.size(), hours.size(), telemetryStats, activityStats);
         String html = HtmlReport.render(new HiveReport(hive, range, readings, hours,
                 generatedAt.truncatedTo(java.time.temporal.ChronoUnit.SECONDS), written.summary()));
-        Path target = file.toAbsolutePath();
         if (target.getParent() != null) {
             Files.createDirectories(target.getParent());
         }
         Path partial = target.resolveSibling(target.getFileName() + ".partial");
-        Files.writeString(partial, html, StandardCharsets.UTF_8);
-        Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try {
+            Files.writeString(partial, html, StandardCharsets.UTF_8);
+            Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(partial);
+        }
         return written;
+    }
+
+    /**
+     * Checks where a report may go, before anything is read: a new file, or an existing regular
+     * file (replaced); a symbolic link is followed to the file it names. Never a folder, a device
+     * or other special file, and not below an existing non-folder.
+     *
+     * @param file the path as given, not null
+     * @return the absolute path the report will be written to
+     * @throws IllegalArgumentException naming the problem
+     */
+    public static Path checkTarget(Path file) {
+        if (file.toString().isBlank()) {
+            throw new IllegalArgumentException("the report's file name is empty");
+        }
+        Path target = file.toAbsolutePath().normalize();
+        try {
+            if (Files.exists(target)) {
+                target = target.toRealPath();
+                if (!Files.isRegularFile(target)) {
+                    throw new IllegalArgumentException(target + " exists and is not a regular file: choose a file name");
+                }
+                if (!Files.isWritable(target)) {
+                    throw new IllegalArgumentException(target + " cannot be written");
+                }
+                return target;
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot check " + file + ": " + e.getMessage(), e);
+        }
+        for (Path folder = target.getParent(); folder != null; folder = folder.getParent()) {
+            if (Files.exists(folder)) {
+                if (!Files.isDirectory(folder)) {
+                    throw new IllegalArgumentException(folder + " is not a folder, so " + target + " cannot be made");
+                }
+                if (!Files.isWritable(folder)) {
+                    throw new IllegalArgumentException("cannot write in " + folder);
+                }
+                break;
+            }
+        }
+        return target;
     }
 }
