@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 
 import io.apiary.ingest.read.TimeRange;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -83,6 +86,26 @@ class QueryCommandTest {
     void should_make_a_file_name_without_path_separators_from_the_hive_and_range() {
         assertThat(io.apiary.ingest.report.HiveReportFile.fileName("../x/y", "2021-07-12", "2021-07-18T10:00+02:00"))
                 .isEqualTo("hive-.._x_y-2021-07-12-2021-07-18T10_00_02_00.html");
+    }
+
+    @Test
+    void should_exit_2_before_reading_for_a_report_path_that_is_a_folder_or_below_a_file(@TempDir Path dir)
+            throws Exception {
+        Path file = Files.writeString(dir.resolve("plain.txt"), "x");
+
+        assertThat(run("report", "--hive", "h", "--from", "2021-07-15", "--to", "2021-07-15", "-o", dir.toString(),
+                "--set", NOWHERE)).isEqualTo(2);
+        assertThat(run("report", "--hive", "h", "--from", "2021-07-15", "--to", "2021-07-15", "-o",
+                file.resolve("sub.html").toString(), "--set", NOWHERE)).isEqualTo(2);
+        assertThat(err.toString()).contains("exists and is not a regular file", "plain.txt is not a folder");
+        assertThat(io.apiary.ingest.report.HiveReportFile.checkTarget(file)).isEqualTo(file.toRealPath());
+    }
+
+    @Test
+    void should_exit_2_before_connecting_for_a_page_token_that_is_not_one() {
+        assertThat(run("query", "telemetry", "--hive", "h", "--from", "2021-07-15", "--to", "2021-07-15",
+                "--page-token", "!!!", "--set", NOWHERE)).isEqualTo(2);
+        assertThat(err.toString()).contains("'!!!' is not a page token");
     }
 
     private static String[] concat(String[] a, String[] b) {
