@@ -36,7 +36,6 @@ final class PartitionCursor<R extends TimedRow> {
     private AsyncResultSet page;
     private Iterator<Row> rows;
     private R head;
-    private long requests;
 
     /**
      * @param table       the table, not null
@@ -69,7 +68,6 @@ final class PartitionCursor<R extends TimedRow> {
      */
     void start(Requests requests) {
         if (!started()) {
-            this.requests++;
             pending = requests.send(firstPage);
         }
     }
@@ -97,7 +95,6 @@ final class PartitionCursor<R extends TimedRow> {
                 return false;
             }
             AsyncResultSet current = page;
-            this.requests++;
             pending = requests.send(current::fetchNextPage);
             rows = null;
         }
@@ -106,11 +103,6 @@ final class PartitionCursor<R extends TimedRow> {
     /** @return the current row, after {@link #advance} returned true */
     R head() {
         return head;
-    }
-
-    /** @return requests this cursor sent */
-    long requests() {
-        return requests;
     }
 
     private AsyncResultSet await() {
