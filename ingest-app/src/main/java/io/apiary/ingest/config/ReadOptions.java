@@ -50,8 +50,8 @@ public final class ReadOptions {
                 .define(READ_MAX_PARTITION_QUERIES, Type.INT, 100_000, Range.between(1, 10_000_000), Importance.LOW,
                         "Most partition queries one read may plan (one per partition and sensor type, counted as "
                                 + "days x sensor types x shards); a longer read is refused with a message rather than "
-                                + "held in memory. 100,000 covers a month of every sensor type at 96 shards, or a "
-                                + "year of three.")
+                                + "held in memory. At 96 shards, 100,000 covers 115 days of all 9 sensor types (864 a "
+                                + "day), or a year of two (70,080).")
                 .define(READ_PAGE_SIZE, Type.INT, 5_000, Range.between(1, 100_000), Importance.LOW,
                         "Rows per page Cassandra returns for one partition query (the driver's page size); a "
                                 + "read with a limit asks for at most the limit plus one.")
