@@ -58,7 +58,9 @@ class LocalStackIT {
         try (Admin admin = admin()) {
             assertThat(admin.describeCluster().nodes().get(30, SECONDS)).hasSize(1);
             admin.createTopics(List.of(new NewTopic("devstack-it", 2, (short) 1))).all().get(30, SECONDS);
-            assertThat(admin.listTopics().names().get(30, SECONDS)).contains("devstack-it");
+            // CreateTopics returns once the controller has committed the topic; the broker that
+            // answers ListTopics learns of it a moment later (KRaft metadata propagation).
+            awaitTopicListed(admin, "devstack-it");
         }
     }
 
@@ -114,7 +116,7 @@ class LocalStackIT {
         stack.kafka().start();
 
         try (Admin admin = admin()) {
-            assertThat(admin.listTopics().names().get(30, SECONDS)).contains("devstack-restart");
+            awaitTopicListed(admin, "devstack-restart");
         }
     }
 
@@ -224,6 +226,11 @@ class LocalStackIT {
         assertThat(ServerProcesses.alive(cassandraPid)).isFalse();
         assertThat(workDir).doesNotExist();
         assertThat(ServerProcesses.mentioning(workDir)).isEmpty();
+    }
+
+    private static void awaitTopicListed(Admin admin, String topic) {
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertThat(admin.listTopics().names().get(30, SECONDS)).contains(topic));
     }
 
     private Admin admin() {
