@@ -149,9 +149,10 @@ public final class QueryCommand {
         }
 
         private String summary(ReadStats stats) {
-            return String.format(Locale.ROOT, "%,d rows of %s from %,d of the %,d partitions that can hold them "
-                    + "(%,d requests) in %.3f s", stats.rows(), table().name(), stats.partitionsRead(),
-                    stats.partitionsInRange(), stats.requests(), stats.elapsed().toNanos() / 1e9);
+            return String.format(Locale.ROOT, "%,d %s of %s from %,d of the %,d partitions that can hold them "
+                    + "(%,d %s) in %.3f s", stats.rows(), stats.rows() == 1 ? "row" : "rows", table().name(),
+                    stats.partitionsRead(), stats.partitionsInRange(), stats.requests(),
+                    stats.requests() == 1 ? "request" : "requests", stats.elapsed().toNanos() / 1e9);
         }
     }
 

@@ -48,13 +48,13 @@ public final class ReadOptions {
                         "Most CQL requests one read keeps in flight: a read spanning many day and shard "
                                 + "partitions queries this many of them at once, in time order.")
                 .define(READ_MAX_PARTITION_QUERIES, Type.INT, 100_000, Range.between(1, 10_000_000), Importance.LOW,
-                        "Most partition queries one read may plan (one per partition and sensor type, counted as "
-                                + "days x sensor types x shards); a longer read is refused with a message rather than "
-                                + "held in memory. At 96 shards, 100,000 covers 115 days of all 9 sensor types (864 a "
-                                + "day), or a year of two (70,080).")
+                        "Most partition queries one read may plan (one per partition that can hold its rows, "
+                                + "counted as days x shards of every shard scheme; the sensor types of a partition "
+                                + "are read with one query); a longer read is refused with a message rather than "
+                                + "held in memory. At 96 shards, 100,000 covers 1,041 days (96 a day).")
                 .define(READ_PAGE_SIZE, Type.INT, 5_000, Range.between(1, 100_000), Importance.LOW,
                         "Rows per page Cassandra returns for one partition query (the driver's page size); a "
-                                + "read with a limit asks for at most the limit plus one.")
+                                + "read of one sensor type with a limit asks for at most the limit plus one.")
                 .define(READ_CONSISTENCY, Type.STRING, "LOCAL_QUORUM", IngestConfig.consistencyLevel(false, true),
                         Importance.MEDIUM,
                         "Read consistency level. LOCAL_QUORUM with the sink's LOCAL_QUORUM writes reads every "

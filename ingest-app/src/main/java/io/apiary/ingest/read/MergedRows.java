@@ -31,8 +31,8 @@ public final class MergedRows<R extends TimedRow> implements Iterator<R>, AutoCl
 
     private final ReadOrder order;
     private final Comparator<TimedRow> rowOrder;
-    private final Deque<PartitionCursor<R>> waiting;
-    private final PriorityQueue<PartitionCursor<R>> open;
+    private final Deque<SliceCursor<R>> waiting;
+    private final PriorityQueue<SliceCursor<R>> open;
     private final PartitionCursor.Requests requests;
     private final Semaphore inFlight;
     private final int prefetch;
@@ -54,14 +54,13 @@ public final class MergedRows<R extends TimedRow> implements Iterator<R>, AutoCl
      * @param after             return only rows after this position in {@code order} (a page token's); null for all
      * @param partitionsInRange distinct partitions among the cursors, for the statistics
      */
-    MergedRows(List<PartitionCursor<R>> cursors, ReadOrder order, int maxInFlight, TimedRow after,
+    MergedRows(List<? extends SliceCursor<R>> cursors, ReadOrder order, int maxInFlight, TimedRow after,
             int partitionsInRange) {
         this.order = order;
-        Comparator<TimedRow> ascending = Comparator.comparing(TimedRow::time).thenComparing(TimedRow::series);
-        this.rowOrder = order == ReadOrder.ASC ? ascending : ascending.reversed();
-        Comparator<PartitionCursor<R>> byStart = order == ReadOrder.ASC
+        this.rowOrder = rowOrder(order);
+        Comparator<SliceCursor<R>> byStart = order == ReadOrder.ASC
                 ? Comparator.comparingLong(c -> c.slice().fromMillis())
-                : Comparator.comparingLong((PartitionCursor<R> c) -> c.slice().toMillis()).reversed();
+                : Comparator.comparingLong((SliceCursor<R> c) -> c.slice().toMillis()).reversed();
         this.waiting = new ArrayDeque<>(cursors.stream().sorted(byStart).toList());
         this.open = new PriorityQueue<>(Math.max(1, cursors.size()), (a, b) -> rowOrder.compare(a.head(), b.head()));
         this.inFlight = new Semaphore(maxInFlight);
@@ -69,6 +68,15 @@ public final class MergedRows<R extends TimedRow> implements Iterator<R>, AutoCl
         this.requests = this::send;
         this.after = after;
         this.partitionsInRange = partitionsInRange;
+    }
+
+    /**
+     * @param order the read's order, not null
+     * @return how rows compare in that order: by time, then series; reversed for {@link ReadOrder#DESC}
+     */
+    static Comparator<TimedRow> rowOrder(ReadOrder order) {
+        Comparator<TimedRow> ascending = Comparator.comparing(TimedRow::time).thenComparing(TimedRow::series);
+        return order == ReadOrder.ASC ? ascending : ascending.reversed();
     }
 
     @Override
@@ -116,14 +124,14 @@ public final class MergedRows<R extends TimedRow> implements Iterator<R>, AutoCl
     private R advance() {
         while (true) {
             while (!waiting.isEmpty() && (open.isEmpty() || mayPrecede(waiting.peekFirst(), open.peek().head()))) {
-                PartitionCursor<R> cursor = waiting.pollFirst();
+                SliceCursor<R> cursor = waiting.pollFirst();
                 partitionsRead.add(cursor.slice().keys());
                 if (cursor.advance(requests)) {
                     open.add(cursor);
                 }
                 prefetch();
             }
-            PartitionCursor<R> smallest = open.poll();
+            SliceCursor<R> smallest = open.poll();
             if (smallest == null) {
                 return null;
             }
@@ -141,7 +149,7 @@ public final class MergedRows<R extends TimedRow> implements Iterator<R>, AutoCl
     }
 
     /** Whether a waiting cursor can hold a row that comes before (or with) {@code head}. */
-    private boolean mayPrecede(PartitionCursor<R> cursor, TimedRow head) {
+    private boolean mayPrecede(SliceCursor<R> cursor, TimedRow head) {
         long time = head.time().toEpochMilli();
         return order == ReadOrder.ASC ? cursor.slice().fromMillis() <= time : cursor.slice().toMillis() - 1 >= time;
     }
@@ -149,7 +157,7 @@ public final class MergedRows<R extends TimedRow> implements Iterator<R>, AutoCl
     /** Requests the first pages of the next waiting cursors while requests in flight allow. */
     private void prefetch() {
         int ahead = 0;
-        for (PartitionCursor<R> cursor : waiting) {
+        for (SliceCursor<R> cursor : waiting) {
             if (ahead++ >= prefetch) {
                 return;
             }

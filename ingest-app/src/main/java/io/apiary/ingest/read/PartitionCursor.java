@@ -17,7 +17,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
  *
  * @param <R> the row type
  */
-final class PartitionCursor<R extends TimedRow> {
+final class PartitionCursor<R extends TimedRow> implements SliceCursor<R> {
 
     /** Sends one request and returns its answer; the implementation bounds requests in flight. */
     interface Requests {
@@ -51,39 +51,30 @@ final class PartitionCursor<R extends TimedRow> {
         this.firstPage = firstPage;
     }
 
-    /** @return the partition and range part this cursor reads */
-    SeriesTable.Slice slice() {
+    @Override
+    public SeriesTable.Slice slice() {
         return slice;
     }
 
-    /** @return whether the first page has been requested */
-    boolean started() {
+    @Override
+    public boolean started() {
         return pending != null || page != null;
     }
 
-    /**
-     * Requests the first page, unless already done.
-     *
-     * @param requests where requests go
-     */
-    void start(Requests requests) {
+    @Override
+    public void start(Requests requests) {
         if (!started()) {
             pending = requests.send(firstPage);
         }
     }
 
-    /**
-     * Moves to the next row, waiting for its page if needed.
-     *
-     * @param requests where further page requests go
-     * @return whether there is a row; then {@link #head()} is it
-     * @throws ReadException if Cassandra did not answer a page
-     */
-    boolean advance(Requests requests) {
+    @Override
+    public boolean advance(Requests requests) {
         start(requests);
         while (true) {
             if (rows == null) {
-                page = await();
+                page = await(pending, description);
+                pending = null;
                 rows = page.currentPage().iterator();
             }
             if (rows.hasNext()) {
@@ -100,14 +91,20 @@ final class PartitionCursor<R extends TimedRow> {
         }
     }
 
-    /** @return the current row, after {@link #advance} returned true */
-    R head() {
+    @Override
+    public R head() {
         return head;
     }
 
-    private AsyncResultSet await() {
-        CompletableFuture<AsyncResultSet> future = pending;
-        pending = null;
+    /**
+     * Waits for a page.
+     *
+     * @param future      the page's request
+     * @param description the table, entity, partition and series, for the error message
+     * @return the page
+     * @throws ReadException if the request failed or the thread was interrupted
+     */
+    static AsyncResultSet await(CompletableFuture<AsyncResultSet> future, String description) {
         try {
             return future.get();
         } catch (InterruptedException e) {

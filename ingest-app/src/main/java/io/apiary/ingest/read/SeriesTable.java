@@ -76,6 +76,17 @@ public final class SeriesTable<R extends TimedRow> {
     record Slice(List<Object> keys, String label, long fromMillis, long toMillis) {
     }
 
+    /**
+     * One partition to query for several series at once, with the part of the range any of them
+     * can hold there.
+     *
+     * @param slice  the partition and the union of its series' parts of the range
+     * @param series the series that can have rows in the partition within the range, in the
+     *               request's order, not empty
+     */
+    record SeriesSlice(Slice slice, List<String> series) {
+    }
+
     private final Class<R> rowType;
     private final String name;
     private final String entityColumn;
@@ -151,6 +162,77 @@ public final class SeriesTable<R extends TimedRow> {
             cql.append(" AND (day, hour) >= (?, ?) AND (day, hour) < (?, ?)");
         }
         return cql.append(order == ReadOrder.ASC ? ascending : descending).toString();
+    }
+
+    /**
+     * The CQL of one partition's slice for several series at once: {@code series IN ?}, in the
+     * table's clustering order (series by series, so the caller sorts). A single-partition query:
+     * {@code IN} restricts a clustering column, not the partition key.
+     *
+     * @param keyspace the keyspace, a valid CQL identifier, not null
+     * @return a statement with bind markers: entity, day, shard, the list of series, then the
+     *         range's lower and upper bound
+     * @throws IllegalStateException if the table has no series column or is not day-and-shard bucketed
+     */
+    String multiSeriesCql(String keyspace) {
+        if (seriesColumn == null || bucketing != Bucketing.DAY_SHARD) {
+            throw new IllegalStateException(name + " has no series to read together");
+        }
+        return "SELECT " + columns + " FROM " + keyspace + '.' + name + " WHERE " + entityColumn
+                + " = ? AND day = ? AND shard = ? AND " + seriesColumn + " IN ? AND " + timeColumn + " >= ? AND "
+                + timeColumn + " < ?";
+    }
+
+    /**
+     * The values to bind to {@link #multiSeriesCql}'s markers.
+     *
+     * @param entity the entity, not null
+     * @param slice  the partition, its series and the part of the range to read, not null
+     * @return the values, in marker order
+     */
+    Object[] multiSeriesValues(String entity, SeriesSlice slice) {
+        List<Object> values = new ArrayList<>();
+        values.add(entity);
+        values.addAll(slice.slice().keys());
+        values.add(slice.series());
+        values.add(Instant.ofEpochMilli(slice.slice().fromMillis()));
+        values.add(Instant.ofEpochMilli(slice.slice().toMillis()));
+        return values.toArray();
+    }
+
+    /**
+     * The partitions that can hold an entity's rows of any of several series in a range, each once
+     * with the series it can hold: the union of {@link #slices} over the series. With the
+     * {@code time} shard strategy every series maps to the same partitions; with {@code hash},
+     * each to its own.
+     *
+     * @param entity  the entity, not null
+     * @param series  the series, not empty, no duplicates
+     * @param range   the range, not null
+     * @param schemes the shard schemes the table was written with, not empty
+     * @return the slices in time order of their start; a slice's span is the union of its series'
+     *         spans (within the range; rows of a series outside its own span cannot be in that partition)
+     */
+    List<SeriesSlice> multiSeriesSlices(String entity, List<String> series, TimeRange range,
+            List<ShardScheme> schemes) {
+        java.util.LinkedHashMap<List<Object>, SeriesSlice> byPartition = new java.util.LinkedHashMap<>();
+        for (String one : series) {
+            for (Slice s : slices(entity, one, range, schemes)) {
+                byPartition.merge(s.keys(), new SeriesSlice(s, List.of(one)), (a, b) -> new SeriesSlice(
+                        new Slice(a.slice().keys(), a.slice().label(), Math.min(a.slice().fromMillis(), s.fromMillis()),
+                                Math.max(a.slice().toMillis(), s.toMillis())),
+                        concat(a.series(), one)));
+            }
+        }
+        List<SeriesSlice> slices = new ArrayList<>(byPartition.values());
+        slices.sort(java.util.Comparator.comparingLong(s -> s.slice().fromMillis()));
+        return slices;
+    }
+
+    private static List<String> concat(List<String> list, String one) {
+        List<String> joined = new ArrayList<>(list);
+        joined.add(one);
+        return List.copyOf(joined);
     }
 
     /**

@@ -27,7 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * driver's result set (our own merge logic is under test, not the driver). Over seeded random
  * layouts (see {@link RandomCases}): partitions overlapping in time like hash shards, or disjoint
  * like time shards, rows tied in time across sensors, the same row in two partitions (two shard
- * schemes), pages of random sizes, and answers that arrive later.
+ * schemes), pages of random sizes, and answers that arrive later; partitions read for every sensor
+ * at once ({@link MultiSeriesCursor}), sorted in memory or, past the bound on rows held, read
+ * again sensor by sensor.
  */
 class MergedRowsTest {
 
@@ -85,6 +87,53 @@ class MergedRowsTest {
         assertThat(read).containsExactlyElementsOf(ordered.subList(ordered.indexOf(position) + 1, ordered.size()));
     }
 
+    static Stream<Arguments> multiSeriesLayouts() {
+        return RandomCases.cases(200, r -> new Object[] {r.nextInt(1, 12), r.nextBoolean(), r.nextInt(1, 9),
+                r.nextInt(1, 6), r.nextBoolean() ? ReadOrder.ASC : ReadOrder.DESC, r.split(), r.nextInt(1, 40)});
+    }
+
+    @ParameterizedTest(name = "{0}: {1} partitions, overlapping={2}, {3} in flight, pages of {4}, {5}, "
+            + "at most {7} rows held")
+    @MethodSource("multiSeriesLayouts")
+    void should_merge_partitions_read_for_every_sensor_at_once_and_fall_back_per_sensor_when_too_large(String seed,
+            int partitions, boolean overlapping, int maxInFlight, int pageSize, ReadOrder order,
+            SplittableRandom random, int maxBuffered) {
+        List<List<TelemetryRow>> layout = layout(partitions, overlapping, random);
+        TreeSet<TelemetryRow> expected = new TreeSet<>(ascending());
+        layout.forEach(expected::addAll);
+        Pages pages = new Pages(pageSize, order, random.split());
+        List<MultiSeriesCursor<TelemetryRow>> cursors = new ArrayList<>();
+        for (int p = 0; p < layout.size(); p++) {
+            List<TelemetryRow> rows = layout.get(p);
+            SeriesTable.Slice slice = slice(p, rows);
+            // Cassandra's clustering order of hive_telemetry: sensor_type ASC, reading_time DESC.
+            List<TelemetryRow> stored = rows.stream().sorted(Comparator.comparing(TelemetryRow::sensorType)
+                    .thenComparing(TelemetryRow::readingTime, Comparator.reverseOrder())).toList();
+            cursors.add(new MultiSeriesCursor<>(SeriesTable.TELEMETRY, slice, SENSORS, "partition " + p,
+                    () -> pages.asStored(stored),
+                    sensor -> new PartitionCursor<>(SeriesTable.TELEMETRY, slice, "partition " + slice.label() + sensor,
+                            () -> pages.first(rows.stream().filter(r -> r.sensorType().equals(sensor)).toList())),
+                    MergedRows.rowOrder(order), maxBuffered));
+        }
+
+        List<TelemetryRow> read = new ArrayList<>();
+        try (MergedRows<TelemetryRow> rows = new MergedRows<>(cursors, order, maxInFlight, null, partitions)) {
+            rows.forEachRemaining(read::add);
+        }
+
+        assertThat(read).containsExactlyElementsOf(order == ReadOrder.ASC ? expected : expected.descendingSet());
+        assertThat(pages.maxOutstanding.get()).isLessThanOrEqualTo(maxInFlight);
+        for (int p = 0; p < layout.size(); p++) {
+            assertThat(cursors.get(p).fellBack()).as("partition %d of %d rows", p, layout.get(p).size())
+                    .isEqualTo(layout.get(p).size() > maxBuffered);
+        }
+        if (layout.stream().allMatch(rows -> rows.size() <= maxBuffered)) {
+            // One request per partition and page, whatever the number of sensors.
+            assertThat(pages.requests.get()).isEqualTo(layout.stream()
+                    .mapToInt(rows -> Math.max(1, (rows.size() + pageSize - 1) / pageSize)).sum());
+        }
+    }
+
     /**
      * Rows of each partition, every one sorted in ascending order: overlapping partitions draw
      * times from one span (as hash shards of a day do); disjoint ones from consecutive spans (time
@@ -112,13 +161,17 @@ class MergedRowsTest {
         List<PartitionCursor<TelemetryRow>> cursors = new ArrayList<>();
         for (int p = 0; p < layout.size(); p++) {
             List<TelemetryRow> rows = layout.get(p);
-            long from = rows.stream().mapToLong(r -> r.time().toEpochMilli()).min().orElse(0);
-            long to = rows.stream().mapToLong(r -> r.time().toEpochMilli()).max().orElse(0) + 1;
-            SeriesTable.Slice slice = new SeriesTable.Slice(List.of(p), "p" + p, from, to);
-            cursors.add(new PartitionCursor<>(SeriesTable.TELEMETRY, slice, "partition " + p,
+            cursors.add(new PartitionCursor<>(SeriesTable.TELEMETRY, slice(p, rows), "partition " + p,
                     () -> pages.first(rows)));
         }
         return cursors;
+    }
+
+    /** Partition {@code p}, holding exactly the span of its rows. */
+    private static SeriesTable.Slice slice(int p, List<TelemetryRow> rows) {
+        long from = rows.stream().mapToLong(r -> r.time().toEpochMilli()).min().orElse(0);
+        long to = rows.stream().mapToLong(r -> r.time().toEpochMilli()).max().orElse(0) + 1;
+        return new SeriesTable.Slice(List.of(p), "p" + p, from, to);
     }
 
     private static Comparator<TelemetryRow> ascending() {
@@ -139,6 +192,7 @@ class MergedRowsTest {
         private final SplittableRandom random;
         private final AtomicInteger outstanding = new AtomicInteger();
         private final AtomicInteger maxOutstanding = new AtomicInteger();
+        private final AtomicInteger requests = new AtomicInteger();
         private final boolean descending;
 
         Pages(int pageSize, ReadOrder order, SplittableRandom random) {
@@ -148,10 +202,16 @@ class MergedRowsTest {
         }
 
         CompletableFuture<AsyncResultSet> first(List<TelemetryRow> rows) {
+            return page(descending ? reversed(rows) : rows, 0);
+        }
+
+        /** Serves the rows as given, as Cassandra serves a query without ORDER BY in clustering order. */
+        CompletableFuture<AsyncResultSet> asStored(List<TelemetryRow> rows) {
             return page(rows, 0);
         }
 
         private CompletableFuture<AsyncResultSet> page(List<TelemetryRow> rows, int from) {
+            requests.incrementAndGet();
             int now = outstanding.incrementAndGet();
             maxOutstanding.accumulateAndGet(now, Math::max);
             AsyncResultSet page = resultSet(rows, from);
@@ -170,18 +230,23 @@ class MergedRowsTest {
             return answer;
         }
 
-        private AsyncResultSet resultSet(List<TelemetryRow> ascendingRows, int from) {
-            List<TelemetryRow> rows = new ArrayList<>(ascendingRows);
+        private static List<TelemetryRow> reversed(List<TelemetryRow> rows) {
+            List<TelemetryRow> copy = new ArrayList<>(rows);
+            java.util.Collections.reverse(copy);
+            return copy;
+        }
+
+        private AsyncResultSet resultSet(List<TelemetryRow> rows, int from) {
             List<Row> page = new ArrayList<>();
             int end = Math.min(rows.size(), from + pageSize);
             for (int i = from; i < end; i++) {
-                page.add(cqlRow(rows.get(descending ? rows.size() - 1 - i : i)));
+                page.add(cqlRow(rows.get(i)));
             }
             return (AsyncResultSet) Proxy.newProxyInstance(getClass().getClassLoader(),
                     new Class<?>[] {AsyncResultSet.class}, (proxy, method, args) -> switch (method.getName()) {
                         case "currentPage" -> page;
                         case "hasMorePages" -> end < rows.size();
-                        case "fetchNextPage" -> page(ascendingRows, end);
+                        case "fetchNextPage" -> page(rows, end);
                         default -> throw new UnsupportedOperationException(method.getName());
                     });
         }

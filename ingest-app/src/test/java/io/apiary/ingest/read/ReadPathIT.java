@@ -137,6 +137,8 @@ class ReadPathIT {
             // 2021-01-30 21:00 to 2021-02-02 03:00 at 8 shards of 3 h: 1 + 8 + 8 + 1 partitions.
             assertThat(stats.partitionsInRange()).isEqualTo(18);
             assertThat(stats.partitionsRead()).isEqualTo(18);
+            // One query per partition for every sensor type (sensor_type IN ?), each under a page.
+            assertThat(stats.requests()).isEqualTo(18);
             assertThat(stats.rows()).isEqualTo(SENT.size());
         }
     }
@@ -163,6 +165,17 @@ class ReadPathIT {
         assertThat(read).isNotEmpty().containsExactlyElementsOf(SENT.stream()
                 .filter(r -> !r.readingTime().isBefore(from) && r.readingTime().isBefore(to))
                 .filter(r -> !r.sensorType().equals("TEMPERATURE")).toList());
+
+        // One sensor type: one streamed query per partition (22:30-24:00 and 00:00-01:15 at 3 h shards).
+        try (MergedRows<TelemetryRow> weight = reader.stream(request.withSeries(List.of("WEIGHT"))
+                .withOrder(ReadOrder.DESC))) {
+            List<TelemetryRow> newestFirst = new ArrayList<>();
+            weight.forEachRemaining(newestFirst::add);
+            assertThat(newestFirst).isNotEmpty().containsExactlyElementsOf(reversed(read.stream()
+                    .filter(r -> r.sensorType().equals("WEIGHT")).toList()));
+            assertThat(weight.stats().partitionsRead()).isEqualTo(2);
+            assertThat(weight.stats().requests()).isEqualTo(2);
+        }
     }
 
     @Test

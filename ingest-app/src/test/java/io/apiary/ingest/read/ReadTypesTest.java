@@ -80,9 +80,19 @@ class ReadTypesTest {
         HiveDataReader reader = new HiveDataReader(unreachable, settings);
         TimeRange decade = TimeRange.days(LocalDate.of(2020, 1, 1), LocalDate.of(2029, 12, 31));
 
+        // Every sensor type of a partition is one query: 96 a day, not 9 x 96.
         assertThatThrownBy(() -> reader.stream(ReadRequest.of(SeriesTable.TELEMETRY, "h", decade)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("could take up to 3,156,192 partition queries (3,653 days x 864 per day)")
+                .hasMessageContaining("could take up to 350,688 partition queries (3,653 days x 96 per day)")
                 .hasMessageContaining("read.max.partition.queries (100,000)");
+        assertThatThrownBy(() -> reader.stream(ReadRequest.of(SeriesTable.TELEMETRY, "h", decade)
+                .withSeries(List.of("WEIGHT"))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("could take up to 350,688 partition queries (3,653 days x 96 per day)");
+        TimeRange twoYears = TimeRange.days(LocalDate.of(2020, 1, 1), LocalDate.of(2021, 12, 31));
+        assertThatThrownBy(() -> reader.stream(ReadRequest.of(SeriesTable.TELEMETRY, "h", twoYears)))
+                .as("731 days x 96 = 70,176 queries are within the bound, so Cassandra is asked")
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("Cassandra must not be asked: prepare");
     }
 }
