@@ -144,7 +144,7 @@ public final class HtmlReport {
         }
         for (SensorSeries s : series) {
             html.append("<figure><figcaption><strong>").append(escape(s.sensor())).append("</strong> – ")
-                    .append(ReportFormat.count(s.readings().size())).append(" readings");
+                    .append(ReportFormat.count(s.readings().size(), "reading", "readings"));
             if (s.mixedUnits()) {
                 html.append("; <strong>units differ</strong>: ").append(escape(s.unitLabel()))
                         .append(" and readings without a unit are plotted on one axis");

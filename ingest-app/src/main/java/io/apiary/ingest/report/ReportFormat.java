@@ -36,6 +36,16 @@ final class ReportFormat {
     }
 
     /**
+     * @param n        a count
+     * @param singular the noun for one, e.g. {@code reading}
+     * @param plural   the noun for any other count, e.g. {@code readings}
+     * @return the count with thousands separators and its noun, e.g. {@code 1 reading}, {@code 1,318 readings}
+     */
+    static String count(long n, String singular, String plural) {
+        return count(n) + " " + (n == 1 ? singular : plural);
+    }
+
+    /**
      * @param value a value, any double
      * @param scale the most decimals to keep (rounded half-even), at least 0
      * @return the value without trailing zeros, e.g. {@code 21.5}, {@code 35}, {@code -0.125}; {@code NaN},

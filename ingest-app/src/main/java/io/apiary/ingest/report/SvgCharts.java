@@ -65,7 +65,9 @@ final class SvgCharts {
         Axis.Ticks ticks = Axis.values(lo, hi, 6);
         Frame frame = new Frame(from, to, ticks.lo(), ticks.hi());
         String unit = series.unitLabel();
-        String label = series.sensor() + " over time, " + points.size() + (series.downsampled() ? " bucket means" : " readings")
+        String label = series.sensor() + " over time, " + (series.downsampled()
+                ? ReportFormat.count(points.size(), "bucket mean", "bucket means")
+                : ReportFormat.count(points.size(), "reading", "readings"))
                 + (unit.isEmpty() ? "" : ", unit " + unit);
         StringBuilder svg = new StringBuilder(64 * points.size() + 4096);
         open(svg, "chart sensor-chart", label).append(" data-sensor=\"").append(escape(series.sensor()))
@@ -116,7 +118,8 @@ final class SvgCharts {
         }
         int decimals = series.decimals();
         return "mean " + ReportFormat.fixed(p.value(), decimals) + unit + " (" + ReportFormat.fixed(p.min(), decimals)
-                + "–" + ReportFormat.fixed(p.max(), decimals) + ", " + p.count() + " readings)";
+                + "–" + ReportFormat.fixed(p.max(), decimals) + ", " + ReportFormat.count(p.count(), "reading", "readings")
+                + ")";
     }
 
     /**

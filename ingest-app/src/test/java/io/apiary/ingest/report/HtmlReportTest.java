@@ -212,6 +212,21 @@ class HtmlReportTest {
     }
 
     @Test
+    void should_count_one_reading_in_the_singular_and_others_in_the_plural_when_captioning() {
+        // Given
+        List<TelemetryRow> rows = new ArrayList<>(readings("WEIGHT", "kg", MIDNIGHT, 1, 600));
+        rows.addAll(readings("HUMIDITY", "%", MIDNIGHT, 2, 600));
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, List.of())));
+
+        // Then
+        List<String> captions = html.all("//figcaption").stream().map(n -> n.getTextContent()).toList();
+        assertThat(captions).anySatisfy(c -> assertThat(c).startsWith("WEIGHT – 1 reading").doesNotContain("1 readings"))
+                .anySatisfy(c -> assertThat(c).startsWith("HUMIDITY – 2 readings"));
+    }
+
+    @Test
     void should_render_the_same_text_when_rows_come_in_another_order() {
         // Given
         List<TelemetryRow> rows = threeSensors();
