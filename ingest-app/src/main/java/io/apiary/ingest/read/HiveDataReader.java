@@ -63,7 +63,7 @@ public final class HiveDataReader {
      * @throws IllegalArgumentException if the keyspace or table is missing (schema not applied)
      */
     public <R extends TimedRow> MergedRows<R> stream(ReadRequest<R> request) {
-        return open(request, settings.pageSize());
+        return open(request, settings.pageSize(), MultiSeriesCursor.MAX_BUFFERED_ROWS);
     }
 
     /**
@@ -80,7 +80,11 @@ public final class HiveDataReader {
         if (limit < 1) {
             throw new IllegalArgumentException("the limit must be at least 1, was " + limit);
         }
-        try (MergedRows<R> rows = open(request, (int) Math.min(settings.pageSize(), limit + 1L))) {
+        // A limited read holds no more of a partition's slice than a page of its answer, or one
+        // page of Cassandra's: past that, per-sensor queries of limit + 1 rows cost less.
+        int maxBufferedRows = (int) Math.min(MultiSeriesCursor.MAX_BUFFERED_ROWS,
+                Math.max(settings.pageSize(), limit + 1L));
+        try (MergedRows<R> rows = open(request, (int) Math.min(settings.pageSize(), limit + 1L), maxBufferedRows)) {
             List<R> page = new ArrayList<>();
             while (page.size() < limit && rows.hasNext()) {
                 page.add(rows.next());
@@ -96,7 +100,7 @@ public final class HiveDataReader {
         }
     }
 
-    private <R extends TimedRow> MergedRows<R> open(ReadRequest<R> request, int pageSize) {
+    private <R extends TimedRow> MergedRows<R> open(ReadRequest<R> request, int pageSize, int maxBufferedRows) {
         SeriesTable<R> table = request.table();
         PageToken after = request.pageToken() == null ? null
                 : PageToken.decode(request.pageToken(), table.name(), request.order());
@@ -122,7 +126,7 @@ public final class HiveDataReader {
                             description(request, slice.slice(), String.join(", ", slice.series())),
                             () -> execute(together.bind(values), settings.pageSize()),
                             one -> cursor(request, statement, slice.slice(), one, pageSize), rowOrder,
-                            MultiSeriesCursor.MAX_BUFFERED_ROWS));
+                            maxBufferedRows));
                 }
             } else {
                 for (String one : series) {

@@ -17,9 +17,11 @@ import com.datastax.oss.driver.api.core.cql.Row;
  * The rows of several series (sensor types) of one partition's slice, read with one query
  * ({@code sensor_type IN ?}) instead of one per series. Cassandra returns such a query's rows in
  * clustering order, series by series, so the cursor reads the whole slice (all its pages), then
- * sorts it into the read's order. Memory is bounded: a slice of more than {@code maxBufferedRows}
- * rows is dropped and read again as one streaming {@link PartitionCursor} per series, merged here
- * (the requests already made are then wasted, but no row is held twice and none is missed).
+ * sorts it into the read's order. Memory is bounded: once {@code maxBufferedRows} rows are held
+ * and Cassandra has more pages, what was read is dropped and the slice is read again as one
+ * streaming {@link PartitionCursor} per series, merged here (the requests already made are then
+ * wasted, but no row is held twice and none is missed). At most {@code maxBufferedRows} plus one
+ * page of rows are held.
  * Not thread-safe: one merge owns it; the driver completes its futures on its own threads.
  *
  * @param <R> the row type
@@ -27,7 +29,8 @@ import com.datastax.oss.driver.api.core.cql.Row;
 final class MultiSeriesCursor<R extends TimedRow> implements SliceCursor<R> {
 
     /**
-     * Default most rows held for one slice: 100,000. A {@code hive_telemetry} row has 5 cells
+     * Rows held for one slice of an unlimited read before it falls back: 100,000 (a limited read
+     * holds less; see {@link HiveDataReader#page}). A {@code hive_telemetry} row has 5 cells
      * besides its key (sensor type, reading time, gateway id, value, unit; see
      * {@code cql/010-hive_telemetry.cql}), so a partition at the 100,000-cell limit that
      * {@code partitions plan} calls "over" holds 20,000 rows: the fallback is for partitions five
@@ -59,7 +62,7 @@ final class MultiSeriesCursor<R extends TimedRow> implements SliceCursor<R> {
      * @param seriesCursor    for the fallback: a streaming cursor of the slice for one series, in the
      *                        read's order, not started
      * @param rowOrder        the read's order of rows
-     * @param maxBufferedRows most rows held before the fallback, at least 1
+     * @param maxBufferedRows rows held at which a slice with more pages falls back, at least 1
      */
     MultiSeriesCursor(SeriesTable<R> table, SeriesTable.Slice slice, List<String> series, String description,
             Supplier<CompletionStage<AsyncResultSet>> firstPage, Function<String, PartitionCursor<R>> seriesCursor,
@@ -131,12 +134,12 @@ final class MultiSeriesCursor<R extends TimedRow> implements SliceCursor<R> {
             for (Row row : page.currentPage()) {
                 rows.add(table.map(row));
             }
-            if (rows.size() > maxBufferedRows) {
-                fallBack(requests);
-                return;
-            }
             if (!page.hasMorePages()) {
                 break;
+            }
+            if (rows.size() >= maxBufferedRows) {
+                fallBack(requests);
+                return;
             }
             pending = requests.send(page::fetchNextPage);
         }

@@ -76,7 +76,10 @@ class PipelineIT {
         settings.put(IngestConfig.CASSANDRA_KEYSPACE, KEYSPACE);
         settings.put(IngestConfig.TOPOLOGY_APPLICATION_ID, "pipeline-it");
         settings.put(IngestConfig.SINK_GROUP_ID, "pipeline-it-sink");
-        settings.put(IngestConfig.TOPOLOGY_STATE_DIR, Path.of("target", "pipeline-it-state").toAbsolutePath().toString());
+        // A fresh stack each run: state left by an earlier run (its stream time, closed hours) must go.
+        Path stateDir = Path.of("target", "pipeline-it-state").toAbsolutePath();
+        io.apiary.ingest.devstack.StackFiles.deleteRecursively(stateDir);
+        settings.put(IngestConfig.TOPOLOGY_STATE_DIR, stateDir.toString());
         settings.put(IngestConfig.TOPIC_PARTITIONS, 4);
         settings.put(IngestConfig.VALIDATION_MAX_AGE_MS, Duration.ofDays(365 * 20).toMillis());
         for (String topic : IngestConfig.TOPIC_NAME_SETTINGS) {

@@ -123,11 +123,14 @@ class MergedRowsTest {
 
         assertThat(read).containsExactlyElementsOf(order == ReadOrder.ASC ? expected : expected.descendingSet());
         assertThat(pages.maxOutstanding.get()).isLessThanOrEqualTo(maxInFlight);
+        // A cursor falls back once it holds maxBuffered rows and more pages remain: after the
+        // first whole number of pages at or past the bound, if rows are left.
+        int rowsBeforeFallBack = (maxBuffered + pageSize - 1) / pageSize * pageSize;
         for (int p = 0; p < layout.size(); p++) {
             assertThat(cursors.get(p).fellBack()).as("partition %d of %d rows", p, layout.get(p).size())
-                    .isEqualTo(layout.get(p).size() > maxBuffered);
+                    .isEqualTo(layout.get(p).size() > rowsBeforeFallBack);
         }
-        if (layout.stream().allMatch(rows -> rows.size() <= maxBuffered)) {
+        if (layout.stream().allMatch(rows -> rows.size() <= rowsBeforeFallBack)) {
             // One request per partition and page, whatever the number of sensors.
             assertThat(pages.requests.get()).isEqualTo(layout.stream()
                     .mapToInt(rows -> Math.max(1, (rows.size() + pageSize - 1) / pageSize)).sum());
