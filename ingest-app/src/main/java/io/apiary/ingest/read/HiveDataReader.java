@@ -80,10 +80,10 @@ public final class HiveDataReader {
         if (limit < 1) {
             throw new IllegalArgumentException("the limit must be at least 1, was " + limit);
         }
-        // A limited read holds no more of a partition's slice than a page of its answer, or one
-        // page of Cassandra's: past that, per-sensor queries of limit + 1 rows cost less.
-        int maxBufferedRows = (int) Math.min(MultiSeriesCursor.MAX_BUFFERED_ROWS,
-                Math.max(settings.pageSize(), limit + 1L));
+        // A limited read holds one page (read.page.size rows) of a partition's slice at most: a
+        // slice that needs more pages is read again sensor by sensor, with pages of limit + 1
+        // rows, which costs less than reading the whole slice for a few of its rows.
+        int maxBufferedRows = Math.min(MultiSeriesCursor.MAX_BUFFERED_ROWS, settings.pageSize());
         try (MergedRows<R> rows = open(request, (int) Math.min(settings.pageSize(), limit + 1L), maxBufferedRows)) {
             List<R> page = new ArrayList<>();
             while (page.size() < limit && rows.hasNext()) {
