@@ -46,6 +46,10 @@ public final class IngestApp {
             boolean badConfig = e instanceof ConfigException;
             String message = badConfig ? e.getMessage() + " (settings come from --config, APIARY_* environment"
                     + " variables and --set; see README.md, Configuration)"
+                    : e instanceof com.datastax.oss.driver.api.core.AllNodesFailedException
+                            ? "no Cassandra node accepted a connection: " + e.getMessage() + " (check "
+                                    + "cassandra.contact.points and the credentials; for a local stack, pass --config"
+                                    + " with the settings file that 'devstack' or 'demo --keep-running' printed)"
                     : e instanceof IllegalArgumentException || e instanceof io.apiary.ingest.read.ReadException
                             ? e.getMessage() : e.toString();
             commandLine.getErr().println("error: " + message);

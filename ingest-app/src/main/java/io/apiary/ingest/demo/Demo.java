@@ -91,7 +91,12 @@ public final class Demo {
                 out.println("Stopping the pipeline and the servers...");
                 out.flush();
             }
+            boolean running = pipeline != null || stack != null;
             stopAll(Duration.ofSeconds(10));
+            if (running) {
+                out.println("Stopped.");
+                out.flush();
+            }
         }, "apiary-demo-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {

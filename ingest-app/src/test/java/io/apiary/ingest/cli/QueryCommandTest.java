@@ -108,6 +108,14 @@ class QueryCommandTest {
         assertThat(err.toString()).contains("'!!!' is not a page token");
     }
 
+    @Test
+    void should_exit_1_saying_where_it_looked_and_how_to_point_it_elsewhere_when_cassandra_is_unreachable() {
+        assertThat(run("query", "activity", "--hive", "h", "--from", "2021-07-15", "--to", "2021-07-15",
+                "--set", NOWHERE)).isEqualTo(1);
+        assertThat(err.toString()).startsWith("error: no Cassandra node accepted a connection: ").contains("127.0.0.1").contains(":1,")
+                .contains("cassandra.contact.points").contains("--config");
+    }
+
     private static String[] concat(String[] a, String[] b) {
         String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);
