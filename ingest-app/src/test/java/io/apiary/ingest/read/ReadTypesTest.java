@@ -52,6 +52,13 @@ class ReadTypesTest {
                 + "reading_time, value, unit, gateway_id FROM ks.hive_telemetry WHERE hive_id = ? AND day = ? AND "
                 + "shard = ? AND sensor_type = ? AND reading_time >= ? AND reading_time < ? "
                 + "ORDER BY sensor_type DESC, reading_time ASC");
+        // Several sensor types of one partition: IN on the clustering column, the partition key whole.
+        assertThat(SeriesTable.TELEMETRY.multiSeriesCql("ks")).isEqualTo("SELECT hive_id, sensor_type, "
+                + "reading_time, value, unit, gateway_id FROM ks.hive_telemetry WHERE hive_id = ? AND day = ? AND "
+                + "shard = ? AND sensor_type IN ? AND reading_time >= ? AND reading_time < ?");
+        for (SeriesTable<?> table : List.of(SeriesTable.WEATHER, SeriesTable.ALERTS, SeriesTable.ACTIVITY)) {
+            assertThatThrownBy(() -> table.multiSeriesCql("ks")).isInstanceOf(IllegalStateException.class);
+        }
     }
 
     @Test
