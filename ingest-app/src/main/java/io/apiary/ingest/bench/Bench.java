@@ -140,7 +140,7 @@ public final class Bench {
     }
 
     /** Name of the table every write run fills. */
-    static final String TABLE = "hive_telemetry";
+    static final String TABLE = io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY;
     private static final Duration POLL = Duration.ofMillis(20);
     private static final Duration LAG_POLL = Duration.ofMillis(250);
     private static final String WRITE_LATENCY = "apiary.sink.write.latency";
@@ -297,7 +297,7 @@ public final class Bench {
                 writes.failure() == null ? "" : writes.failure().toString()));
     }
 
-    private SinkTable table(CqlSession session) {
+    private SinkTable<?> table(CqlSession session) {
         return SinkTable.hiveTelemetry(session, options.keyspace(), Pipeline.tableOptions(base, TABLE));
     }
 

@@ -15,6 +15,7 @@ import io.apiary.ingest.gateway.EntranceCountSimulator;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HiveTelemetryPartitionKey;
+import io.apiary.ingest.identity.Identifiers;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
@@ -85,7 +86,7 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
         int hive = (int) (index % hives);
         long round = index / hives;
         return new TelemetryReading(hiveId(hive), "gw-" + hive % 100, SENSORS[(int) (round % SENSORS.length)],
-                Instant.ofEpochMilli(time(hive, round)), 20.0 + round % 7, UNITS[(int) (round % UNITS.length)], round);
+                Identifiers.DEFAULT_SENSOR_ID, Instant.ofEpochMilli(time(hive, round)), 20.0 + round % 7, UNITS[(int) (round % UNITS.length)], round);
     }
 
     /**
@@ -110,7 +111,8 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
         String hiveId = hiveId(hive);
         String sensor = SENSORS[(int) (round % SENSORS.length)].name();
         return new HiveTelemetryRow(hiveId, LocalDate.ofInstant(Instant.ofEpochMilli(time), ZoneOffset.UTC),
-                shardStrategy.shard(hiveId, sensor, time, shards), sensor, Instant.ofEpochMilli(time),
+                shardStrategy.shard(hiveId, sensor, time, shards), sensor, Identifiers.DEFAULT_SENSOR_ID,
+                Instant.ofEpochMilli(time),
                 "gw-" + hive % 100, 20.0 + round % 7, UNITS[(int) (round % UNITS.length)]);
     }
 

@@ -25,7 +25,7 @@ import io.apiary.schema.HiveTelemetryRow;
  */
 final class CeilingWriter implements Runnable {
 
-    private final SinkTable table;
+    private final SinkTable<?> table;
     private final int batchRows;
     private final AsyncWrites writes;
     private List<List<byte[]>> batches = List.of();
@@ -35,7 +35,7 @@ final class CeilingWriter implements Runnable {
      * @param batchRows most rows per batch
      * @param writes    sends the batches, with the in-flight limit
      */
-    CeilingWriter(SinkTable table, int batchRows, AsyncWrites writes) {
+    CeilingWriter(SinkTable<?> table, int batchRows, AsyncWrites writes) {
         this.table = table;
         this.batchRows = batchRows;
         this.writes = writes;
@@ -84,14 +84,14 @@ final class CeilingWriter implements Runnable {
     }
 
     private Statement<?> statement(List<byte[]> values) {
-        BoundStatement first = table.bind(values.get(0));
+        BoundStatement first = table.bind(values.get(0)).insert();
         if (values.size() == 1) {
             return first;
         }
         List<BatchableStatement<?>> statements = new ArrayList<>(values.size());
         statements.add(first);
         for (int i = 1; i < values.size(); i++) {
-            statements.add(table.bind(values.get(i)));
+            statements.addAll(table.bind(values.get(i)).statements());
         }
         return BatchStatement.newInstance(BatchType.UNLOGGED, statements).setRoutingKey(first.getRoutingKey())
                 .setConsistencyLevel(first.getConsistencyLevel()).setIdempotent(true);

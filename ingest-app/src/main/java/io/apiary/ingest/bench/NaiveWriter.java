@@ -24,7 +24,7 @@ final class NaiveWriter implements Runnable {
 
     private final Map<String, Object> kafka;
     private final String topic;
-    private final SinkTable table;
+    private final SinkTable<?> table;
     private final long rows;
     private final AsyncWrites writes;
 
@@ -35,7 +35,7 @@ final class NaiveWriter implements Runnable {
      * @param table   binds a row topic value to its INSERT
      * @param writes  sends the INSERTs, with the in-flight limit
      */
-    NaiveWriter(Map<String, Object> kafka, String topic, long rows, SinkTable table, AsyncWrites writes) {
+    NaiveWriter(Map<String, Object> kafka, String topic, long rows, SinkTable<?> table, AsyncWrites writes) {
         this.kafka = kafka;
         this.topic = topic;
         this.rows = rows;
@@ -63,7 +63,7 @@ final class NaiveWriter implements Runnable {
                     if (read == rows) {
                         break;
                     }
-                    writes.send(table.bind(record.value()), 1);
+                    writes.send(table.bind(record.value()).insert(), 1);
                     read++;
                 }
             }

@@ -54,7 +54,7 @@ public final class PartitionsCommand {
         Path cqlDir;
 
         @Option(names = "--rate", paramLabel = "TABLE=COUNT/UNIT",
-                description = "Planned rows per entity, e.g. hive_telemetry=1000/min (UNIT s, min, h or day). Repeatable.")
+                description = "Planned rows per entity, e.g. hive_telemetry_v2=1000/min (UNIT s, min, h or day). Repeatable.")
         List<String> rates = new ArrayList<>();
 
         @Option(names = "--entities", paramLabel = "TABLE=N", description = "Planned entities (hives, stations, agents). Repeatable.")

@@ -66,8 +66,7 @@ public final class IngestConfig extends AbstractConfig {
     /** Cassandra's largest TTL in seconds (20 years; {@code Attributes.MAX_TTL}). */
     public static final int MAX_TTL_SECONDS = 630_720_000;
     /** Tables the sink writes; each has {@code sink.table.<name>.consistency} and {@code .ttl.seconds}. */
-    public static final java.util.List<String> SINK_TABLES =
-            java.util.List.of("hive_telemetry", "hive_activity", "weather_readings", "agent_alerts");
+    public static final java.util.List<String> SINK_TABLES = io.apiary.ingest.tables.TableNames.CURRENT;
     public static final String CASSANDRA_CONTACT_POINTS = "cassandra.contact.points";
     public static final String CASSANDRA_LOCAL_DATACENTER = "cassandra.local.datacenter";
     public static final String CASSANDRA_KEYSPACE = "cassandra.keyspace";

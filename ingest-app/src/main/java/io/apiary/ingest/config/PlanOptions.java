@@ -38,19 +38,19 @@ public final class PlanOptions {
 
     static void define(ConfigDef def) {
         def.define(PARTITIONS_PLAN_RATES, Type.LIST,
-                        "hive_telemetry=1000/min,hive_activity=1/h,weather_readings=6/min,agent_alerts=6/min",
+                        "hive_telemetry_v2=1000/min,hive_activity=1/h,weather_readings=6/min,agent_alerts_v2=6/min",
                         entries(WriteRate::parse), Importance.LOW,
                         "partitions plan: planned write rate per entity (a hive, station or agent: a value of the "
                                 + "partition key without its bucket and shard columns), TABLE=COUNT/UNIT with UNIT s, "
                                 + "min, h or day. Tables without an entry are not planned.")
                 .define(PARTITIONS_PLAN_ENTITIES, Type.LIST,
-                        "hive_telemetry=10000,hive_activity=10000,weather_readings=1000,agent_alerts=10000",
+                        "hive_telemetry_v2=10000,hive_activity=10000,weather_readings=1000,agent_alerts_v2=10000",
                         entries(PlanSettings::positiveInt), Importance.LOW,
                         "partitions plan: planned number of entities per table, TABLE=N (for the cluster-wide "
                                 + "write rate; 1 when missing).")
                 .define(PARTITIONS_PLAN_SHARDS, Type.LIST, "", entries(PlanSettings::positiveInt), Importance.LOW,
                         "partitions plan: shards per bucket, TABLE=N, for tables with a shard column. By default "
-                                + "hive_telemetry takes telemetry.shards and weather_readings weather.shards.")
+                                + "hive_telemetry_v2 takes telemetry.shards and weather_readings weather.shards.")
                 .define(PARTITIONS_PLAN_BUCKETS, Type.LIST, "", entries(Bucket::parse), Importance.LOW,
                         "partitions plan: time bucket per table, TABLE=minute|hour|day|week|month|year|none, "
                                 + "where not read from the partition key (a date column there is a day bucket; "
@@ -58,7 +58,7 @@ public final class PlanOptions {
                 .define(PARTITIONS_PLAN_TEXT_BYTES, Type.INT, 16, Range.between(0, 1_000_000), Importance.LOW,
                         "partitions plan: assumed bytes of a variable-size value (text, blob, varint, collection) "
                                 + "without a partitions.plan.column.bytes entry.")
-                .define(PARTITIONS_PLAN_COLUMN_BYTES, Type.LIST, "agent_alerts.message=200",
+                .define(PARTITIONS_PLAN_COLUMN_BYTES, Type.LIST, "agent_alerts_v2.message=200",
                         entries(PlanSettings::nonNegativeInt), Importance.LOW,
                         "partitions plan: bytes of one value of a column, TABLE.COLUMN=N; replaces the size "
                                 + "from its type or partitions.plan.text.bytes.")

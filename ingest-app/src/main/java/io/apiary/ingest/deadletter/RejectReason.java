@@ -13,12 +13,24 @@ public enum RejectReason {
     NULL_VALUE,
     /** A key or text field is longer than the topology accepts (ids: 200 characters, units: 32). */
     FIELD_TOO_LONG,
+    /**
+     * A {@code sensor_id} or {@code alert_id} that is empty, longer than 64 characters, or has a
+     * character other than ASCII letters, digits, '_', '-' and '.' ({@code identity.Identifiers}).
+     */
+    INVALID_IDENTIFIER,
     /** The record key differs from the id in the value (hive id, station id or agent id). */
     KEY_MISMATCH,
     /** The event time is missing, not after 1970-01-01T00:00:00Z, or past year 9999. */
     INVALID_TIMESTAMP,
     /** A number is NaN or infinite. */
     NON_FINITE_VALUE,
+    /**
+     * A reading whose sensor type this version does not know: the schema's default symbol
+     * {@code UNKNOWN}, which is what a reader sees for a newer writer's type. Dead-lettered with the
+     * original bytes (which keep the writer's symbol) so it can be replayed after an upgrade,
+     * instead of stored under UNKNOWN, where readings of different new types would share a row.
+     */
+    UNKNOWN_SENSOR_TYPE,
     /** A value outside what is physically possible for its sensor type and unit, or an interval outside 1..3600 s. */
     OUT_OF_RANGE,
     /** A known sensor type with a unit the topology has no range for, so the value cannot be checked. */

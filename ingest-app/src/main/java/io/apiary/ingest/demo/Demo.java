@@ -220,6 +220,6 @@ public final class Demo {
 
     /** @return the tables the demo writes */
     static List<String> tables() {
-        return List.of("hive_telemetry", "hive_activity");
+        return List.of(io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY, io.apiary.ingest.tables.TableNames.HIVE_ACTIVITY);
     }
 }

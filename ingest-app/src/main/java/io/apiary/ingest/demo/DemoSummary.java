@@ -58,9 +58,9 @@ final class DemoSummary {
             out.printf("  late samples            %,12d  (topic %s); re-sent samples counted once: %,.0f%n", late,
                     topics.activityLate(), duplicates);
             out.printf("  hive_telemetry          %12s rows in Cassandra; the file holds %,d distinct (hive, sensor,"
-                    + " time) readings%n", shown(rowsInTable.get("hive_telemetry")), data.distinctReadings());
+                    + " time) readings%n", shown(rowsInTable.get(io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY)), data.distinctReadings());
             out.printf("  %-22s  %,12d row writes acknowledged: the %,d duplicate readings were upserted onto the "
-                    + "same rows%n", "", pipeline.sink().rowsWritten("hive_telemetry"),
+                    + "same rows%n", "", pipeline.sink().rowsWritten(io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY),
                     sent.readings() - data.distinctReadings());
             out.printf("  hive_activity           %12s rows in Cassandra (hours); %,d row writes acknowledged (an "
                     + "hour is upserted as its sums grow)%n", shown(rowsInTable.get("hive_activity")),

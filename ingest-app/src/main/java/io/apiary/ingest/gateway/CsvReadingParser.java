@@ -175,7 +175,8 @@ public final class CsvReadingParser {
                 continue;
             }
             try {
-                readings.accept(new TelemetryReading(hiveId, gatewayId, sensor.sensorType(), time, value, sensor.unit(), null));
+                readings.accept(new TelemetryReading(hiveId, gatewayId, sensor.sensorType(),
+                        io.apiary.ingest.identity.Identifiers.DEFAULT_SENSOR_ID, time, value, sensor.unit(), null));
                 totals[1]++;
             } catch (RejectedReading e) {
                 problems.accept(new Problem(line, sensor.column(), e.getMessage()));

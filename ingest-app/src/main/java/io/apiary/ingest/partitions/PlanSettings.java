@@ -57,7 +57,7 @@ public record PlanSettings(Map<String, WriteRate> rates, Map<String, Long> entit
      */
     public static PlanSettings from(IngestConfig config, Map<String, List<String>> extra) {
         Map<String, Integer> shards = new LinkedHashMap<>();
-        shards.put("hive_telemetry", config.getInt(IngestConfig.TELEMETRY_SHARDS));
+        shards.put(io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY, config.getInt(IngestConfig.TELEMETRY_SHARDS));
         shards.put("weather_readings", config.getInt(IngestConfig.WEATHER_SHARDS));
         shards.putAll(entries(config, extra, PlanOptions.PARTITIONS_PLAN_SHARDS, PlanSettings::positiveInt));
         return new PlanSettings(

@@ -15,6 +15,7 @@ import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.sink.CassandraSink;
 import io.apiary.ingest.sink.SinkSettings;
 import io.apiary.ingest.sink.SinkTable;
+import io.apiary.ingest.tables.TableNames;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.ingest.topology.IngestTopology;
 import io.apiary.ingest.topology.TopologySettings;
@@ -105,12 +106,14 @@ public final class Pipeline implements AutoCloseable {
         SinkSettings settings = SinkSettings.from(config);
         String keyspace = config.getString(IngestConfig.CASSANDRA_KEYSPACE);
         Topics topics = config.topics();
-        Map<String, SinkTable> tables = Map.of(
-                topics.telemetryRows(), SinkTable.hiveTelemetry(session, keyspace, tableOptions(config, "hive_telemetry")),
-                topics.activityRows(), SinkTable.hiveActivity(session, keyspace, tableOptions(config, "hive_activity")),
+        Map<String, SinkTable<?>> tables = Map.of(
+                topics.telemetryRows(), SinkTable.hiveTelemetry(session, keyspace,
+                        tableOptions(config, TableNames.HIVE_TELEMETRY)),
+                topics.activityRows(), SinkTable.hiveActivity(session, keyspace,
+                        tableOptions(config, TableNames.HIVE_ACTIVITY)),
                 topics.weatherRows(), SinkTable.weatherReadings(session, keyspace,
-                        tableOptions(config, "weather_readings")),
-                topics.alertRows(), SinkTable.agentAlerts(session, keyspace, tableOptions(config, "agent_alerts")));
+                        tableOptions(config, TableNames.WEATHER_READINGS)),
+                topics.alertRows(), SinkTable.agentAlerts(session, keyspace, tableOptions(config, TableNames.AGENT_ALERTS)));
 
         Map<String, Object> consumerSettings = new HashMap<>(config.kafkaClientSettings());
         consumerSettings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);

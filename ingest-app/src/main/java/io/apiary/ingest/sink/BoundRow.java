@@ -5,15 +5,12 @@ import java.nio.ByteBuffer;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 
 /**
- * A row bound to its idempotent INSERT, about to be written. Immutable.
+ * A row bound to its idempotent statements, about to be written. Immutable.
  *
- * @param row         the waiting row it was bound from, not null
- * @param statement   the bound statement, not null
- * @param routingKey  the statement's serialized Cassandra partition key (the driver's routing
- *                    key), computed once; not null
- * @param serverBytes its size as Cassandra counts it in a batch ({@link SinkTable#serverBytes})
+ * @param row   the waiting row it was bound from, not null
+ * @param write its statements, routing key, server-side size and fingerprint, not null
  */
-record BoundRow(SinkRow row, BoundStatement statement, ByteBuffer routingKey, int serverBytes) {
+record BoundRow(SinkRow row, SinkTable.Write write) {
 
     /**
      * Binds a waiting row.
@@ -24,7 +21,21 @@ record BoundRow(SinkRow row, BoundStatement statement, ByteBuffer routingKey, in
      * @throws RuntimeException if it cannot be bound
      */
     static BoundRow bind(SinkRow row) {
-        BoundStatement statement = row.table().bind(row.record().value());
-        return new BoundRow(row, statement, statement.getRoutingKey(), row.table().serverBytes(statement));
+        return new BoundRow(row, row.table().bind(row.record().value()));
+    }
+
+    /** @return the INSERT, which carries the routing keyspace and key */
+    BoundStatement statement() {
+        return write.insert();
+    }
+
+    /** @return the serialized partition key, computed once at bind time */
+    ByteBuffer routingKey() {
+        return write.routingKey();
+    }
+
+    /** @return its size as Cassandra counts it in a batch */
+    int serverBytes() {
+        return write.serverBytes();
     }
 }

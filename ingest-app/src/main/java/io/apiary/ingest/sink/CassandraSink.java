@@ -91,7 +91,7 @@ public final class CassandraSink implements Runnable {
 
     private final SinkSettings settings;
     private final CqlSession session;
-    private final Map<String, SinkTable> tablesByTopic;
+    private final Map<String, SinkTable<?>> tablesByTopic;
     private final Consumer<byte[], byte[]> consumer;
     private final SinkDeadLetters deadLetters;
     private final SinkMetrics metrics;
@@ -137,7 +137,7 @@ public final class CassandraSink implements Runnable {
      * @param deadLetterProducer a byte-array producer for the dead letter topic; the sink closes it
      * @param registry           where the sink's meters go, not null
      */
-    public CassandraSink(SinkSettings settings, CqlSession session, Map<String, SinkTable> tablesByTopic,
+    public CassandraSink(SinkSettings settings, CqlSession session, Map<String, SinkTable<?>> tablesByTopic,
             Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> deadLetterProducer, MeterRegistry registry) {
         this.settings = Objects.requireNonNull(settings);
         this.session = Objects.requireNonNull(session);
@@ -162,6 +162,7 @@ public final class CassandraSink implements Runnable {
         // counters that alerts watch exist from the start at 0, so that increase() sees their first event
         this.tablesByTopic.forEach((topic, table) -> {
             metrics.rowsWritten(table.table());
+            metrics.conflicts(table.table());
             registry.counter("apiary.sink.records.lost", "topic", topic);
         });
         LOG.info("Cassandra sink: batches of at most {} rows and {} bytes (server batch_size_warn_threshold {} "
@@ -285,7 +286,7 @@ public final class CassandraSink implements Runnable {
         }
         long now = System.nanoTime();
         for (TopicPartition partition : records.partitions()) {
-            SinkTable table = tablesByTopic.get(partition.topic());
+            SinkTable<?> table = tablesByTopic.get(partition.topic());
             for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
                 offsets.register(partition, record.offset());
                 bufferedBytes += recordBytes(record);
@@ -346,6 +347,10 @@ public final class CassandraSink implements Runnable {
             } catch (RuntimeException e) {
                 deadLetter(row.record(), RejectReason.INVALID_ROW, e);
             }
+        }
+        int conflicts = Conflicts.count(bound);
+        if (conflicts > 0) {
+            metrics.conflicts(bound.get(0).row().table().table()).increment(conflicts);
         }
         for (List<BoundRow> rows : BatchGrouper.group(bound, BoundRow::routingKey, BoundRow::serverBytes,
                 settings.batchMaxRows(), batchMaxBytes)) {
@@ -492,10 +497,10 @@ public final class CassandraSink implements Runnable {
 
     /** The hot-partition detection of the sink's tables, with their partition keys from the driver's metadata. */
     private static HotPartitions hotPartitions(HotPartitionSettings settings, CqlSession session,
-            Collection<SinkTable> sinkTables, MeterRegistry registry) {
+            Collection<SinkTable<?>> sinkTables, MeterRegistry registry) {
         Map<String, HotPartitions.Table> tables = new java.util.HashMap<>();
         String keyspace = null;
-        for (SinkTable table : sinkTables) {
+        for (SinkTable<?> table : sinkTables) {
             keyspace = table.keyspace();
             tables.put(table.table(), new HotPartitions.Table(
                     PartitionKeyFormat.of(session, keyspace, table.table()).orElse(null),

@@ -49,9 +49,9 @@ record PartitionLife(int cellsPerRow, int dayColumn, int shardColumn, int shards
     static PartitionLife of(String table, HotPartitionSettings settings) {
         boolean slices = settings.shardStrategy() == ShardStrategy.TIME;
         return switch (table) {
-            case "hive_telemetry" -> new PartitionLife(3, 1, slices ? 2 : -1, slices ? settings.telemetryShards() : 1);
+            case io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY -> new PartitionLife(3, 1, slices ? 2 : -1, slices ? settings.telemetryShards() : 1);
             case "weather_readings" -> new PartitionLife(7, 1, slices ? 2 : -1, slices ? settings.weatherShards() : 1);
-            case "agent_alerts" -> new PartitionLife(4, 1, -1, 1);
+            case io.apiary.ingest.tables.TableNames.AGENT_ALERTS -> new PartitionLife(4, 1, -1, 1);
             default -> new PartitionLife(3, -1, -1, 1); // hive_activity and unknown tables: no projection
         };
     }

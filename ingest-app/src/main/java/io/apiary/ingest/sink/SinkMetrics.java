@@ -99,6 +99,17 @@ final class SinkMetrics {
         return registry.counter("apiary.sink.rows.written", "table", table);
     }
 
+    /**
+     * @param table a table name
+     * @return the counter of conflicting rows the sink saw among rows waiting together
+     *         ({@link io.apiary.ingest.tables.WriteConflicts})
+     */
+    Counter conflicts(String table) {
+        return registry.counter(io.apiary.ingest.tables.WriteConflicts.COUNTER,
+                io.apiary.ingest.tables.WriteConflicts.TABLE_TAG, table,
+                io.apiary.ingest.tables.WriteConflicts.STAGE_TAG, "sink");
+    }
+
     void retried(String cause, int rows) {
         registry.counter("apiary.sink.retries", "cause", cause).increment();
         registry.counter("apiary.sink.retried.rows", "cause", cause).increment(rows);

@@ -14,7 +14,7 @@ import org.apache.kafka.common.TopicPartition;
  * @param record    the original record, with a non-null value
  * @param table     the table binding of its topic, not null
  */
-record SinkRow(TopicPartition partition, ConsumerRecord<byte[], byte[]> record, SinkTable table) {
+record SinkRow(TopicPartition partition, ConsumerRecord<byte[], byte[]> record, SinkTable<?> table) {
 
     /** @return bytes of the record's key and value, counted against the sink's memory bound */
     int recordBytes() {

@@ -2,7 +2,8 @@ package io.apiary.ingest.sink;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
@@ -16,33 +17,43 @@ import com.datastax.oss.driver.api.core.type.DataTypes;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodec;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import com.datastax.oss.driver.api.core.type.reflect.GenericType;
+import io.apiary.ingest.identity.AlertIds;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.ingest.tables.TableNames;
 import io.apiary.schema.AgentAlertRow;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.WeatherReadingRow;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
- * How the rows of one row topic become idempotent INSERTs of one Cassandra table.
+ * How the rows of one row topic become idempotent writes of one Cassandra table.
  *
  * <p>Every partition-key column is a bind marker, so the driver computes each statement's routing
  * token and sends it to a replica. The write timestamp ({@code USING TIMESTAMP}, microseconds) is
- * derived from the row, so retries and replays converge to the same cells:
- * <ul>
- *   <li>hive_telemetry: reading_time in microseconds;</li>
- *   <li>hive_activity: window_start in microseconds plus the number of samples summed, which
- *       grows with every update of an hour, so the final sums win over earlier updates;</li>
- *   <li>weather_readings: reading_time in microseconds;</li>
- *   <li>agent_alerts: alert_time in microseconds.</li>
- * </ul>
- * Optional values that are null (a measurement a station does not take, an alert without hive)
- * are left unset rather than bound to null, so they write nothing instead of a tombstone.
- * Values are set with the codec of their column type named directly ({@link TypeCodecs}), which
- * skips the driver's codec-registry lookup per value.
+ * derived from the row, by {@link WriteTimestamps}: the event's second plus a fingerprint of the
+ * row's regular values (hive_activity: the hour's start, plus 1,000 per sample summed, plus a
+ * fingerprint below 1,000). So retries and replays of a row converge to the same cells, and two
+ * different rows for one primary key get different timestamps: the one with the greater timestamp
+ * wins in every cell, whatever order they arrive in, instead of Cassandra choosing cell by cell
+ * between equal timestamps (the greater value of each cell), which made rows that match neither
+ * input.
+ *
+ * <p>Tables with optional columns (weather_readings: measurements a station does not take;
+ * agent_alerts_v2: an alert without hive) leave a null value unset, so it writes no cell and no
+ * tombstone, and precede the INSERT with a deletion of the row at the write timestamp minus
+ * 1 us, in the same single-partition batch. That deletion shadows every cell of an earlier
+ * version with a smaller timestamp, so a measurement only the losing version had does not
+ * survive beside the winner's; the winner itself, written 1 us later, is not shadowed.
+ *
+ * <p>Values are set with the codec of their column type named directly ({@link TypeCodecs}),
+ * which skips the driver's codec-registry lookup per value.
  *
  * <p>Thread-safe: prepared statements and serdes are.
+ *
+ * @param <T> the row topic's record type
  */
-public abstract class SinkTable {
+public final class SinkTable<T extends SpecificRecord> {
 
     /**
      * Per-table write options.
@@ -55,7 +66,7 @@ public abstract class SinkTable {
 
         /** Checks the values. */
         public Options {
-            java.util.Objects.requireNonNull(consistency, "consistency");
+            Objects.requireNonNull(consistency, "consistency");
             if (ttlSeconds < -1) {
                 throw new IllegalArgumentException("ttlSeconds must be -1 (table default) or at least 0: " + ttlSeconds);
             }
@@ -68,6 +79,49 @@ public abstract class SinkTable {
     }
 
     /**
+     * One row bound for writing. Immutable.
+     *
+     * @param statements  the statements that write it, in order: the row deletion (tables with
+     *                    optional columns) then the INSERT; not empty
+     * @param routingKey  the serialized Cassandra partition key (the driver's routing key), not null
+     * @param serverBytes its size as Cassandra counts it in a batch ({@link #serverBytes})
+     * @param fingerprint the 64-bit fingerprint of its regular values ({@link WriteTimestamps#fingerprint})
+     */
+    public record Write(List<BoundStatement> statements, ByteBuffer routingKey, int serverBytes, long fingerprint) {
+
+        /** @return the INSERT (the last statement) */
+        public BoundStatement insert() {
+            return statements.get(statements.size() - 1);
+        }
+    }
+
+    /** Binds a row's columns, in the order of {@link Layout#columns}, to markers 0 and up. */
+    @FunctionalInterface
+    interface ColumnBinder<T> {
+        BoundStatementBuilder bind(T row, BoundStatementBuilder statement);
+    }
+
+    /** The write timestamp of a row from its fingerprint, in microseconds. */
+    @FunctionalInterface
+    interface WriteTime<T> {
+        long micros(T row, long fingerprint);
+    }
+
+    /**
+     * The shape of a table as the sink writes it.
+     *
+     * @param table          table name, without keyspace
+     * @param columns        every written column: the partition key, then the clustering columns,
+     *                       then the regular columns
+     * @param partitionKeys  how many of {@code columns} are the partition key
+     * @param clustering     how many follow as clustering columns
+     * @param deleteFirst    whether each write deletes the row at its timestamp minus 1 us first
+     *                       (tables with optional columns)
+     */
+    record Layout(String table, List<String> columns, int partitionKeys, int clustering, boolean deleteFirst) {
+    }
+
+    /**
      * Bytes counted per written cell beside its value: an upper bound of what Cassandra 5.0 adds
      * per cell in {@code PartitionUpdate.dataSize()} (write timestamp, TTL, local deletion time).
      * Calibrated on Cassandra 5.0.7: a 50-row batch of hive_telemetry rows that these constants at
@@ -77,6 +131,8 @@ public abstract class SinkTable {
     static final int CELL_OVERHEAD_BYTES = 24;
     /** Bytes counted per row beside its values: an upper bound of its liveness and deletion info (see above). */
     static final int ROW_OVERHEAD_BYTES = 40;
+    /** Bytes counted for a row deletion that precedes an INSERT: its deletion time (12 bytes), bounded from above. */
+    static final int ROW_DELETION_BYTES = 16;
     /**
      * Bytes Cassandra 5.0.7 counts per partition of a batch beside its rows (an empty static row
      * and the partition's deletion info, 29 bytes), bounded from above.
@@ -122,28 +178,48 @@ public abstract class SinkTable {
         }
     };
 
-    private final String table;
+    private final Layout layout;
+    private final CqlSession session;
+    private final String keyspace;
     private final PreparedStatement insert;
+    private final PreparedStatement delete;
     private final ConsistencyLevel consistency;
-    private final int partitionKeyColumns;
-    private final int clusteringColumns;
+    private final AvroSingleObjectSerde<T> serde;
+    private final ColumnBinder<T> binder;
+    private final WriteTime<T> writeTime;
+    private volatile PreparedStatement copyInsert;
 
-    /**
-     * @param insert the INSERT; its bind markers are the partition-key columns, then the
-     *               clustering columns, then the regular columns, then the write timestamp
-     */
-    private SinkTable(String table, PreparedStatement insert, Options options, int partitionKeyColumns,
-            int clusteringColumns) {
-        this.table = table;
-        this.insert = insert;
+    private SinkTable(CqlSession session, String keyspace, Options options, Layout layout, Class<T> type,
+            ColumnBinder<T> binder, WriteTime<T> writeTime) {
+        this.layout = layout;
+        this.session = session;
+        this.keyspace = keyspace;
         this.consistency = options.consistency();
-        this.partitionKeyColumns = partitionKeyColumns;
-        this.clusteringColumns = clusteringColumns;
+        this.insert = session.prepare(insertCql(options.usingClause()));
+        this.delete = layout.deleteFirst() ? session.prepare(deleteCql()) : null;
+        this.serde = AvroSingleObjectSerde.of(type);
+        this.binder = binder;
+        this.writeTime = writeTime;
+    }
+
+    private String insertCql(String using) {
+        List<String> markers = new ArrayList<>();
+        layout.columns().forEach(c -> markers.add("?"));
+        return "INSERT INTO " + keyspace + "." + layout.table() + " (" + String.join(", ", layout.columns())
+                + ") VALUES (" + String.join(", ", markers) + ")" + using;
+    }
+
+    private String deleteCql() {
+        List<String> key = new ArrayList<>();
+        for (String column : layout.columns().subList(0, layout.partitionKeys() + layout.clustering())) {
+            key.add(column + " = ?");
+        }
+        return "DELETE FROM " + keyspace + "." + layout.table() + " USING TIMESTAMP ? WHERE " + String.join(" AND ", key);
     }
 
     /** @return the table name, without keyspace */
     public String table() {
-        return table;
+        return layout.table();
     }
 
     /** @return the keyspace of the table, as Cassandra stores it (internal form) */
@@ -151,14 +227,98 @@ public abstract class SinkTable {
         return insert.getVariableDefinitions().get(0).getKeyspace().asInternal();
     }
 
+    /** @return the columns this table writes: partition key, clustering columns, regular columns */
+    public List<String> columns() {
+        return layout.columns();
+    }
+
+    /** @return how many of {@link #columns()} form the partition key */
+    public int partitionKeyColumns() {
+        return layout.partitionKeys();
+    }
+
+    /** @return how many of {@link #columns()} after the partition key are clustering columns */
+    public int clusteringColumns() {
+        return layout.clustering();
+    }
+
     /**
-     * Decodes a row topic value and binds it.
+     * Decodes a row topic value.
      *
      * @param value the record value (Avro single-object encoding), not null
-     * @return an idempotent bound statement with its write timestamp
+     * @return the row
      * @throws org.apache.kafka.common.errors.SerializationException if the value cannot be decoded
      */
-    public abstract BoundStatement bind(byte[] value);
+    public T decode(byte[] value) {
+        return Objects.requireNonNull(serde.decode(value));
+    }
+
+    /**
+     * Decodes a row topic value and binds it, with the write timestamp derived from the row.
+     *
+     * @param value the record value (Avro single-object encoding), not null
+     * @return the row's idempotent statements
+     * @throws org.apache.kafka.common.errors.SerializationException if the value cannot be decoded
+     * @throws RuntimeException if it cannot be bound (e.g. a time past year 294,247)
+     */
+    public Write bind(byte[] value) {
+        return bind(decode(value), Long.MIN_VALUE, -1);
+    }
+
+    /**
+     * Binds a row copied from another table ({@code ingest-app table copy}), keeping the source's
+     * write time and remaining TTL: {@code USING TIMESTAMP ? AND TTL ?}.
+     *
+     * @param row             the row in this table's layout, not null
+     * @param writeTimeMicros the source cells' write time, microseconds
+     * @param ttlSeconds      the source cells' remaining time to live in seconds, 0 for none
+     * @return the row's statements
+     * @throws IllegalArgumentException if {@code ttlSeconds} is negative
+     */
+    public Write bindCopy(T row, long writeTimeMicros, int ttlSeconds) {
+        if (ttlSeconds < 0) {
+            throw new IllegalArgumentException("ttlSeconds must be 0 (none) or more: " + ttlSeconds);
+        }
+        return bind(row, writeTimeMicros, ttlSeconds);
+    }
+
+    private Write bind(T row, long writeTimeMicros, int ttlSeconds) {
+        boolean copy = writeTimeMicros != Long.MIN_VALUE;
+        PreparedStatement statement = copy ? copyInsert() : insert;
+        BoundStatementBuilder builder = binder.bind(row, statement.boundStatementBuilder());
+        int regularStart = layout.partitionKeys() + layout.clustering();
+        int columns = layout.columns().size();
+        long fingerprint = WriteTimestamps.fingerprint(builder, regularStart, columns);
+        long micros = copy ? writeTimeMicros : writeTime.micros(row, fingerprint);
+        builder = builder.set(columns, micros, TypeCodecs.BIGINT);
+        if (copy) {
+            builder = builder.set(columns + 1, ttlSeconds, TypeCodecs.INT);
+        }
+        BoundStatement bound = builder.setIdempotence(true).setConsistencyLevel(consistency).build();
+        List<BoundStatement> statements;
+        int bytes = serverBytes(bound);
+        if (delete != null) {
+            BoundStatementBuilder deletion = delete.boundStatementBuilder()
+                    .set(0, Math.subtractExact(micros, 1L), TypeCodecs.BIGINT);
+            for (int i = 0; i < regularStart; i++) {
+                deletion = deletion.setBytesUnsafe(i + 1, bound.getBytesUnsafe(i));
+            }
+            statements = List.of(deletion.setIdempotence(true).setConsistencyLevel(consistency).build(), bound);
+            bytes += ROW_DELETION_BYTES;
+        } else {
+            statements = List.of(bound);
+        }
+        return new Write(statements, bound.getRoutingKey(), bytes, fingerprint);
+    }
+
+    private PreparedStatement copyInsert() {
+        PreparedStatement prepared = copyInsert;
+        if (prepared == null) {
+            prepared = session.prepare(insertCql(" USING TIMESTAMP ? AND TTL ?"));
+            copyInsert = prepared;
+        }
+        return prepared;
+    }
 
     /**
      * @param instant an instant, not null
@@ -169,10 +329,6 @@ public abstract class SinkTable {
         return Math.multiplyExact(instant.toEpochMilli(), 1000L);
     }
 
-    BoundStatementBuilder builder() {
-        return insert.boundStatementBuilder().setIdempotence(true).setConsistencyLevel(consistency);
-    }
-
     /**
      * The size Cassandra counts for this row in a batch, the figure it compares with
      * {@code batch_size_warn_threshold}, bounded from above. It follows the shape of
@@ -181,155 +337,158 @@ public abstract class SinkTable {
      * {@value #CELL_OVERHEAD_BYTES} bytes; the partition key is not counted. Unset values write
      * no cell.
      *
-     * @param statement a statement bound from this table's insert
+     * @param statement an INSERT bound from this table
      * @return the estimated server-side size in bytes
      */
     int serverBytes(BoundStatement statement) {
         int total = ROW_OVERHEAD_BYTES;
-        int regularEnd = statement.size() - 1; // the last marker is the write timestamp
-        for (int i = partitionKeyColumns; i < regularEnd; i++) {
+        int regularEnd = layout.columns().size();
+        int clusteringEnd = layout.partitionKeys() + layout.clustering();
+        for (int i = layout.partitionKeys(); i < regularEnd; i++) {
             if (!statement.isSet(i)) {
                 continue;
             }
             ByteBuffer value = statement.getBytesUnsafe(i);
             int size = value == null ? 0 : value.remaining();
-            total += i < partitionKeyColumns + clusteringColumns ? size : size + CELL_OVERHEAD_BYTES;
+            total += i < clusteringEnd ? size : size + CELL_OVERHEAD_BYTES;
         }
         return total;
     }
 
     /**
-     * The hive_telemetry table.
+     * The serialized clustering values of a bound INSERT of this table, to compare two rows of one
+     * partition for the same primary key.
+     *
+     * @param insert an INSERT bound from this table
+     * @return the clustering columns' values, each preceded by its length, as one buffer
+     */
+    ByteBuffer clusteringKey(BoundStatement insert) {
+        int from = layout.partitionKeys();
+        int to = from + layout.clustering();
+        int size = 0;
+        for (int i = from; i < to; i++) {
+            ByteBuffer value = insert.getBytesUnsafe(i);
+            size += 4 + (value == null ? 0 : value.remaining());
+        }
+        ByteBuffer key = ByteBuffer.allocate(size);
+        for (int i = from; i < to; i++) {
+            ByteBuffer value = insert.getBytesUnsafe(i);
+            key.putInt(value == null ? -1 : value.remaining());
+            if (value != null) {
+                key.put(value.duplicate());
+            }
+        }
+        return key.flip();
+    }
+
+    /**
+     * The hive_telemetry_v2 table ({@code cql/010-hive_telemetry_v2.cql}); rows of
+     * {@code HiveTelemetryRow} version 1 (no sensor id) are read with the default sensor id.
      *
      * @param session  an open session, not null
      * @param keyspace keyspace of the table
      * @param options  consistency level and TTL, not null
      * @return the table binding
      */
-    public static SinkTable hiveTelemetry(CqlSession session, String keyspace, Options options) {
-        PreparedStatement insert = session.prepare("INSERT INTO " + keyspace + ".hive_telemetry"
-                + " (hive_id, day, shard, sensor_type, reading_time, gateway_id, value, unit)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)" + options.usingClause());
-        AvroSingleObjectSerde<HiveTelemetryRow> serde = AvroSingleObjectSerde.of(HiveTelemetryRow.class);
-        return new SinkTable("hive_telemetry", insert, options, 3, 2) {
-            @Override
-            public BoundStatement bind(byte[] value) {
-                HiveTelemetryRow row = Objects.requireNonNull(serde.decode(value));
-                return builder()
+    public static SinkTable<HiveTelemetryRow> hiveTelemetry(CqlSession session, String keyspace, Options options) {
+        Layout layout = new Layout(TableNames.HIVE_TELEMETRY, List.of("hive_id", "day", "shard", "sensor_type",
+                "sensor_id", "reading_time", "gateway_id", "value", "unit"), 3, 3, false);
+        return new SinkTable<>(session, keyspace, options, layout, HiveTelemetryRow.class,
+                (row, statement) -> statement
                         .set(0, row.getHiveId(), TEXT)
                         .set(1, row.getDay(), TypeCodecs.DATE)
                         .set(2, row.getShard(), TypeCodecs.INT)
                         .set(3, row.getSensorType(), TEXT)
-                        .set(4, row.getReadingTime(), TypeCodecs.TIMESTAMP)
-                        .set(5, row.getGatewayId(), TEXT)
-                        .set(6, row.getValue(), TypeCodecs.DOUBLE)
-                        .set(7, row.getUnit(), TEXT)
-                        .set(8, micros(row.getReadingTime()), TypeCodecs.BIGINT)
-                        .build();
-            }
-        };
+                        .set(4, row.getSensorId(), TEXT)
+                        .set(5, row.getReadingTime(), TypeCodecs.TIMESTAMP)
+                        .set(6, row.getGatewayId(), TEXT)
+                        .set(7, row.getValue(), TypeCodecs.DOUBLE)
+                        .set(8, row.getUnit(), TEXT),
+                (row, fingerprint) -> WriteTimestamps.event(row.getReadingTime().toEpochMilli(), fingerprint));
     }
 
     /**
-     * The hive_activity table.
+     * The hive_activity table ({@code cql/020-hive_activity.cql}).
      *
      * @param session  an open session, not null
      * @param keyspace keyspace of the table
      * @param options  consistency level and TTL, not null
      * @return the table binding
      */
-    public static SinkTable hiveActivity(CqlSession session, String keyspace, Options options) {
-        PreparedStatement insert = session.prepare("INSERT INTO " + keyspace + ".hive_activity"
-                + " (hive_id, day, hour, bees_in, bees_out, samples) VALUES (?, ?, ?, ?, ?, ?)"
-                + options.usingClause());
-        AvroSingleObjectSerde<HourlyActivity> serde = AvroSingleObjectSerde.of(HourlyActivity.class);
-        return new SinkTable("hive_activity", insert, options, 1, 2) {
-            @Override
-            public BoundStatement bind(byte[] value) {
-                HourlyActivity row = Objects.requireNonNull(serde.decode(value));
-                LocalDate day = row.getDay();
-                long writeTime = Math.addExact(micros(row.getWindowStart()),
-                        row.getSamples());
-                return builder()
+    public static SinkTable<HourlyActivity> hiveActivity(CqlSession session, String keyspace, Options options) {
+        Layout layout = new Layout(TableNames.HIVE_ACTIVITY,
+                List.of("hive_id", "day", "hour", "bees_in", "bees_out", "samples"), 1, 2, false);
+        return new SinkTable<>(session, keyspace, options, layout, HourlyActivity.class,
+                (row, statement) -> statement
                         .set(0, row.getHiveId(), TEXT)
-                        .set(1, day, TypeCodecs.DATE)
+                        .set(1, row.getDay(), TypeCodecs.DATE)
                         .set(2, row.getHour(), TypeCodecs.INT)
                         .set(3, row.getEntries(), TypeCodecs.BIGINT)
                         .set(4, row.getExits(), TypeCodecs.BIGINT)
-                        .set(5, row.getSamples(), TypeCodecs.INT)
-                        .set(6, writeTime, TypeCodecs.BIGINT)
-                        .build();
-            }
-        };
+                        .set(5, row.getSamples(), TypeCodecs.INT),
+                (row, fingerprint) -> WriteTimestamps.hourly(row.getWindowStart().toEpochMilli(), row.getSamples(),
+                        fingerprint));
     }
 
     /**
-     * The weather_readings table. Absent measurements are left unset (no cell, no tombstone).
+     * The weather_readings table ({@code cql/030-weather_readings.cql}). Absent measurements are
+     * left unset (no cell, no tombstone); the row deletion before the INSERT clears an earlier
+     * version's.
      *
      * @param session  an open session, not null
      * @param keyspace keyspace of the table
      * @param options  consistency level and TTL, not null
      * @return the table binding
      */
-    public static SinkTable weatherReadings(CqlSession session, String keyspace, Options options) {
-        PreparedStatement insert = session.prepare("INSERT INTO " + keyspace + ".weather_readings"
-                + " (station_id, day, shard, reading_time, temperature_c, relative_humidity, pressure_hpa,"
-                + " wind_speed_ms, wind_direction_deg, rainfall_mm, solar_radiation_wm2)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" + options.usingClause());
-        AvroSingleObjectSerde<WeatherReadingRow> serde = AvroSingleObjectSerde.of(WeatherReadingRow.class);
-        return new SinkTable("weather_readings", insert, options, 3, 1) {
-            @Override
-            public BoundStatement bind(byte[] value) {
-                WeatherReadingRow row = Objects.requireNonNull(serde.decode(value));
-                BoundStatementBuilder statement = builder()
-                        .set(0, row.getStationId(), TEXT)
-                        .set(1, row.getDay(), TypeCodecs.DATE)
-                        .set(2, row.getShard(), TypeCodecs.INT)
-                        .set(3, row.getReadingTime(), TypeCodecs.TIMESTAMP)
-                        .set(11, micros(row.getReadingTime()), TypeCodecs.BIGINT);
-                statement = setIfPresent(statement, 4, row.getTemperatureC());
-                statement = setIfPresent(statement, 5, row.getRelativeHumidity());
-                statement = setIfPresent(statement, 6, row.getPressureHpa());
-                statement = setIfPresent(statement, 7, row.getWindSpeedMs());
-                statement = setIfPresent(statement, 8, row.getWindDirectionDeg());
-                statement = setIfPresent(statement, 9, row.getRainfallMm());
-                statement = setIfPresent(statement, 10, row.getSolarRadiationWm2());
-                return statement.build();
-            }
-        };
+    public static SinkTable<WeatherReadingRow> weatherReadings(CqlSession session, String keyspace, Options options) {
+        Layout layout = new Layout(TableNames.WEATHER_READINGS, List.of("station_id", "day", "shard", "reading_time",
+                "temperature_c", "relative_humidity", "pressure_hpa", "wind_speed_ms", "wind_direction_deg",
+                "rainfall_mm", "solar_radiation_wm2"), 3, 1, true);
+        return new SinkTable<>(session, keyspace, options, layout, WeatherReadingRow.class,
+                (row, statement) -> {
+                    BoundStatementBuilder bound = statement
+                            .set(0, row.getStationId(), TEXT)
+                            .set(1, row.getDay(), TypeCodecs.DATE)
+                            .set(2, row.getShard(), TypeCodecs.INT)
+                            .set(3, row.getReadingTime(), TypeCodecs.TIMESTAMP);
+                    bound = setIfPresent(bound, 4, row.getTemperatureC());
+                    bound = setIfPresent(bound, 5, row.getRelativeHumidity());
+                    bound = setIfPresent(bound, 6, row.getPressureHpa());
+                    bound = setIfPresent(bound, 7, row.getWindSpeedMs());
+                    bound = setIfPresent(bound, 8, row.getWindDirectionDeg());
+                    bound = setIfPresent(bound, 9, row.getRainfallMm());
+                    return setIfPresent(bound, 10, row.getSolarRadiationWm2());
+                },
+                (row, fingerprint) -> WriteTimestamps.event(row.getReadingTime().toEpochMilli(), fingerprint));
     }
 
     /**
-     * The agent_alerts table. An alert without hive leaves hive_id unset (no cell, no tombstone).
+     * The agent_alerts_v2 table ({@code cql/040-agent_alerts_v2.cql}). An alert without hive leaves
+     * hive_id unset; rows of {@code AgentAlertRow} version 1 (no alert id) get the id derived from
+     * their content ({@link AlertIds}), as the topology derives it.
      *
      * @param session  an open session, not null
      * @param keyspace keyspace of the table
      * @param options  consistency level and TTL, not null
      * @return the table binding
      */
-    public static SinkTable agentAlerts(CqlSession session, String keyspace, Options options) {
-        PreparedStatement insert = session.prepare("INSERT INTO " + keyspace + ".agent_alerts"
-                + " (agent_id, day, alert_time, hive_id, severity, alert_type, message)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?)" + options.usingClause());
-        AvroSingleObjectSerde<AgentAlertRow> serde = AvroSingleObjectSerde.of(AgentAlertRow.class);
-        return new SinkTable("agent_alerts", insert, options, 2, 1) {
-            @Override
-            public BoundStatement bind(byte[] value) {
-                AgentAlertRow row = Objects.requireNonNull(serde.decode(value));
-                BoundStatementBuilder statement = builder()
-                        .set(0, row.getAgentId(), TEXT)
-                        .set(1, row.getDay(), TypeCodecs.DATE)
-                        .set(2, row.getAlertTime(), TypeCodecs.TIMESTAMP)
-                        .set(4, row.getSeverity(), TEXT)
-                        .set(5, row.getAlertType(), TEXT)
-                        .set(6, row.getMessage(), TEXT)
-                        .set(7, micros(row.getAlertTime()), TypeCodecs.BIGINT);
-                if (row.getHiveId() != null) {
-                    statement = statement.set(3, row.getHiveId(), TEXT);
-                }
-                return statement.build();
-            }
-        };
+    public static SinkTable<AgentAlertRow> agentAlerts(CqlSession session, String keyspace, Options options) {
+        Layout layout = new Layout(TableNames.AGENT_ALERTS, List.of("agent_id", "day", "alert_time", "alert_id",
+                "hive_id", "severity", "alert_type", "message"), 2, 2, true);
+        return new SinkTable<>(session, keyspace, options, layout, AgentAlertRow.class,
+                (row, statement) -> {
+                    BoundStatementBuilder bound = statement
+                            .set(0, row.getAgentId(), TEXT)
+                            .set(1, row.getDay(), TypeCodecs.DATE)
+                            .set(2, row.getAlertTime(), TypeCodecs.TIMESTAMP)
+                            .set(3, AlertIds.of(row.getAlertId(), row.getHiveId(), row.getSeverity(),
+                                    row.getAlertType(), row.getMessage()), TEXT)
+                            .set(5, row.getSeverity(), TEXT)
+                            .set(6, row.getAlertType(), TEXT)
+                            .set(7, row.getMessage(), TEXT);
+                    return row.getHiveId() == null ? bound : bound.set(4, row.getHiveId(), TEXT);
+                },
+                (row, fingerprint) -> WriteTimestamps.event(row.getAlertTime().toEpochMilli(), fingerprint));
     }
 
     /** Binds a nullable double, leaving the marker unset when null. */

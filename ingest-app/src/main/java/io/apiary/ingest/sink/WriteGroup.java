@@ -66,14 +66,17 @@ final class WriteGroup {
         return new WriteGroup(rows, opened, groups.size());
     }
 
-    /** @return the statement to execute: the single bound statement, or an UNLOGGED batch */
+    /**
+     * @return the statement to execute: a row's single statement, or an UNLOGGED batch of every
+     *         row's statements (a row deletion before its INSERT, for tables with optional columns)
+     */
     Statement<?> statement() {
-        if (rows.size() == 1) {
+        if (rows.size() == 1 && rows.get(0).write().statements().size() == 1) {
             return rows.get(0).statement();
         }
-        List<BatchableStatement<?>> statements = new ArrayList<>(rows.size());
+        List<BatchableStatement<?>> statements = new ArrayList<>(rows.size() * 2);
         for (BoundRow row : rows) {
-            statements.add(row.statement());
+            statements.addAll(row.write().statements());
         }
         BoundStatement first = rows.get(0).statement();
         return BatchStatement.builder(BatchType.UNLOGGED)

@@ -5,11 +5,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 import io.apiary.ingest.bucket.HourBucket;
+import io.apiary.ingest.tables.TableNames;
+import io.apiary.ingest.tables.WriteConflicts;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HourlyActivityState;
 import io.micrometer.core.instrument.Counter;
@@ -44,14 +47,20 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * goes to the late topic and is counted, never summed and never dropped silently. The close time
  * only grows and is kept in a changelogged store, so a restart cannot reopen a closed hour.
  *
- * <p><b>Duplicates.</b> A sample is identified by (hive id, gateway id, event time); a second
- * sample with the same identity in an open hour is counted ({@value #DUPLICATES_COUNTER}) and
- * not summed again.
+ * <p><b>Duplicates and conflicts.</b> A sample is identified by (hive id, gateway id, event
+ * time); a second sample with the same identity and the same counts in an open hour is a re-send,
+ * counted ({@value #DUPLICATES_COUNTER}) and not summed again. One with the same identity and other
+ * counts is a conflict ({@code apiary.write.conflicts{table=hive_activity,stage=topology}}): the
+ * hour counts the greater of the two (by bees_in, then bees_out, then interval_seconds), whichever
+ * arrived first, so the hour's sums do not depend on arrival order; its sample count stays.
+ * (Seen entries written before this rule, with no counts kept, treat every second sample as a
+ * re-send.)
  *
  * <p><b>Stores</b> (in memory, changelogged, so the state of a task is bounded by its open hours:
- * about 60 bytes per open (hive, hour) and 80 bytes per sample of an open hour):
+ * about 60 bytes per open (hive, hour) and 92 bytes per sample of an open hour, its 12 bytes of counts included):
  * {@value #SUMS_STORE} (key: hour start, 8 bytes big-endian, then the hive id), {@value #SEEN_STORE}
- * (key: hour start, hive id, gateway id, event time), {@value #CLOSE_TIME_STORE}.
+ * (key: hour start, hive id, gateway id, event time; value: the sample's counts, 12 bytes),
+ * {@value #CLOSE_TIME_STORE}.
  *
  * <p>Not thread-safe: Kafka Streams gives each task its own instance.
  */
@@ -76,13 +85,16 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
 
     private static final long WINDOW_MS = HourBucket.MILLIS_PER_HOUR;
     private static final String CLOSE_TIME_KEY = "close-time";
-    private static final byte[] SEEN = new byte[0];
+    /** Bytes of a sample's content in the seen store ({@link #sampleContent}). */
+    static final int CONTENT_BYTES = 12;
 
     private final long graceMs;
     private final long idleTimeoutMs;
     private final Duration updateInterval;
     private final Counter late = Metrics.counter(LATE_COUNTER, "stream", "entrance-counts");
     private final Counter duplicates = Metrics.counter(DUPLICATES_COUNTER, "stream", "entrance-counts");
+    private final Counter conflicts = Metrics.counter(WriteConflicts.COUNTER, WriteConflicts.TABLE_TAG,
+            TableNames.HIVE_ACTIVITY, WriteConflicts.STAGE_TAG, "topology");
     private final Counter closedByStreamTime = Metrics.counter(CLOSED_COUNTER, "by", "stream-time");
     private final Counter closedByQuietRule = Metrics.counter(CLOSED_COUNTER, "by", "quiet-partition");
 
@@ -136,18 +148,45 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
             return;
         }
         Bytes identity = sampleKey(hourStart, record.key(), sample.getGatewayId(), eventTime);
-        if (seen.get(identity) != null) {
-            duplicates.increment();
+        byte[] content = sampleContent(sample);
+        byte[] earlier = seen.get(identity);
+        Bytes hourKey = hourKey(hourStart, record.key());
+        if (earlier != null) {
+            if (earlier.length != content.length || Arrays.equals(earlier, content)) {
+                duplicates.increment(); // the same sample again (or one summed before contents were kept)
+                return;
+            }
+            conflicts.increment();
+            if (Arrays.compare(content, earlier) > 0) {
+                // the greater of two different samples counts, whichever came first
+                seen.put(identity, content);
+                HourlyActivityState state = sums.get(hourKey);
+                sums.put(hourKey, new HourlyActivityState(
+                        state.getEntries() + sample.getBeesIn() - ByteBuffer.wrap(earlier).getInt(0),
+                        state.getExits() + sample.getBeesOut() - ByteBuffer.wrap(earlier).getInt(4),
+                        state.getSamples()));
+                changed.add(hourKey);
+            }
             return;
         }
-        seen.put(identity, SEEN);
-        Bytes hourKey = hourKey(hourStart, record.key());
+        seen.put(identity, content);
         HourlyActivityState state = sums.get(hourKey);
         sums.put(hourKey, state == null
                 ? new HourlyActivityState((long) sample.getBeesIn(), (long) sample.getBeesOut(), 1)
                 : new HourlyActivityState(state.getEntries() + sample.getBeesIn(),
                         state.getExits() + sample.getBeesOut(), state.getSamples() + 1));
         changed.add(hourKey);
+    }
+
+    /**
+     * What the seen store keeps of a summed sample, to tell a re-send (equal) from a conflicting
+     * sample (different): bees_in, bees_out and interval_seconds, 4 bytes each, big-endian with the
+     * sign bit flipped, so that {@link Arrays#compare} of two contents orders them as the numbers.
+     */
+    static byte[] sampleContent(EntranceCount sample) {
+        return ByteBuffer.allocate(CONTENT_BYTES).putInt(sample.getBeesIn() ^ Integer.MIN_VALUE)
+                .putInt(sample.getBeesOut() ^ Integer.MIN_VALUE)
+                .putInt(sample.getIntervalSeconds() ^ Integer.MIN_VALUE).array();
     }
 
     private void onWallClock(long wallClockMs) {

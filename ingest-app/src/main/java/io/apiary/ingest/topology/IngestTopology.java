@@ -69,13 +69,13 @@ public final class IngestTopology {
 
     /** Length of the activity windows. */
     public static final Duration WINDOW = Duration.ofHours(1);
-    /** Default TTL of hive_telemetry (cql/010-hive_telemetry.cql), the default maximum age of readings. */
+    /** Default TTL of hive_telemetry_v2 (cql/010-hive_telemetry_v2.cql), the default maximum age of readings. */
     public static final Duration TELEMETRY_RETENTION = Duration.ofDays(90);
     /** Default TTL of hive_activity (cql/020-hive_activity.cql), the default maximum age of samples. */
     public static final Duration ACTIVITY_RETENTION = Duration.ofDays(730);
     /** Default TTL of weather_readings (cql/030-weather_readings.cql), the default maximum age of readings. */
     public static final Duration WEATHER_RETENTION = Duration.ofDays(365);
-    /** Default TTL of agent_alerts (cql/040-agent_alerts.cql), the default maximum age of alerts. */
+    /** Default TTL of agent_alerts_v2 (cql/040-agent_alerts_v2.cql), the default maximum age of alerts. */
     public static final Duration ALERTS_RETENTION = Duration.ofDays(365);
 
     private IngestTopology() {

@@ -6,6 +6,7 @@ import java.time.LocalDate;
 import io.apiary.ingest.bucket.DayBucket;
 import io.apiary.ingest.bucket.HourBucket;
 import io.apiary.ingest.bucket.ShardStrategy;
+import io.apiary.ingest.identity.AlertIds;
 import io.apiary.schema.AgentAlert;
 import io.apiary.schema.AgentAlertRow;
 import io.apiary.schema.AgentAlertsPartitionKey;
@@ -34,7 +35,8 @@ public record RowMapper(ShardStrategy shardStrategy, int shards) {
     public static final String WEATHER_SHARD_SENSOR = "WEATHER";
 
     /**
-     * The hive_telemetry row of a reading, keyed by (hive_id, day, shard).
+     * The hive_telemetry_v2 row of a reading, keyed by (hive_id, day, shard). The shard does not
+     * depend on the sensor id, so all sensors of a type at one instant share a partition.
      *
      * @param reading a reading, not null
      * @return the partition key and the row
@@ -49,6 +51,7 @@ public record RowMapper(ShardStrategy shardStrategy, int shards) {
                 .setDay(day)
                 .setShard(shard)
                 .setSensorType(sensorType)
+                .setSensorId(reading.getSensorId())
                 .setReadingTime(reading.getReadingTime())
                 .setGatewayId(reading.getGatewayId())
                 .setValue(reading.getValue())
@@ -86,8 +89,8 @@ public record RowMapper(ShardStrategy shardStrategy, int shards) {
     }
 
     /**
-     * The agent_alerts row of an alert, keyed by (agent_id, day), day being the UTC date of
-     * alert_time.
+     * The agent_alerts_v2 row of an alert, keyed by (agent_id, day), day being the UTC date of
+     * alert_time; its alert_id is the agent's, or derived from the content ({@link AlertIds}).
      *
      * @param alert a valid alert (alert time set), not null
      * @return the partition key and the row; severity as its symbol's name
@@ -98,6 +101,8 @@ public record RowMapper(ShardStrategy shardStrategy, int shards) {
                 .setAgentId(alert.getAgentId())
                 .setDay(day)
                 .setAlertTime(alert.getAlertTime())
+                .setAlertId(AlertIds.of(alert.getAlertId(), alert.getHiveId(), alert.getSeverity().name(),
+                        alert.getAlertType(), alert.getMessage()))
                 .setHiveId(alert.getHiveId())
                 .setSeverity(alert.getSeverity().name())
                 .setAlertType(alert.getAlertType())

@@ -8,7 +8,8 @@ import io.apiary.schema.AgentAlert;
  * Checks agent alerts, in this order (the first failure is reported): key present and not empty
  * (NULL_KEY), value present (NULL_VALUE), text lengths (FIELD_TOO_LONG: key, {@code agent_id} and
  * {@code hive_id} at most {@value Checks#MAX_ID_CHARS} characters, {@code alert_type} at most
- * {@value Checks#MAX_UNIT_CHARS}, {@code message} at most {@value Checks#MAX_TEXT_CHARS}), key
+ * {@value Checks#MAX_UNIT_CHARS}, {@code message} at most {@value Checks#MAX_TEXT_CHARS}), an
+ * {@code alert_id} the agent sent a valid identifier (INVALID_IDENTIFIER), key
  * equals {@code agent_id} (KEY_MISMATCH), alert time set and inside 1970..9999
  * (INVALID_TIMESTAMP), alert time not too far ahead of the wall clock (FUTURE_TIMESTAMP) nor older
  * than the maximum age (EXPIRED_TIMESTAMP). An alert carries no numbers, so there are no range
@@ -43,7 +44,8 @@ public final class AgentAlertValidator implements RecordValidator<AgentAlert> {
                     Checks.length("agent_id", alert.getAgentId(), Checks.MAX_ID_CHARS),
                     Checks.length("hive_id", alert.getHiveId(), Checks.MAX_ID_CHARS),
                     Checks.length("alert_type", alert.getAlertType(), Checks.MAX_UNIT_CHARS),
-                    Checks.length("message", alert.getMessage(), Checks.MAX_TEXT_CHARS));
+                    Checks.length("message", alert.getMessage(), Checks.MAX_TEXT_CHARS),
+                    alert.getAlertId() == null ? null : Checks.identifier("alert_id", alert.getAlertId()));
         }
         if (rejection == null) {
             rejection = Checks.keyMatches(key, "agent_id", alert.getAgentId());

@@ -61,6 +61,36 @@ public final class Checks {
     }
 
     /**
+     * @param field the field's name
+     * @param id    the identifier, not null (a null optional identifier is not checked)
+     * @return null, or an INVALID_IDENTIFIER rejection naming what is wrong
+     *         ({@link io.apiary.ingest.identity.Identifiers#problem})
+     */
+    public static Rejection identifier(String field, String id) {
+        String problem = io.apiary.ingest.identity.Identifiers.problem(id);
+        if (problem == null) {
+            return null;
+        }
+        return new Rejection(RejectReason.INVALID_IDENTIFIER, field + " '" + shorten(printable(id)) + "' " + problem);
+    }
+
+    /** The text with control characters escaped as a backslash, u and four hex digits, for messages. */
+    static String printable(String text) {
+        if (text == null) {
+            return "null";
+        }
+        StringBuilder out = new StringBuilder(text.length());
+        text.codePoints().forEach(c -> {
+            if (c < 0x20 || c == 0x7f) {
+                out.append(String.format(java.util.Locale.ROOT, "\\u%04X", c));
+            } else {
+                out.appendCodePoint(c);
+            }
+        });
+        return out.toString();
+    }
+
+    /**
      * The key equals the id the value carries (the key decides the Kafka partition, the value's
      * id the Cassandra row: they must not disagree).
      *

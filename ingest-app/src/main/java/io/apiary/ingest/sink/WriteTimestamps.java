@@ -1,0 +1,92 @@
+package io.apiary.ingest.sink;
+
+import java.nio.ByteBuffer;
+
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import org.apache.avro.SchemaNormalization;
+
+/**
+ * The write timestamps ({@code USING TIMESTAMP}, microseconds since the epoch) the sink gives its
+ * rows: deterministic functions of the row, so that a replay or retry writes the same cells, and
+ * different for two different rows of one primary key, so that Cassandra keeps one of them whole.
+ *
+ * <p>Why: Cassandra reconciles two versions of a cell by timestamp, and at equal timestamps by
+ * the local deletion time, then by the greater value, cell by cell. When every version of a row
+ * had the event time as its timestamp, two different records for one key (two gateways reporting
+ * one sensor at one instant, a corrected re-send, two alerts of one agent in one millisecond)
+ * tied, and the row ended with the greater value of each cell separately: a row that matched
+ * neither input. Adding a fingerprint of the row's values to the timestamp breaks the tie by the
+ * whole row: the version with the greater timestamp wins in every cell, in whichever order the
+ * versions arrive. Only two versions whose fingerprints agree in the bits used (about one pair
+ * in a million for {@link #event}, one in a thousand for {@link #hourly}) still tie.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class WriteTimestamps {
+
+    /** Microseconds in a second: the room {@link #event} gives the fingerprint. */
+    static final long EVENT_SLOTS = 1_000_000L;
+    /** Microseconds per summed sample of an hour, the room {@link #hourly} gives the fingerprint. */
+    static final long HOURLY_SLOTS = 1_000L;
+
+    private WriteTimestamps() {
+    }
+
+    /**
+     * The timestamp of an event's row (a reading, an alert): the start of the event's second in
+     * microseconds, plus the fingerprint modulo 1,000,000. Rows of one primary key share the
+     * event's millisecond (it is in every time-series key), so only the fingerprint orders them.
+     *
+     * @param eventMillis the event time, ms since the epoch
+     * @param fingerprint {@link #fingerprint} of the row's values
+     * @return microseconds, within the event's second
+     * @throws ArithmeticException past year 294,247
+     */
+    public static long event(long eventMillis, long fingerprint) {
+        return Math.addExact(Math.multiplyExact(Math.floorDiv(eventMillis, 1000L), EVENT_SLOTS),
+                Math.floorMod(fingerprint, EVENT_SLOTS));
+    }
+
+    /**
+     * The timestamp of an hour's sums (hive_activity): the hour's start in microseconds, plus
+     * 1,000 per sample summed, so that an hour's later update (more samples) always wins, plus the
+     * fingerprint modulo 1,000, so that two different sums of as many samples leave one whole.
+     *
+     * @param hourStartMillis start of the hour, ms since the epoch
+     * @param samples         samples summed, not negative
+     * @param fingerprint     {@link #fingerprint} of the row's values
+     * @return microseconds
+     * @throws ArithmeticException past year 294,247
+     */
+    public static long hourly(long hourStartMillis, int samples, long fingerprint) {
+        return Math.addExact(Math.addExact(Math.multiplyExact(hourStartMillis, 1000L),
+                Math.multiplyExact((long) samples, HOURLY_SLOTS)), Math.floorMod(fingerprint, HOURLY_SLOTS));
+    }
+
+    /**
+     * The CRC-64-AVRO fingerprint ({@link SchemaNormalization#fingerprint64}) of some bound values
+     * as Cassandra will store them: for each marker its length (4 bytes; -1 when unset or null)
+     * and serialized bytes.
+     *
+     * @param statement a statement builder with its values set, not null
+     * @param from      first marker, inclusive
+     * @param to        last marker, exclusive
+     * @return the fingerprint
+     */
+    static long fingerprint(BoundStatementBuilder statement, int from, int to) {
+        int size = 0;
+        for (int i = from; i < to; i++) {
+            ByteBuffer value = statement.isSet(i) ? statement.getBytesUnsafe(i) : null;
+            size += 4 + (value == null ? 0 : value.remaining());
+        }
+        ByteBuffer all = ByteBuffer.allocate(size);
+        for (int i = from; i < to; i++) {
+            ByteBuffer value = statement.isSet(i) ? statement.getBytesUnsafe(i) : null;
+            all.putInt(value == null ? -1 : value.remaining());
+            if (value != null) {
+                all.put(value.duplicate());
+            }
+        }
+        return SchemaNormalization.fingerprint64(all.array());
+    }
+}
