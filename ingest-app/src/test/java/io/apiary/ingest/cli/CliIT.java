@@ -91,7 +91,7 @@ class CliIT {
         assertThat(records).extracting(ConsumerRecord::key).containsOnly("h1", "h2");
         TelemetryReading first = AvroSingleObjectSerde.of(TelemetryReading.class).decode(records.stream()
                 .filter(r -> r.key().equals("h1")).findFirst().orElseThrow().value());
-        assertThat(first).isEqualTo(new TelemetryReading("h1", "station-7", SensorType.TEMPERATURE,
+        assertThat(first).isEqualTo(new TelemetryReading("h1", "station-7", SensorType.TEMPERATURE, "default",
                 Instant.parse("2021-06-01T05:00:00Z"), 14.6, "degC", null));
     }
 

@@ -84,7 +84,7 @@ class RunIT {
                     topics.entranceCountsTopic())) {
                 Instant start = Instant.parse("2021-07-15T10:00:00Z");
                 for (int i = 0; i < READINGS; i++) {
-                    producer.send(new TelemetryReading("run-hive", "gw", SensorType.WEIGHT, start.plusSeconds(i), 40.0 + i / 10.0,
+                    producer.send(new TelemetryReading("run-hive", "gw", SensorType.WEIGHT, "default", start.plusSeconds(i), 40.0 + i / 10.0,
                             "kg", null));
                 }
                 producer.flush();

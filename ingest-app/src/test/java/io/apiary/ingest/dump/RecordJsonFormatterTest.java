@@ -70,7 +70,7 @@ class RecordJsonFormatterTest {
     void should_print_a_union_the_avro_json_way_and_read_a_version_1_reading_in_the_current_schema()
             throws Exception {
         byte[] v2 = AvroSingleObjectSerde.of(TelemetryReading.class).encode(new TelemetryReading("3627", "gw",
-                SensorType.VIBRATION, Instant.ofEpochMilli(1000), 3.5, "mm/s", 17L));
+                SensorType.VIBRATION, "default", Instant.ofEpochMilli(1000), 3.5, "mm/s", 17L));
         Schema v1Schema = SchemaVersions.load("TelemetryReading", getClass().getClassLoader()).get(0);
         GenericRecord v1 = new GenericRecordBuilder(v1Schema).set("hive_id", "3627").set("gateway_id", "gw")
                 .set("sensor_type", new GenericData.EnumSymbol(v1Schema.getField("sensor_type").schema(), "WEIGHT"))

@@ -16,7 +16,7 @@ class GatewayProducerExampleTest {
 
     @Test
     void should_produce_to_the_telemetry_topic_keyed_by_hive_in_single_object_encoding() throws Exception {
-        TelemetryReading reading = new TelemetryReading("3627", "gw-17", SensorType.LIGHT,
+        TelemetryReading reading = new TelemetryReading("3627", "gw-17", SensorType.LIGHT, "default",
                 Instant.parse("2024-05-01T12:00:00Z"), 12000.0, "lx", 5L);
 
         ProducerRecord<String, byte[]> record = GatewayProducerExample.toRecord(reading);

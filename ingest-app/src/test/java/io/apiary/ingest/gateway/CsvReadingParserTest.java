@@ -31,8 +31,8 @@ class CsvReadingParserTest {
 
         assertThat(totals).isEqualTo(new CsvReadingParser.Totals(1, 2, 0, 0));
         assertThat(readings).containsExactly(
-                new TelemetryReading("3629", "gw", SensorType.TEMPERATURE, Instant.parse("2021-06-19T00:04:58Z"), 26.24, "degC", null),
-                new TelemetryReading("3629", "gw", SensorType.HUMIDITY, Instant.parse("2021-06-19T00:04:58Z"), 35.45, "%RH", null));
+                new TelemetryReading("3629", "gw", SensorType.TEMPERATURE, "default", Instant.parse("2021-06-19T00:04:58Z"), 26.24, "degC", null),
+                new TelemetryReading("3629", "gw", SensorType.HUMIDITY, "default", Instant.parse("2021-06-19T00:04:58Z"), 35.45, "%RH", null));
     }
 
     @Test

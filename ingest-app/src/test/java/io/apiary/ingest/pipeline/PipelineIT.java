@@ -175,7 +175,7 @@ class PipelineIT {
         // The topology and the sink are still running: a reading sent after the bad ones lands.
         try (GatewayProducer producer = new GatewayProducer(config.kafkaClientSettings(), topics.telemetryTopic(),
                 topics.entranceCountsTopic())) {
-            producer.send(new TelemetryReading("after-bad", "gw", SensorType.WEIGHT,
+            producer.send(new TelemetryReading("after-bad", "gw", SensorType.WEIGHT, "default",
                     Instant.parse("2021-07-15T00:00:01Z"), 42.0, "kg", null));
             producer.flush();
         }
@@ -204,9 +204,9 @@ class PipelineIT {
             weatherProducer.send(new ProducerRecord<>(weather.name(), "it-st-bad", WeatherReading.newBuilder()
                     .setStationId("it-st-bad").setReadingTime(ten).setRelativeHumidity(150.0).build()));
             alertProducer.send(new ProducerRecord<>(alerts.name(), "it-agent-1", new AgentAlert("it-agent-1", "3627",
-                    ten, AlertSeverity.CRITICAL, "SWARMING_SUSPECTED", "Weight dropped 2.1 kg in 10 minutes")));
+                    ten, null, AlertSeverity.CRITICAL, "SWARMING_SUSPECTED", "Weight dropped 2.1 kg in 10 minutes")));
             alertProducer.send(new ProducerRecord<>(alerts.name(), "it-agent-1", new AgentAlert("it-agent-1", null,
-                    ten.plusSeconds(30), AlertSeverity.INFO, "BATTERY_LOW", "")));
+                    ten.plusSeconds(30), null, AlertSeverity.INFO, "BATTERY_LOW", "")));
         }
 
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
@@ -247,7 +247,7 @@ class PipelineIT {
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             producer.send(new ProducerRecord<>(topics.telemetry(), bytes("3627"), bytes("garbage from a broken gateway")));
             // Legal input whose output would be too large for Kafka: the hive id is written twice (key and row).
-            TelemetryReading huge = new TelemetryReading("h".repeat(600_000), "gw", SensorType.WEIGHT,
+            TelemetryReading huge = new TelemetryReading("h".repeat(600_000), "gw", SensorType.WEIGHT, "default",
                     Instant.parse("2021-07-15T12:00:00Z"), 1.0, "kg", null);
             producer.send(new ProducerRecord<>(topics.telemetry(), bytes("huge"),
                     AvroSingleObjectSerde.of(TelemetryReading.class).encode(huge)));

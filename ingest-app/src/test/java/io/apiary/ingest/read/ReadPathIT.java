@@ -94,12 +94,12 @@ class ReadPathIT {
                     // Within each sensor's physical range (validation dead-letters the rest).
                     double value = 10 + sensor.ordinal() + (i % 400) / 10.0;
                     String unit = UNITS.get(sensor);
-                    TelemetryReading reading = new TelemetryReading(HIVE, "rp-gw", sensor, t, value, unit, null);
+                    TelemetryReading reading = new TelemetryReading(HIVE, "rp-gw", sensor, "default", t, value, unit, null);
                     producer.send(reading);
                     if (i % 10 == 0) {
                         producer.send(reading);
                     }
-                    producer.send(new TelemetryReading(OTHER_HIVE, "rp-gw", sensor, t, value + 1, unit, null));
+                    producer.send(new TelemetryReading(OTHER_HIVE, "rp-gw", sensor, "default", t, value + 1, unit, null));
                     SENT.add(new TelemetryRow(HIVE, sensor.name(), t, value, unit, "rp-gw"));
                 }
             }

@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class AvroSingleObjectSerdeTest {
 
     private final AvroSingleObjectSerde<TelemetryReading> serde = AvroSingleObjectSerde.of(TelemetryReading.class);
-    private final TelemetryReading reading = new TelemetryReading("3627", "gw-1", SensorType.TEMPERATURE,
+    private final TelemetryReading reading = new TelemetryReading("3627", "gw-1", SensorType.TEMPERATURE, "default",
             Instant.parse("2021-06-19T00:04:58Z"), 26.24, "degC", null);
 
     @Test
@@ -88,7 +88,7 @@ class AvroSingleObjectSerdeTest {
 
     @Test
     void should_refuse_to_encode_a_record_with_a_null_in_a_required_field() {
-        TelemetryReading broken = new TelemetryReading(null, "gw-1", SensorType.TEMPERATURE, Instant.EPOCH, 1.0, "degC", null);
+        TelemetryReading broken = new TelemetryReading(null, "gw-1", SensorType.TEMPERATURE, "default", Instant.EPOCH, 1.0, "degC", null);
 
         assertThatThrownBy(() -> serde.encode(broken))
                 .isInstanceOf(SerializationException.class)
@@ -131,14 +131,14 @@ class AvroSingleObjectSerdeTest {
 
         TelemetryReading read = serde.decode(encodeGeneric(telemetryV1(), v1));
 
-        assertThat(read).isEqualTo(new TelemetryReading("3627", "gw-old", SensorType.CO2,
+        assertThat(read).isEqualTo(new TelemetryReading("3627", "gw-old", SensorType.CO2, "default",
                 Instant.parse("2021-06-19T00:04:58Z"), 412.0, "ppm", null));
         assertThat(read.getSequenceNumber()).isNull();
     }
 
     @Test
     void should_let_a_version_1_reader_read_a_version_2_reading_with_a_new_sensor_type_as_unknown() throws IOException {
-        TelemetryReading v2 = new TelemetryReading("3627", "gw-new", SensorType.VIBRATION,
+        TelemetryReading v2 = new TelemetryReading("3627", "gw-new", SensorType.VIBRATION, "default",
                 Instant.parse("2024-05-01T12:00:00Z"), 3.5, "mm/s", 17L);
         byte[] bytes = serde.encode(v2);
 
@@ -175,7 +175,7 @@ class AvroSingleObjectSerdeTest {
                 .set("reading_time", millis).set("value", value).set("unit", unit).build();
 
         assertThat(serde.decode(encodeGeneric(telemetryV1(), v1))).isEqualTo(new TelemetryReading(hive, gateway,
-                SensorType.valueOf(sensor), Instant.ofEpochMilli(millis), value, unit, null));
+                SensorType.valueOf(sensor), "default", Instant.ofEpochMilli(millis), value, unit, null));
     }
 
     static Stream<Arguments> randomV2Readings() {
@@ -190,7 +190,7 @@ class AvroSingleObjectSerdeTest {
     @MethodSource("randomV2Readings")
     void should_let_a_version_1_reader_read_every_version_2_reading(String seed, SensorType type, Long sequence,
             long millis) throws IOException {
-        byte[] bytes = serde.encode(new TelemetryReading("h", "gw", type, Instant.ofEpochMilli(millis), 1.0, "u",
+        byte[] bytes = serde.encode(new TelemetryReading("h", "gw", type, "default", Instant.ofEpochMilli(millis), 1.0, "u",
                 sequence));
         BinaryMessageDecoder<GenericRecord> v1Reader = new BinaryMessageDecoder<>(GenericData.get(), telemetryV1());
         v1Reader.addSchema(TelemetryReading.getClassSchema());
@@ -205,7 +205,7 @@ class AvroSingleObjectSerdeTest {
     @org.junit.jupiter.api.Test
     void a_corrupt_length_prefix_fails_the_record_instead_of_allocating_gigabytes() {
         // a valid header, then hive_id's length as 2,000,000,000 (zigzag varint), then one byte
-        byte[] valid = serde.encode(new TelemetryReading("h", "g", SensorType.WEIGHT, Instant.EPOCH, 1.0, "kg", null));
+        byte[] valid = serde.encode(new TelemetryReading("h", "g", SensorType.WEIGHT, "default", Instant.EPOCH, 1.0, "kg", null));
         java.io.ByteArrayOutputStream bomb = new java.io.ByteArrayOutputStream();
         bomb.write(valid, 0, 10);
         long zigzag = 2_000_000_000L << 1;

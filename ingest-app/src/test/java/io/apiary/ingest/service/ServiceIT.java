@@ -78,7 +78,7 @@ class ServiceIT {
                 config.topics().telemetryTopic(), config.topics().entranceCountsTopic())) {
             for (int i = 0; i < perHive; i++) {
                 for (int hive = 0; hive < HIVES; hive++) {
-                    producer.send(new TelemetryReading("service-hive-" + hive, "gw", SensorType.TEMPERATURE,
+                    producer.send(new TelemetryReading("service-hive-" + hive, "gw", SensorType.TEMPERATURE, "default",
                             start.plusSeconds(i), 30.0 + i % 10, "degC", null));
                 }
             }

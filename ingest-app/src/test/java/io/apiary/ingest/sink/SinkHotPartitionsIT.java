@@ -132,7 +132,7 @@ class SinkHotPartitionsIT {
                         long time = tick + reading; // distinct reading times: one row each
                         HiveTelemetryRow row = new HiveTelemetryRow(hiveId(hive),
                                 LocalDate.ofInstant(Instant.ofEpochMilli(time), ZoneOffset.UTC),
-                                ShardStrategy.TIME.shard(hiveId(hive), "temperature", time, SHARDS), "temperature",
+                                ShardStrategy.TIME.shard(hiveId(hive), "temperature", time, SHARDS), "temperature", "default",
                                 Instant.ofEpochMilli(time), "gw-it", 20.0 + reading % 7, "C");
                         producer.send(new ProducerRecord<>(topic.name(),
                                 topic.keySerde().serializer().serialize(topic.name(), BenchWorkload.partitionKey(row)),

@@ -384,7 +384,7 @@ class SinkIT {
             for (int i = 0; i < rows; i++) {
                 // a clustering value over 64 KiB: no Cassandra node can store it
                 String sensor = i == bad ? "X".repeat(70_000) : "WEIGHT";
-                HiveTelemetryRow row = new HiveTelemetryRow(hive, day, shard, sensor, start.plusMillis(i * 100L),
+                HiveTelemetryRow row = new HiveTelemetryRow(hive, day, shard, sensor, "default", start.plusMillis(i * 100L),
                         "gw", 40.0, "kg");
                 sends.add(producer.send(new ProducerRecord<>(topic.name(),
                         topic.keySerde().serializer().serialize(topic.name(), new HiveTelemetryPartitionKey(hive, day,

@@ -72,7 +72,7 @@ class TokenAwareIT {
 
     private static TwoNodeCassandra cassandra;
     private static CqlSession session;
-    private static SinkTable table;
+    private static SinkTable<?> table;
     private static final AvroSingleObjectSerde<HiveTelemetryRow> SERDE =
             AvroSingleObjectSerde.of(HiveTelemetryRow.class);
 
@@ -181,7 +181,7 @@ class TokenAwareIT {
 
     @Test
     void should_fail_the_check_when_a_routed_statement_is_forced_onto_the_non_replica() {
-        BoundStatement bound = table.bind(SERDE.encode(rowsInTimeOrder().get(0)));
+        BoundStatement bound = table.bind(SERDE.encode(rowsInTimeOrder().get(0))).insert();
         Node replica = replicas(bound).iterator().next();
         Node other = session.getMetadata().getNodes().values().stream()
                 .filter(n -> !n.equals(replica)).findFirst().orElseThrow();
@@ -212,7 +212,7 @@ class TokenAwareIT {
             assertThat(inlined.getRoutingKey()).isNull();
             assertThat(inlined.getRoutingKeyspace()).isNull();
             assertThat(inlined.getKeyspace()).isNull();
-            Set<Node> replicas = replicas(table.bind(SERDE.encode(row)));
+            Set<Node> replicas = replicas(table.bind(SERDE.encode(row)).insert());
             for (int i = 0; i < 2; i++) {
                 ExecutionInfo info = session.execute(inlined).getExecutionInfo();
                 executions++;
@@ -293,7 +293,7 @@ class TokenAwareIT {
                     for (int h = 0; h < HIVES; h++) {
                         SensorType sensor = sensors[r % sensors.length];
                         rows.add(new HiveTelemetryRow(String.format(Locale.ROOT, "hive-%02d", h), day,
-                                shard, sensor.name(), sliceStart.plus(Duration.ofMinutes(r)),
+                                shard, sensor.name(), "default", sliceStart.plus(Duration.ofMinutes(r)),
                                 "gw-" + (h % 4), 20.0 + h + r / 10.0, unit(sensor)));
                     }
                 }

@@ -60,7 +60,7 @@ class IngestTopologyTest {
         KeyValue<HiveTelemetryPartitionKey, HiveTelemetryRow> row = fixture.telemetryRows.readKeyValue();
 
         assertThat(row.key).isEqualTo(new HiveTelemetryPartitionKey("3629", LocalDate.of(2021, 7, 15), 48));
-        assertThat(row.value).isEqualTo(new HiveTelemetryRow("3629", LocalDate.of(2021, 7, 15), 48, "HUMIDITY",
+        assertThat(row.value).isEqualTo(new HiveTelemetryRow("3629", LocalDate.of(2021, 7, 15), 48, "HUMIDITY", "default",
                 Instant.parse("2021-07-15T12:07:00Z"), "gw-1", 35.45, "%RH"));
     }
 

@@ -127,7 +127,7 @@ final class TopologyFixture implements AutoCloseable {
     }
 
     static TelemetryReading reading(String hive, SensorType type, String time, double value, String unit) {
-        return new TelemetryReading(hive, "gw-1", type, Instant.parse(time), value, unit, null);
+        return new TelemetryReading(hive, "gw-1", type, "default", Instant.parse(time), value, unit, null);
     }
 
     static EntranceCount sample(String hive, String time, int in, int out) {

@@ -71,7 +71,7 @@ final class WeatherAndAlertsFixture implements AutoCloseable {
     }
 
     static AgentAlert alert(String agent, String hive, String time, String type) {
-        return new AgentAlert(agent, hive, Instant.parse(time), AlertSeverity.WARNING, type, "details of " + type);
+        return new AgentAlert(agent, hive, Instant.parse(time), null, AlertSeverity.WARNING, type, "details of " + type);
     }
 
     @Override

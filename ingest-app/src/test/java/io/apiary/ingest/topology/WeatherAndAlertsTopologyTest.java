@@ -115,7 +115,7 @@ class WeatherAndAlertsTopologyTest {
                 new AgentAlertsPartitionKey("agent-7", LocalDate.of(2021, 6, 19)),
                 new AgentAlertsPartitionKey("agent-7", LocalDate.of(2021, 6, 20)));
         assertThat(rows.get(0).value).isEqualTo(new AgentAlertRow("agent-7", LocalDate.of(2021, 6, 19),
-                Instant.parse("2021-06-19T23:59:59.999Z"), "3627", "WARNING", "HIVE_OPENED", "details of HIVE_OPENED"));
+                Instant.parse("2021-06-19T23:59:59.999Z"), null, "3627", "WARNING", "HIVE_OPENED", "details of HIVE_OPENED"));
         assertThat(rows.get(1).value.getHiveId()).isNull();
     }
 
