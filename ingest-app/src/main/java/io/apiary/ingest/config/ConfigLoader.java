@@ -74,7 +74,7 @@ public final class ConfigLoader {
      * The settings named by {@code APIARY_*} environment variables: {@code APIARY_} plus the
      * option in upper case with dots as underscores. A variable that matches a defined option
      * this way names that option, even when the option itself contains underscores
-     * ({@code APIARY_SINK_TABLE_HIVE_TELEMETRY_TTL_SECONDS} is {@code sink.table.hive_telemetry.ttl.seconds});
+     * ({@code APIARY_SINK_TABLE_HIVE_TELEMETRY_V2_TTL_SECONDS} is {@code sink.table.hive_telemetry_v2.ttl.seconds});
      * any other variable becomes lower case with underscores as dots (pass-through settings such
      * as {@code APIARY_KAFKA_SECURITY_PROTOCOL}).
      *

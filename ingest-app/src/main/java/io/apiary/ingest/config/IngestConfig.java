@@ -103,10 +103,10 @@ public final class IngestConfig extends AbstractConfig {
                     ValidString.in("exactly_once_v2", "at_least_once"), Importance.MEDIUM,
                     "Kafka Streams processing.guarantee. exactly_once_v2 keeps hourly counts exact across restarts.")
             .define(TELEMETRY_SHARDS, Type.INT, 96, Range.between(1, 100_000), Importance.HIGH,
-                    "Shards per day bucket of hive_telemetry (see the partition math in cql/010-hive_telemetry.cql). "
+                    "Shards per day bucket of hive_telemetry_v2 (see the partition math in cql/010-hive_telemetry_v2.cql). "
                             + "Changing it moves new rows to other partitions; readers must know every value used.")
             .define(TELEMETRY_SHARD_STRATEGY, Type.STRING, "time", ValidString.in("time", "hash"), Importance.HIGH,
-                    "How a reading's shard is chosen, in hive_telemetry and weather_readings: 'time' = contiguous "
+                    "How a reading's shard is chosen, in hive_telemetry_v2 and weather_readings: 'time' = contiguous "
                             + "slices of the UTC day (batches fill), 'hash' = uniform hash of hive (station), sensor and "
                             + "reading time (no batching).")
             .define(WEATHER_SHARDS, Type.INT, 4, Range.between(1, 100_000), Importance.MEDIUM,
@@ -137,7 +137,7 @@ public final class IngestConfig extends AbstractConfig {
                     }, () -> "-1 or [1,...]"), Importance.MEDIUM,
                     "Gateway records whose event time is older than this, ms before the receiver's clock, are "
                             + "dead-lettered (EXPIRED_TIMESTAMP). -1 (the default) takes each table's retention "
-                            + "(hive_telemetry 90 days, hive_activity 730 days, weather_readings 365 days, agent_alerts "
+                            + "(hive_telemetry_v2 90 days, hive_activity 730 days, weather_readings 365 days, agent_alerts_v2 "
                             + "365 days). Replays of history (import-csv of old files, the demo) set it larger.")
             .define(ACTIVITY_GRACE_MS, Type.LONG, Duration.ofMinutes(10).toMillis(), Range.atLeast(0), Importance.HIGH,
                     "Grace period of the hourly windows, in milliseconds: how long after an hour ends (in stream time) "
@@ -208,7 +208,7 @@ public final class IngestConfig extends AbstractConfig {
             .define(TOPIC_HOURLY_ACTIVITY, Type.STRING, Topics.HOURLY_ACTIVITY, Importance.LOW,
                     "Topic of final hourly activity results, for analysts.")
             .define(TOPIC_TELEMETRY_ROWS, Type.STRING, Topics.TELEMETRY_ROWS, Importance.LOW,
-                    "Row topic of hive_telemetry.")
+                    "Row topic of hive_telemetry_v2.")
             .define(TOPIC_ACTIVITY_ROWS, Type.STRING, Topics.ACTIVITY_ROWS, Importance.LOW,
                     "Row topic of hive_activity.")
             .define(TOPIC_DEAD_LETTER, Type.STRING, Topics.DEAD_LETTER, Importance.MEDIUM,
@@ -219,7 +219,7 @@ public final class IngestConfig extends AbstractConfig {
             .define(TOPIC_ALERTS, Type.STRING, Topics.ALERTS, Importance.LOW, "Agent alerts topic.")
             .define(TOPIC_WEATHER_ROWS, Type.STRING, Topics.WEATHER_ROWS, Importance.LOW,
                     "Row topic of weather_readings.")
-            .define(TOPIC_ALERT_ROWS, Type.STRING, Topics.ALERT_ROWS, Importance.LOW, "Row topic of agent_alerts.")
+            .define(TOPIC_ALERT_ROWS, Type.STRING, Topics.ALERT_ROWS, Importance.LOW, "Row topic of agent_alerts_v2.")
             .define(TOPIC_PARTITIONS, Type.INT, 6, Range.between(1, 10_000), Importance.MEDIUM,
                     "Partitions of the topics the application creates when they are missing "
                             + "(the sink and the topology scale out to this many instances).")
@@ -342,7 +342,7 @@ public final class IngestConfig extends AbstractConfig {
                 getString(TOPIC_ALERT_ROWS));
     }
 
-    /** @return the shard strategy of hive_telemetry and weather_readings */
+    /** @return the shard strategy of hive_telemetry_v2 and weather_readings */
     public ShardStrategy shardStrategy() {
         return ShardStrategy.parse(getString(TELEMETRY_SHARD_STRATEGY));
     }

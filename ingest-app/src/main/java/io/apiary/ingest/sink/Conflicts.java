@@ -1,11 +1,12 @@
 package io.apiary.ingest.sink;
 
-import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * Finds conflicting rows among the rows of one write: rows of the same partition and clustering
@@ -20,21 +21,32 @@ final class Conflicts {
 
     /**
      * @param rows rows bound from one table, in any order; usually one partition's
-     * @return how many rows carry a version of their primary key other than the first one seen:
-     *         0 when every key has one version, 1 for two different versions of one key, 2 for
-     *         three, ...
+     * @return how many rows carry a version of their primary key other than the first one seen
+     *         ({@link #count(List, Function, ToLongFunction)})
      */
     static int count(List<BoundRow> rows) {
         if (rows.size() < 2) {
             return 0;
         }
-        Map<List<ByteBuffer>, Set<Long>> versions = new HashMap<>();
+        return count(rows, row -> List.of(row.routingKey(), row.row().table().clusteringKey(row.statement())),
+                row -> row.write().fingerprint());
+    }
+
+    /**
+     * @param rows        rows in any order, not null
+     * @param primaryKey  a row's primary key, comparable by value
+     * @param fingerprint a fingerprint of a row's other values
+     * @param <R>         row type
+     * @return how many rows carry a version of their primary key other than the first one seen:
+     *         0 when every key has one version, 1 for two different versions of one key, 2 for
+     *         three, ...; identical versions count once
+     */
+    static <R> int count(List<R> rows, Function<R, ?> primaryKey, ToLongFunction<R> fingerprint) {
+        Map<Object, Set<Long>> versions = new HashMap<>();
         int conflicts = 0;
-        for (BoundRow row : rows) {
-            SinkTable<?> table = row.row().table();
-            List<ByteBuffer> key = List.of(row.routingKey(), table.clusteringKey(row.statement()));
-            Set<Long> seen = versions.computeIfAbsent(key, k -> new HashSet<>(2));
-            if (seen.add(row.write().fingerprint()) && seen.size() > 1) {
+        for (R row : rows) {
+            Set<Long> seen = versions.computeIfAbsent(primaryKey.apply(row), k -> new HashSet<>(2));
+            if (seen.add(fingerprint.applyAsLong(row)) && seen.size() > 1) {
                 conflicts++;
             }
         }

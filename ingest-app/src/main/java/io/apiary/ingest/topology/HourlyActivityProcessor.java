@@ -162,8 +162,8 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
                 seen.put(identity, content);
                 HourlyActivityState state = sums.get(hourKey);
                 sums.put(hourKey, new HourlyActivityState(
-                        state.getEntries() + sample.getBeesIn() - ByteBuffer.wrap(earlier).getInt(0),
-                        state.getExits() + sample.getBeesOut() - ByteBuffer.wrap(earlier).getInt(4),
+                        state.getEntries() + sample.getBeesIn() - (ByteBuffer.wrap(earlier).getInt(0) ^ Integer.MIN_VALUE),
+                        state.getExits() + sample.getBeesOut() - (ByteBuffer.wrap(earlier).getInt(4) ^ Integer.MIN_VALUE),
                         state.getSamples()));
                 changed.add(hourKey);
             }

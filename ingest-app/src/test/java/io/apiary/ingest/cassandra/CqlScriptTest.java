@@ -45,8 +45,8 @@ class CqlScriptTest {
         List<CqlScript> scripts = SchemaApplier.load(null, "apiary_test", SchemaApplier.DEV_REPLICATION);
 
         assertThat(scripts).extracting(CqlScript::name)
-                .containsExactly("000-keyspace.cql", "010-hive_telemetry.cql", "020-hive_activity.cql",
-                        "030-weather_readings.cql", "040-agent_alerts.cql");
+                .containsExactly("000-keyspace.cql", "010-hive_telemetry_v2.cql", "020-hive_activity.cql",
+                        "030-weather_readings.cql", "040-agent_alerts_v2.cql");
         assertThat(scripts).flatExtracting(CqlScript::statements)
                 .allSatisfy(s -> assertThat(s).contains("IF NOT EXISTS").doesNotContain("${"));
     }

@@ -86,11 +86,11 @@ class ConfigLoaderTest {
     @Test
     void environment_variables_reach_options_whose_names_hold_underscores() {
         IngestConfig config = ConfigLoader.load(null, Map.of(
-                "APIARY_SINK_TABLE_HIVE_TELEMETRY_TTL_SECONDS", "3600",
-                "APIARY_SINK_TABLE_AGENT_ALERTS_CONSISTENCY", "ONE",
+                "APIARY_SINK_TABLE_HIVE_TELEMETRY_V2_TTL_SECONDS", "3600",
+                "APIARY_SINK_TABLE_AGENT_ALERTS_V2_CONSISTENCY", "ONE",
                 "APIARY_KAFKA_SECURITY_PROTOCOL", "SSL"), Map.of());
-        assertThat(config.getInt(IngestConfig.sinkTableTtl("hive_telemetry"))).isEqualTo(3600);
-        assertThat(config.getString(IngestConfig.sinkTableConsistency("agent_alerts"))).isEqualTo("ONE");
+        assertThat(config.getInt(IngestConfig.sinkTableTtl("hive_telemetry_v2"))).isEqualTo(3600);
+        assertThat(config.getString(IngestConfig.sinkTableConsistency("agent_alerts_v2"))).isEqualTo("ONE");
         assertThat(config.kafkaClientSettings()).containsEntry("security.protocol", "SSL");
         assertThat(config.unknownSettings()).isEmpty();
     }
@@ -100,12 +100,12 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of(IngestConfig.SINK_CONSISTENCY, "SERIAL")))
                 .hasMessageContaining(IngestConfig.SINK_CONSISTENCY).hasMessageContaining("LOCAL_QUORUM");
         assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of(
-                IngestConfig.sinkTableConsistency("hive_telemetry"), "LOCAL_SERIAL")))
+                IngestConfig.sinkTableConsistency("hive_telemetry_v2"), "LOCAL_SERIAL")))
                 .hasMessageContaining("must be one of");
         assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of(
-                IngestConfig.sinkTableTtl("hive_telemetry"), "630720001")))
+                IngestConfig.sinkTableTtl("hive_telemetry_v2"), "630720001")))
                 .hasMessageContaining("630720000");
-        assertThat(ConfigLoader.load(null, Map.of(), Map.of(IngestConfig.sinkTableTtl("hive_telemetry"), "630720000"))
-                .getInt(IngestConfig.sinkTableTtl("hive_telemetry"))).isEqualTo(630_720_000);
+        assertThat(ConfigLoader.load(null, Map.of(), Map.of(IngestConfig.sinkTableTtl("hive_telemetry_v2"), "630720000"))
+                .getInt(IngestConfig.sinkTableTtl("hive_telemetry_v2"))).isEqualTo(630_720_000);
     }
 }

@@ -25,13 +25,13 @@ class CqlTableDefinitionTest {
         List<CqlTableDefinition> tables = projectTables();
 
         assertThat(tables).extracting(CqlTableDefinition::name)
-                .containsExactly("hive_telemetry", "hive_activity", "weather_readings", "agent_alerts");
+                .containsExactly("hive_telemetry_v2", "hive_activity", "weather_readings", "agent_alerts_v2");
         CqlTableDefinition telemetry = tables.get(0);
         assertThat(telemetry.keyspace()).isEqualTo("apiary");
         assertThat(telemetry.partitionKey()).containsExactly("hive_id", "day", "shard");
-        assertThat(telemetry.clusteringColumns()).containsExactly("sensor_type", "reading_time");
+        assertThat(telemetry.clusteringColumns()).containsExactly("sensor_type", "sensor_id", "reading_time");
         assertThat(telemetry.regularColumns()).containsExactly("gateway_id", "value", "unit");
-        assertThat(telemetry.columns()).containsEntry("day", "date").containsEntry("value", "double").hasSize(8);
+        assertThat(telemetry.columns()).containsEntry("day", "date").containsEntry("value", "double").hasSize(9);
         assertThat(telemetry.defaultTtlSeconds()).isEqualTo(7_776_000);
         CqlTableDefinition activity = tables.get(1);
         assertThat(activity.partitionKey()).containsExactly("hive_id");

@@ -114,8 +114,8 @@ class PartitionPlannerTest {
         assertThat(plans).hasSize(4).allSatisfy(plan -> assertThat(plan.verdict().withinComfort())
                 .as("%s: %s", plan.table().name(), plan).isTrue());
         assertThat(plans).extracting(p -> p.table().name() + " " + p.rows() + " rows " + p.cells() + " cells")
-                .containsExactly("hive_telemetry 15000 rows 45000 cells", "hive_activity 17520 rows 52560 cells",
-                        "weather_readings 2160 rows 15120 cells", "agent_alerts 8640 rows 34560 cells");
+                .containsExactly("hive_telemetry_v2 15000 rows 45000 cells", "hive_activity 17520 rows 52560 cells",
+                        "weather_readings 2160 rows 15120 cells", "agent_alerts_v2 8640 rows 34560 cells");
         assertThat(plans.get(0).smallestShards()).as("cql/010: S >= 44 keeps cells under 100,000").hasValue(44);
         assertThat(plans.stream().mapToDouble(TablePlan::clusterRowsPerSecond).sum())
                 .as("DESIGN.md: about 170k writes/s").isBetween(160_000.0, 180_000.0);

@@ -112,12 +112,35 @@ class AvroSingleObjectSerdeTest {
     }
 
     @Test
-    void should_keep_version_1_and_write_the_current_version_2_of_telemetry_reading() {
-        assertThat(TELEMETRY_VERSIONS).hasSize(2);
+    void should_keep_versions_1_and_2_and_write_the_current_version_3_of_telemetry_reading() {
+        assertThat(TELEMETRY_VERSIONS).hasSize(3);
         // The generated class's schema carries avro.java.string properties: compare canonical forms.
-        assertThat(SchemaNormalization.parsingFingerprint64(TELEMETRY_VERSIONS.get(1)))
+        assertThat(SchemaNormalization.parsingFingerprint64(TELEMETRY_VERSIONS.get(2)))
                 .isEqualTo(SchemaNormalization.parsingFingerprint64(TelemetryReading.getClassSchema()));
         assertThat(telemetryV1().getField("sequence_number")).isNull();
+        assertThat(TELEMETRY_VERSIONS.get(1).getField("sensor_id")).isNull();
+    }
+
+    @Test
+    void should_read_a_version_2_reading_with_the_default_sensor_id_and_let_a_version_2_reader_skip_it()
+            throws IOException {
+        Schema v2 = TELEMETRY_VERSIONS.get(1);
+        GenericRecord old = new GenericRecordBuilder(v2)
+                .set("hive_id", "3627").set("gateway_id", "gw-2")
+                .set("sensor_type", new GenericData.EnumSymbol(v2.getField("sensor_type").schema(), "TEMPERATURE"))
+                .set("reading_time", Instant.parse("2021-06-19T00:04:58Z").toEpochMilli())
+                .set("value", 34.5).set("unit", "degC").set("sequence_number", 7L).build();
+        assertThat(serde.decode(encodeGeneric(v2, old)).getSensorId()).isEqualTo("default");
+
+        TelemetryReading current = new TelemetryReading("3627", "gw-3", SensorType.TEMPERATURE, "brood",
+                Instant.parse("2021-06-19T00:04:58Z"), 34.5, "degC", 8L);
+        byte[] bytes = serde.encode(current);
+        org.apache.avro.message.BinaryMessageDecoder<GenericRecord> v2Reader =
+                new org.apache.avro.message.BinaryMessageDecoder<>(GenericData.get(), v2);
+        v2Reader.addSchema(TelemetryReading.getClassSchema());
+        GenericRecord seenByV2 = v2Reader.decode(bytes);
+        assertThat(seenByV2.get("value")).isEqualTo(34.5);
+        assertThat(seenByV2.getSchema().getField("sensor_id")).isNull();
     }
 
     @Test

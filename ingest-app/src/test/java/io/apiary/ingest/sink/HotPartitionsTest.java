@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class HotPartitionsTest {
 
-    static final String TABLE = "hive_telemetry";
+    static final String TABLE = io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY;
     static final long WINDOW_NANOS = Duration.ofSeconds(10).toNanos();
     /** 09:05 UTC: the time strategy's shard 36 of 96 (09:00 to 09:15) is being written. */
     static final Instant NOW = Instant.parse("2026-11-30T09:05:00Z");
@@ -85,7 +85,7 @@ class HotPartitionsTest {
         assertThat(detector.tick(WINDOW_NANOS)).isTrue();
 
         assertThat(warnings).singleElement().asString()
-                .startsWith("Hot partition in hive_telemetry: (hive_id='hive-0042', day=2026-11-30, shard=36) took "
+                .startsWith("Hot partition in hive_telemetry_v2: (hive_id='hive-0042', day=2026-11-30, shard=36) took "
                         + "33.6% of the rows and 33.6% of the bytes written in the last 10 s (50 rows/s, 0.01 MB/s; "
                         + "100 partitions written); at this rate it holds 6.5 MB and 135,000 cells at the end of its "
                         + "bucket (2026-11-30T09:15Z), over the 100,000-cell limit");
@@ -169,9 +169,9 @@ class HotPartitionsTest {
 
         // one line for the table, not one per partition: a burst raises every partition's rate at once
         assertThat(warnings).singleElement().asString()
-                .startsWith("Partition growing past the size limits in hive_telemetry")
+                .startsWith("Partition growing past the size limits in hive_telemetry_v2")
                 .contains("540,000 cells", "over the 100,000-cell limit")
-                .endsWith("(and 20 more of the heaviest partitions of hive_telemetry projected past the limits in "
+                .endsWith("(and 20 more of the heaviest partitions of hive_telemetry_v2 projected past the limits in "
                         + "this window; apiary.sink.projected.over.limit counts them)");
         // the candidates: the 1 / 0.05 + 1 = 21 heaviest by rows and by bytes (the same 21 here)
         assertThat(registry.get("apiary.sink.projected.over.limit").tag("table", TABLE).counter().count())
@@ -322,7 +322,7 @@ class HotPartitionsTest {
 
         detector.tick(WINDOW_NANOS);
 
-        assertThat(warnings).singleElement().asString().startsWith("Hot partition in hive_telemetry: (hive_id='fat'")
+        assertThat(warnings).singleElement().asString().startsWith("Hot partition in hive_telemetry_v2: (hive_id='fat'")
                 .contains("of the bytes");
         assertThat(detector.report().tables().get(TABLE).top()).anyMatch(p -> p.key().contains("'fat'"));
     }
@@ -343,7 +343,7 @@ class HotPartitionsTest {
         detector.tick(WINDOW_NANOS);
 
         assertThat(warnings).hasSize(11);
-        assertThat(warnings.get(10)).startsWith("More hot partitions in hive_telemetry in this minute are not logged");
+        assertThat(warnings.get(10)).startsWith("More hot partitions in hive_telemetry_v2 in this minute are not logged");
         assertThat(registry.get("apiary.sink.hot.partitions").tag("table", TABLE).counter().count()).isEqualTo(12);
 
         for (int w = 2; w <= 7; w++) {

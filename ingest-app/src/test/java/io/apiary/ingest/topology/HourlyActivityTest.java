@@ -20,9 +20,10 @@ import org.junit.jupiter.api.Test;
 class HourlyActivityTest {
 
     private static final Duration UPDATE = Duration.ofSeconds(10);
-    private TopologyFixture fixture = new TopologyFixture(Map.of(
+    private static final Map<String, Object> SETTINGS = Map.of(
             IngestConfig.ACTIVITY_GRACE_MS, Duration.ofMinutes(10).toMillis(),
-            IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS, Duration.ofMinutes(1).toMillis()));
+            IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS, Duration.ofMinutes(1).toMillis());
+    private TopologyFixture fixture = new TopologyFixture(SETTINGS);
 
     @AfterEach
     void tearDown() {
@@ -88,6 +89,52 @@ class HourlyActivityTest {
         assertThat(hour.getEntries()).as("gw-1's sample once, plus gw-2's").isEqualTo(4);
         assertThat(hour.getSamples()).isEqualTo(2);
         assertThat(TopologyFixture.counter(HourlyActivityProcessor.DUPLICATES_COUNTER, "stream", "entrance-counts") - before).isEqualTo(1.0);
+    }
+
+    private static double conflicts() {
+        return TopologyFixture.counter(io.apiary.ingest.tables.WriteConflicts.COUNTER, "table", "hive_activity",
+                "stage", "topology");
+    }
+
+    private HourlyActivity finalHourAfter(EntranceCount first, EntranceCount second) {
+        fixture.counts.pipeInput("a", first);
+        fixture.counts.pipeInput("a", second);
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T11:10:00Z", 0, 0));
+        return fixture.hourly.readValue();
+    }
+
+    @Test
+    void conflicting_samples_of_one_identity_give_the_same_sums_in_either_order_and_are_counted() {
+        EntranceCount smaller = sample("a", "2021-07-15T10:05:00Z", 3, 9);
+        EntranceCount greater = sample("a", "2021-07-15T10:05:00Z", 5, 1);
+        double before = conflicts();
+        HourlyActivity inOrder = finalHourAfter(smaller, greater);
+        fixture.close();
+        fixture = new TopologyFixture(SETTINGS);
+        HourlyActivity reversed = finalHourAfter(greater, smaller);
+
+        assertThat(inOrder).isEqualTo(reversed);
+        assertThat(inOrder.getEntries()).as("the greater sample's bees_in").isEqualTo(5);
+        assertThat(inOrder.getExits()).as("and its bees_out, not a mix").isEqualTo(1);
+        assertThat(inOrder.getSamples()).isEqualTo(1);
+        assertThat(conflicts() - before).isEqualTo(2.0);
+    }
+
+    @Test
+    void identical_samples_are_a_resend_not_a_conflict() {
+        double before = conflicts();
+        HourlyActivity hour = finalHourAfter(sample("a", "2021-07-15T10:05:00Z", 3, 4),
+                sample("a", "2021-07-15T10:05:00Z", 3, 4));
+        assertThat(hour.getEntries()).isEqualTo(3);
+        assertThat(conflicts() - before).isZero();
+    }
+
+    @Test
+    void sample_content_orders_like_the_numbers_it_holds() {
+        byte[] low = HourlyActivityProcessor.sampleContent(sample("a", "2021-07-15T10:05:00Z", 0, 100));
+        byte[] high = HourlyActivityProcessor.sampleContent(sample("a", "2021-07-15T10:05:00Z", 1, 0));
+        assertThat(java.util.Arrays.compare(high, low)).isPositive();
+        assertThat(low).hasSize(HourlyActivityProcessor.CONTENT_BYTES);
     }
 
     @Test

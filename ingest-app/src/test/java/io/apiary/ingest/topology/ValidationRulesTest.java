@@ -141,10 +141,50 @@ class ValidationRulesTest {
     }
 
     @Test
-    void unknown_sensor_type_needs_only_a_finite_value() {
-        fixture.telemetry.pipeInput("a", reading("a", SensorType.UNKNOWN, "2021-07-15T10:00:00Z", 1e9, "whatever"));
+    void unknown_sensor_type_is_dead_lettered_as_UNKNOWN_SENSOR_TYPE_with_its_original_bytes() {
+        assertTelemetryRejected("a", reading("a", SensorType.UNKNOWN, "2021-07-15T10:00:00Z", 1e9, "whatever"),
+                "UNKNOWN_SENSOR_TYPE", "to be replayed once the pipeline knows the type");
+    }
+
+    @Test
+    void two_readings_of_unknown_types_never_share_a_row() {
+        TelemetryReading first = reading("a", SensorType.UNKNOWN, "2021-07-15T10:00:00Z", 1, "lx");
+        TelemetryReading second = reading("a", SensorType.UNKNOWN, "2021-07-15T10:00:00Z", 2, "uv");
+        fixture.telemetry.pipeInput("a", first);
+        fixture.telemetry.pipeInput("a", second);
+        assertThat(fixture.telemetryRows.isEmpty()).isTrue();
+        assertThat(fixture.deadLetter.readRecordsToList()).hasSize(2)
+                .allSatisfy(dead -> assertThat(reasonOf(dead)).isEqualTo("UNKNOWN_SENSOR_TYPE"));
+    }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> badSensorIds() {
+        return java.util.stream.Stream.of(
+                org.junit.jupiter.params.provider.Arguments.of("", "'' is empty"),
+                org.junit.jupiter.params.provider.Arguments.of("inside probe", "has the character U+0020 at position 7"),
+                org.junit.jupiter.params.provider.Arguments.of("temp\u00e9", "has the character '\u00e9' at position 5"),
+                org.junit.jupiter.params.provider.Arguments.of("t/0", "has the character '/' at position 2"),
+                org.junit.jupiter.params.provider.Arguments.of("tab\tid", "'tab\\u0009id' has the character U+0009 at position 4"),
+                org.junit.jupiter.params.provider.Arguments.of("a".repeat(65), "is 65 characters long; at most 64"));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "sensor_id {0}")
+    @org.junit.jupiter.params.provider.MethodSource("badSensorIds")
+    void sensor_id_outside_the_identifier_rule_is_rejected_as_INVALID_IDENTIFIER(String id, String problem) {
+        TelemetryReading reading = TelemetryReading.newBuilder(
+                reading("a", SensorType.TEMPERATURE, "2021-07-15T10:00:00Z", 20)).setSensorId(id).build();
+        assertTelemetryRejected("a", reading, "INVALID_IDENTIFIER", problem);
+    }
+
+    @Test
+    void sensor_ids_at_the_limits_of_the_rule_are_accepted_and_kept_apart() {
+        for (String id : List.of("t_0", "T_0", "brood-left.2", "a".repeat(64))) {
+            TelemetryReading reading = TelemetryReading.newBuilder(
+                    reading("a", SensorType.TEMPERATURE, "2021-07-15T10:00:00Z", 20)).setSensorId(id).build();
+            fixture.telemetry.pipeInput("a", reading);
+        }
         assertThat(fixture.deadLetter.isEmpty()).isTrue();
-        assertThat(fixture.telemetryRows.readValuesToList()).hasSize(1);
+        assertThat(fixture.telemetryRows.readValuesToList()).extracting(r -> r.getSensorId())
+                .containsExactly("t_0", "T_0", "brood-left.2", "a".repeat(64));
     }
 
     @Test

@@ -115,8 +115,11 @@ class WeatherAndAlertsTopologyTest {
                 new AgentAlertsPartitionKey("agent-7", LocalDate.of(2021, 6, 19)),
                 new AgentAlertsPartitionKey("agent-7", LocalDate.of(2021, 6, 20)));
         assertThat(rows.get(0).value).isEqualTo(new AgentAlertRow("agent-7", LocalDate.of(2021, 6, 19),
-                Instant.parse("2021-06-19T23:59:59.999Z"), null, "3627", "WARNING", "HIVE_OPENED", "details of HIVE_OPENED"));
+                Instant.parse("2021-06-19T23:59:59.999Z"),
+                io.apiary.ingest.identity.AlertIds.derive("3627", "WARNING", "HIVE_OPENED", "details of HIVE_OPENED"),
+                "3627", "WARNING", "HIVE_OPENED", "details of HIVE_OPENED"));
         assertThat(rows.get(1).value.getHiveId()).isNull();
+        assertThat(rows.get(1).value.getAlertId()).matches("c-[0-9a-f]{16}");
     }
 
     private List<WeatherReadingsPartitionKey> weatherKeys() {

@@ -1,0 +1,61 @@
+package io.apiary.ingest.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+class WriteTimestampsTest {
+
+    private static final long SECOND = Instant.parse("2021-07-15T11:03:43Z").toEpochMilli();
+
+    @Test
+    void should_stay_within_the_events_second_whatever_the_fingerprint() {
+        Random random = new Random(17);
+        for (int i = 0; i < 10_000; i++) {
+            long event = SECOND + random.nextInt(1000);
+            long micros = WriteTimestamps.event(event, random.nextLong());
+            assertThat(micros).isBetween(SECOND * 1000, SECOND * 1000 + 999_999);
+        }
+    }
+
+    @Test
+    void should_be_the_same_for_the_same_row_and_differ_for_different_rows_of_one_key() {
+        long event = SECOND + 123;
+        assertThat(WriteTimestamps.event(event, 42L)).isEqualTo(WriteTimestamps.event(event, 42L));
+        Set<Long> seen = new HashSet<>();
+        Random random = new Random(3);
+        for (int i = 0; i < 1_000; i++) {
+            seen.add(WriteTimestamps.event(event, random.nextLong()));
+        }
+        // 1,000 random fingerprints in 1,000,000 slots: a collision or two is expected at most
+        assertThat(seen.size()).isGreaterThanOrEqualTo(995);
+    }
+
+    @Test
+    void should_use_negative_fingerprints_too() {
+        assertThat(WriteTimestamps.event(SECOND, -1L)).isEqualTo(SECOND * 1000 + 999_999);
+        assertThat(WriteTimestamps.event(SECOND, Long.MIN_VALUE)).isBetween(SECOND * 1000, SECOND * 1000 + 999_999);
+    }
+
+    @Test
+    void should_let_an_hours_update_with_more_samples_win_whatever_the_fingerprints() {
+        long hour = Instant.parse("2021-07-15T11:00:00Z").toEpochMilli();
+        Random random = new Random(5);
+        for (int samples = 0; samples < 5_000; samples++) {
+            long earlier = WriteTimestamps.hourly(hour, samples, random.nextLong());
+            long later = WriteTimestamps.hourly(hour, samples + 1, random.nextLong());
+            assertThat(later).isGreaterThan(earlier);
+        }
+    }
+
+    @Test
+    void should_refuse_times_beyond_what_microseconds_hold() {
+        assertThatThrownBy(() -> WriteTimestamps.event(Long.MAX_VALUE / 10, 0)).isInstanceOf(ArithmeticException.class);
+    }
+}
