@@ -15,6 +15,7 @@ import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.deadletter.DeadLetterHeaders;
 import io.apiary.ingest.topology.HourlyActivityProcessor;
 import io.apiary.ingest.pipeline.Pipeline;
+import io.apiary.ingest.tables.TableNames;
 import io.apiary.ingest.topics.Topics;
 
 /** Prints the demo's summary from what Kafka and Cassandra now hold. Not thread-safe. */
@@ -57,10 +58,10 @@ final class DemoSummary {
                     deadLetteredByReason.isEmpty() ? "" : " by reason: " + deadLetteredByReason);
             out.printf("  late samples            %,12d  (topic %s); re-sent samples counted once: %,.0f%n", late,
                     topics.activityLate(), duplicates);
-            out.printf("  hive_telemetry          %12s rows in Cassandra; the file holds %,d distinct (hive, sensor,"
-                    + " time) readings%n", shown(rowsInTable.get(io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY)), data.distinctReadings());
+            out.printf("  %-22s  %12s rows in Cassandra; the file holds %,d distinct (hive, sensor, time) readings%n",
+                    TableNames.HIVE_TELEMETRY, shown(rowsInTable.get(TableNames.HIVE_TELEMETRY)), data.distinctReadings());
             out.printf("  %-22s  %,12d row writes acknowledged: the %,d duplicate readings were upserted onto the "
-                    + "same rows%n", "", pipeline.sink().rowsWritten(io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY),
+                    + "same rows%n", "", pipeline.sink().rowsWritten(TableNames.HIVE_TELEMETRY),
                     sent.readings() - data.distinctReadings());
             out.printf("  hive_activity           %12s rows in Cassandra (hours); %,d row writes acknowledged (an "
                     + "hour is upserted as its sums grow)%n", shown(rowsInTable.get("hive_activity")),

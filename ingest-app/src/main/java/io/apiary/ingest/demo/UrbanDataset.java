@@ -105,10 +105,14 @@ public final class UrbanDataset {
         return rejected;
     }
 
-    /** @return distinct (hive, sensor type, reading time) triples: the rows hive_telemetry must end with */
+    /**
+     * @return distinct (hive, sensor type, sensor id, reading time) keys: the rows hive_telemetry_v2
+     *         must end with
+     */
     public long distinctReadings() {
         return readings.stream()
-                .map(r -> r.getHiveId() + '|' + r.getSensorType() + '|' + r.getReadingTime().toEpochMilli())
+                .map(r -> r.getHiveId() + '|' + r.getSensorType() + '|' + r.getSensorId() + '|'
+                        + r.getReadingTime().toEpochMilli())
                 .distinct().count();
     }
 

@@ -32,8 +32,8 @@ import org.apache.avro.specific.SpecificRecord;
  * <p>Every partition-key column is a bind marker, so the driver computes each statement's routing
  * token and sends it to a replica. The write timestamp ({@code USING TIMESTAMP}, microseconds) is
  * derived from the row, by {@link WriteTimestamps}: the event's second plus a fingerprint of the
- * row's regular values (hive_activity: the hour's start, plus 1,000 per sample summed, plus a
- * fingerprint below 1,000). So retries and replays of a row converge to the same cells, and two
+ * row's regular values (hive_activity: the hour's start, plus 1,000 per update of the hour, a
+ * sample summed or a conflicting sample replacing one, plus a fingerprint below 1,000). So retries and replays of a row converge to the same cells, and two
  * different rows for one primary key get different timestamps: the one with the greater timestamp
  * wins in every cell, whatever order they arrive in, instead of Cassandra choosing cell by cell
  * between equal timestamps (the greater value of each cell), which made rows that match neither
@@ -426,8 +426,8 @@ public final class SinkTable<T extends SpecificRecord> {
                         .set(3, row.getEntries(), TypeCodecs.BIGINT)
                         .set(4, row.getExits(), TypeCodecs.BIGINT)
                         .set(5, row.getSamples(), TypeCodecs.INT),
-                (row, fingerprint) -> WriteTimestamps.hourly(row.getWindowStart().toEpochMilli(), row.getSamples(),
-                        fingerprint));
+                (row, fingerprint) -> WriteTimestamps.hourly(row.getWindowStart().toEpochMilli(),
+                        Math.addExact(row.getSamples(), row.getRevision()), fingerprint));
     }
 
     /**

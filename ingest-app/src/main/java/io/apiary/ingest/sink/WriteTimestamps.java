@@ -26,7 +26,7 @@ public final class WriteTimestamps {
 
     /** Microseconds in a second: the room {@link #event} gives the fingerprint. */
     static final long EVENT_SLOTS = 1_000_000L;
-    /** Microseconds per summed sample of an hour, the room {@link #hourly} gives the fingerprint. */
+    /** Microseconds per update of an hour, the room {@link #hourly} gives the fingerprint. */
     static final long HOURLY_SLOTS = 1_000L;
 
     private WriteTimestamps() {
@@ -49,11 +49,12 @@ public final class WriteTimestamps {
 
     /**
      * The timestamp of an hour's sums (hive_activity): the hour's start in microseconds, plus
-     * 1,000 per sample summed, so that an hour's later update (more samples) always wins, plus the
-     * fingerprint modulo 1,000, so that two different sums of as many samples leave one whole.
+     * 1,000 per update of the hour (samples summed plus the hour's {@code revision}, the conflicting
+     * samples that replaced one), so that an hour's later update always wins, plus the fingerprint
+     * modulo 1,000, so that two different sums after as many updates leave one whole.
      *
      * @param hourStartMillis start of the hour, ms since the epoch
-     * @param samples         samples summed, not negative
+     * @param samples         updates of the hour: samples summed plus revisions, not negative
      * @param fingerprint     {@link #fingerprint} of the row's values
      * @return microseconds
      * @throws ArithmeticException past year 294,247

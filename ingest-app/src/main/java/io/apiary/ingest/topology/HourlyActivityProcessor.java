@@ -52,7 +52,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * counted ({@value #DUPLICATES_COUNTER}) and not summed again. One with the same identity and other
  * counts is a conflict ({@code apiary.write.conflicts{table=hive_activity,stage=topology}}): the
  * hour counts the greater of the two (by bees_in, then bees_out, then interval_seconds), whichever
- * arrived first, so the hour's sums do not depend on arrival order; its sample count stays.
+ * arrived first, so the hour's sums do not depend on arrival order; its sample count stays and
+ * its {@code revision} grows by one, so that the sink's write of the new sums wins over the
+ * interim row it may have written before.
  * (Seen entries written before this rule, with no counts kept, treat every second sample as a
  * re-send.)
  *
@@ -164,7 +166,7 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
                 sums.put(hourKey, new HourlyActivityState(
                         state.getEntries() + sample.getBeesIn() - (ByteBuffer.wrap(earlier).getInt(0) ^ Integer.MIN_VALUE),
                         state.getExits() + sample.getBeesOut() - (ByteBuffer.wrap(earlier).getInt(4) ^ Integer.MIN_VALUE),
-                        state.getSamples()));
+                        state.getSamples(), state.getRevision() + 1));
                 changed.add(hourKey);
             }
             return;
@@ -172,9 +174,9 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
         seen.put(identity, content);
         HourlyActivityState state = sums.get(hourKey);
         sums.put(hourKey, state == null
-                ? new HourlyActivityState((long) sample.getBeesIn(), (long) sample.getBeesOut(), 1)
+                ? new HourlyActivityState((long) sample.getBeesIn(), (long) sample.getBeesOut(), 1, 0)
                 : new HourlyActivityState(state.getEntries() + sample.getBeesIn(),
-                        state.getExits() + sample.getBeesOut(), state.getSamples() + 1));
+                        state.getExits() + sample.getBeesOut(), state.getSamples() + 1, state.getRevision()));
         changed.add(hourKey);
     }
 

@@ -129,6 +129,7 @@ public record RowMapper(ShardStrategy shardStrategy, int shards) {
                 .setEntries(state.getEntries())
                 .setExits(state.getExits())
                 .setSamples(state.getSamples())
+                .setRevision(state.getRevision())
                 .build();
     }
 

@@ -86,7 +86,7 @@ class BenchIT {
         // the last write run was end to end: every gateway reading is a row in Cassandra
         try (CqlSession session = CassandraSessions.open(base)) {
             long count = session.execute(SimpleStatement.newInstance("SELECT COUNT(*) FROM " + KEYSPACE
-                    + ".hive_telemetry").setTimeout(Duration.ofMinutes(1))).one().getLong(0);
+                    + ".hive_telemetry_v2").setTimeout(Duration.ofMinutes(1))).one().getLong(0);
             assertThat(count).isEqualTo(readings);
         }
 

@@ -60,8 +60,8 @@ class CliIT {
         try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
             List<String> tables = session.execute("SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'cli_it'")
                     .all().stream().map(r -> r.getString(0)).toList();
-            assertThat(tables).containsExactlyInAnyOrder("hive_telemetry", "hive_activity", "weather_readings",
-                    "agent_alerts");
+            assertThat(tables).containsExactlyInAnyOrder("hive_telemetry_v2", "hive_activity", "weather_readings",
+                    "agent_alerts_v2");
         }
     }
 
@@ -115,7 +115,7 @@ class CliIT {
         String hourlyTopic = "cli-it.hourly.v1";
         assertThat(run("topics", "create", "--set", "topic.hourly.activity=" + hourlyTopic)).isZero();
         HourlyActivity hour = new HourlyActivity("3627", LocalDate.parse("2021-07-15"), 17,
-                Instant.parse("2021-07-15T17:00:00Z"), Instant.parse("2021-07-15T18:00:00Z"), 2315L, 2457L, 60);
+                Instant.parse("2021-07-15T17:00:00Z"), Instant.parse("2021-07-15T18:00:00Z"), 2315L, 2457L, 60, 0);
         Map<String, Object> settings = new HashMap<>(config(Map.of()).kafkaClientSettings());
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(settings, new ByteArraySerializer(),
                 new ByteArraySerializer())) {

@@ -35,7 +35,7 @@ class DemoIT {
 
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString())
-                .containsPattern("hive_telemetry\\s+132,194 rows in Cassandra")
+                .containsPattern("hive_telemetry_v2\\s+132,194 rows in Cassandra")
                 .containsPattern("holds 132,194 distinct \\(hive, sensor, time\\) readings")
                 .containsPattern("dead-lettered records\\s+0")
                 .contains("Hourly activity of hive 3627 on 2021-07-15")

@@ -92,7 +92,7 @@ class RunIT {
             try (CqlSession session = CassandraSessions.open(config)) {
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
                         .untilAsserted(() -> assertThat(session.execute("SELECT COUNT(*) FROM " + KEYSPACE
-                                + ".hive_telemetry WHERE hive_id = 'run-hive' AND day = '2021-07-15' AND shard = 40")
+                                + ".hive_telemetry_v2 WHERE hive_id = 'run-hive' AND day = '2021-07-15' AND shard = 40")
                                 .one().getLong(0)).isEqualTo(READINGS));
             }
 

@@ -33,7 +33,7 @@ class RecordJsonFormatterTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Topics topics = Topics.defaults();
     private final HourlyActivity hour = new HourlyActivity("3627", LocalDate.parse("2021-07-15"), 17,
-            Instant.parse("2021-07-15T17:00:00Z"), Instant.parse("2021-07-15T18:00:00Z"), 2315L, 2457L, 60);
+            Instant.parse("2021-07-15T17:00:00Z"), Instant.parse("2021-07-15T18:00:00Z"), 2315L, 2457L, 60, 0);
 
     private static ConsumerRecord<byte[], byte[]> record(String topic, byte[] key, byte[] value, RecordHeaders headers) {
         return new ConsumerRecord<>(topic, 2, 42L, 1_626_372_000_123L, TimestampType.LOG_APPEND_TIME,
@@ -62,7 +62,7 @@ class RecordJsonFormatterTest {
                 {"topic":"hive.activity.hourly.v1","partition":2,"offset":42,"timestamp":1626372000123,
                  "key":"3627",
                  "value":{"hive_id":"3627","day":18823,"hour":17,"window_start":1626368400000,
-                          "window_end":1626372000000,"entries":2315,"exits":2457,"samples":60}}
+                          "window_end":1626372000000,"entries":2315,"exits":2457,"samples":60,"revision":0}}
                 """));
     }
 
@@ -70,7 +70,7 @@ class RecordJsonFormatterTest {
     void should_print_a_union_the_avro_json_way_and_read_a_version_1_reading_in_the_current_schema()
             throws Exception {
         byte[] v2 = AvroSingleObjectSerde.of(TelemetryReading.class).encode(new TelemetryReading("3627", "gw",
-                SensorType.VIBRATION, "default", Instant.ofEpochMilli(1000), 3.5, "mm/s", 17L));
+                SensorType.VIBRATION, "frame-3", Instant.ofEpochMilli(1000), 3.5, "mm/s", 17L));
         Schema v1Schema = SchemaVersions.load("TelemetryReading", getClass().getClassLoader()).get(0);
         GenericRecord v1 = new GenericRecordBuilder(v1Schema).set("hive_id", "3627").set("gateway_id", "gw")
                 .set("sensor_type", new GenericData.EnumSymbol(v1Schema.getField("sensor_type").schema(), "WEIGHT"))
@@ -85,6 +85,8 @@ class RecordJsonFormatterTest {
         assertThat(newer.get("reading_time").asLong()).isEqualTo(1000);
         assertThat(older.get("sensor_type").asText()).isEqualTo("WEIGHT");
         assertThat(older.get("sequence_number").isNull()).isTrue();
+        assertThat(newer.get("sensor_id").asText()).isEqualTo("frame-3");
+        assertThat(older.get("sensor_id").asText()).as("a version 1 reading's default").isEqualTo("default");
     }
 
     @Test

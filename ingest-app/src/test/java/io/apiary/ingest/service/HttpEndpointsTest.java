@@ -66,13 +66,13 @@ class HttpEndpointsTest {
 
     @Test
     void should_serve_every_meter_in_prometheus_text_format() throws Exception {
-        registry.counter("apiary.sink.rows.written", "table", "hive_telemetry").increment(42);
+        registry.counter("apiary.sink.rows.written", "table", "hive_telemetry_v2").increment(42);
 
         HttpResponse<String> metrics = send("GET", HttpEndpoints.METRICS);
 
         assertThat(metrics.statusCode()).isEqualTo(200);
         assertThat(metrics.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
-        assertThat(metrics.body()).contains("apiary_sink_rows_written_total{table=\"hive_telemetry\"} 42.0");
+        assertThat(metrics.body()).contains("apiary_sink_rows_written_total{table=\"hive_telemetry_v2\"} 42.0");
     }
 
     @Test

@@ -69,7 +69,7 @@ class ServiceIT {
 
     private static long rows(IngestConfig config) {
         try (CqlSession session = CassandraSessions.open(config)) {
-            return session.execute("SELECT COUNT(*) FROM " + KEYSPACE + ".hive_telemetry").one().getLong(0);
+            return session.execute("SELECT COUNT(*) FROM " + KEYSPACE + ".hive_telemetry_v2").one().getLong(0);
         }
     }
 
@@ -111,7 +111,7 @@ class ServiceIT {
             assertThat(metrics.statusCode()).isEqualTo(200);
             assertThat(metrics.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
             assertThat(metrics.body())
-                    .containsPattern("apiary_sink_rows_written_total\\{[^}]*component=\"all\"[^}]*table=\"hive_telemetry\"[^}]*} 1000.0")
+                    .containsPattern("apiary_sink_rows_written_total\\{[^}]*component=\"all\"[^}]*table=\"hive_telemetry_v2\"[^}]*} 1000.0")
                     .contains("kafka_stream_thread_process_total", "kafka_consumer_fetch_manager_records_consumed_total",
                             "cassandra_session_cql_requests_seconds", "cassandra_nodes_pool_open_connections",
                             "jvm_memory_used_bytes", "process_cpu_usage");

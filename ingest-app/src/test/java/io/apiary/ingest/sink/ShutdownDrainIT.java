@@ -77,7 +77,7 @@ class ShutdownDrainIT {
         Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic = config.topics().telemetryRowsTopic();
         try (CqlSession session = CassandraSessions.open(config); Admin admin = Admin.create(config.kafkaClientSettings())) {
             SchemaApplier.apply(session, SchemaApplier.load(null, KEYSPACE, SchemaApplier.DEV_REPLICATION));
-            session.execute(SimpleStatement.newInstance("TRUNCATE " + KEYSPACE + ".hive_telemetry")
+            session.execute(SimpleStatement.newInstance("TRUNCATE " + KEYSPACE + ".hive_telemetry_v2")
                     .setTimeout(Duration.ofMinutes(1)));
             TopicProvisioner.createMissing(admin, config);
             TopicProvisioner.awaitLeaders(admin, List.of(topic.name()), Duration.ofMinutes(1));
@@ -176,7 +176,7 @@ class ShutdownDrainIT {
         Set<String> rows = new HashSet<>();
         try (CqlSession session = CassandraSessions.open(config)) {
             for (Row row : session.execute(SimpleStatement.newInstance("SELECT hive_id, day, shard, sensor_type, "
-                    + "reading_time FROM " + KEYSPACE + ".hive_telemetry").setPageSize(5_000)
+                    + "reading_time FROM " + KEYSPACE + ".hive_telemetry_v2").setPageSize(5_000)
                     .setTimeout(Duration.ofSeconds(30)))) {
                 rows.add(String.join("|", row.getString(0), String.valueOf(row.getLocalDate(1)),
                         String.valueOf(row.getInt(2)), row.getString(3), String.valueOf(row.getInstant(4))));

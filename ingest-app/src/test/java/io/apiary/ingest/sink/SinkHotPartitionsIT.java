@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Hot-partition detection of a real sink on the local stack: 80 hives send live readings (reading
- * time now) to the hive_telemetry row topic for 8 s while the sink writes them, with a 2-s window.
+ * time now) to the hive_telemetry_v2 row topic for 8 s while the sink writes them, with a 2-s window.
  * One hive sending 50 times the others' rate is flagged with its key; the same hives at one rate
  * are not. Prints the WARN lines it saw on lines starting with {@code HOT-IT}.
  */
@@ -170,7 +170,7 @@ class SinkHotPartitionsIT {
             watcher.start();
             long sent = feed(config, hotRate);
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() ->
-                    pipeline.sink().rowsWritten("hive_telemetry") >= sent);
+                    pipeline.sink().rowsWritten("hive_telemetry_v2") >= sent);
             Instant written = Instant.now();
             // the window holding the last rows has ended
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() ->
@@ -198,13 +198,13 @@ class SinkHotPartitionsIT {
 
         String key = "(hive_id='" + hiveId(HOT_HIVE) + "', day=";
         // one partition, or two when the feed crossed the end of a one-minute slice
-        assertThat(warnings).filteredOn(w -> w.startsWith("Hot partition in hive_telemetry: ")).isNotEmpty()
+        assertThat(warnings).filteredOn(w -> w.startsWith("Hot partition in hive_telemetry_v2: ")).isNotEmpty()
                 .allSatisfy(w -> assertThat(w).contains(key).contains("of the rows"));
-        assertThat(reports).anySatisfy(r -> assertThat(r.tables().get("hive_telemetry").top().get(0))
+        assertThat(reports).anySatisfy(r -> assertThat(r.tables().get("hive_telemetry_v2").top().get(0))
                 .satisfies(p -> assertThat(p.key()).startsWith(key))
                 .satisfies(p -> assertThat(p.hot()).isTrue())
                 .satisfies(p -> assertThat(p.rowsShare()).isBetween(0.25, 0.45)));
-        assertThat(reports).allSatisfy(r -> assertThat(r.tables().get("hive_telemetry").top())
+        assertThat(reports).allSatisfy(r -> assertThat(r.tables().get("hive_telemetry_v2").top())
                 .filteredOn(HotPartitionReport.PartitionLoad::hot)
                 .allSatisfy(p -> assertThat(p.key()).startsWith(key)));
     }
@@ -214,7 +214,7 @@ class SinkHotPartitionsIT {
         List<HotPartitionReport> reports = run(config("uniform", Map.of()), 1);
 
         assertThat(warnings).isEmpty();
-        assertThat(reports).isNotEmpty().allSatisfy(r -> assertThat(r.tables().get("hive_telemetry").top())
+        assertThat(reports).isNotEmpty().allSatisfy(r -> assertThat(r.tables().get("hive_telemetry_v2").top())
                 .noneMatch(HotPartitionReport.PartitionLoad::hot));
         // one node holds every row: a share of 1, its even share, so never hot
         assertThat(reports).allSatisfy(r -> assertThat(r.nodeShares()).hasSize(1).containsValue(1.0));

@@ -53,7 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SinkIT {
 
     private static final String KEYSPACE = "it_sink";
-    private static final String TABLE = KEYSPACE + ".hive_telemetry";
+    private static final String TABLE = KEYSPACE + ".hive_telemetry_v2";
 
     private static ItEndpoints stack;
     private static CqlSession session;
@@ -189,7 +189,7 @@ class SinkIT {
         try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
             whileRunning.accept(registry);
             await().atMost(timeout).pollInterval(Duration.ofMillis(100)).until(() ->
-                    counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry") >= expected);
+                    counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry_v2") >= expected);
             seconds = (System.nanoTime() - start) / 1e9;
             clientCpu = clientCpuSeconds() - clientCpu;
             serverCpu = serverCpu < 0 ? -1 : serverCpuSeconds() - serverCpu;
@@ -203,7 +203,7 @@ class SinkIT {
             pipeline.close();
         }
         var batchRows = registry.find("apiary.sink.batch.rows").summary();
-        return new Drain((long) counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry"), seconds,
+        return new Drain((long) counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry_v2"), seconds,
                 batchRows.count(), batchRows.mean(), counter(registry, "apiary.sink.server.warnings"),
                 counter(registry, "apiary.sink.requests", "coordinator", "non-replica"),
                 counter(registry, "apiary.sink.retries"), clientCpu, serverCpu, driverMeters);
@@ -277,7 +277,7 @@ class SinkIT {
         AtomicReference<Double> retries = new AtomicReference<>(0.0);
         Drain drain = drain(config, sent, Duration.ofMinutes(4), registry -> {
             await().atMost(Duration.ofMinutes(1)).until(() ->
-                    counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry") >= 40_000);
+                    counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry_v2") >= 40_000);
             signal("STOP", cassandra.pid());
             long frozenAt = System.nanoTime();
             try {
@@ -400,7 +400,7 @@ class SinkIT {
         try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() ->
                     lag.countRecords(config.topics().deadLetter()) >= 1
-                            && counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry") >= rows - 1);
+                            && counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry_v2") >= rows - 1);
             Map<String, Long> reasons = lag.countByHeader(config.topics().deadLetter(), DeadLetterHeaders.REASON);
             Map<String, Long> messages = lag.countByHeader(config.topics().deadLetter(), DeadLetterHeaders.MESSAGE);
             System.out.printf("SINK-IT refused row: dead letters by reason %s, message %s%n", reasons,

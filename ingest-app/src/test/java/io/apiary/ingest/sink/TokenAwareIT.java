@@ -124,7 +124,7 @@ class TokenAwareIT {
         assertThat(owned.keySet()).as("owners of the partitions written: some by each node")
                 .containsExactlyInAnyOrderElementsOf(session.getMetadata().getNodes().values());
         assertThat(coordinated).isEqualTo(owned);
-        assertThat(session.execute("SELECT count(*) FROM " + KEYSPACE + ".hive_telemetry")
+        assertThat(session.execute("SELECT count(*) FROM " + KEYSPACE + ".hive_telemetry_v2")
                 .one().getLong(0)).isEqualTo((long) PARTITIONS * READINGS_PER_PARTITION);
     }
 
@@ -150,7 +150,7 @@ class TokenAwareIT {
                 org.apache.kafka.clients.admin.Admin.create(config.kafkaClientSettings())) {
             io.apiary.ingest.pipeline.TopicProvisioner.createMissing(admin, config);
         }
-        session.execute("TRUNCATE " + KEYSPACE + ".hive_telemetry");
+        session.execute("TRUNCATE " + KEYSPACE + ".hive_telemetry_v2");
         int hives = 200;
         int perHive = 5;
         long sent = RowFeed.send(config.kafkaClientSettings(), config.topics().telemetryRowsTopic(), hives, perHive);
@@ -161,7 +161,7 @@ class TokenAwareIT {
                 registry);
         try {
             org.awaitility.Awaitility.await().atMost(Duration.ofMinutes(2)).until(() ->
-                    registry.counter("apiary.sink.rows.written", "table", "hive_telemetry").count() >= sent);
+                    registry.counter("apiary.sink.rows.written", "table", "hive_telemetry_v2").count() >= sent);
         } finally {
             pipeline.close();
         }
@@ -172,10 +172,10 @@ class TokenAwareIT {
                 + "per request", sent, toReplica, toNonReplica, partitionsPerRequest.max());
         assertThat(toReplica).isPositive();
         assertThat(toNonReplica).isZero();
-        assertThat(registry.counter("apiary.sink.server.warnings", "table", "hive_telemetry").count()).isZero();
+        assertThat(registry.counter("apiary.sink.server.warnings", "table", "hive_telemetry_v2").count()).isZero();
         assertThat(partitionsPerRequest.max()).as("partitions with the same replica were combined")
                 .isGreaterThan(1);
-        assertThat(session.execute("SELECT count(*) FROM " + KEYSPACE + ".hive_telemetry").one().getLong(0))
+        assertThat(session.execute("SELECT count(*) FROM " + KEYSPACE + ".hive_telemetry_v2").one().getLong(0))
                 .isEqualTo(sent);
     }
 
@@ -309,11 +309,11 @@ class TokenAwareIT {
     /** @return the row's INSERT with its values as CQL literals: no bind markers, no routing key */
     private static SimpleStatement inlinedInsert(HiveTelemetryRow row) {
         long millis = row.getReadingTime().toEpochMilli();
-        return SimpleStatement.newInstance(String.format(Locale.ROOT, "INSERT INTO %s.hive_telemetry"
-                        + " (hive_id, day, shard, sensor_type, reading_time, gateway_id, value, unit)"
-                        + " VALUES (%s, '%s', %d, %s, %d, %s, %s, %s) USING TIMESTAMP %d",
+        return SimpleStatement.newInstance(String.format(Locale.ROOT, "INSERT INTO %s.hive_telemetry_v2"
+                        + " (hive_id, day, shard, sensor_type, sensor_id, reading_time, gateway_id, value, unit)"
+                        + " VALUES (%s, '%s', %d, %s, %s, %d, %s, %s, %s) USING TIMESTAMP %d",
                 KEYSPACE, literal(row.getHiveId()), row.getDay(), row.getShard(),
-                literal(row.getSensorType()), millis, literal(row.getGatewayId()),
+                literal(row.getSensorType()), literal(row.getSensorId()), millis, literal(row.getGatewayId()),
                 Double.toString(row.getValue()), literal(row.getUnit()), millis * 1000L))
                 .setConsistencyLevel(CONSISTENCY).setIdempotent(true);
     }

@@ -114,7 +114,7 @@ class IngestTopologyTest {
         fixture.activityRows.readKeyValuesToList().forEach(kv -> latestByHive.put(kv.key.getHiveId(), kv.value));
 
         assertThat(latestByHive.get("a")).isEqualTo(new HourlyActivity("a", LocalDate.of(2021, 7, 15), 10,
-                Instant.parse("2021-07-15T10:00:00Z"), Instant.parse("2021-07-15T11:00:00Z"), 20L, 15L, 3));
+                Instant.parse("2021-07-15T10:00:00Z"), Instant.parse("2021-07-15T11:00:00Z"), 20L, 15L, 3, 0));
         assertThat(latestByHive.get("b").getEntries()).isEqualTo(100);
     }
 
