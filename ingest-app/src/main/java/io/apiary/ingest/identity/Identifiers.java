@@ -79,7 +79,7 @@ public final class Identifiers {
      * becomes {@code Temp_inside}, {@code "t_0"} stays {@code t_0}.
      *
      * @param text any text, not null
-     * @return the identifier, or null when nothing of the text is left (e.g. {@code "°C"})
+     * @return the identifier, or null when nothing of the text is left (e.g. {@code "°"} or {@code "温度"})
      */
     public static String fromText(String text) {
         StringBuilder out = new StringBuilder();
