@@ -91,7 +91,8 @@ public final class ImportCsvCommand implements Callable<Integer> {
     Charset charset;
 
     @Option(names = "--max-reported", defaultValue = "1000", paramLabel = "N",
-            description = "Problems printed one by one before only counting them (default: ${DEFAULT-VALUE}).")
+            description = "Problems and conflicting duplicates printed one by one before only counting them"
+                    + " (default: ${DEFAULT-VALUE}).")
     int maxReported;
 
     @Option(names = "--duplicate-check-limit", paramLabel = "N",
