@@ -9,14 +9,19 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.deadletter.RejectReason;
 import io.apiary.ingest.gateway.CsvReadingParser;
+import io.apiary.ingest.gateway.DuplicateReadings;
 import io.apiary.ingest.gateway.GatewayProducer;
 import io.apiary.ingest.gateway.KafkaReachability;
 import io.apiary.ingest.gateway.ReadingTimeParser;
 import io.apiary.ingest.gateway.SensorColumn;
+import io.apiary.ingest.gateway.SensorColumnSpec;
+import io.apiary.ingest.gateway.SensorMapping;
+import io.apiary.ingest.tables.TableNames;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.ingest.topology.IngestTopology;
 import io.apiary.ingest.topology.TopologySettings;
@@ -32,8 +37,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code import-csv}: replays a CSV of readings into the telemetry topic as a gateway would (key
- * hive id, Avro single-object encoding, record timestamp = reading time). Every row or cell it
- * cannot read is reported on stderr with its line number.
+ * hive id, Avro single-object encoding). Every row or cell it cannot read is reported on stderr
+ * with its line number, and so is every conflicting duplicate ({@link DuplicateReadings}); each
+ * column's sensor id follows {@link SensorMapping}, and the mapping is printed before anything is sent.
  */
 @Command(name = "import-csv", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Replays a CSV of sensor readings into the gateway telemetry topic.",
@@ -66,8 +72,10 @@ public final class ImportCsvCommand implements Callable<Integer> {
     @Option(names = "--hive-column", required = true, paramLabel = "NAME", description = "Header of the hive id column.")
     String hiveColumn;
 
-    @Option(names = "--sensor", required = true, paramLabel = "COLUMN=TYPE:UNIT",
-            description = "A sensor column, e.g. temperature=TEMPERATURE:degC. Repeatable.")
+    @Option(names = "--sensor", required = true, paramLabel = "COLUMN=TYPE:UNIT[:SENSOR_ID]",
+            description = {"A sensor column, e.g. temperature=TEMPERATURE:degC or temp_in=TEMPERATURE:degC:inside."
+                    + " Repeatable. Without SENSOR_ID, the only column of a type gets sensor id 'default' and"
+                    + " several columns of one type each get an id made from the column name."})
     List<String> sensors;
 
     @Option(names = "--gateway-id", defaultValue = "csv-import", paramLabel = "ID",
@@ -83,11 +91,18 @@ public final class ImportCsvCommand implements Callable<Integer> {
     Charset charset;
 
     @Option(names = "--max-reported", defaultValue = "1000", paramLabel = "N",
-            description = "Problems printed one by one before only counting them (default: ${DEFAULT-VALUE}).")
+            description = "Problems and conflicting duplicates printed one by one before only counting them"
+                    + " (default: ${DEFAULT-VALUE}).")
     int maxReported;
 
-    @Option(names = "--strict", description = "Exit with code 3 if any row or cell was rejected "
-            + "(without it: only if no reading at all could be read).")
+    @Option(names = "--duplicate-check-limit", paramLabel = "N",
+            description = "Distinct (hive, sensor, time) keys the duplicate check holds, about 27 to 54 bytes each;"
+                    + " past it, readings of new keys are not checked (and a warning says from which line on);"
+                    + " 0 turns the check off (default: ${DEFAULT-VALUE}).")
+    long duplicateCheckLimit = DuplicateReadings.DEFAULT_LIMIT;
+
+    @Option(names = "--strict", description = "Exit with code 3 if any row or cell was rejected or any conflicting"
+            + " duplicate found (without it: only if no reading at all could be read).")
     boolean strict;
 
     @Mixin
@@ -109,18 +124,14 @@ public final class ImportCsvCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         CsvReadingParser parser;
+        List<SensorColumn> columns;
+        DuplicateReadings duplicates;
         try {
-            List<SensorColumn> columns = sensors.stream().map(SensorColumn::parse).toList();
-            java.util.Set<String> seen = new java.util.HashSet<>();
-            for (SensorColumn column : columns) {
-                if (!seen.add(column.column())) {
-                    throw new IllegalArgumentException("--sensor names column '" + column.column()
-                            + "' twice; a column holds one sensor type");
-                }
-            }
+            columns = SensorMapping.resolve(sensors.stream().map(SensorColumnSpec::parse).toList());
             if (maxReported < 0) {
                 throw new IllegalArgumentException("--max-reported must not be negative, was " + maxReported);
             }
+            duplicates = new DuplicateReadings(duplicateCheckLimit);
             parser = new CsvReadingParser(timeColumn, new ReadingTimeParser(timeFormat, zone), hiveColumn, columns,
                     gatewayId, delimiterChar());
         } catch (IllegalArgumentException e) {
@@ -131,11 +142,18 @@ public final class ImportCsvCommand implements Callable<Integer> {
                     + (Files.exists(file) ? (Files.isDirectory(file) ? "it is a folder" : "permission denied")
                     : "no such file"));
         }
+        PrintWriter err = spec.commandLine().getErr();
+        String name = file.getFileName().toString();
+        columns.forEach(column -> err.println(name + ": " + column.describe()));
         IngestConfig cfg = config.load();
         KafkaReachability.require(cfg.kafkaClientSettings(), Duration.ofSeconds(30));
         Topics topics = cfg.topics();
-        PrintWriter err = spec.commandLine().getErr();
         long[] reported = {0};
+        Consumer<Object> report = problem -> {
+            if (reported[0]++ < maxReported) {
+                err.println(name + ": " + problem);
+            }
+        };
         TimeLimits limits = TopologySettings.from(cfg).timeLimits(IngestTopology.TELEMETRY_RETENTION);
         long startedAt = System.currentTimeMillis();
         long[] outsideLimits = {0, 0}; // expired, from the future
@@ -143,7 +161,7 @@ public final class ImportCsvCommand implements Callable<Integer> {
         try (GatewayProducer producer = new GatewayProducer(cfg.kafkaClientSettings(), topics.telemetryTopic(),
                 topics.entranceCountsTopic());
              Reader reader = Files.newBufferedReader(file, charset)) {
-            totals = parser.parse(reader, reading -> {
+            totals = parser.parseWithLines(reader, (reading, line) -> {
                 Rejection time = limits.check("reading_time", reading.getReadingTime().toEpochMilli(), startedAt);
                 if (time != null) {
                     outsideLimits[time.reason() == RejectReason.FUTURE_TIMESTAMP ? 1 : 0]++;
@@ -153,37 +171,50 @@ public final class ImportCsvCommand implements Callable<Integer> {
                 } catch (RecordTooLargeException e) {
                     throw new CsvReadingParser.RejectedReading(e.getMessage());
                 }
-            }, problem -> {
-                if (reported[0]++ < maxReported) {
-                    err.println(file.getFileName() + ": " + problem);
+                DuplicateReadings.Conflict conflict = duplicates.offer(reading, line);
+                if (conflict != null) {
+                    report.accept(conflict);
                 }
-            });
+            }, report::accept);
             producer.flush();
         }
         if (reported[0] > maxReported) {
-            err.printf("%s: %d more problems not shown (--max-reported %d)%n", file.getFileName(),
+            err.printf("%s: %d more problems and conflicts not shown (--max-reported %d)%n", name,
                     reported[0] - maxReported, maxReported);
         }
-        spec.commandLine().getOut().printf("%s: %d rows read, %d readings produced to %s, %d rows and %d cells rejected%n",
-                file.getFileName(), totals.rows(), totals.readings(), topics.telemetry(), totals.rejectedRows(),
-                totals.rejectedCells());
+        spec.commandLine().getOut().printf("%s: %d rows read, %d readings produced to %s, %d rows and %d cells"
+                + " rejected, %d exact duplicates, %d conflicting duplicates%n", name, totals.rows(), totals.readings(),
+                topics.telemetry(), totals.rejectedRows(), totals.rejectedCells(), duplicates.duplicates(),
+                duplicates.conflicts());
+        warn(err, name, duplicates, limits, outsideLimits);
+        if (totals.rows() > 0 && totals.readings() == 0) {
+            err.printf("%s: no reading could be read; check --time-column, --time-format, --zone and --sensor%n", name);
+            return 3;
+        }
+        return strict && (totals.rejectedRows() + totals.rejectedCells() + duplicates.conflicts()) > 0 ? 3 : 0;
+    }
+
+    private static void warn(PrintWriter err, String name, DuplicateReadings duplicates, TimeLimits limits,
+            long[] outsideLimits) {
+        if (duplicates.conflicts() > 0) {
+            err.printf("%s: %,d conflicting duplicates: readings of one hive, sensor and time with different values;"
+                    + " both of each were sent, and %s keeps one of them whole, the same one in any order%n",
+                    name, duplicates.conflicts(), TableNames.HIVE_TELEMETRY);
+        }
+        if (duplicates.partial() != null) {
+            err.printf("%s: warning: %s (--duplicate-check-limit)%n", name, duplicates.partial());
+        }
         if (outsideLimits[0] > 0) {
             err.printf("%s: warning: %,d of the readings are older than the maximum age of %s that a topology with this"
                     + " configuration accepts; it will dead-letter them as EXPIRED_TIMESTAMP. To replay history, run"
                     + " the topology with a larger validation.max.age.ms (ms; e.g. --set validation.max.age.ms=%d for"
-                    + " 20 years; the devstack settings file has it).%n", file.getFileName(), outsideLimits[0],
+                    + " 20 years; the devstack settings file has it).%n", name, outsideLimits[0],
                     TimeLimits.describe(limits.maxAge()), Duration.ofDays(365 * 20).toMillis());
         }
         if (outsideLimits[1] > 0) {
             err.printf("%s: warning: %,d of the readings are more than %s ahead of this machine's clock; the topology"
                     + " will dead-letter them as FUTURE_TIMESTAMP (validation.max.future.skew.ms); check --zone.%n",
-                    file.getFileName(), outsideLimits[1], TimeLimits.describe(limits.maxFutureSkew()));
+                    name, outsideLimits[1], TimeLimits.describe(limits.maxFutureSkew()));
         }
-        if (totals.rows() > 0 && totals.readings() == 0) {
-            err.printf("%s: no reading could be read; check --time-column, --time-format, --zone and --sensor%n",
-                    file.getFileName());
-            return 3;
-        }
-        return strict && (totals.rejectedRows() + totals.rejectedCells()) > 0 ? 3 : 0;
     }
 }

@@ -23,7 +23,9 @@ import org.apache.commons.csv.DuplicateHeaderMode;
  * Turns a CSV of readings (one row per time and hive, one column per sensor) into gateway
  * telemetry readings. A row whose time or hive cannot be read is rejected whole; a sensor cell
  * that is empty or not a finite number is rejected alone; every rejection is reported with its
- * line number and nothing is skipped silently. Not thread-safe; one parser per file.
+ * line number and nothing is skipped silently. Each column's readings carry its sensor type,
+ * unit and sensor id ({@link SensorColumn}); readings that repeat a series and time are not this
+ * class's concern ({@link DuplicateReadings} finds them). Not thread-safe; one parser per file.
  */
 public final class CsvReadingParser {
 
@@ -63,15 +65,18 @@ public final class CsvReadingParser {
      * @param timeColumn header of the time column
      * @param timeParser how to read it
      * @param hiveColumn header of the hive id column
-     * @param sensors    sensor columns, at least one
+     * @param sensors    sensor columns, at least one, no two with one name or one sensor type and id
+     *                   (see {@link SensorMapping})
      * @param gatewayId  gateway id given to every reading
      * @param delimiter  field delimiter
+     * @throws IllegalArgumentException if there is no sensor column, or two share a name or a series
      */
     public CsvReadingParser(String timeColumn, ReadingTimeParser timeParser, String hiveColumn,
             List<SensorColumn> sensors, String gatewayId, char delimiter) {
         if (sensors.isEmpty()) {
             throw new IllegalArgumentException("at least one sensor column is needed");
         }
+        SensorMapping.requireDistinct(sensors);
         this.timeColumn = Objects.requireNonNull(timeColumn);
         this.timeParser = Objects.requireNonNull(timeParser);
         this.hiveColumn = Objects.requireNonNull(hiveColumn);
@@ -93,11 +98,36 @@ public final class CsvReadingParser {
         }
     }
 
+    /** Receives each reading with its line. */
+    @FunctionalInterface
+    public interface LineReadings {
+        /**
+         * @param reading the reading, not null
+         * @param line    its 1-based line in the file (the header is line 1)
+         * @throws RejectedReading to refuse the reading
+         */
+        void accept(TelemetryReading reading, long line);
+    }
+
+    /**
+     * Reads a whole file; as {@link #parseWithLines}, without the line numbers of the readings.
+     *
+     * @param in       the CSV, with a header line; closed by the caller
+     * @param readings receives each reading, in file order; may throw {@link RejectedReading}
+     * @param problems receives each rejected row or cell
+     * @return the totals
+     * @throws IllegalArgumentException as {@link #parseWithLines}
+     * @throws UncheckedIOException as {@link #parseWithLines}
+     */
+    public Totals parse(Reader in, Consumer<TelemetryReading> readings, Consumer<Problem> problems) {
+        return parseWithLines(in, (reading, line) -> readings.accept(reading), problems);
+    }
+
     /**
      * Reads a whole file.
      *
      * @param in       the CSV, with a header line (a leading byte-order mark is skipped); closed by the caller
-     * @param readings receives each reading, in file order; may throw {@link RejectedReading}
+     * @param readings receives each reading with its line, in file order; may throw {@link RejectedReading}
      * @param problems receives each rejected row or cell
      * @return the totals
      * @throws IllegalArgumentException if the file is empty, or its header lacks a configured column or
@@ -105,7 +135,7 @@ public final class CsvReadingParser {
      * @throws UncheckedIOException if reading fails, naming the line (for example, text that is not in
      *                              the expected character set)
      */
-    public Totals parse(Reader in, Consumer<TelemetryReading> readings, Consumer<Problem> problems) {
+    public Totals parseWithLines(Reader in, LineReadings readings, Consumer<Problem> problems) {
         CSVFormat format = CSVFormat.DEFAULT.builder().setDelimiter(delimiter).setHeader()
                 .setSkipHeaderRecord(true).setTrim(true).setIgnoreEmptyLines(true)
                 .setDuplicateHeaderMode(DuplicateHeaderMode.DISALLOW).get();
@@ -141,7 +171,7 @@ public final class CsvReadingParser {
         return new Totals(totals[0], totals[1], totals[2], totals[3]);
     }
 
-    private void parseRow(CSVRecord record, CSVParser parser, Consumer<TelemetryReading> readings,
+    private void parseRow(CSVRecord record, CSVParser parser, LineReadings readings,
             Consumer<Problem> problems, long[] totals) {
         long line = parser.getCurrentLineNumber();
         if (!record.isConsistent()) {
@@ -175,8 +205,8 @@ public final class CsvReadingParser {
                 continue;
             }
             try {
-                readings.accept(new TelemetryReading(hiveId, gatewayId, sensor.sensorType(),
-                        io.apiary.ingest.identity.Identifiers.DEFAULT_SENSOR_ID, time, value, sensor.unit(), null));
+                readings.accept(new TelemetryReading(hiveId, gatewayId, sensor.sensorType(), sensor.sensorId(), time,
+                        value, sensor.unit(), null), line);
                 totals[1]++;
             } catch (RejectedReading e) {
                 problems.accept(new Problem(line, sensor.column(), e.getMessage()));

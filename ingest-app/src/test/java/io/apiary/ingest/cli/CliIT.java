@@ -1,6 +1,7 @@
 package io.apiary.ingest.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -23,10 +24,13 @@ import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.it.ItEndpoints;
 import io.apiary.ingest.it.SharedStack;
+import io.apiary.ingest.pipeline.Pipeline;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.ingest.tables.TableNames;
 import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -60,8 +64,8 @@ class CliIT {
         try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
             List<String> tables = session.execute("SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'cli_it'")
                     .all().stream().map(r -> r.getString(0)).toList();
-            assertThat(tables).containsExactlyInAnyOrder("hive_telemetry_v2", "hive_activity", "weather_readings",
-                    "agent_alerts_v2");
+            assertThat(tables).containsExactlyInAnyOrder(TableNames.HIVE_TELEMETRY, TableNames.HIVE_ACTIVITY,
+                    TableNames.WEATHER_READINGS, TableNames.AGENT_ALERTS);
         }
     }
 
@@ -93,6 +97,66 @@ class CliIT {
                 .filter(r -> r.key().equals("h1")).findFirst().orElseThrow().value());
         assertThat(first).isEqualTo(new TelemetryReading("h1", "station-7", SensorType.TEMPERATURE, "default",
                 Instant.parse("2021-06-01T05:00:00Z"), 14.6, "degC", null));
+    }
+
+    @Test
+    void should_land_two_columns_of_one_type_as_two_series_and_report_a_conflicting_duplicate() throws Exception {
+        String keyspace = "cli_it"; // the schema test's: whichever runs second finds the tables made (DDL is slow)
+        List<String> settings = new ArrayList<>(List.of("--set", IngestConfig.CASSANDRA_KEYSPACE + "=" + keyspace,
+                "--set", IngestConfig.VALIDATION_MAX_AGE_MS + "=" + Duration.ofDays(365 * 20).toMillis()));
+        for (String topic : IngestConfig.TOPIC_NAME_SETTINGS) {
+            settings.addAll(List.of("--set", topic + "=cli-it-sensors." + topic));
+        }
+        assertThat(run(with(settings, "schema", "apply"))).as(err.toString()).isZero();
+        assertThat(run(with(settings, "topics", "create"))).as(err.toString()).isZero();
+        Path csv = dir.resolve("probes.csv");
+        Files.writeString(csv, """
+                time,hive,Temp (inside),temp_out,rh
+                2021-07-15T11:03:43Z,3627,35.04,21.5,60
+                2021-07-15T11:18:43Z,3627,35.2,21.7,61
+                2021-07-15T11:03:43Z,3627,35.1,21.5,60
+                """);
+        String[] importCsv = with(settings, "import-csv", "--file", csv.toString(), "--time-column", "time",
+                "--time-format", "iso", "--hive-column", "hive", "--sensor", "Temp (inside)=TEMPERATURE:degC",
+                "--sensor", "temp_out=TEMPERATURE:degC", "--sensor", "rh=HUMIDITY:%RH");
+
+        int exit = run(importCsv);
+        List<String> strictImport = new ArrayList<>(List.of(importCsv));
+        strictImport.add("--strict");
+        int strict = run(strictImport.toArray(String[]::new));
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(strict).isEqualTo(3);
+        System.out.println(err);
+        System.out.println(out);
+        assertThat(err.toString()).contains(
+                "probes.csv: column 'Temp (inside)' -> TEMPERATURE, sensor Temp_inside, degC\n"
+                        + "probes.csv: column 'temp_out' -> TEMPERATURE, sensor temp_out, degC\n"
+                        + "probes.csv: column 'rh' -> HUMIDITY, sensor default, %RH\n",
+                "probes.csv: lines 2 and 4: hive 3627 TEMPERATURE sensor Temp_inside at 2021-07-15T11:03:43Z: 35.04 degC"
+                        + " and 35.1 degC\n");
+        assertThat(out.toString()).contains("probes.csv: 3 rows read, 9 readings produced to cli-it-sensors.topic.telemetry,"
+                + " 0 rows and 0 cells rejected, 2 exact duplicates, 1 conflicting duplicates");
+        Map<String, Object> pipelineSettings = new HashMap<>(Map.of(IngestConfig.CASSANDRA_KEYSPACE, keyspace,
+                IngestConfig.TOPOLOGY_APPLICATION_ID, "cli-it-sensors", IngestConfig.SINK_GROUP_ID, "cli-it-sensors-sink",
+                IngestConfig.VALIDATION_MAX_AGE_MS, Duration.ofDays(365 * 20).toMillis(),
+                IngestConfig.TOPOLOGY_STATE_DIR, dir.resolve("state").toString()));
+        IngestConfig.TOPIC_NAME_SETTINGS.forEach(topic -> pipelineSettings.put(topic, "cli-it-sensors." + topic));
+        try (Pipeline pipeline = Pipeline.start(config(pipelineSettings), true, true, new SimpleMeterRegistry());
+             CqlSession session = CassandraSessions.open(config(Map.of()))) {
+            String select = "SELECT sensor_type, sensor_id, reading_time, value FROM " + keyspace + "."
+                    + TableNames.HIVE_TELEMETRY;
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                    assertThat(session.execute(select).all()).hasSize(6));
+            Map<String, Double> rows = new HashMap<>();
+            session.execute(select).forEach(r -> rows.put(r.getString("sensor_type") + " " + r.getString("sensor_id")
+                    + " " + r.getInstant("reading_time"), r.getDouble("value")));
+            assertThat(rows).hasSize(6).containsAllEntriesOf(Map.of(
+                    "TEMPERATURE Temp_inside 2021-07-15T11:18:43Z", 35.2,
+                    "TEMPERATURE temp_out 2021-07-15T11:03:43Z", 21.5, "TEMPERATURE temp_out 2021-07-15T11:18:43Z", 21.7,
+                    "HUMIDITY default 2021-07-15T11:03:43Z", 60.0, "HUMIDITY default 2021-07-15T11:18:43Z", 61.0));
+            assertThat(rows.get("TEMPERATURE Temp_inside 2021-07-15T11:03:43Z")).isIn(35.04, 35.1);
+        }
     }
 
     @Test
@@ -158,6 +222,12 @@ class CliIT {
                 "--set", IngestConfig.CASSANDRA_CONTACT_POINTS + "=" + contactPoint(),
                 "--set", IngestConfig.CASSANDRA_LOCAL_DATACENTER + "=" + stack.cassandraLocalDatacenter()));
         return cli.execute(all.toArray(String[]::new));
+    }
+
+    private static String[] with(List<String> settings, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(settings);
+        return all.toArray(String[]::new);
     }
 
     private String contactPoint() {

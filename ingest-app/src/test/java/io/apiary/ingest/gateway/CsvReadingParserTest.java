@@ -17,8 +17,7 @@ class CsvReadingParserTest {
 
     private final CsvReadingParser parser = new CsvReadingParser("Date",
             new ReadingTimeParser("yyyy-MM-dd HH:mm:ss[XXX]", ZoneOffset.ofHours(-5)), "Tag number",
-            List.of(SensorColumn.parse("temperature=TEMPERATURE:degC"), SensorColumn.parse("humidity=HUMIDITY:%RH")),
-            "gw", ',');
+            columns("temperature=TEMPERATURE:degC", "humidity=HUMIDITY:%RH"), "gw", ',');
     private final List<TelemetryReading> readings = new ArrayList<>();
     private final List<CsvReadingParser.Problem> problems = new ArrayList<>();
 
@@ -106,22 +105,60 @@ class CsvReadingParserTest {
     }
 
     @Test
-    void should_explain_the_expected_form_of_a_sensor_column() {
-        assertThatThrownBy(() -> SensorColumn.parse("temperature"))
-                .hasMessageContaining("COLUMN=SENSOR_TYPE:UNIT");
-        assertThatThrownBy(() -> SensorColumn.parse("t=HEAT:degC"))
-                .hasMessageContaining("unknown sensor type 'HEAT'");
+    void should_keep_two_columns_of_one_type_apart_by_sensor_ids_made_from_their_names() {
+        CsvReadingParser twoProbes = new CsvReadingParser("time", new ReadingTimeParser("iso", ZoneOffset.UTC), "hive",
+                columns("Temp (inside)=TEMPERATURE:degC", "temp_out=TEMPERATURE:degC", "rh=HUMIDITY:%RH"), "gw", ',');
+
+        CsvReadingParser.Totals totals = twoProbes.parse(new StringReader("""
+                time,hive,Temp (inside),temp_out,rh
+                2021-07-15T11:03:43Z,3627,35.04,21.5,60
+                """), readings::add, problems::add);
+
+        Instant t = Instant.parse("2021-07-15T11:03:43Z");
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(1, 3, 0, 0));
+        assertThat(readings).containsExactly(
+                new TelemetryReading("3627", "gw", SensorType.TEMPERATURE, "Temp_inside", t, 35.04, "degC", null),
+                new TelemetryReading("3627", "gw", SensorType.TEMPERATURE, "temp_out", t, 21.5, "degC", null),
+                new TelemetryReading("3627", "gw", SensorType.HUMIDITY, "default", t, 60.0, "%RH", null));
     }
 
     @Test
-    void should_refuse_a_unit_the_pipeline_would_dead_letter_and_name_the_accepted_ones() {
-        assertThatThrownBy(() -> SensorColumn.parse("t=TEMPERATURE:degF"))
-                .hasMessageContaining("the pipeline takes TEMPERATURE in degC, not 'degF'");
-        assertThatThrownBy(() -> SensorColumn.parse("b=BATTERY:volts")).hasMessageContaining("V or mV");
-        assertThat(SensorColumn.parse("x=UNKNOWN:furlongs").unit()).isEqualTo("furlongs");
+    void should_give_each_reading_its_line_so_that_a_conflicting_duplicate_names_both_lines() {
+        DuplicateReadings duplicates = new DuplicateReadings(100);
+        List<DuplicateReadings.Conflict> conflicts = new ArrayList<>();
+
+        parser.parseWithLines(new StringReader("""
+                Date,Tag number,temperature,humidity
+                2021-07-15 11:03:43+00:00,3627,35.04,50.1
+
+                2021-07-15 11:03:43+00:00,3627,35.1,50.1
+                """), (reading, line) -> {
+                    DuplicateReadings.Conflict conflict = duplicates.offer(reading, line);
+                    if (conflict != null) {
+                        conflicts.add(conflict);
+                    }
+                }, problems::add);
+
+        assertThat(conflicts).extracting(Object::toString).containsExactly("lines 2 and 4: hive 3627 TEMPERATURE"
+                + " sensor default at 2021-07-15T11:03:43Z: 35.04 degC and 35.1 degC");
+        assertThat(duplicates.duplicates()).isEqualTo(1);
+    }
+
+    @Test
+    void should_refuse_two_columns_of_one_series() {
+        List<SensorColumn> oneSeries = List.of(new SensorColumn("a", SensorType.TEMPERATURE, "degC", "x"),
+                new SensorColumn("b", SensorType.TEMPERATURE, "degC", "x"));
+
+        assertThatThrownBy(() -> new CsvReadingParser("Date", new ReadingTimeParser("iso", ZoneOffset.UTC), "hive",
+                oneSeries, "gw", ',')).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Sensor columns 'a' and 'b' would both be TEMPERATURE sensor 'x'");
     }
 
     private CsvReadingParser.Totals parse(String csv) {
         return parser.parse(new StringReader(csv), readings::add, problems::add);
+    }
+
+    private static List<SensorColumn> columns(String... specs) {
+        return SensorMapping.resolve(java.util.Arrays.stream(specs).map(SensorColumnSpec::parse).toList());
     }
 }

@@ -1,0 +1,90 @@
+package io.apiary.ingest.gateway;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+
+import io.apiary.ingest.identity.Identifiers;
+import io.apiary.ingest.validation.PhysicalRanges;
+import io.apiary.schema.SensorType;
+
+/**
+ * A sensor column as given on the command line, {@code COLUMN=SENSOR_TYPE:UNIT[:SENSOR_ID]},
+ * before {@link SensorMapping#resolve} gives every column its sensor id. Immutable.
+ *
+ * @param column     CSV header name, not null
+ * @param sensorType the sensor type of its readings, not null
+ * @param unit       the unit of its values, not null (may hold {@code /} and {@code %}, never {@code :})
+ * @param sensorId   the sensor id given explicitly (valid under {@link Identifiers#problem}), or null
+ *                   to let {@link SensorMapping} choose
+ */
+public record SensorColumnSpec(String column, SensorType sensorType, String unit, String sensorId) {
+
+    /** The expected form, for messages. */
+    public static final String FORM = "COLUMN=SENSOR_TYPE:UNIT[:SENSOR_ID], e.g. temperature=TEMPERATURE:degC"
+            + " or temp_in=TEMPERATURE:degC:inside";
+
+    /**
+     * Checks that column, type and unit are not null and that a given sensor id is valid.
+     *
+     * @throws IllegalArgumentException if the sensor id is given and not valid, saying why
+     */
+    public SensorColumnSpec {
+        Objects.requireNonNull(column);
+        Objects.requireNonNull(sensorType);
+        Objects.requireNonNull(unit);
+        if (sensorId != null && Identifiers.problem(sensorId) != null) {
+            throw new IllegalArgumentException("Sensor column '" + column + "': the sensor id '" + sensorId + "' "
+                    + Identifiers.problem(sensorId));
+        }
+    }
+
+    /**
+     * Parses {@code COLUMN=SENSOR_TYPE:UNIT[:SENSOR_ID]}, e.g. {@code temperature=TEMPERATURE:degC}
+     * or {@code Temp (inside)=TEMPERATURE:degC:inside}. The column is everything before the last
+     * {@code =}; the parts are trimmed; the type is case-insensitive.
+     *
+     * @param spec the specification, not null
+     * @return the column
+     * @throws IllegalArgumentException saying what is expected, listing the sensor types or the
+     *         units the pipeline accepts for the type, or what is wrong with the sensor id
+     */
+    public static SensorColumnSpec parse(String spec) {
+        int eq = spec.lastIndexOf('=');
+        String[] parts = eq < 0 ? new String[0] : spec.substring(eq + 1).split(":", -1);
+        if (eq <= 0 || spec.substring(0, eq).isBlank() || parts.length < 2 || parts.length > 3
+                || parts[0].isBlank() || parts[1].isBlank()) {
+            throw new IllegalArgumentException("Sensor column '" + spec + "': expected " + FORM);
+        }
+        String type = parts[0].trim().toUpperCase(Locale.ROOT);
+        SensorType sensorType;
+        try {
+            sensorType = SensorType.valueOf(type);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Sensor column '" + spec + "': unknown sensor type '" + type
+                    + "'; known types: " + Arrays.toString(SensorType.values()), e);
+        }
+        String unit = parts[1].trim();
+        Set<String> units = PhysicalRanges.units(type);
+        if (!units.isEmpty() && !units.contains(unit)) {
+            throw new IllegalArgumentException("Sensor column '" + spec + "': the pipeline takes " + type
+                    + " in " + String.join(" or ", units) + ", not '" + unit + "' (its readings would be dead-lettered"
+                    + " as UNKNOWN_UNIT)");
+        }
+        String sensorId = parts.length == 3 ? parts[2].trim() : null;
+        if (sensorId != null && Identifiers.problem(sensorId) != null) {
+            throw new IllegalArgumentException("Sensor column '" + spec + "': the sensor id '" + sensorId + "' "
+                    + Identifiers.problem(sensorId));
+        }
+        return new SensorColumnSpec(spec.substring(0, eq).trim(), sensorType, unit, sensorId);
+    }
+
+    /**
+     * @param id a sensor id, or a placeholder such as {@code SENSOR_ID}
+     * @return this column as a specification with that id, for suggestions in messages
+     */
+    String withId(String id) {
+        return column + "=" + sensorType + ":" + unit + ":" + id;
+    }
+}
