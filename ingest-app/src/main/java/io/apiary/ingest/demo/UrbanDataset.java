@@ -116,6 +116,19 @@ public final class UrbanDataset {
                 .distinct().count();
     }
 
+    /**
+     * @return readings that repeat a key of {@link #distinctReadings} with another value or unit:
+     *         conflicting duplicates, of which hive_telemetry_v2 keeps one whole per key
+     */
+    public long conflictingReadings() {
+        long keyValues = readings.stream()
+                .map(r -> r.getHiveId() + '|' + r.getSensorType() + '|' + r.getSensorId() + '|'
+                        + r.getReadingTime().toEpochMilli() + '|' + Double.doubleToLongBits(r.getValue()) + '|'
+                        + r.getUnit())
+                .distinct().count();
+        return keyValues - distinctReadings();
+    }
+
     private static Instant min(Instant a, Instant b) {
         return a.isBefore(b) ? a : b;
     }

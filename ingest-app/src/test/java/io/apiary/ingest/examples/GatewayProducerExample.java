@@ -40,6 +40,7 @@ public final class GatewayProducerExample {
                     .setHiveId("3627")
                     .setGatewayId("gw-17")
                     .setSensorType(SensorType.TEMPERATURE)
+                    .setSensorId("brood")                   // since version 3; "default" if left out
                     .setReadingTime(Instant.now())          // UTC instant; stored as milliseconds
                     .setValue(34.6)
                     .setUnit("degC")
