@@ -61,7 +61,7 @@ final class DemoSummary {
             out.printf("  %-22s  %12s rows in Cassandra; the file holds %,d distinct (hive, sensor, time) readings%n",
                     TableNames.HIVE_TELEMETRY, shown(rowsInTable.get(TableNames.HIVE_TELEMETRY)), data.distinctReadings());
             out.printf("  %-22s  %,12d row writes acknowledged: the %,d duplicate readings were upserted onto the "
-                    + "same rows (%,d of them with another value: one whole reading is kept per key)%n", "",
+                    + "same rows (%,d of them with another value than the first: one whole reading is kept per key)%n", "",
                     pipeline.sink().rowsWritten(TableNames.HIVE_TELEMETRY), sent.readings() - data.distinctReadings(),
                     data.conflictingReadings());
             out.printf("  hive_activity           %12s rows in Cassandra (hours); %,d row writes acknowledged (an "

@@ -117,16 +117,23 @@ public final class UrbanDataset {
     }
 
     /**
-     * @return readings that repeat a key of {@link #distinctReadings} with another value or unit:
-     *         conflicting duplicates, of which hive_telemetry_v2 keeps one whole per key
+     * @return readings whose value or unit differs from the first reading of their key (see
+     *         {@link #distinctReadings}): conflicting duplicates, counted as {@code import-csv}
+     *         reports them; hive_telemetry_v2 keeps one whole reading per key
      */
     public long conflictingReadings() {
-        long keyValues = readings.stream()
-                .map(r -> r.getHiveId() + '|' + r.getSensorType() + '|' + r.getSensorId() + '|'
-                        + r.getReadingTime().toEpochMilli() + '|' + Double.doubleToLongBits(r.getValue()) + '|'
-                        + r.getUnit())
-                .distinct().count();
-        return keyValues - distinctReadings();
+        Map<String, String> first = new java.util.HashMap<>();
+        long conflicting = 0;
+        for (TelemetryReading r : readings) {
+            String key = r.getHiveId() + '|' + r.getSensorType() + '|' + r.getSensorId() + '|'
+                    + r.getReadingTime().toEpochMilli();
+            String value = Double.doubleToLongBits(r.getValue()) + "|" + r.getUnit();
+            String earlier = first.putIfAbsent(key, value);
+            if (earlier != null && !earlier.equals(value)) {
+                conflicting++;
+            }
+        }
+        return conflicting;
     }
 
     private static Instant min(Instant a, Instant b) {
