@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -20,17 +19,14 @@ import java.util.Set;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.apiary.ingest.cassandra.CassandraSessions;
-import io.apiary.ingest.cassandra.SchemaApplier;
-import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.it.ItPipelineSettings;
 import io.apiary.ingest.deadletter.DeadLetterHeaders;
 import io.apiary.ingest.demo.DemoFeed;
 import io.apiary.ingest.demo.LagProbe;
 import io.apiary.ingest.demo.UrbanDataset;
 import io.apiary.ingest.gateway.EntranceCountSimulator;
 import io.apiary.ingest.gateway.GatewayProducer;
-import io.apiary.ingest.it.ItEndpoints;
-import io.apiary.ingest.it.SharedStack;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.ingest.topics.Topics;
@@ -43,7 +39,6 @@ import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
 import io.apiary.schema.WeatherReading;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -71,28 +66,10 @@ class PipelineIT {
 
     @BeforeAll
     static void startPipeline() {
-        ItEndpoints stack = SharedStack.get();
-        Map<String, Object> settings = stack.clientSettings();
-        settings.put(IngestConfig.CASSANDRA_KEYSPACE, KEYSPACE);
-        settings.put(IngestConfig.TOPOLOGY_APPLICATION_ID, "pipeline-it");
-        settings.put(IngestConfig.SINK_GROUP_ID, "pipeline-it-sink");
-        // A fresh stack each run: state left by an earlier run (its stream time, closed hours) must go.
-        Path stateDir = Path.of("target", "pipeline-it-state").toAbsolutePath();
-        io.apiary.ingest.devstack.StackFiles.deleteRecursively(stateDir);
-        settings.put(IngestConfig.TOPOLOGY_STATE_DIR, stateDir.toString());
-        settings.put(IngestConfig.TOPIC_PARTITIONS, 4);
-        settings.put(IngestConfig.VALIDATION_MAX_AGE_MS, Duration.ofDays(365 * 20).toMillis());
-        for (String topic : IngestConfig.TOPIC_NAME_SETTINGS) {
-            settings.put(topic, "pipeline-it." + topic);
-        }
-        // A replay of 2021 history: no maximum age (the default, each table's retention, would expire it).
-        config = ConfigLoader.load(null, Map.of(), settings);
+        config = ItPipelineSettings.of("pipeline", Map.of(IngestConfig.TOPIC_PARTITIONS, 4));
         topics = config.topics();
         session = CassandraSessions.open(config);
-        SchemaApplier.apply(session, SchemaApplier.load(null, KEYSPACE, SchemaApplier.DEV_REPLICATION));
-        try (Admin admin = Admin.create(config.kafkaClientSettings())) {
-            TopicProvisioner.createMissing(admin, config);
-        }
+        ItPipelineSettings.prepare(config, session);
         pipeline = Pipeline.start(config, true, true, new SimpleMeterRegistry());
     }
 

@@ -3,7 +3,6 @@ package io.apiary.ingest.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -16,11 +15,8 @@ import java.util.function.Function;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.apiary.ingest.cassandra.CassandraSessions;
-import io.apiary.ingest.cassandra.SchemaApplier;
-import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.it.ItEndpoints;
-import io.apiary.ingest.it.SharedStack;
+import io.apiary.ingest.it.ItPipelineSettings;
 import io.apiary.ingest.tables.TableNames;
 import io.apiary.ingest.tables.WriteConflicts;
 import io.apiary.ingest.topics.Topic;
@@ -33,7 +29,6 @@ import io.apiary.schema.TelemetryReading;
 import io.apiary.schema.WeatherReading;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -55,7 +50,6 @@ import org.junit.jupiter.api.Test;
 class SensorIdentityIT {
 
     private static final String KEYSPACE = "it_sensor_identity";
-    private static final String PREFIX = "sensor-identity-it.";
     private static final Instant NOON = LocalDate.now(ZoneOffset.UTC).minusDays(1).atTime(12, 0)
             .toInstant(ZoneOffset.UTC);
 
@@ -68,29 +62,13 @@ class SensorIdentityIT {
 
     @BeforeAll
     static void startPipeline() {
-        ItEndpoints stack = SharedStack.get();
-        Map<String, Object> settings = stack.clientSettings();
-        settings.put(IngestConfig.CASSANDRA_KEYSPACE, KEYSPACE);
-        settings.put(IngestConfig.TOPOLOGY_APPLICATION_ID, "sensor-identity-it");
-        settings.put(IngestConfig.SINK_GROUP_ID, "sensor-identity-it-sink");
-        Path stateDir = Path.of("target", "sensor-identity-it-state").toAbsolutePath();
-        io.apiary.ingest.devstack.StackFiles.deleteRecursively(stateDir);
-        settings.put(IngestConfig.TOPOLOGY_STATE_DIR, stateDir.toString());
-        settings.put(IngestConfig.TOPIC_PARTITIONS, 2);
         // Rows of one partition sent together wait in one batch: the sink sees the conflicts.
-        settings.put(IngestConfig.SINK_LINGER_MS, 3_000);
-        settings.put(IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS, 3_000);
-        settings.put(IngestConfig.ACTIVITY_UPDATE_INTERVAL_MS, 1_000);
-        for (String topic : IngestConfig.TOPIC_NAME_SETTINGS) {
-            settings.put(topic, PREFIX + topic);
-        }
-        config = ConfigLoader.load(null, Map.of(), settings);
+        config = ItPipelineSettings.of("sensor-identity", Map.of(IngestConfig.TOPIC_PARTITIONS, 2,
+                IngestConfig.SINK_LINGER_MS, 3_000, IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS, 3_000,
+                IngestConfig.ACTIVITY_UPDATE_INTERVAL_MS, 1_000));
         topics = config.topics();
         session = CassandraSessions.open(config);
-        SchemaApplier.apply(session, SchemaApplier.load(null, KEYSPACE, SchemaApplier.DEV_REPLICATION));
-        try (Admin admin = Admin.create(config.kafkaClientSettings())) {
-            TopicProvisioner.createMissing(admin, config);
-        }
+        ItPipelineSettings.prepare(config, session);
         Metrics.addRegistry(TOPOLOGY_METERS);
         sinkMeters = new SimpleMeterRegistry();
         pipeline = Pipeline.start(config, true, true, sinkMeters);

@@ -1,0 +1,62 @@
+package io.apiary.ingest.it;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.apiary.ingest.cassandra.SchemaApplier;
+import io.apiary.ingest.config.ConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.pipeline.TopicProvisioner;
+import org.apache.kafka.clients.admin.Admin;
+
+/**
+ * The settings of an integration test that runs the pipeline on the shared stack with names of
+ * its own, so tests do not see each other's data: keyspace {@code it_<name>}, topics
+ * {@code <name>-it.<setting>}, application id {@code <name>-it}, sink group {@code <name>-it-sink},
+ * and a topology state folder under {@code target/} that is emptied first (state left by an
+ * earlier local run, its stream time and closed hours, would send samples to the late topic).
+ * Replays of history are accepted (maximum age 20 years). Not thread-safe.
+ */
+public final class ItPipelineSettings {
+
+    private ItPipelineSettings() {
+    }
+
+    /**
+     * @param name      the test's short name, lower case with '-' (e.g. {@code pipeline}), not null
+     * @param overrides settings on top of these, not null
+     * @return the validated configuration
+     */
+    public static IngestConfig of(String name, Map<String, Object> overrides) {
+        Map<String, Object> settings = new HashMap<>(SharedStack.get().clientSettings());
+        settings.put(IngestConfig.CASSANDRA_KEYSPACE, "it_" + name.replace('-', '_'));
+        settings.put(IngestConfig.TOPOLOGY_APPLICATION_ID, name + "-it");
+        settings.put(IngestConfig.SINK_GROUP_ID, name + "-it-sink");
+        Path stateDir = Path.of("target", name + "-it-state").toAbsolutePath();
+        io.apiary.ingest.devstack.StackFiles.deleteRecursively(stateDir);
+        settings.put(IngestConfig.TOPOLOGY_STATE_DIR, stateDir.toString());
+        settings.put(IngestConfig.VALIDATION_MAX_AGE_MS, Duration.ofDays(365 * 20).toMillis());
+        for (String topic : IngestConfig.TOPIC_NAME_SETTINGS) {
+            settings.put(topic, name + "-it." + topic);
+        }
+        settings.putAll(overrides);
+        return ConfigLoader.load(null, Map.of(), settings);
+    }
+
+    /**
+     * Applies {@code cql/} to the configuration's keyspace and creates its topics.
+     *
+     * @param config  the configuration, not null
+     * @param session a session to the shared node, not null
+     */
+    public static void prepare(IngestConfig config, CqlSession session) {
+        SchemaApplier.apply(session, SchemaApplier.load(null, config.getString(IngestConfig.CASSANDRA_KEYSPACE),
+                SchemaApplier.DEV_REPLICATION));
+        try (Admin admin = Admin.create(config.kafkaClientSettings())) {
+            TopicProvisioner.createMissing(admin, config);
+        }
+    }
+}
