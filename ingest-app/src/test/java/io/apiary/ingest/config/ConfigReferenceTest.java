@@ -49,7 +49,7 @@ class ConfigReferenceTest {
     @Test
     void should_load_every_option_of_the_sample_at_its_default_when_uncommented() throws IOException {
         Properties sample = new Properties();
-        sample.load(new StringReader(ConfigReference.sampleProperties().replaceAll("(?m)^#(?=[a-z][a-z_.]*=)", "")));
+        sample.load(new StringReader(ConfigReference.sampleProperties().replaceAll("(?m)^#(?=[a-z][a-z0-9_.]*=)", "")));
         Map<String, Object> settings = new HashMap<>();
         sample.forEach((key, value) -> settings.put(key.toString(), value.toString()));
 
