@@ -68,7 +68,9 @@ public final class ReadOptions {
                                 + "100,000 covers 1,041 days (96 a day), or 520 with the legacy table.")
                 .define(READ_PAGE_SIZE, Type.INT, 5_000, Range.between(1, 100_000), Importance.LOW,
                         "Rows per page Cassandra returns for one partition query (the driver's page size); a "
-                                + "read of one sensor type with a limit asks for at most the limit plus one.")
+                                + "read of one sensor with a limit asks for at most the limit plus one. A limited read "
+                                + "of several sensors fetches at most one page of a partition before it reads that "
+                                + "partition sensor by sensor.")
                 .define(READ_CONSISTENCY, Type.STRING, "LOCAL_QUORUM", IngestConfig.consistencyLevel(false, true),
                         Importance.MEDIUM,
                         "Read consistency level. LOCAL_QUORUM with the sink's LOCAL_QUORUM writes reads every "

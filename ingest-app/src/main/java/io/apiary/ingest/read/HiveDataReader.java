@@ -150,8 +150,7 @@ public final class HiveDataReader {
     private void checkPlanSize(ReadRequest<?> request, TimeRange range, List<String> tables) {
         SeriesTable<?> table = request.table();
         long days = DayBucket.epochDay(range.toMillis() - 1) - DayBucket.epochDay(range.fromMillis()) + 1;
-        long shards = !table.sharded() ? 1 : (table == SeriesTable.WEATHER ? settings.weatherSchemes()
-                : settings.telemetrySchemes()).stream().mapToLong(ShardScheme::shards).sum();
+        long shards = !table.sharded() ? 1 : settings.schemes(table).stream().mapToLong(ShardScheme::shards).sum();
         long perDay = table == SeriesTable.ACTIVITY ? 0 : shards * tables.size();
         long queries = table == SeriesTable.ACTIVITY ? 1 : days * perDay;
         if (queries > settings.maxPartitionQueries()) {

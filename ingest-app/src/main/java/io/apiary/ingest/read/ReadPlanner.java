@@ -70,9 +70,8 @@ class ReadPlanner<R extends TimedRow> {
      */
     Plan<R> plan(String legacyTable) {
         SeriesTable<R> table = request.table();
-        List<ShardScheme> schemes = table == (Object) SeriesTable.WEATHER ? settings.weatherSchemes()
-                : settings.telemetrySchemes();
-        for (SeriesTable.Slice slice : table.slices(request.entity(), RowMapper.WEATHER_SHARD_SENSOR, range, schemes)) {
+        for (SeriesTable.Slice slice : table.slices(request.entity(), RowMapper.WEATHER_SHARD_SENSOR, range,
+                settings.schemes(table))) {
             add(streamed(table.layout(), slice, List.of(), pageSize));
             if (!legacyTable.isEmpty()) {
                 add(streamed(table.legacyLayout(), slice.inLegacyTable(legacyTable), List.of(), pageSize));

@@ -97,6 +97,15 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
 
     /**
      * @param table a table the reader reads, not null
+     * @return the shard schemes it was written with: weather_readings' for it, hive_telemetry's for
+     *         the others (which only the sharded hive_telemetry_v2 uses)
+     */
+    List<ShardScheme> schemes(SeriesTable<?> table) {
+        return table.name().equals(TableNames.WEATHER_READINGS) ? weatherSchemes : telemetrySchemes;
+    }
+
+    /**
+     * @param table a table the reader reads, not null
      * @return the legacy table configured for it, or empty when none is (or the table has no legacy layout)
      */
     String legacyTable(SeriesTable<?> table) {

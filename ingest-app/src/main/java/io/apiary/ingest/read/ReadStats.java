@@ -28,11 +28,11 @@ public record ReadStats(int partitionsInRange, int partitionsRead, long requests
         tables = List.copyOf(tables);
     }
 
-    /** @return the tables read, for people: {@code hive_telemetry_v2}, or {@code hive_telemetry_v2 and hive_telemetry (legacy)} */
+    /** @return the tables read, for people: {@code hive_telemetry_v2}, or {@code hive_telemetry_v2 and the legacy hive_telemetry} */
     public String tablesText() {
         if (tables.size() <= 1) {
             return tables.isEmpty() ? "" : tables.get(0);
         }
-        return tables.get(0) + " and " + String.join(" and ", tables.subList(1, tables.size())) + " (legacy)";
+        return tables.get(0) + " and the legacy " + String.join(" and ", tables.subList(1, tables.size()));
     }
 }

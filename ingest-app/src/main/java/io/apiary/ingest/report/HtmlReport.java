@@ -164,7 +164,8 @@ public final class HtmlReport {
                 html.append("; ").append(ReportFormat.count(s.unplotted())).append(" non-numeric values not plotted");
             }
             html.append(s.sensorsOfType() == 1
-                    ? ". Sensor id " + escape(s.sensorId()) + ", the hive's only " + escape(s.sensorType()) + " sensor"
+                    ? ". Sensor id " + escape(s.sensorId()) + ", the only " + escape(s.sensorType())
+                            + " sensor in this report"
                     : ". Sensor id " + escape(s.sensorId()) + ", one of " + s.sensorsOfType() + " "
                             + escape(s.sensorType()) + " sensors");
             html.append(". The line is broken where readings are more than ")

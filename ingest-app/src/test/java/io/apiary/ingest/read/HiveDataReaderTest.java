@@ -145,7 +145,7 @@ class HiveDataReaderTest {
             assertThat(rows.stats().requests()).isEqualTo(4);
             assertThat(rows.stats().partitionsInRange()).isEqualTo(4);
             assertThat(rows.stats().tables()).containsExactly(V2, LEGACY);
-            assertThat(rows.stats().tablesText()).isEqualTo("hive_telemetry_v2 and hive_telemetry (legacy)");
+            assertThat(rows.stats().tablesText()).isEqualTo("hive_telemetry_v2 and the legacy hive_telemetry");
         }
         assertThat(cassandra.sent()).filteredOn(s -> s.table().equals(LEGACY)).hasSize(2)
                 .allSatisfy(s -> assertThat(s.cql()).contains("sensor_type IN ? AND reading_time >= ?"));

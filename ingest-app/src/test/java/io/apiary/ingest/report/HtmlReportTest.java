@@ -250,7 +250,7 @@ class HtmlReportTest {
                 .containsExactly("HUMIDITY/default=7", "TEMPERATURE/inside=12", "TEMPERATURE/outside=5");
         List<String> captions = html.all("//figure[svg]/figcaption").stream().map(Element::getTextContent).toList();
         assertThat(captions.get(0)).startsWith("HUMIDITY – 7 readings")
-                .contains("Sensor id default, the hive's only HUMIDITY sensor");
+                .contains("Sensor id default, the only HUMIDITY sensor in this report");
         assertThat(captions.get(1)).startsWith("TEMPERATURE inside – 12 readings")
                 .contains("Sensor id inside, one of 2 TEMPERATURE sensors");
         assertThat(captions.get(2)).startsWith("TEMPERATURE outside – 5 readings");
