@@ -20,6 +20,7 @@ import io.apiary.ingest.read.ReadRequest;
 import io.apiary.ingest.read.ReadSettings;
 import io.apiary.ingest.read.ReadStats;
 import io.apiary.ingest.read.RowOutput;
+import io.apiary.ingest.read.SensorSelector;
 import io.apiary.ingest.read.SeriesTable;
 import io.apiary.ingest.read.TelemetryRow;
 import io.apiary.ingest.read.TimedRow;
@@ -77,8 +78,11 @@ public final class QueryCommand {
         /** @return the entity read */
         abstract String entity();
 
-        /** @return the sensor types asked for; empty for all */
-        List<String> series() {
+        /**
+         * @return the sensors asked for; empty for all
+         * @throws IllegalArgumentException naming what is wrong with one
+         */
+        List<SensorSelector> sensors() {
             return List.of();
         }
 
@@ -90,7 +94,7 @@ public final class QueryCommand {
             ReadRequest<R> request;
             OutputFormat output;
             try {
-                request = new ReadRequest<>(table(), entity(), series(), range.range(),
+                request = new ReadRequest<>(table(), entity(), sensors(), range.range(),
                         ReadOrder.parse(order), pageToken);
                 output = OutputFormat.parse(format);
             } catch (IllegalArgumentException e) {
@@ -150,7 +154,7 @@ public final class QueryCommand {
 
         private String summary(ReadStats stats) {
             return String.format(Locale.ROOT, "%,d %s of %s from %,d of the %,d partitions that can hold them "
-                    + "(%,d %s) in %.3f s", stats.rows(), stats.rows() == 1 ? "row" : "rows", table().name(),
+                    + "(%,d %s) in %.3f s", stats.rows(), stats.rows() == 1 ? "row" : "rows", stats.tablesText(),
                     stats.partitionsRead(), stats.partitionsInRange(), stats.requests(),
                     stats.requests() == 1 ? "request" : "requests", stats.elapsed().toNanos() / 1e9);
         }
@@ -158,18 +162,21 @@ public final class QueryCommand {
 
     /** {@code query telemetry}. */
     @Command(name = "telemetry", mixinStandardHelpOptions = true, sortOptions = false,
-            description = "A hive's sensor readings (hive_telemetry), merged in time order across its day and shard "
-                    + "partitions.",
-            footer = {"", "Example:", "  ingest-app query telemetry --hive 3627 --sensor TEMPERATURE --from 2021-07-15 "
-                    + "--to 2021-07-15 --limit 5 --config apiary-devstack.properties"})
+            description = "A hive's sensor readings (hive_telemetry_v2, and the legacy hive_telemetry while it "
+                    + "exists), merged in time order across its day and shard partitions.",
+            footer = {"", "Examples:", "  ingest-app query telemetry --hive 3627 --sensor TEMPERATURE --from 2021-07-15 "
+                    + "--to 2021-07-15 --limit 5 --config apiary-devstack.properties",
+                "  ingest-app query telemetry --hive 3627 --sensor TEMPERATURE:inside,HUMIDITY --from 2021-07-15 "
+                    + "--to 2021-07-15 --config apiary-devstack.properties"})
     static final class Telemetry extends Query<TelemetryRow> {
 
         @Option(names = "--hive", required = true, paramLabel = "ID", description = "The hive id.")
         String hive;
 
-        @Option(names = "--sensor", split = ",", paramLabel = "TYPE",
-                description = "Sensor types to read, e.g. TEMPERATURE,HUMIDITY (default: every type).")
-        List<String> sensors = new ArrayList<>();
+        @Option(names = "--sensor", split = ",", paramLabel = "TYPE[:SENSOR_ID]",
+                description = "Sensors to read: a type for every sensor of it, TYPE:SENSOR_ID for one, e.g. "
+                        + "TEMPERATURE:inside,HUMIDITY (default: every sensor of every type).")
+        List<String> sensorTexts = new ArrayList<>();
 
         @Override
         SeriesTable<TelemetryRow> table() {
@@ -182,16 +189,16 @@ public final class QueryCommand {
         }
 
         @Override
-        List<String> series() {
-            List<String> known = io.apiary.schema.SensorType.getClassSchema().getEnumSymbols();
-            List<String> asked = sensors.stream().map(s -> s.trim().toUpperCase(Locale.ROOT)).toList();
-            for (String sensor : asked) {
-                if (!known.contains(sensor)) {
-                    throw new IllegalArgumentException("--sensor " + sensor + " is not a sensor type: use one of "
-                            + String.join(", ", known));
+        List<SensorSelector> sensors() {
+            List<SensorSelector> sensors = new ArrayList<>();
+            for (String text : sensorTexts) {
+                try {
+                    sensors.add(SensorSelector.parse(text));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--sensor " + e.getMessage(), e);
                 }
             }
-            return asked;
+            return sensors;
         }
     }
 
@@ -237,7 +244,8 @@ public final class QueryCommand {
 
     /** {@code query alerts}. */
     @Command(name = "alerts", mixinStandardHelpOptions = true, sortOptions = false,
-            description = "A monitoring agent's alerts (agent_alerts), across its day partitions.")
+            description = "A monitoring agent's alerts (agent_alerts_v2, and the legacy agent_alerts while it exists), "
+                    + "across its day partitions.")
     static final class Alerts extends Query<AlertRow> {
 
         @Option(names = "--agent", required = true, paramLabel = "ID", description = "The agent id.")

@@ -1,5 +1,6 @@
 package io.apiary.ingest.config;
 
+import io.apiary.ingest.tables.TableNames;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
@@ -20,6 +21,8 @@ public final class ReadOptions {
     public static final String READ_CONSISTENCY = "read.consistency";
     public static final String READ_TELEMETRY_PREVIOUS_SCHEMES = "read.telemetry.previous.shard.schemes";
     public static final String READ_WEATHER_PREVIOUS_SCHEMES = "read.weather.previous.shard.schemes";
+    public static final String READ_TELEMETRY_LEGACY_TABLE = "read.telemetry.legacy.table";
+    public static final String READ_ALERTS_LEGACY_TABLE = "read.alerts.legacy.table";
 
     private ReadOptions() {
     }
@@ -37,6 +40,16 @@ public final class ReadOptions {
         }, () -> "list of STRATEGY:COUNT, e.g. time:48,hash:96");
     }
 
+    /** Empty, or the name of a legacy table (an unquoted CQL identifier, not a table of cql/). */
+    private static ConfigDef.Validator legacyTable() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            String problem = io.apiary.ingest.read.ReadSettings.legacyTableProblem(value.toString().trim());
+            if (problem != null) {
+                throw new ConfigException(name, value, problem);
+            }
+        }, () -> "empty, or a table name (a letter, then letters, digits and '_')");
+    }
+
     /**
      * Adds the options to a definition.
      *
@@ -49,12 +62,15 @@ public final class ReadOptions {
                                 + "partitions queries this many of them at once, in time order.")
                 .define(READ_MAX_PARTITION_QUERIES, Type.INT, 100_000, Range.between(1, 10_000_000), Importance.LOW,
                         "Most partition queries one read may plan (one per partition that can hold its rows, "
-                                + "counted as days x shards of every shard scheme; the sensor types of a partition "
-                                + "are read with one query); a longer read is refused with a message rather than "
-                                + "held in memory. At 96 shards, 100,000 covers 1,041 days (96 a day).")
+                                + "counted as days x shards of every shard scheme, and again for a legacy table read "
+                                + "beside the current one; the sensor types of a partition are read with one query); "
+                                + "a longer read is refused with a message rather than held in memory. At 96 shards, "
+                                + "100,000 covers 1,041 days (96 a day), or 520 with the legacy table.")
                 .define(READ_PAGE_SIZE, Type.INT, 5_000, Range.between(1, 100_000), Importance.LOW,
                         "Rows per page Cassandra returns for one partition query (the driver's page size); a "
-                                + "read of one sensor type with a limit asks for at most the limit plus one.")
+                                + "read of one sensor with a limit asks for at most the limit plus one. A limited read "
+                                + "of several sensors fetches at most one page of a partition before it reads that "
+                                + "partition sensor by sensor.")
                 .define(READ_CONSISTENCY, Type.STRING, "LOCAL_QUORUM", IngestConfig.consistencyLevel(false, true),
                         Importance.MEDIUM,
                         "Read consistency level. LOCAL_QUORUM with the sink's LOCAL_QUORUM writes reads every "
@@ -65,6 +81,22 @@ public final class ReadOptions {
                                 + "partitions, so rows written before a change of the shard count are found.")
                 .define(READ_WEATHER_PREVIOUS_SCHEMES, Type.LIST, "", schemes(), Importance.LOW,
                         "Shard schemes weather_readings was written with before the current "
-                                + "telemetry.shard.strategy and weather.shards, as STRATEGY:COUNT.");
+                                + "telemetry.shard.strategy and weather.shards, as STRATEGY:COUNT.")
+                .define(READ_TELEMETRY_LEGACY_TABLE, Type.STRING, TableNames.LEGACY_HIVE_TELEMETRY, legacyTable(),
+                        Importance.MEDIUM,
+                        "The readings table of the layout before sensor ids (cql/legacy/), read beside "
+                                + TableNames.HIVE_TELEMETRY + " while a migration copies it: only if it exists in "
+                                + "cassandra.keyspace (no request is made when it does not), with the same shard "
+                                + "schemes. Its rows read as sensor 'default'; one is left out when "
+                                + TableNames.HIVE_TELEMETRY + " has any reading of that hive, sensor type and time, "
+                                + "so each reading is returned once. Each of its partitions is one more query "
+                                + "(read.max.partition.queries counts them). Empty: never read it.")
+                .define(READ_ALERTS_LEGACY_TABLE, Type.STRING, TableNames.LEGACY_AGENT_ALERTS, legacyTable(),
+                        Importance.LOW,
+                        "The alerts table of the layout before alert ids (cql/legacy/), read beside "
+                                + TableNames.AGENT_ALERTS + " while a migration copies it: only if it exists in "
+                                + "cassandra.keyspace. Its rows read with the alert id derived from their content, "
+                                + "as the pipeline derives it, and are left out when " + TableNames.AGENT_ALERTS
+                                + " has a row of that time and id. Empty: never read it.");
     }
 }

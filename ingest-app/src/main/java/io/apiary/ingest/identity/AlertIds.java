@@ -27,13 +27,14 @@ public final class AlertIds {
 
     /**
      * @param hiveId    the hive the alert is about, or null for the gateway itself
-     * @param severity  the severity symbol, not null
-     * @param alertType the alert's type code, not null
-     * @param message   the message, not null
+     * @param severity  the severity symbol, not null (a null, as a hand-made row of the legacy table
+     *                  may hold, is written as length -1 like a null hive)
+     * @param alertType the alert's type code, not null (null: as {@code severity})
+     * @param message   the message, not null (null: as {@code severity})
      * @return {@code c-} and 16 hex digits, 18 characters, a valid {@link Identifiers identifier}
      */
     public static String derive(String hiveId, String severity, String alertType, String message) {
-        ByteArrayOutputStream content = new ByteArrayOutputStream(64 + message.length());
+        ByteArrayOutputStream content = new ByteArrayOutputStream(64 + (message == null ? 0 : message.length()));
         write(content, hiveId);
         write(content, severity);
         write(content, alertType);

@@ -2,53 +2,54 @@ package io.apiary.ingest.read;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import io.apiary.ingest.bucket.DayBucket;
-import io.apiary.ingest.topology.RowMapper;
-import io.apiary.schema.SensorType;
 
 /**
  * The read path for analysts: an entity's rows of one table over a time range, found in exactly
  * the partitions that can hold them (the bucket math of {@link PartitionSelector} and
  * {@link SeriesTable}), queried in parallel with at most {@code read.max.in.flight.requests}
  * requests in flight, and merged in time order (oldest or newest first), with a limit and
- * stateless page tokens. Every query is a single-partition slice: never {@code ALLOW FILTERING},
- * never a scan.
+ * stateless page tokens. Every query is one partition (its whole key restricted by equality):
+ * never {@code ALLOW FILTERING}, never an {@code IN} on the partition key, never a token range.
  *
- * <p>Requests: a read of one series (one sensor type, or a table without series) sends one query
- * per partition that can hold it, streamed page by page. A read of several sensor types sends one
- * query per partition for all of them ({@code sensor_type IN ?}; see {@link MultiSeriesCursor}),
- * not one per partition and type: a week of 9 sensor types at 96 {@code time} shards is 672
- * requests instead of 6,048.
+ * <p>Requests: one query per partition that can hold the read's rows, whatever the number of
+ * sensor types and sensors asked for, plus a query per further page; a week of every sensor type
+ * at 96 {@code time} shards is 672 requests. Which query a partition of {@code hive_telemetry_v2}
+ * gets, and what the layout costs (edge partitions read whole for their types; with {@code hash}
+ * shards every partition spans a day, so a short range over-reads), is in {@link TelemetryPlanner}.
+ *
+ * <p>Migration window: a legacy layout ({@code read.telemetry.legacy.table},
+ * {@code read.alerts.legacy.table}) is read beside the current table when it exists in the
+ * keyspace (the driver's schema metadata: no request when it does not), through the same bucket
+ * math, one more query per partition; each reading is returned once ({@link SeriesTable.LegacyRule}).
  *
  * <p>Thread-safe: one reader serves concurrent reads; each read's {@link MergedRows} belongs to
- * its caller. Prepared statements are cached per table and query variant.
+ * its caller. Prepared statements are cached per statement text.
  */
 public final class HiveDataReader {
 
-    private final CqlSession session;
+    private final ReadBackend backend;
     private final ReadSettings settings;
-    private final Map<String, PreparedStatement> prepared = new ConcurrentHashMap<>();
 
     /**
      * @param session  an open session, not null; the caller closes it
-     * @param settings keyspace, shard schemes and limits, not null
+     * @param settings keyspace, shard schemes, legacy tables and limits, not null
      */
     public HiveDataReader(CqlSession session, ReadSettings settings) {
-        this.session = Objects.requireNonNull(session, "session");
+        this(new SessionBackend(session, settings), settings);
+    }
+
+    /**
+     * @param backend  where requests go, not null
+     * @param settings keyspace, shard schemes, legacy tables and limits, not null
+     */
+    HiveDataReader(ReadBackend backend, ReadSettings settings) {
+        this.backend = Objects.requireNonNull(backend, "backend");
         this.settings = Objects.requireNonNull(settings, "settings");
     }
 
@@ -58,12 +59,12 @@ public final class HiveDataReader {
      * @param request what to read, not null
      * @return the rows in the request's order; close it to stop early
      * @throws IllegalArgumentException if the request's page token is not one of this table and order,
-     *                                  or the read would plan more than {@code read.max.partition.queries}
+     *                                  the read would plan more than {@code read.max.partition.queries},
+     *                                  or the keyspace or table is missing (schema not applied)
      * @throws ReadException            while iterating, if Cassandra cannot answer a partition's query
-     * @throws IllegalArgumentException if the keyspace or table is missing (schema not applied)
      */
     public <R extends TimedRow> MergedRows<R> stream(ReadRequest<R> request) {
-        return open(request, settings.pageSize(), MultiSeriesCursor.MAX_BUFFERED_ROWS);
+        return open(request, settings.pageSize(), BufferedPartitionCursor.MAX_BUFFERED_ROWS);
     }
 
     /**
@@ -72,18 +73,17 @@ public final class HiveDataReader {
      * @param request what to read, not null
      * @param limit   most rows returned, at least 1
      * @return the page
-     * @throws IllegalArgumentException if {@code limit} is below 1 or the page token is not one of
-     *                                  this table and order
+     * @throws IllegalArgumentException if {@code limit} is below 1, or as {@link #stream}
      * @throws ReadException            if Cassandra cannot answer a partition's query
      */
     public <R extends TimedRow> ReadPage<R> page(ReadRequest<R> request, int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("the limit must be at least 1, was " + limit);
         }
-        // A limited read holds one page (read.page.size rows) of a partition's slice at most: a
-        // slice that needs more pages is read again sensor by sensor, with pages of limit + 1
-        // rows, which costs less than reading the whole slice for a few of its rows.
-        int maxBufferedRows = Math.min(MultiSeriesCursor.MAX_BUFFERED_ROWS, settings.pageSize());
+        // A limited read fetches one page (read.page.size rows) of a partition read whole at most:
+        // a partition that needs more pages is read again series by series, with pages of
+        // limit + 1 rows, which costs less than reading the whole partition for a few of its rows.
+        int maxBufferedRows = Math.min(BufferedPartitionCursor.MAX_BUFFERED_ROWS, settings.pageSize());
         try (MergedRows<R> rows = open(request, (int) Math.min(settings.pageSize(), limit + 1L), maxBufferedRows)) {
             List<R> page = new ArrayList<>();
             while (page.size() < limit && rows.hasNext()) {
@@ -92,114 +92,74 @@ public final class HiveDataReader {
             String next = null;
             if (rows.hasNext()) {
                 R lastRow = page.get(page.size() - 1);
-                next = new PageToken(request.table().name(), request.order(), lastRow.time(), lastRow.series()).encode();
+                next = new PageToken(request.table().name(), request.order(), lastRow.time(), lastRow.series(),
+                        lastRow.seriesId()).encode();
             }
             ReadStats stats = rows.stats();
             return new ReadPage<>(page, next, new ReadStats(stats.partitionsInRange(), stats.partitionsRead(),
-                    stats.requests(), page.size(), stats.elapsed()));
+                    stats.requests(), page.size(), stats.elapsed(), stats.tables()));
         }
     }
 
+    @SuppressWarnings("unchecked")
     private <R extends TimedRow> MergedRows<R> open(ReadRequest<R> request, int pageSize, int maxBufferedRows) {
         SeriesTable<R> table = request.table();
         PageToken after = request.pageToken() == null ? null
                 : PageToken.decode(request.pageToken(), table.name(), request.order());
         TimeRange range = narrowed(request, after);
-        List<SliceCursor<R>> cursors = new ArrayList<>();
-        Set<List<Object>> partitions = new HashSet<>();
-        if (range != null) {
-            checkPlanSize(request, range);
-            PreparedStatement statement = prepared(table, request.order().name(),
-                    () -> table.cql(settings.keyspace(), request.order()));
-            List<String> series = series(request);
-            List<ShardScheme> schemes = table == SeriesTable.WEATHER ? settings.weatherSchemes()
-                    : settings.telemetrySchemes();
-            if (readsSeriesTogether(request)) {
-                PreparedStatement together = prepared(table, "multi-series",
-                        () -> table.multiSeriesCql(settings.keyspace()));
-                Comparator<TimedRow> rowOrder = MergedRows.rowOrder(request.order());
-                for (SeriesTable.SeriesSlice slice : table.multiSeriesSlices(request.entity(), series, range, schemes)) {
-                    partitions.add(slice.slice().keys());
-                    Object[] values = table.multiSeriesValues(request.entity(), slice);
-                    // The whole slice is read before its first row is used: full pages whatever the limit.
-                    cursors.add(new MultiSeriesCursor<>(table, slice.slice(), slice.series(),
-                            description(request, slice.slice(), String.join(", ", slice.series())),
-                            () -> execute(together.bind(values), settings.pageSize()),
-                            one -> cursor(request, statement, slice.slice(), one, pageSize), rowOrder,
-                            maxBufferedRows));
-                }
-            } else {
-                for (String one : series) {
-                    String shardSeries = table.hasSeries() ? one : RowMapper.WEATHER_SHARD_SENSOR;
-                    for (SeriesTable.Slice slice : table.slices(request.entity(), shardSeries, range, schemes)) {
-                        partitions.add(slice.keys());
-                        cursors.add(cursor(request, statement, slice, one, pageSize));
-                    }
-                }
-            }
+        if (range == null) {
+            return new MergedRows<>(List.of(), request.order(), settings.maxInFlight(), after, 0,
+                    List.of(table.name()), table.legacyRule(), row -> true);
         }
-        return new MergedRows<>(cursors, request.order(), settings.maxInFlight(), after, partitions.size());
+        checkPlanSize(request, range, List.of(table.name()));
+        String legacy = legacyTable(request);
+        if (!legacy.isEmpty()) {
+            checkPlanSize(request, range, List.of(table.name(), legacy));
+        }
+        ReadPlanner<R> planner = new ReadPlanner<>(backend, settings, request, range, pageSize, maxBufferedRows);
+        // Only hive_telemetry_v2 has series, so the planner's rows are TelemetryRows.
+        ReadPlanner.Plan<R> plan = table.hasSeries()
+                ? (ReadPlanner.Plan<R>) (ReadPlanner.Plan<?>) TelemetryPlanner.plan(
+                        (ReadPlanner<TelemetryRow>) (ReadPlanner<?>) planner, legacy)
+                : planner.plan(legacy);
+        return new MergedRows<>(plan.cursors(), request.order(), settings.maxInFlight(), after, plan.partitions(),
+                plan.tables(), table.legacyRule(), plan.wanted());
     }
 
     /**
-     * Whether a request's series are read with one query per partition: a table with series, and
-     * more than one of them asked for.
+     * The legacy table to read beside the request's: the configured one, if the table has a legacy
+     * layout, the read can have rows there (for hive_telemetry_v2: the sensor {@code default} of
+     * some type is asked for) and it exists; else empty.
      */
-    private static boolean readsSeriesTogether(ReadRequest<?> request) {
-        return request.table().hasSeries() && series(request).size() > 1;
-    }
-
-    private <R extends TimedRow> PartitionCursor<R> cursor(ReadRequest<R> request, PreparedStatement statement,
-            SeriesTable.Slice slice, String series, int pageSize) {
-        Object[] values = request.table().values(request.entity(), slice, series);
-        return new PartitionCursor<>(request.table(), slice, description(request, slice, series),
-                () -> execute(statement.bind(values), pageSize));
-    }
-
-    private CompletionStage<AsyncResultSet> execute(BoundStatement statement, int pageSize) {
-        return session.executeAsync(statement.setPageSize(pageSize).setConsistencyLevel(settings.consistency())
-                .setIdempotent(true));
-    }
-
-    private static String description(ReadRequest<?> request, SeriesTable.Slice slice, String series) {
-        SeriesTable<?> table = request.table();
-        return table.name() + " partition (" + table.entityColumn() + "=" + request.entity()
-                + (slice.keys().isEmpty() ? "" : ", " + slice.label()) + ")" + (series == null ? "" : " for " + series);
+    private String legacyTable(ReadRequest<?> request) {
+        String legacy = settings.legacyTable(request.table());
+        if (legacy.isEmpty()) {
+            return "";
+        }
+        if (request.table().hasSeries()
+                && SensorSelection.of(request.sensors()).typesWithDefaultSensor().isEmpty()) {
+            return "";
+        }
+        return backend.tableExists(legacy) ? legacy : "";
     }
 
     /**
      * Refuses a read that would plan more partition queries than {@code read.max.partition.queries},
-     * before planning them: days x shards of every scheme, times the series when they are read one
-     * by one (exact for whole days).
+     * before planning them: days x shards of every scheme, for each table read (exact for whole days).
      */
-    private void checkPlanSize(ReadRequest<?> request, TimeRange range) {
+    private void checkPlanSize(ReadRequest<?> request, TimeRange range, List<String> tables) {
         SeriesTable<?> table = request.table();
         long days = DayBucket.epochDay(range.toMillis() - 1) - DayBucket.epochDay(range.fromMillis()) + 1;
-        long shards = !table.sharded() ? 1 : (table == SeriesTable.WEATHER ? settings.weatherSchemes()
-                : settings.telemetrySchemes()).stream().mapToLong(ShardScheme::shards).sum();
-        long perDay = table == SeriesTable.ACTIVITY ? 0
-                : (readsSeriesTogether(request) ? 1 : (long) series(request).size()) * shards;
+        long shards = !table.sharded() ? 1 : settings.schemes(table).stream().mapToLong(ShardScheme::shards).sum();
+        long perDay = table == SeriesTable.ACTIVITY ? 0 : shards * tables.size();
         long queries = table == SeriesTable.ACTIVITY ? 1 : days * perDay;
         if (queries > settings.maxPartitionQueries()) {
-            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "reading %s of %s from %s to %s "
-                    + "could take up to %,d partition queries (%,d days x %,d per day), more than "
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "reading %s of %s from %s to %s "
+                    + "could take up to %,d partition queries (%,d days x %,d per day%s), more than "
                     + "read.max.partition.queries (%,d): narrow the range, or raise that setting",
                     table.name(), request.entity(), range.from(), range.to(), queries, days, perDay,
+                    tables.size() > 1 ? ", in " + String.join(" and the legacy ", tables) : "",
                     settings.maxPartitionQueries()));
-        }
-    }
-
-    /** The statement of a table's query variant, prepared once per reader. */
-    private PreparedStatement prepared(SeriesTable<?> table, String variant, Supplier<String> cql) {
-        return prepared.computeIfAbsent(table.name() + "/" + variant, key -> prepare(table.name(), cql.get()));
-    }
-
-    private PreparedStatement prepare(String table, String cql) {
-        try {
-            return session.prepare(cql);
-        } catch (com.datastax.oss.driver.api.core.servererrors.InvalidQueryException e) {
-            throw new IllegalArgumentException(settings.keyspace() + "." + table + " cannot be read: "
-                    + e.getMessage() + " (is cassandra.keyspace right? 'schema apply' creates the tables)", e);
         }
     }
 
@@ -214,16 +174,5 @@ public final class HiveDataReader {
         long to = request.order() == ReadOrder.DESC ? Math.min(range.toMillis(), at == Long.MAX_VALUE ? at : at + 1)
                 : range.toMillis();
         return from < to ? new TimeRange(Instant.ofEpochMilli(from), Instant.ofEpochMilli(to)) : null;
-    }
-
-    /** The series to read: the request's, every sensor type, or one null for tables without series. */
-    private static List<String> series(ReadRequest<?> request) {
-        if (!request.table().hasSeries()) {
-            return java.util.Collections.singletonList(null);
-        }
-        if (!request.series().isEmpty()) {
-            return request.series().stream().distinct().toList();
-        }
-        return SensorType.getClassSchema().getEnumSymbols();
     }
 }

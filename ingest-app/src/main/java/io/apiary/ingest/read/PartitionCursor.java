@@ -4,15 +4,18 @@ import java.util.Iterator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 
 /**
- * The rows of one (partition, series) slice, page by page: the first page is requested when the
- * cursor is {@link #start started} (possibly ahead of need, so requests overlap), the next ones
- * when the previous page is used up. Not thread-safe: one merge owns it; the driver completes its
+ * The rows of one partition's time slice, streamed page by page in the read's order: one series
+ * of a table (one sensor of {@code hive_telemetry_v2}, one sensor type of the legacy
+ * {@code hive_telemetry}, an agent's or station's day, a hive's hours). The first page is requested
+ * when the cursor is {@link #start started} (possibly ahead of need, so requests overlap), the next
+ * ones when the previous page is used up. Holds one page. Not thread-safe: one merge owns it; the driver completes its
  * futures on its own threads.
  *
  * @param <R> the row type
@@ -28,7 +31,7 @@ final class PartitionCursor<R extends TimedRow> implements SliceCursor<R> {
         CompletableFuture<AsyncResultSet> send(Supplier<CompletionStage<AsyncResultSet>> request);
     }
 
-    private final SeriesTable<R> table;
+    private final Function<Row, R> mapper;
     private final SeriesTable.Slice slice;
     private final String description;
     private final Supplier<CompletionStage<AsyncResultSet>> firstPage;
@@ -38,14 +41,14 @@ final class PartitionCursor<R extends TimedRow> implements SliceCursor<R> {
     private R head;
 
     /**
-     * @param table       the table, not null
+     * @param mapper      a row of the query as a record, not null
      * @param slice       the partition and the part of the range it can hold, not null
      * @param description the table, entity, partition and series, for error messages
-     * @param firstPage   sends the query of the slice
+     * @param firstPage   sends the query of the slice: its rows in the read's order
      */
-    PartitionCursor(SeriesTable<R> table, SeriesTable.Slice slice, String description,
+    PartitionCursor(Function<Row, R> mapper, SeriesTable.Slice slice, String description,
             Supplier<CompletionStage<AsyncResultSet>> firstPage) {
-        this.table = table;
+        this.mapper = mapper;
         this.slice = slice;
         this.description = description;
         this.firstPage = firstPage;
@@ -78,7 +81,7 @@ final class PartitionCursor<R extends TimedRow> implements SliceCursor<R> {
                 rows = page.currentPage().iterator();
             }
             if (rows.hasNext()) {
-                head = table.map(rows.next());
+                head = mapper.apply(rows.next());
                 return true;
             }
             if (!page.hasMorePages()) {

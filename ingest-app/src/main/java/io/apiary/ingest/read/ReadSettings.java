@@ -9,6 +9,7 @@ import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.config.ReadOptions;
+import io.apiary.ingest.tables.TableNames;
 
 /**
  * What a {@link HiveDataReader} needs to know: where the tables are, how their rows were sharded,
@@ -20,19 +21,31 @@ import io.apiary.ingest.config.ReadOptions;
  * @param maxInFlight      most requests one read keeps in flight, at least 1
  * @param pageSize         rows per page of a partition query, at least 1
  * @param consistency      read consistency level, not null
- * @param maxPartitionQueries most (partition, series) queries one read may plan, at least 1
+ * @param maxPartitionQueries most partition queries one read may plan, at least 1
+ * @param legacyTelemetryTable the legacy readings table read beside hive_telemetry_v2 when it
+ *                         exists (e.g. {@code hive_telemetry}); empty to read none; not null
+ * @param legacyAlertsTable the legacy alerts table read beside agent_alerts_v2 when it exists (e.g.
+ *                         {@code agent_alerts}); empty to read none; not null
  */
 public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, List<ShardScheme> weatherSchemes,
-        int maxInFlight, int pageSize, ConsistencyLevel consistency, int maxPartitionQueries) {
+        int maxInFlight, int pageSize, ConsistencyLevel consistency, int maxPartitionQueries,
+        String legacyTelemetryTable, String legacyAlertsTable) {
 
     /** Checks and copies the fields. */
     public ReadSettings {
         Objects.requireNonNull(keyspace, "keyspace");
+        Objects.requireNonNull(legacyTelemetryTable, "legacyTelemetryTable");
+        Objects.requireNonNull(legacyAlertsTable, "legacyAlertsTable");
         telemetrySchemes = List.copyOf(telemetrySchemes);
         weatherSchemes = List.copyOf(weatherSchemes);
         Objects.requireNonNull(consistency, "consistency");
         if (telemetrySchemes.isEmpty() || weatherSchemes.isEmpty()) {
             throw new IllegalArgumentException("a sharded table needs at least one shard scheme");
+        }
+        for (String legacy : List.of(legacyTelemetryTable, legacyAlertsTable)) {
+            if (legacyTableProblem(legacy) != null) {
+                throw new IllegalArgumentException(legacyTableProblem(legacy));
+            }
         }
         if (maxInFlight < 1 || pageSize < 1 || maxPartitionQueries < 1) {
             throw new IllegalArgumentException("maxInFlight, pageSize and maxPartitionQueries must be at least 1, were "
@@ -44,7 +57,8 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
      * The settings of a configuration: {@code cassandra.keyspace}; the current schemes from
      * {@code telemetry.shard.strategy}, {@code telemetry.shards} and {@code weather.shards}, then
      * {@code read.*.previous.shard.schemes}; {@code read.max.in.flight.requests},
-     * {@code read.page.size}, {@code read.consistency} and {@code read.max.partition.queries}.
+     * {@code read.page.size}, {@code read.consistency}, {@code read.max.partition.queries},
+     * {@code read.telemetry.legacy.table} and {@code read.alerts.legacy.table}.
      *
      * @param config the validated configuration, not null
      * @return the settings
@@ -57,7 +71,73 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
                         config.getList(ReadOptions.READ_WEATHER_PREVIOUS_SCHEMES)),
                 config.getInt(ReadOptions.READ_MAX_IN_FLIGHT), config.getInt(ReadOptions.READ_PAGE_SIZE),
                 DefaultConsistencyLevel.valueOf(config.getString(ReadOptions.READ_CONSISTENCY).trim()
-                        .toUpperCase(Locale.ROOT)), config.getInt(ReadOptions.READ_MAX_PARTITION_QUERIES));
+                        .toUpperCase(Locale.ROOT)), config.getInt(ReadOptions.READ_MAX_PARTITION_QUERIES),
+                config.getString(ReadOptions.READ_TELEMETRY_LEGACY_TABLE).trim(),
+                config.getString(ReadOptions.READ_ALERTS_LEGACY_TABLE).trim());
+    }
+
+    /**
+     * @param rows rows per page, at least 1
+     * @return these settings with that page size
+     */
+    public ReadSettings withPageSize(int rows) {
+        return new ReadSettings(keyspace, telemetrySchemes, weatherSchemes, maxInFlight, rows, consistency,
+                maxPartitionQueries, legacyTelemetryTable, legacyAlertsTable);
+    }
+
+    /**
+     * @param telemetry the legacy readings table, or empty for none
+     * @param alerts    the legacy alerts table, or empty for none
+     * @return these settings with those legacy tables
+     */
+    public ReadSettings withLegacyTables(String telemetry, String alerts) {
+        return new ReadSettings(keyspace, telemetrySchemes, weatherSchemes, maxInFlight, pageSize, consistency,
+                maxPartitionQueries, telemetry, alerts);
+    }
+
+    /**
+     * @param table a table the reader reads, not null
+     * @return the shard schemes it was written with: weather_readings' for it, hive_telemetry's for
+     *         the others (which only the sharded hive_telemetry_v2 uses)
+     */
+    List<ShardScheme> schemes(SeriesTable<?> table) {
+        return table.name().equals(TableNames.WEATHER_READINGS) ? weatherSchemes : telemetrySchemes;
+    }
+
+    /**
+     * @param table a table the reader reads, not null
+     * @return the legacy table configured for it, or empty when none is (or the table has no legacy layout)
+     */
+    String legacyTable(SeriesTable<?> table) {
+        if (table.legacyLayout() == null) {
+            return "";
+        }
+        return switch (table.name()) {
+            case TableNames.HIVE_TELEMETRY -> legacyTelemetryTable;
+            case TableNames.AGENT_ALERTS -> legacyAlertsTable;
+            default -> "";
+        };
+    }
+
+    /**
+     * What is wrong with a legacy table's name: it goes into CQL text, so it must be an unquoted
+     * CQL identifier (a letter, then letters, digits and '_', at most 48 characters: Cassandra's
+     * limit for table names), and must not be a table of {@code cql/}.
+     *
+     * @param name the name, not null; empty (no legacy table) is fine
+     * @return the problem, for a person, or null when there is none
+     */
+    public static String legacyTableProblem(String name) {
+        if (name.isEmpty()) {
+            return null;
+        }
+        if (!name.matches("[A-Za-z][A-Za-z0-9_]{0,47}")) {
+            return "'" + name + "' is not a table name: a letter, then letters, digits and '_', at most 48 characters";
+        }
+        if (TableNames.CURRENT.contains(name.toLowerCase(Locale.ROOT))) {
+            return name + " is a current table, not a legacy one";
+        }
+        return null;
     }
 
     private static List<ShardScheme> schemes(ShardScheme current, List<String> previous) {

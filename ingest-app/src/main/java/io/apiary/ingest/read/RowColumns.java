@@ -3,15 +3,16 @@ package io.apiary.ingest.read;
 import java.util.List;
 
 /**
- * The output columns of each row type, in the order of the CQL table's columns (key first), named as
- * those columns. Declared here once for all {@link OutputFormat}s. Immutable lists, thread-safe.
+ * The output columns of each row type, key columns first (the entity, then the clustering columns
+ * that tell rows apart), named as the CQL columns. Declared here once for all {@link OutputFormat}s. Immutable lists, thread-safe.
  */
 public final class RowColumns {
 
-    /** Columns of {@code hive_telemetry}. */
+    /** Columns of {@code hive_telemetry_v2}. */
     public static final List<OutputColumn<TelemetryRow>> TELEMETRY = List.of(
             OutputColumn.left("hive_id", TelemetryRow::hiveId),
             OutputColumn.left("sensor_type", TelemetryRow::sensorType),
+            OutputColumn.left("sensor_id", TelemetryRow::sensorId),
             OutputColumn.left("reading_time", TelemetryRow::readingTime),
             OutputColumn.right("value", TelemetryRow::value),
             OutputColumn.left("unit", TelemetryRow::unit),
@@ -38,10 +39,11 @@ public final class RowColumns {
             OutputColumn.right("rainfall_mm", WeatherRow::rainfallMm),
             OutputColumn.right("solar_radiation_wm2", WeatherRow::solarRadiationWm2));
 
-    /** Columns of {@code agent_alerts}. */
+    /** Columns of {@code agent_alerts_v2}. */
     public static final List<OutputColumn<AlertRow>> ALERT = List.of(
             OutputColumn.left("agent_id", AlertRow::agentId),
             OutputColumn.left("alert_time", AlertRow::alertTime),
+            OutputColumn.left("alert_id", AlertRow::alertId),
             OutputColumn.left("hive_id", AlertRow::hiveId),
             OutputColumn.left("severity", AlertRow::severity),
             OutputColumn.left("alert_type", AlertRow::alertType),

@@ -4,24 +4,29 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One row of {@code hive_telemetry}: a sensor reading of a hive.
+ * One row of {@code hive_telemetry_v2}: a reading of one sensor of a hive. A row of the legacy
+ * {@code hive_telemetry} table (no sensor id) reads with sensor id
+ * {@link io.apiary.ingest.identity.Identifiers#DEFAULT_SENSOR_ID}.
  *
  * @param hiveId      the hive (partition-key column {@code hive_id}), not null
  * @param sensorType  the sensor type's name, e.g. {@code TEMPERATURE} (clustering column
  *                    {@code sensor_type}), not null
+ * @param sensorId    which sensor of its type, e.g. {@code inside} or {@code default} (clustering
+ *                    column {@code sensor_id}), not null
  * @param readingTime when the reading was taken (clustering column {@code reading_time}),
  *                    millisecond precision, not null
  * @param value       the reading, in {@code unit}
- * @param unit        the unit the gateway sent (e.g. {@code C}, {@code %}), null when it sent none
+ * @param unit        the unit the gateway sent (e.g. {@code degC}, {@code %RH}), null when it sent none
  * @param gatewayId   the gateway that sent the reading, null if the column is empty
  */
-public record TelemetryRow(String hiveId, String sensorType, Instant readingTime, double value, String unit,
-        String gatewayId) implements TimedRow {
+public record TelemetryRow(String hiveId, String sensorType, String sensorId, Instant readingTime, double value,
+        String unit, String gatewayId) implements TimedRow {
 
     /** Checks the non-null fields. */
     public TelemetryRow {
         Objects.requireNonNull(hiveId, "hiveId");
         Objects.requireNonNull(sensorType, "sensorType");
+        Objects.requireNonNull(sensorId, "sensorId");
         Objects.requireNonNull(readingTime, "readingTime");
     }
 
@@ -30,8 +35,15 @@ public record TelemetryRow(String hiveId, String sensorType, Instant readingTime
         return readingTime;
     }
 
+    /** @return the sensor type */
     @Override
     public String series() {
         return sensorType;
+    }
+
+    /** @return the sensor id */
+    @Override
+    public String seriesId() {
+        return sensorId;
     }
 }

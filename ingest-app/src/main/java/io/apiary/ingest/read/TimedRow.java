@@ -4,7 +4,10 @@ import java.time.Instant;
 
 /**
  * A row of a time-series table, as the reader merges it: ordered by {@link #time()}, then by
- * {@link #series()}. Implementations are immutable records, so thread-safe.
+ * {@link #series()}, then by {@link #seriesId()} (the exact reverse for newest first). Two rows
+ * equal in all three are the same row (a table read under two shard schemes, or under its current
+ * and its legacy layout, can return it twice; the reader returns it once). Implementations are
+ * immutable records, so thread-safe.
  */
 public interface TimedRow {
 
@@ -12,9 +15,17 @@ public interface TimedRow {
     Instant time();
 
     /**
-     * @return the series within the entity that breaks ties of equal times: the sensor type of
-     *         {@code hive_telemetry} rows, the empty string for tables with one series per entity;
-     *         never null
+     * @return the first tie-break of equal times: the sensor type of {@code hive_telemetry_v2}
+     *         rows, the empty string for the other tables; never null
      */
     String series();
+
+    /**
+     * @return the second tie-break: the sensor id of {@code hive_telemetry_v2} rows (which sensor
+     *         of its type), the alert id of {@code agent_alerts_v2} rows; the empty string for
+     *         tables with one row per entity and time; never null
+     */
+    default String seriesId() {
+        return "";
+    }
 }

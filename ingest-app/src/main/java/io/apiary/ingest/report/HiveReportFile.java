@@ -31,16 +31,19 @@ public final class HiveReportFile {
      * @param file      the report, absolute
      * @param readings  sensor readings in it
      * @param hours     hours of activity in it
-     * @param telemetry what reading hive_telemetry cost
+     * @param telemetry what reading hive_telemetry_v2 (and a legacy table beside it) cost
      * @param activity  what reading hive_activity cost
      */
     public record Written(Path file, long readings, long hours, ReadStats telemetry, ReadStats activity) {
 
-        /** @return one line: rows, partitions and time of both reads */
+        /**
+         * @return one line: rows, partitions and time of both reads, e.g. {@code 1,318 readings from 672
+         *         partitions of hive_telemetry_v2 (672 requests) in 0.81 s; 168 hours from hive_activity in 0.04 s}
+         */
         public String summary() {
-            return String.format(Locale.ROOT, "%,d readings from %,d partitions of hive_telemetry (%,d requests) in "
+            return String.format(Locale.ROOT, "%,d readings from %,d partitions of %s (%,d requests) in "
                     + "%.2f s; %,d hours from hive_activity in %.2f s", readings, telemetry.partitionsRead(),
-                    telemetry.requests(), telemetry.elapsed().toNanos() / 1e9, hours,
+                    telemetry.tablesText(), telemetry.requests(), telemetry.elapsed().toNanos() / 1e9, hours,
                     activity.elapsed().toNanos() / 1e9);
         }
     }

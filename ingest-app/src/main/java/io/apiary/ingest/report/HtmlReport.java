@@ -12,8 +12,9 @@ import io.apiary.ingest.report.Buckets.HourActivity;
 
 /**
  * Renders a {@link HiveReport} as one self-contained HTML file for analysts: header and summary, a
- * line chart per sensor type (sorted by name), the hourly bees in/out as bars, an hourly table and the
- * raw readings per sensor (collapsed). The page works offline: inline style sheet, inline SVG charts
+ * line chart per sensor (sensor type and sensor id, sorted by type, then id; labelled as
+ * {@link SensorSeries#label()} says, the caption naming the sensor id), the hourly bees in/out as
+ * bars, an hourly table and the raw readings per sensor (collapsed). The page works offline: inline style sheet, inline SVG charts
  * ({@link SvgCharts}), no script, no font, no image, no URL. The markup is HTML5 that is also
  * well-formed XML; every text from the data is escaped ({@link Html#escape}). Numbers are formatted
  * with {@link java.util.Locale#ROOT}, times in UTC.
@@ -84,11 +85,14 @@ public final class HtmlReport {
             from = Math.min(from, h.start());
             to = Math.max(to, h.start() + HOUR);
         }
-        Map<String, List<TelemetryRow>> bySensor = report.readings().stream()
-                .collect(Collectors.groupingBy(TelemetryRow::sensorType, TreeMap::new, Collectors.toList()));
+        Map<String, Map<String, List<TelemetryRow>>> bySensor = report.readings().stream()
+                .collect(Collectors.groupingBy(TelemetryRow::sensorType, TreeMap::new,
+                        Collectors.groupingBy(TelemetryRow::sensorId, TreeMap::new, Collectors.toList())));
         long span = to - from;
         List<SensorSeries> series = bySensor.entrySet().stream()
-                .map(e -> SensorSeries.of(e.getKey(), e.getValue(), span)).toList();
+                .flatMap(type -> type.getValue().entrySet().stream().map(sensor -> SensorSeries.of(type.getKey(),
+                        sensor.getKey(), type.getValue().size(), sensor.getValue(), span)))
+                .toList();
 
         String range = ReportFormat.range(report.range());
         StringBuilder html = new StringBuilder(1 << 16);
@@ -124,7 +128,7 @@ public final class HtmlReport {
 
     private static void summary(StringBuilder html, List<SensorSeries> series, List<HourActivity> hours, long span) {
         String readings = series.isEmpty() ? "none" : series.stream()
-                .map(s -> escape(s.sensor()) + ": " + ReportFormat.count(s.readings().size()))
+                .map(s -> escape(s.label()) + ": " + ReportFormat.count(s.readings().size()))
                 .collect(Collectors.joining(" · "));
         long in = hours.stream().mapToLong(HourActivity::in).sum();
         long out = hours.stream().mapToLong(HourActivity::out).sum();
@@ -143,7 +147,7 @@ public final class HtmlReport {
             html.append("<p class=\"note\">No sensor readings in this range.</p>");
         }
         for (SensorSeries s : series) {
-            html.append("<figure><figcaption><strong>").append(escape(s.sensor())).append("</strong> – ")
+            html.append("<figure><figcaption><strong>").append(escape(s.label())).append("</strong> – ")
                     .append(ReportFormat.count(s.readings().size(), "reading", "readings"));
             if (s.mixedUnits()) {
                 html.append("; <strong>units differ</strong>: ").append(escape(s.unitLabel()))
@@ -159,6 +163,11 @@ public final class HtmlReport {
             if (s.unplotted() > 0) {
                 html.append("; ").append(ReportFormat.count(s.unplotted())).append(" non-numeric values not plotted");
             }
+            html.append(s.sensorsOfType() == 1
+                    ? ". Sensor id " + escape(s.sensorId()) + ", the only " + escape(s.sensorType())
+                            + " sensor in this report"
+                    : ". Sensor id " + escape(s.sensorId()) + ", one of " + s.sensorsOfType() + " "
+                            + escape(s.sensorType()) + " sensors");
             html.append(". The line is broken where readings are more than ")
                     .append(ReportFormat.number(SensorSeries.GAP_FACTOR, 1)).append("× the median interval apart.")
                     .append("</figcaption>").append(SvgCharts.sensorChart(s, from, to)).append("</figure>\n");

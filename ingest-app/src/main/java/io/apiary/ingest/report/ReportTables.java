@@ -29,6 +29,7 @@ final class ReportTables {
      * @param series the sensors' series, in column order
      * @param hours  the hours with activity data, time order
      * @return a {@code <table class="hourly">}: per UTC hour with any data, each sensor's mean (min–max)
+     *         (a column per sensor, headed by its label)
      *         and the bees in, bees out and samples; {@code –} where the hour has no such data
      */
     static String hourly(List<SensorSeries> series, List<HourActivity> hours) {
@@ -52,7 +53,7 @@ final class ReportTables {
         html.append("<div class=\"table-wrap\"><table class=\"hourly\"><thead><tr><th scope=\"col\">UTC hour</th>");
         for (SensorSeries s : series) {
             String unit = s.mixedUnits() ? "mixed units" : s.unitLabel();
-            html.append("<th scope=\"col\">").append(escape(s.sensor()))
+            html.append("<th scope=\"col\">").append(escape(s.label()))
                     .append(unit.isEmpty() ? "" : " (" + escape(unit) + ")").append("<br/>mean (min–max)</th>");
         }
         html.append("<th scope=\"col\">bees in</th><th scope=\"col\">bees out</th><th scope=\"col\">samples</th>")
@@ -75,15 +76,16 @@ final class ReportTables {
 
     /**
      * @param series a sensor's series
-     * @return a closed {@code <details class="raw" data-sensor="..">} listing its readings (time, value,
+     * @return a closed {@code <details class="raw" data-sensor="TYPE" data-sensor-id="ID">} listing its readings (time, value,
      *         unit), the first {@value #MAX_RAW_ROWS} only, saying so when it cuts
      */
     static String raw(SensorSeries series) {
         List<TelemetryRow> rows = series.readings();
         int shown = Math.min(rows.size(), MAX_RAW_ROWS);
         StringBuilder html = new StringBuilder(80 * shown + 512);
-        html.append("<details class=\"raw\" data-sensor=\"").append(escape(series.sensor())).append("\"><summary>")
-                .append(escape(series.sensor())).append(": ").append(ReportFormat.count(rows.size()))
+        html.append("<details class=\"raw\" data-sensor=\"").append(escape(series.sensorType()))
+                .append("\" data-sensor-id=\"").append(escape(series.sensorId())).append("\"><summary>")
+                .append(escape(series.label())).append(": ").append(ReportFormat.count(rows.size()))
                 .append(rows.size() == 1 ? " reading" : " readings");
         if (shown < rows.size()) {
             html.append(" (the first ").append(ReportFormat.count(shown)).append(" are listed)");

@@ -8,11 +8,15 @@ import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
+import io.apiary.ingest.identity.Identifiers;
 import io.apiary.ingest.read.TelemetryRow;
 
 /**
  * What a sensor's chart plots: its readings in time order, or, above {@value #MAX_POINTS} readings,
- * bucket means with their min–max band. Immutable, thread-safe.
+ * bucket means with their min–max band. A sensor is a sensor type and a sensor id; its
+ * {@link #label() label} is the type alone when the type's only sensor in the report is
+ * {@code default} (a hive with one sensor of the type), else the type and the id
+ * ({@code TEMPERATURE inside}, {@code TEMPERATURE default}). Immutable, thread-safe.
  *
  * <p><b>Downsampling rule.</b> A sensor with more than {@value #MAX_POINTS} plottable readings is
  * plotted per time bucket: the bucket width is the shortest of {@link #BUCKET_WIDTHS} (1 minute to 28
@@ -55,7 +59,10 @@ final class SensorSeries {
     record Point(long time, double value, double min, double max, int count) {
     }
 
-    private final String sensor;
+    private final String sensorType;
+    private final String sensorId;
+    private final String label;
+    private final int sensorsOfType;
     private final List<TelemetryRow> readings;
     private final List<Point> points;
     private final long bucketWidth;
@@ -64,9 +71,12 @@ final class SensorSeries {
     private final int unplotted;
     private final int decimals;
 
-    private SensorSeries(String sensor, List<TelemetryRow> readings, List<Point> points, long bucketWidth,
-            SortedSet<String> units, boolean someWithoutUnit, int unplotted) {
-        this.sensor = sensor;
+    private SensorSeries(String sensorType, String sensorId, int sensorsOfType, List<TelemetryRow> readings,
+            List<Point> points, long bucketWidth, SortedSet<String> units, boolean someWithoutUnit, int unplotted) {
+        this.sensorType = sensorType;
+        this.sensorId = sensorId;
+        this.sensorsOfType = sensorsOfType;
+        this.label = label(sensorType, sensorId, sensorsOfType);
         this.readings = readings;
         this.points = points;
         this.bucketWidth = bucketWidth;
@@ -79,12 +89,15 @@ final class SensorSeries {
     }
 
     /**
-     * @param sensor     the sensor type
-     * @param readings   its readings, any order
-     * @param spanMillis the chart's time span in milliseconds, positive (sizes the buckets)
+     * @param sensorType    the sensor type, not null
+     * @param sensorId      the sensor id, not null
+     * @param sensorsOfType how many sensors of the type the report has, at least 1 (labels the series)
+     * @param readings      its readings, any order
+     * @param spanMillis    the chart's time span in milliseconds, positive (sizes the buckets)
      * @return the series
      */
-    static SensorSeries of(String sensor, List<TelemetryRow> readings, long spanMillis) {
+    static SensorSeries of(String sensorType, String sensorId, int sensorsOfType, List<TelemetryRow> readings,
+            long spanMillis) {
         List<TelemetryRow> sorted = readings.stream().sorted(Comparator.comparing(TelemetryRow::readingTime)).toList();
         SortedSet<String> units = new TreeSet<>();
         boolean someWithoutUnit = false;
@@ -109,7 +122,7 @@ final class SensorSeries {
                 return new Point(r.readingTime().toEpochMilli(), v, v, v, 1);
             }).toList();
         }
-        return new SensorSeries(sensor, sorted, points, width, units, someWithoutUnit,
+        return new SensorSeries(sensorType, sensorId, sensorsOfType, sorted, points, width, units, someWithoutUnit,
                 sorted.size() - plottable.size());
     }
 
@@ -135,9 +148,35 @@ final class SensorSeries {
         return decimals;
     }
 
+    /**
+     * @param sensorType    a sensor type
+     * @param sensorId      a sensor id
+     * @param sensorsOfType sensors of that type in the report
+     * @return the type alone for a type whose only sensor is {@code default}, else the type and id
+     */
+    static String label(String sensorType, String sensorId, int sensorsOfType) {
+        return sensorsOfType == 1 && sensorId.equals(Identifiers.DEFAULT_SENSOR_ID) ? sensorType
+                : sensorType + " " + sensorId;
+    }
+
     /** @return the sensor type */
-    String sensor() {
-        return sensor;
+    String sensorType() {
+        return sensorType;
+    }
+
+    /** @return the sensor id */
+    String sensorId() {
+        return sensorId;
+    }
+
+    /** @return how many sensors of this type the report has */
+    int sensorsOfType() {
+        return sensorsOfType;
+    }
+
+    /** @return the sensor's name in the report, e.g. {@code TEMPERATURE inside} or {@code HUMIDITY} */
+    String label() {
+        return label;
     }
 
     /** @return all its readings, time order (including unplottable ones) */

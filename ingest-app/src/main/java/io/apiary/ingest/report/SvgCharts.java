@@ -12,7 +12,8 @@ import io.apiary.ingest.report.SensorSeries.Point;
  * {@code viewBox} of {@value #WIDTH} by {@value #HEIGHT} units and scales to its container's width;
  * colours and sizes come from the page's style sheet (classes below).
  *
- * <p>Sensor chart: {@code <svg class="chart sensor-chart" data-sensor=".." data-points="N">}; each
+ * <p>Sensor chart: {@code <svg class="chart sensor-chart" data-sensor="TYPE" data-points="N"
+ * data-sensor-id="ID">}; each
  * unbroken part of the line is a {@code <polyline class="series">}, a part of one point a
  * {@code <circle class="lone">}, so the pairs of all polylines plus the lone circles are the N plotted
  * points; downsampled charts add a {@code <polygon class="band">} (min–max) per part. With at most
@@ -65,13 +66,14 @@ final class SvgCharts {
         Axis.Ticks ticks = Axis.values(lo, hi, 6);
         Frame frame = new Frame(from, to, ticks.lo(), ticks.hi());
         String unit = series.unitLabel();
-        String label = series.sensor() + " over time, " + (series.downsampled()
+        String label = series.label() + " over time, " + (series.downsampled()
                 ? ReportFormat.count(points.size(), "bucket mean", "bucket means")
                 : ReportFormat.count(points.size(), "reading", "readings"))
                 + (unit.isEmpty() ? "" : ", unit " + unit);
         StringBuilder svg = new StringBuilder(64 * points.size() + 4096);
-        open(svg, "chart sensor-chart", label).append(" data-sensor=\"").append(escape(series.sensor()))
-                .append("\" data-points=\"").append(points.size()).append("\">");
+        open(svg, "chart sensor-chart", label).append(" data-sensor=\"").append(escape(series.sensorType()))
+                .append("\" data-points=\"").append(points.size()).append("\" data-sensor-id=\"")
+                .append(escape(series.sensorId())).append("\">");
         valueAxis(svg, frame, ticks, false);
         timeAxis(svg, frame);
         svg.append("<text class=\"unit\" x=\"").append(LEFT - 8).append("\" y=\"").append(TOP - 14)

@@ -56,6 +56,33 @@ class QueryCommandTest {
     }
 
     @Test
+    void should_exit_2_before_connecting_naming_what_is_wrong_with_a_sensor_id() {
+        String[] range = {"--from", "2021-07-15", "--to", "2021-07-15", "--set", NOWHERE};
+
+        assertThat(run(concat(new String[] {"query", "telemetry", "--hive", "h", "--sensor",
+                "HUMIDITY,TEMPERATURE:in/side"}, range))).isEqualTo(2);
+        assertThat(run(concat(new String[] {"query", "telemetry", "--hive", "h", "--sensor", "TEMPERATURE:"}, range)))
+                .isEqualTo(2);
+        assertThat(run(concat(new String[] {"query", "telemetry", "--hive", "h", "--sensor",
+                "WEIGHT:" + "x".repeat(65)}, range))).isEqualTo(2);
+        assertThat(err.toString()).contains("--sensor TEMPERATURE:in/side: the sensor id has the character '/' at "
+                + "position 3; only ASCII letters, digits, '_', '-' and '.' are accepted")
+                .contains("--sensor TEMPERATURE:: the sensor id is empty")
+                .contains("the sensor id is 65 characters long; at most 64 are accepted")
+                .doesNotContain("no Cassandra node");
+    }
+
+    @Test
+    void should_exit_2_before_connecting_for_a_page_token_of_the_format_before_sensor_ids() {
+        // A token printed by the version that read hive_telemetry (format 1).
+        assertThat(run("query", "telemetry", "--hive", "3627", "--from", "2021-07-15", "--to", "2021-07-16",
+                "--order", "desc", "--page-token", "MQpoaXZlX3RlbGVtZXRyeQpERVNDCjE2MjY0Nzc0NDQwMDAKVEVNUEVSQVRVUkU",
+                "--set", NOWHERE)).isEqualTo(2);
+        assertThat(err.toString()).contains("is a page token of an earlier version of ingest-app (format 1, before "
+                + "sensor ids)").contains("run the query again without --page-token").doesNotContain("no Cassandra node");
+    }
+
+    @Test
     void should_exit_2_for_a_blank_hive_or_a_bad_reading_cap_in_the_report() {
         assertThat(run("report", "--hive", " ", "--from", "2021-07-15", "--to", "2021-07-15", "--set", NOWHERE))
                 .isEqualTo(2);

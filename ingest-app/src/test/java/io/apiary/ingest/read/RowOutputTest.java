@@ -31,14 +31,14 @@ class RowOutputTest {
     static Stream<Arguments> rowsOfEachType() {
         return Stream.of(
                 Arguments.of(TelemetryRow.class, OutputRows.TELEMETRY,
-                        List.of("hive_id", "sensor_type", "reading_time", "value", "unit", "gateway_id")),
+                        List.of("hive_id", "sensor_type", "sensor_id", "reading_time", "value", "unit", "gateway_id")),
                 Arguments.of(ActivityRow.class, OutputRows.ACTIVITY,
                         List.of("hive_id", "day", "hour", "bees_in", "bees_out", "samples")),
                 Arguments.of(WeatherRow.class, OutputRows.WEATHER,
                         List.of("station_id", "reading_time", "temperature_c", "relative_humidity", "pressure_hpa",
                                 "wind_speed_ms", "wind_direction_deg", "rainfall_mm", "solar_radiation_wm2")),
                 Arguments.of(AlertRow.class, OutputRows.ALERT,
-                        List.of("agent_id", "alert_time", "hive_id", "severity", "alert_type", "message")));
+                        List.of("agent_id", "alert_time", "alert_id", "hive_id", "severity", "alert_type", "message")));
     }
 
     private static <R extends TimedRow> String write(OutputFormat format, Class<R> type, List<R> rows)
@@ -86,8 +86,8 @@ class RowOutputTest {
         List<CSVRecord> records = parseCsv(write(OutputFormat.CSV, TelemetryRow.class, List.of(OutputRows.TELEMETRY)));
 
         // Then
-        assertThat(records.get(1).toList()).containsExactly("3627", "TEMPERATURE", "2021-07-15T17:00:00Z", "21.5", "C",
-                "");
+        assertThat(records.get(1).toList()).containsExactly("3627", "TEMPERATURE", "inside", "2021-07-15T17:00:00Z", "21.5",
+                "C", "");
     }
 
     @Test
@@ -111,14 +111,14 @@ class RowOutputTest {
         // Given
         double[] values = {0.1 + 0.2, 1e-7, 123456789.123, -0.0, Double.MIN_VALUE, Double.MAX_VALUE, 21.5};
         List<TelemetryRow> rows = LongStream.range(0, values.length)
-                .mapToObj(i -> new TelemetryRow("h", "S", OutputRows.TIME, values[(int) i], null, null)).toList();
+                .mapToObj(i -> new TelemetryRow("h", "S", "default", OutputRows.TIME, values[(int) i], null, null)).toList();
 
         // When
         String text = write(format, TelemetryRow.class, rows);
 
         // Then
         double[] read = format == OutputFormat.CSV
-                ? parseCsv(text).stream().skip(1).mapToDouble(r -> Double.parseDouble(r.get(3))).toArray()
+                ? parseCsv(text).stream().skip(1).mapToDouble(r -> Double.parseDouble(r.get(4))).toArray()
                 : text.lines().mapToDouble(line -> readJson(line).get("value").doubleValue()).toArray();
         assertThat(read).containsExactly(values);
         assertThat(text).contains("21.5").doesNotContain("21.50");
@@ -127,7 +127,7 @@ class RowOutputTest {
     @Test
     void should_keep_hostile_text_intact_when_writing_csv() throws IOException {
         // Given
-        AlertRow row = new AlertRow("agent,\"1\"", OutputRows.TIME, "h", "W", "T", HOSTILE);
+        AlertRow row = new AlertRow("agent,\"1\"", OutputRows.TIME, "a-1", "h", "W", "T", HOSTILE);
 
         // When
         List<CSVRecord> records = parseCsv(write(OutputFormat.CSV, AlertRow.class, List.of(row)));
@@ -135,13 +135,13 @@ class RowOutputTest {
         // Then
         assertThat(records).hasSize(2);
         assertThat(records.get(1).get(0)).isEqualTo("agent,\"1\"");
-        assertThat(records.get(1).get(5)).isEqualTo(HOSTILE);
+        assertThat(records.get(1).get(6)).isEqualTo(HOSTILE);
     }
 
     @Test
     void should_keep_hostile_text_intact_on_one_line_when_writing_json() throws IOException {
         // Given
-        AlertRow row = new AlertRow("agent,\"1\"", OutputRows.TIME, "h", "W", "T", HOSTILE);
+        AlertRow row = new AlertRow("agent,\"1\"", OutputRows.TIME, "a-1", "h", "W", "T", HOSTILE);
 
         // When
         String json = write(OutputFormat.JSON, AlertRow.class, List.of(row));
@@ -161,7 +161,7 @@ class RowOutputTest {
         AtomicLong pulledAtFirstWrite = new AtomicLong(-1);
         Iterator<TelemetryRow> rows = LongStream.range(0, total).mapToObj(i -> {
             pulled.incrementAndGet();
-            return new TelemetryRow("h", "S", Instant.ofEpochMilli(i), i, "C", "g");
+            return new TelemetryRow("h", "S", "default", Instant.ofEpochMilli(i), i, "C", "g");
         }).iterator();
         Writer out = new Writer() {
             @Override

@@ -18,7 +18,7 @@ class TableOutputTest {
     }
 
     private static TelemetryRow reading(String hive, double value, String unit) {
-        return new TelemetryRow(hive, "TEMPERATURE", Instant.parse("2021-07-15T17:00:00Z"), value, unit, "gw-1");
+        return new TelemetryRow(hive, "TEMPERATURE", "inside", Instant.parse("2021-07-15T17:00:00Z"), value, unit, "gw-1");
     }
 
     @Test
@@ -31,8 +31,8 @@ class TableOutputTest {
 
         // Then
         assertThat(lines).hasSize(4);
-        assertThat(lines.get(0)).startsWith("hive_id    sensor_type  reading_time          ");
-        assertThat(lines.get(1)).startsWith("---------  -----------  --------------------  ");
+        assertThat(lines.get(0)).startsWith("hive_id    sensor_type  sensor_id  reading_time          ");
+        assertThat(lines.get(1)).startsWith("---------  -----------  ---------  --------------------  ");
         int valueEnd = lines.get(0).indexOf("value") + "value".length();
         assertThat(lines.get(2).indexOf("21.5") + "21.5".length()).isEqualTo(valueEnd);
         assertThat(lines.get(3).indexOf("1234.125") + "1234.125".length()).isEqualTo(valueEnd);
@@ -56,7 +56,7 @@ class TableOutputTest {
     @Test
     void should_show_a_dash_when_a_value_is_null() throws IOException {
         // Given
-        TelemetryRow row = new TelemetryRow("h", "S", Instant.parse("2021-07-15T17:00:00Z"), 1.0, null, null);
+        TelemetryRow row = new TelemetryRow("h", "S", "default", Instant.parse("2021-07-15T17:00:00Z"), 1.0, null, null);
 
         // When
         String line = table(List.of(row), 1_000).lines().toList().get(2);
@@ -90,7 +90,7 @@ class TableOutputTest {
         // Then
         assertThat(lines).hasSize(5);
         assertThat(lines.get(0)).startsWith("hive_id  sensor_type");
-        assertThat(lines.get(4)).startsWith("a-much-longer-hive-id  TEMPERATURE");
+        assertThat(lines.get(4)).startsWith("a-much-longer-hive-id  TEMPERATURE  inside");
     }
 
     @Test
@@ -100,6 +100,6 @@ class TableOutputTest {
 
         // Then
         assertThat(lines).hasSize(2);
-        assertThat(lines.get(0)).isEqualTo("hive_id  sensor_type  reading_time  value  unit  gateway_id");
+        assertThat(lines.get(0)).isEqualTo("hive_id  sensor_type  sensor_id  reading_time  value  unit  gateway_id");
     }
 }

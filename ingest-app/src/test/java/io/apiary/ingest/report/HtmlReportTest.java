@@ -144,8 +144,8 @@ class HtmlReportTest {
     void should_list_each_hour_with_mean_min_max_and_bees_when_rendering_the_hourly_table() {
         // Given
         List<TelemetryRow> rows = List.of(
-                new TelemetryRow("3627", "TEMPERATURE", MIDNIGHT.plusSeconds(10 * 3600 + 300), 20.0, "C", null),
-                new TelemetryRow("3627", "TEMPERATURE", MIDNIGHT.plusSeconds(10 * 3600 + 2100), 22.5, "C", null));
+                new TelemetryRow("3627", "TEMPERATURE", "default", MIDNIGHT.plusSeconds(10 * 3600 + 300), 20.0, "C", null),
+                new TelemetryRow("3627", "TEMPERATURE", "default", MIDNIGHT.plusSeconds(10 * 3600 + 2100), 22.5, "C", null));
         List<ActivityRow> activity = List.of(hour(10, 1200, 1100), hour(11, 7, 9));
 
         // When
@@ -163,7 +163,7 @@ class HtmlReportTest {
         String hive = "<script>alert(\"x\")</script>&'";
         String sensor = "T<b>\"&'";
         String unit = "<u>&amp;";
-        TelemetryRow row = new TelemetryRow(hive, sensor, MIDNIGHT, 1.5, unit, null);
+        TelemetryRow row = new TelemetryRow(hive, sensor, "default", MIDNIGHT, 1.5, unit, null);
         HiveReport report = new HiveReport(hive, ReportRows.ONE_DAY, List.of(row), List.of(), ReportRows.GENERATED,
                 "</p><img src=x onerror=alert(1)>");
 
@@ -226,6 +226,75 @@ class HtmlReportTest {
                 .anySatisfy(c -> assertThat(c).startsWith("HUMIDITY – 2 readings"));
     }
 
+    /** Two temperature probes and one humidity sensor, at the same instants. */
+    private static List<TelemetryRow> twoTemperatureSensors() {
+        List<TelemetryRow> rows = new ArrayList<>();
+        rows.addAll(readings("TEMPERATURE", "outside", "C", MIDNIGHT, 5, 900));
+        rows.addAll(readings("TEMPERATURE", "inside", "C", MIDNIGHT, 12, 900));
+        rows.addAll(readings("HUMIDITY", "%", MIDNIGHT, 7, 900));
+        return rows;
+    }
+
+    @Test
+    void should_draw_one_chart_per_sensor_labelled_by_type_and_id_when_a_type_has_several_sensors() {
+        // Given
+        List<TelemetryRow> rows = twoTemperatureSensors();
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, List.of())));
+
+        // Then: sorted by type, then sensor id; a type whose only sensor is 'default' is labelled by its type
+        assertThat(html.all("//svg[@class='chart sensor-chart']"))
+                .extracting(c -> c.getAttribute("data-sensor") + "/" + c.getAttribute("data-sensor-id") + "="
+                        + c.getAttribute("data-points"))
+                .containsExactly("HUMIDITY/default=7", "TEMPERATURE/inside=12", "TEMPERATURE/outside=5");
+        List<String> captions = html.all("//figure[svg]/figcaption").stream().map(Element::getTextContent).toList();
+        assertThat(captions.get(0)).startsWith("HUMIDITY – 7 readings")
+                .contains("Sensor id default, the only HUMIDITY sensor in this report");
+        assertThat(captions.get(1)).startsWith("TEMPERATURE inside – 12 readings")
+                .contains("Sensor id inside, one of 2 TEMPERATURE sensors");
+        assertThat(captions.get(2)).startsWith("TEMPERATURE outside – 5 readings");
+        assertThat(html.all("//svg[@class='chart sensor-chart']")).extracting(c -> c.getAttribute("aria-label"))
+                .allSatisfy(label -> assertThat(label).matches("(HUMIDITY|TEMPERATURE inside|TEMPERATURE outside) over.*"));
+    }
+
+    @Test
+    void should_give_each_sensor_its_own_column_count_and_raw_list_when_a_type_has_several_sensors() {
+        // Given
+        List<TelemetryRow> rows = twoTemperatureSensors();
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, List.of())));
+
+        // Then
+        assertThat(html.all("//table[@class='hourly']/thead/tr/th")).extracting(Element::getTextContent)
+                .containsExactly("UTC hour", "HUMIDITY (%)mean (min–max)", "TEMPERATURE inside (C)mean (min–max)",
+                        "TEMPERATURE outside (C)mean (min–max)", "bees in", "bees out", "samples");
+        // 00:00 holds 4 readings of inside (20, 20.25, 20.5, 20.75), 4 of outside, 4 of humidity
+        assertThat(html.all("//table[@class='hourly']/tbody/tr[1]/td")).extracting(Element::getTextContent)
+                .startsWith("20.38 (20.00–20.75)", "20.38 (20.00–20.75)", "20.38 (20.00–20.75)");
+        assertThat(html.one("//table[@class='summary']/tbody/tr[1]/td").getTextContent())
+                .isEqualTo("HUMIDITY: 7 · TEMPERATURE inside: 12 · TEMPERATURE outside: 5");
+        assertThat(html.all("//details[@class='raw']"))
+                .extracting(d -> d.getAttribute("data-sensor") + "/" + d.getAttribute("data-sensor-id"))
+                .containsExactly("HUMIDITY/default", "TEMPERATURE/inside", "TEMPERATURE/outside");
+        assertThat(html.all("//details[@data-sensor-id='outside']//tbody/tr")).hasSize(5);
+    }
+
+    @Test
+    void should_label_the_default_sensor_with_its_id_when_its_type_has_other_sensors_too() {
+        // Given
+        List<TelemetryRow> rows = new ArrayList<>(readings("WEIGHT", "kg", MIDNIGHT, 3, 600));
+        rows.addAll(readings("WEIGHT", "scale-2", "kg", MIDNIGHT, 2, 600));
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, List.of())));
+
+        // Then
+        assertThat(html.all("//figure[svg]/figcaption/strong")).extracting(Element::getTextContent)
+                .containsExactly("WEIGHT default", "WEIGHT scale-2");
+    }
+
     @Test
     void should_render_the_same_text_when_rows_come_in_another_order() {
         // Given
@@ -246,7 +315,7 @@ class HtmlReportTest {
     void should_format_numbers_with_dots_when_the_default_locale_uses_commas() {
         // Given
         Locale original = Locale.getDefault();
-        List<TelemetryRow> rows = List.of(new TelemetryRow("3627", "TEMPERATURE", MIDNIGHT, 35.12, "C", null));
+        List<TelemetryRow> rows = List.of(new TelemetryRow("3627", "TEMPERATURE", "default", MIDNIGHT, 35.12, "C", null));
         String text;
 
         // When
@@ -266,8 +335,8 @@ class HtmlReportTest {
     @Test
     void should_say_so_in_the_caption_when_units_differ_within_a_sensor() {
         // Given
-        List<TelemetryRow> rows = List.of(new TelemetryRow("3627", "TEMPERATURE", MIDNIGHT, 35.0, "C", null),
-                new TelemetryRow("3627", "TEMPERATURE", MIDNIGHT.plusSeconds(60), 95.0, "F", null));
+        List<TelemetryRow> rows = List.of(new TelemetryRow("3627", "TEMPERATURE", "default", MIDNIGHT, 35.0, "C", null),
+                new TelemetryRow("3627", "TEMPERATURE", "default", MIDNIGHT.plusSeconds(60), 95.0, "F", null));
 
         // When
         ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, List.of())));

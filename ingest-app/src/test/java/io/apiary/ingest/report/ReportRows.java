@@ -20,11 +20,21 @@ final class ReportRows {
     private ReportRows() {
     }
 
-    /** @return {@code count} readings from {@code start}, one every {@code stepSeconds}, values rising by 0.25 */
+    /**
+     * @return {@code count} readings of the type's only sensor ({@code default}) from {@code start}, one every
+     *         {@code stepSeconds}, values rising by 0.25
+     */
     static List<TelemetryRow> readings(String sensor, String unit, Instant start, int count, long stepSeconds) {
+        return readings(sensor, "default", unit, start, count, stepSeconds);
+    }
+
+    /** @return {@code count} readings of one sensor from {@code start}, one every {@code stepSeconds}, values rising by 0.25 */
+    static List<TelemetryRow> readings(String sensor, String sensorId, String unit, Instant start, int count,
+            long stepSeconds) {
         List<TelemetryRow> rows = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            rows.add(new TelemetryRow(HIVE, sensor, start.plusSeconds(i * stepSeconds), 20 + 0.25 * (i % 40), unit, "gw"));
+            rows.add(new TelemetryRow(HIVE, sensor, sensorId, start.plusSeconds(i * stepSeconds), 20 + 0.25 * (i % 40),
+                    unit, "gw"));
         }
         return rows;
     }

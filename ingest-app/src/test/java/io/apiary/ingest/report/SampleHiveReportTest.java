@@ -65,9 +65,9 @@ class SampleHiveReportTest {
                 if (!r.get("Tag number").equals(HIVE) || !RANGE.contains(time.toEpochMilli())) {
                     continue;
                 }
-                rows.add(new TelemetryRow(HIVE, "TEMPERATURE", time, Double.parseDouble(r.get("temperature")), "°C",
+                rows.add(new TelemetryRow(HIVE, "TEMPERATURE", "default", time, Double.parseDouble(r.get("temperature")), "°C",
                         "urban"));
-                rows.add(new TelemetryRow(HIVE, "HUMIDITY", time, Double.parseDouble(r.get("humidity")), "%", "urban"));
+                rows.add(new TelemetryRow(HIVE, "HUMIDITY", "default", time, Double.parseDouble(r.get("humidity")), "%", "urban"));
             }
         }
         return rows;
@@ -83,7 +83,7 @@ class SampleHiveReportTest {
             int hour = time.atZone(java.time.ZoneOffset.UTC).getHour();
             kg += (hour >= 12 && hour < 22 ? 0.0012 : -0.0006) + (random.nextDouble() - 0.5) * 0.002;
             if (time.isBefore(Instant.parse("2021-07-16T03:00:00Z")) || time.isAfter(Instant.parse("2021-07-16T12:00:00Z"))) {
-                rows.add(new TelemetryRow(HIVE, "WEIGHT", time, Math.round((kg + random.nextGaussian() * 0.02) * 1000) / 1000.0,
+                rows.add(new TelemetryRow(HIVE, "WEIGHT", "default", time, Math.round((kg + random.nextGaussian() * 0.02) * 1000) / 1000.0,
                         "kg", "scale-1"));
             }
         }

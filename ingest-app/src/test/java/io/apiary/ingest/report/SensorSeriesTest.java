@@ -28,11 +28,11 @@ class SensorSeriesTest {
         // Given: pairs of readings at the same time, 10 minutes apart
         List<TelemetryRow> rows = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            rows.add(new TelemetryRow("h", "S", START.plusSeconds(600L * (i / 2)), i, "C", null));
+            rows.add(new TelemetryRow("h", "S", "default", START.plusSeconds(600L * (i / 2)), i, "C", null));
         }
 
         // When
-        SensorSeries series = SensorSeries.of("S", rows, DAY);
+        SensorSeries series = SensorSeries.of("S", "default", 1, rows, DAY);
 
         // Then
         assertThat(series.segments()).hasSize(1);
@@ -42,12 +42,12 @@ class SensorSeriesTest {
     @Test
     void should_leave_out_non_finite_values_and_count_them_when_plotting() {
         // Given
-        List<TelemetryRow> rows = List.of(new TelemetryRow("h", "S", START, 1.0, "C", null),
-                new TelemetryRow("h", "S", START.plusSeconds(60), Double.NaN, "C", null),
-                new TelemetryRow("h", "S", START.plusSeconds(120), Double.POSITIVE_INFINITY, "C", null));
+        List<TelemetryRow> rows = List.of(new TelemetryRow("h", "S", "default", START, 1.0, "C", null),
+                new TelemetryRow("h", "S", "default", START.plusSeconds(60), Double.NaN, "C", null),
+                new TelemetryRow("h", "S", "default", START.plusSeconds(120), Double.POSITIVE_INFINITY, "C", null));
 
         // When
-        SensorSeries series = SensorSeries.of("S", rows, DAY);
+        SensorSeries series = SensorSeries.of("S", "default", 1, rows, DAY);
 
         // Then
         assertThat(series.points()).hasSize(1);
@@ -58,11 +58,11 @@ class SensorSeriesTest {
     @Test
     void should_call_units_mixed_when_some_readings_have_none() {
         // Given
-        List<TelemetryRow> rows = List.of(new TelemetryRow("h", "S", START, 1.0, "C", null),
-                new TelemetryRow("h", "S", START.plusSeconds(60), 2.0, null, null));
+        List<TelemetryRow> rows = List.of(new TelemetryRow("h", "S", "default", START, 1.0, "C", null),
+                new TelemetryRow("h", "S", "default", START.plusSeconds(60), 2.0, null, null));
 
         // When
-        SensorSeries series = SensorSeries.of("S", rows, DAY);
+        SensorSeries series = SensorSeries.of("S", "default", 1, rows, DAY);
 
         // Then
         assertThat(series.mixedUnits()).isTrue();

@@ -1,0 +1,135 @@
+package io.apiary.ingest.read;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+
+import io.apiary.ingest.topology.RowMapper;
+
+/**
+ * The cursors of one read: which query each partition of the range gets, in the current table
+ * and in a legacy table read beside it. For every table but {@code hive_telemetry_v2} (see
+ * {@link TelemetryPlanner}) that is one streamed time slice per partition, in the legacy table
+ * too. Not thread-safe: one per read.
+ *
+ * @param <R> the row type
+ */
+class ReadPlanner<R extends TimedRow> {
+
+    /**
+     * The planned cursors.
+     *
+     * @param cursors    the cursors, one or more per partition
+     * @param partitions distinct partitions among them, over both tables
+     * @param tables     the tables read, current first
+     * @param wanted     which of the merged rows the read returns (rows of sensors read only to
+     *                   hide legacy rows are not)
+     * @param <R>        the row type
+     */
+    record Plan<R extends TimedRow>(List<SliceCursor<R>> cursors, int partitions, List<String> tables, Predicate<? super R> wanted) {
+    }
+
+    final ReadBackend backend;
+    final ReadSettings settings;
+    final ReadRequest<R> request;
+    final TimeRange range;
+    final int pageSize;
+    final int maxBufferedRows;
+    final Comparator<TimedRow> rowOrder;
+    private final List<SliceCursor<R>> cursors = new ArrayList<>();
+    private final Set<List<Object>> partitions = new HashSet<>();
+
+    /**
+     * @param backend         where requests go, not null
+     * @param settings        keyspace and shard schemes, not null
+     * @param request         the read, not null
+     * @param range           the part of its range left to read (after a page token), not null
+     * @param pageSize        rows per page of streamed queries, at least 1
+     * @param maxBufferedRows rows a partition read whole may fetch before it is read series by series
+     */
+    ReadPlanner(ReadBackend backend, ReadSettings settings, ReadRequest<R> request, TimeRange range, int pageSize,
+            int maxBufferedRows) {
+        this.backend = backend;
+        this.settings = settings;
+        this.request = request;
+        this.range = range;
+        this.pageSize = pageSize;
+        this.maxBufferedRows = maxBufferedRows;
+        this.rowOrder = MergedRows.rowOrder(request.order());
+    }
+
+    /**
+     * One streamed time slice per partition of the current table and, if given, of the legacy one.
+     *
+     * @param legacyTable the legacy table to read beside the current one (it exists), or empty
+     * @return the cursors
+     * @throws IllegalArgumentException if a table cannot be read (missing)
+     */
+    Plan<R> plan(String legacyTable) {
+        SeriesTable<R> table = request.table();
+        for (SeriesTable.Slice slice : table.slices(request.entity(), RowMapper.WEATHER_SHARD_SENSOR, range,
+                settings.schemes(table))) {
+            add(streamed(table.layout(), slice, List.of(), pageSize));
+            if (!legacyTable.isEmpty()) {
+                add(streamed(table.legacyLayout(), slice.inLegacyTable(legacyTable), List.of(), pageSize));
+            }
+        }
+        return done(legacyTable, row -> true);
+    }
+
+    /**
+     * @param legacyTable the legacy table read, or empty
+     * @param wanted      which merged rows the read returns
+     * @return the plan of the cursors added
+     */
+    Plan<R> done(String legacyTable, Predicate<? super R> wanted) {
+        SeriesTable<R> table = request.table();
+        return new Plan<>(List.copyOf(cursors), partitions.size(),
+                legacyTable.isEmpty() ? List.of(table.name()) : List.of(table.name(), legacyTable), wanted);
+    }
+
+    /**
+     * @param layout the table's layout, not null
+     * @param slice  the partition and its part of the range, not null
+     * @param series the values of the layout's series columns (none, the sensor type, or type and id)
+     * @param rows   rows per page, at least 1
+     * @return a streamed cursor of the partition's time slice in the read's order
+     */
+    PartitionCursor<R> streamed(TableLayout<R> layout, SeriesTable.Slice slice, List<String> series, int rows) {
+        return new PartitionCursor<>(layout::map, slice, description(slice, String.join(":", series)),
+                backend.request(slice.table(), layout.sliceCql(settings.keyspace(), slice.table(), request.order()),
+                        layout.sliceValues(request.entity(), slice, series), rows));
+    }
+
+    /**
+     * Rows per page for each of {@code series} streamed cursors that replace a partition too large
+     * to hold: together they hold at most {@code maxBufferedRows} rows (one each, if there are more).
+     *
+     * @param series how many cursors, at least 0
+     * @return rows per page, at least 1, at most the read's page size
+     */
+    int perSeriesPage(int series) {
+        return (int) Math.max(1, Math.min(pageSize, maxBufferedRows / (long) Math.max(1, series)));
+    }
+
+    /** @param cursor a cursor of the read, counted with its partition */
+    void add(SliceCursor<R> cursor) {
+        cursors.add(cursor);
+        partitions.add(cursor.slice().partition());
+    }
+
+    /**
+     * @param slice  the partition, not null
+     * @param series what of it is read, e.g. {@code TEMPERATURE:inside} or {@code TEMPERATURE, HUMIDITY};
+     *               empty for a whole time slice
+     * @return e.g. {@code hive_telemetry_v2 partition (hive_id=3627, day=2021-07-15, shard=40) for
+     *         TEMPERATURE:inside}, for messages
+     */
+    String description(SeriesTable.Slice slice, String series) {
+        return slice.table() + " partition (" + request.table().entityColumn() + "=" + request.entity()
+                + (slice.keys().isEmpty() ? "" : ", " + slice.label()) + ")" + (series.isEmpty() ? "" : " for " + series);
+    }
+}
