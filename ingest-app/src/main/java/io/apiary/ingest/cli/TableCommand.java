@@ -226,7 +226,7 @@ public final class TableCommand {
                 out.flush();
                 err.printf("Verified %s against %s (worker %d of %d, %,d ranges%s) in %.1f s: %,d source rows, %,d target "
                         + "rows; %,d differences (%,d missing in target, %,d extra in target, %,d different) in %,d "
-                        + "ranges%s%n", plan.target(), plan.source(), settings.workerIndex(), settings.workers(),
+                        + "of the ranges%s%n", plan.target(), plan.source(), settings.workerIndex(), settings.workers(),
                         result.ranges(), cutoff == null ? "" : ", event times before " + cutoff, result.seconds(),
                         result.sourceRows(), result.targetRows(), result.missing() + result.extra() + result.different(),
                         result.missing(), result.extra(), result.different(), result.rangesDiffering(),

@@ -101,79 +101,60 @@ public record CopyMapping<T extends SpecificRecord>(TableShape source, TableShap
     /** A reading of either readings layout; a legacy one (no sensor_id column) gets the default sensor id. */
     static HiveTelemetryRow telemetry(ColumnValues row, boolean hasSensorId) {
         String sensorId = hasSensorId ? row.get("sensor_id", String.class) : Identifiers.DEFAULT_SENSOR_ID;
-        return HiveTelemetryRow.newBuilder()
-                .setHiveId(row.get("hive_id", String.class))
-                .setDay(row.get("day", LocalDate.class))
-                .setShard(required(row.get("shard", Integer.class), "shard"))
-                .setSensorType(row.get("sensor_type", String.class))
-                .setSensorId(sensorId)
-                .setReadingTime(row.get("reading_time", Instant.class))
-                .setGatewayId(row.get("gateway_id", String.class))
-                .setValue(required(row.get("value", Double.class), "value"))
-                .setUnit(row.get("unit", String.class))
-                .build();
+        return new HiveTelemetryRow(required(row, "hive_id", String.class), required(row, "day", LocalDate.class),
+                required(row, "shard", Integer.class), required(row, "sensor_type", String.class),
+                required(sensorId, "sensor_id"), required(row, "reading_time", Instant.class),
+                required(row, "gateway_id", String.class), required(row, "value", Double.class),
+                required(row, "unit", String.class));
     }
 
     /** An alert of either alerts layout; a legacy one (no alert_id column) gets the id derived from its content. */
     static AgentAlertRow alert(ColumnValues row, boolean hasAlertId) {
         String hiveId = row.get("hive_id", String.class);
-        String severity = row.get("severity", String.class);
-        String type = row.get("alert_type", String.class);
-        String message = row.get("message", String.class);
-        String alertId = hasAlertId ? row.get("alert_id", String.class) : null;
-        return AgentAlertRow.newBuilder()
-                .setAgentId(row.get("agent_id", String.class))
-                .setDay(row.get("day", LocalDate.class))
-                .setAlertTime(row.get("alert_time", Instant.class))
-                .setAlertId(alertId != null ? alertId
-                        : AlertIds.derive(hiveId, required(severity, "severity"), required(type, "alert_type"),
-                                required(message, "message")))
-                .setHiveId(hiveId)
-                .setSeverity(severity)
-                .setAlertType(type)
-                .setMessage(message)
-                .build();
+        String severity = required(row, "severity", String.class);
+        String type = required(row, "alert_type", String.class);
+        String message = required(row, "message", String.class);
+        String alertId = hasAlertId ? required(row, "alert_id", String.class)
+                : AlertIds.derive(hiveId, severity, type, message);
+        return new AgentAlertRow(required(row, "agent_id", String.class), required(row, "day", LocalDate.class),
+                required(row, "alert_time", Instant.class), alertId, hiveId, severity, type, message);
     }
 
     /** A weather reading; absent measurements stay null. */
     static WeatherReadingRow weather(ColumnValues row) {
-        return WeatherReadingRow.newBuilder()
-                .setStationId(row.get("station_id", String.class))
-                .setDay(row.get("day", LocalDate.class))
-                .setShard(required(row.get("shard", Integer.class), "shard"))
-                .setReadingTime(row.get("reading_time", Instant.class))
-                .setTemperatureC(row.get("temperature_c", Double.class))
-                .setRelativeHumidity(row.get("relative_humidity", Double.class))
-                .setPressureHpa(row.get("pressure_hpa", Double.class))
-                .setWindSpeedMs(row.get("wind_speed_ms", Double.class))
-                .setWindDirectionDeg(row.get("wind_direction_deg", Double.class))
-                .setRainfallMm(row.get("rainfall_mm", Double.class))
-                .setSolarRadiationWm2(row.get("solar_radiation_wm2", Double.class))
-                .build();
+        return new WeatherReadingRow(required(row, "station_id", String.class), required(row, "day", LocalDate.class),
+                required(row, "shard", Integer.class), required(row, "reading_time", Instant.class),
+                row.get("temperature_c", Double.class), row.get("relative_humidity", Double.class),
+                row.get("pressure_hpa", Double.class), row.get("wind_speed_ms", Double.class),
+                row.get("wind_direction_deg", Double.class), row.get("rainfall_mm", Double.class),
+                row.get("solar_radiation_wm2", Double.class));
     }
 
     /** The reading in the day and shard of its reading time under the scheme. */
     static HiveTelemetryRow rebucket(HiveTelemetryRow row, ShardScheme scheme) {
         long time = row.getReadingTime().toEpochMilli();
-        return HiveTelemetryRow.newBuilder(row)
-                .setDay(DayBucket.of(time))
-                .setShard(scheme.strategy().shard(row.getHiveId(), row.getSensorType(), time, scheme.shards()))
-                .build();
+        return new HiveTelemetryRow(row.getHiveId(), DayBucket.of(time),
+                scheme.strategy().shard(row.getHiveId(), row.getSensorType(), time, scheme.shards()), row.getSensorType(),
+                row.getSensorId(), row.getReadingTime(), row.getGatewayId(), row.getValue(), row.getUnit());
     }
 
     /** The alert in the day of its alert time. */
     static AgentAlertRow rebucket(AgentAlertRow row) {
-        return AgentAlertRow.newBuilder(row).setDay(DayBucket.of(row.getAlertTime().toEpochMilli())).build();
+        return new AgentAlertRow(row.getAgentId(), DayBucket.of(row.getAlertTime().toEpochMilli()), row.getAlertTime(),
+                row.getAlertId(), row.getHiveId(), row.getSeverity(), row.getAlertType(), row.getMessage());
     }
 
-    /** The weather reading in the day and shard of its reading time under the scheme (as the topology's {@link RowMapper}). */
+    /** The weather reading in the day and shard of its reading time under the scheme, as the topology's {@link RowMapper} places it. */
     static WeatherReadingRow rebucket(WeatherReadingRow row, ShardScheme scheme) {
         long time = row.getReadingTime().toEpochMilli();
-        return WeatherReadingRow.newBuilder(row)
-                .setDay(DayBucket.of(time))
-                .setShard(scheme.strategy().shard(row.getStationId(), RowMapper.WEATHER_SHARD_SENSOR, time,
-                        scheme.shards()))
-                .build();
+        return new WeatherReadingRow(row.getStationId(), DayBucket.of(time),
+                scheme.strategy().shard(row.getStationId(), RowMapper.WEATHER_SHARD_SENSOR, time, scheme.shards()),
+                row.getReadingTime(), row.getTemperatureC(), row.getRelativeHumidity(), row.getPressureHpa(),
+                row.getWindSpeedMs(), row.getWindDirectionDeg(), row.getRainfallMm(), row.getSolarRadiationWm2());
+    }
+
+    private static <V> V required(ColumnValues row, String column, Class<V> type) {
+        return required(row.get(column, type), column);
     }
 
     private static <V> V required(V value, String column) {

@@ -17,6 +17,7 @@ public final class ScanQuery {
 
     private final TableRef table;
     private final TableShape shape;
+    private final java.util.Map<String, Integer> positions = new java.util.HashMap<>();
 
     /**
      * @param table the table, not null
@@ -25,6 +26,10 @@ public final class ScanQuery {
     public ScanQuery(TableRef table, TableShape shape) {
         this.table = table;
         this.shape = shape;
+        List<String> columns = shape.columns();
+        for (int i = 0; i < columns.size(); i++) {
+            positions.put(columns.get(i), i + 1);
+        }
     }
 
     /** @return the CQL text, with two markers: the token after which the range starts, and its last token */
@@ -65,7 +70,16 @@ public final class ScanQuery {
             ttls[i] = row.isNull(first + 2 * i + 1) ? null : row.getInt(first + 2 * i + 1);
         }
         int latest = latest(writeTimes);
-        return new ScannedRow(row.getLong(0), row::get, latest < 0 ? ScannedRow.NO_CELLS : writeTimes[latest],
+        return new ScannedRow(row.getLong(0), new ColumnValues() {
+            @Override
+            public <V> V get(String column, Class<V> type) {
+                Integer position = positions.get(column);
+                if (position == null) {
+                    throw new IllegalArgumentException(column + " is not a column of " + shape);
+                }
+                return row.get(position, type);
+            }
+        }, latest < 0 ? ScannedRow.NO_CELLS : writeTimes[latest],
                 latest < 0 || ttls[latest] == null ? 0 : ttls[latest]);
     }
 

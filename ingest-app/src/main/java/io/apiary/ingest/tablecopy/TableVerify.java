@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
+import com.datastax.oss.driver.api.core.metadata.token.Token;
+import com.datastax.oss.driver.internal.core.metadata.token.Murmur3Token;
 import io.apiary.ingest.sink.SinkTable;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -175,7 +177,7 @@ public final class TableVerify<T extends SpecificRecord> {
         });
         sourceSide(work, sourceScan, digests);
         long differing = digests.stream().filter(d -> !d[0].matches(d[1])).count();
-        progress("digested %,d ranges: %,d of them differ", work.size(), differing);
+        progress("digested %,d ranges of both tables: %,d of them differ", work.size(), differing);
         return digests;
     }
 
@@ -236,7 +238,8 @@ public final class TableVerify<T extends SpecificRecord> {
     }
 
     private long tokenOf(ByteBuffer partitionKey) {
-        return Long.parseLong(tokenMap.format(tokenMap.newToken(partitionKey)));
+        Token token = tokenMap.newToken(partitionKey);
+        return token instanceof Murmur3Token murmur3 ? murmur3.getValue() : Long.parseLong(tokenMap.format(token));
     }
 
     private void report(Differences.Difference difference) {

@@ -9,6 +9,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import io.apiary.ingest.bucket.DayBucket;
 import io.apiary.ingest.bucket.ShardStrategy;
@@ -52,43 +55,58 @@ public final class LegacyReadings {
         PreparedStatement update = session.prepare("UPDATE " + table + " USING TIMESTAMP ? AND TTL ? SET value = ? "
                 + "WHERE hive_id = ? AND day = ? AND shard = ? AND sensor_type = ? AND reading_time = ?");
         SplittableRandom random = new SplittableRandom(seed);
-        int perSeries = Math.max(1, rows / (HIVES * TYPES.size()));
+        int perSeries = Math.max(1, (rows + HIVES * TYPES.size() - 1) / (HIVES * TYPES.size()));
         long span = DAYS * DayBucket.MILLIS_PER_DAY;
         long start = FIRST_DAY.toEpochDay() * DayBucket.MILLIS_PER_DAY;
-        Semaphore inFlight = new Semaphore(256);
-        List<CompletableFuture<?>> failures = new ArrayList<>();
+        // one UNLOGGED batch per partition, a hive's readings in time order: the old sink's writes, and fast
+        Semaphore inFlight = new Semaphore(64);
+        List<CompletableFuture<?>> writes = new ArrayList<>();
+        List<BatchableStatement<?>> batch = new ArrayList<>();
+        String partition = null;
         int rewritten = 0;
         for (int i = 0; i < rows; i++) {
-            int hive = i % HIVES;
-            String type = TYPES.get((i / HIVES) % TYPES.size());
-            long slot = i / (HIVES * TYPES.size());
-            long time = start + slot * span / perSeries + hive * 1_000L + (i / HIVES) % TYPES.size();
+            int series = i / perSeries;
+            int hive = series / TYPES.size() % HIVES;
+            long slot = i % perSeries;
+            int typeIndex = (i / perSeries) % TYPES.size();
+            String type = TYPES.get(typeIndex);
+            long time = start + slot * span / perSeries + hive * 1_000L + typeIndex;
             String hiveId = "hive-" + hive;
             LocalDate day = DayBucket.of(time);
             int shard = ShardStrategy.TIME.shard(hiveId, type, time, 96);
             long writeTime = time * 1_000 + random.nextInt(1_000_000);
             int ttl = random.nextInt(5) == 0 ? 0 : 3_600 + random.nextInt(7_776_000 - 3_600);
             double value = Math.round(random.nextDouble() * 10_000) / 100.0;
-            inFlight.acquire();
-            CompletableFuture<?> done = session.executeAsync(insert.bind(hiveId, day, shard, type,
-                    Instant.ofEpochMilli(time), "gw-" + hive % 3, value, unit(type), writeTime, ttl)).toCompletableFuture();
+            String key = hiveId + "|" + day + "|" + shard + "|" + type;
+            if (!key.equals(partition) && !batch.isEmpty()) {
+                send(session, batch, inFlight, writes);
+                batch = new ArrayList<>();
+            }
+            partition = key;
+            batch.add(insert.bind(hiveId, day, shard, type, Instant.ofEpochMilli(time), "gw-" + hive % 3, value,
+                    unit(type), writeTime, ttl));
             if (random.nextInt(20) == 0) {
                 rewritten++;
                 long later = writeTime + 1 + random.nextInt(5_000_000);
                 int laterTtl = random.nextInt(4) == 0 ? 0 : 3_600 + random.nextInt(7_776_000 - 3_600);
-                double corrected = value + 0.5;
-                done = done.thenCompose(ok -> session.executeAsync(update.bind(later, laterTtl, corrected, hiveId, day,
-                        shard, type, Instant.ofEpochMilli(time))).toCompletableFuture());
-            }
-            CompletableFuture<?> tracked = done.whenComplete((ok, error) -> inFlight.release());
-            if (i % 10_000 == 0) {
-                failures.add(tracked);
+                batch.add(update.bind(later, laterTtl, value + 0.5, hiveId, day, shard, type, Instant.ofEpochMilli(time)));
             }
         }
-        inFlight.acquire(256);
-        inFlight.release(256);
-        failures.forEach(CompletableFuture::join);
+        if (!batch.isEmpty()) {
+            send(session, batch, inFlight, writes);
+        }
+        writes.forEach(CompletableFuture::join);
         return rewritten;
+    }
+
+    private static void send(CqlSession session, List<BatchableStatement<?>> batch, Semaphore inFlight,
+            List<CompletableFuture<?>> writes) throws InterruptedException {
+        inFlight.acquire();
+        writes.add(session.executeAsync(BatchStatement.newInstance(BatchType.UNLOGGED, batch)).toCompletableFuture()
+                .whenComplete((ok, error) -> inFlight.release()));
+        if (writes.size() > 1_000) {
+            writes.removeIf(w -> w.isDone() && !w.isCompletedExceptionally());
+        }
     }
 
     private static String unit(String type) {
