@@ -33,7 +33,7 @@ import java.util.function.LongSupplier;
  * CPU time of these forced collections are taken out of the window. Not thread-safe: one run at
  * a time, from one thread.
  */
-final class RunMeter {
+public final class RunMeter {
 
     /** How often a full collection is forced to read the live heap. */
     static final Duration LIVE_HEAP_PROBE = Duration.ofSeconds(10);
@@ -143,6 +143,16 @@ final class RunMeter {
     private static double cpuSeconds(OptionalLong pid) {
         return pid.isEmpty() ? Double.NaN
                 : ProcessHandle.of(pid.getAsLong()).map(RunMeter::cpuSeconds).orElse(Double.NaN);
+    }
+
+    /**
+     * The CPU time a process has used so far, as every run here counts it.
+     *
+     * @param pid a process id, e.g. of the local Cassandra node
+     * @return user + system seconds, NaN when the process is unknown
+     */
+    public static double processCpuSeconds(long pid) {
+        return cpuSeconds(OptionalLong.of(pid));
     }
 
     private static double cpuSeconds(ProcessHandle process) {

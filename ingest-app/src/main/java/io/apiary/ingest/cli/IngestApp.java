@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code ingest-app} command line: {@code demo}, {@code run}, {@code import-csv},
- * {@code schema apply}, {@code topics create}, {@code devstack} and {@code dump}. Errors are printed as one
+ * {@code schema apply}, {@code topics create}, {@code devstack}, {@code dump}, {@code table copy} and
+ * {@code table verify}, among others. Errors are printed as one
  * actionable line on stderr (stack traces with {@code APIARY_LOG_LEVEL=DEBUG}); exit code 1 on
  * error, 2 on bad usage or invalid configuration (nothing was started).
  */
@@ -14,7 +15,7 @@ import picocli.CommandLine.Command;
         description = "Apiary Ingest: hive gateway telemetry from Kafka to Cassandra.",
         subcommands = {DemoCommand.class, RunCommand.class, ImportCsvCommand.class, SchemaCommand.class,
                 TopicsCommand.class, DevStackCommand.class, DumpCommand.class, BenchCommand.class, ConfigCommand.class,
-                PartitionsCommand.class, QueryCommand.class, ReportCommand.class,
+                PartitionsCommand.class, QueryCommand.class, ReportCommand.class, TableCommand.class,
                 CommandLine.HelpCommand.class})
 public final class IngestApp {
 

@@ -8,9 +8,10 @@ package io.apiary.ingest.sink;
  * halves it (not below 1), at most once per {@code decreaseIntervalNanos} so that one burst of
  * failures counts as one signal. Pure logic with an injected clock.
  *
- * <p>Not thread-safe: the sink's poll thread only.
+ * <p>Not thread-safe: one thread only (the sink's poll thread, the copy's loop of
+ * {@code ingest-app table copy}).
  */
-final class AdaptiveConcurrency {
+public final class AdaptiveConcurrency {
 
     private final int max;
     private final long decreaseIntervalNanos;
@@ -22,7 +23,7 @@ final class AdaptiveConcurrency {
      * @param max                   the configured maximum, at least 1; also the starting limit
      * @param decreaseIntervalNanos shortest time between two decreases, at least 0
      */
-    AdaptiveConcurrency(int max, long decreaseIntervalNanos) {
+    public AdaptiveConcurrency(int max, long decreaseIntervalNanos) {
         if (max < 1 || decreaseIntervalNanos < 0) {
             throw new IllegalArgumentException("max must be at least 1 and the interval at least 0");
         }
@@ -32,12 +33,12 @@ final class AdaptiveConcurrency {
     }
 
     /** @return the current limit, in [1, max] */
-    int limit() {
+    public int limit() {
         return (int) limit;
     }
 
     /** Records an acknowledged request. */
-    void onSuccess() {
+    public void onSuccess() {
         limit = Math.min(max, limit + 1.0 / limit);
     }
 
@@ -47,7 +48,7 @@ final class AdaptiveConcurrency {
      * @param nowNanos the current time
      * @return true if the limit was lowered by this call
      */
-    boolean onOverload(long nowNanos) {
+    public boolean onOverload(long nowNanos) {
         if (decreased && nowNanos - lastDecreaseNanos < decreaseIntervalNanos) {
             return false;
         }

@@ -12,7 +12,7 @@ import java.util.function.LongUnaryOperator;
  * @param base first delay, positive
  * @param max  longest delay, at least {@code base}
  */
-record RetryBackoff(Duration base, Duration max) {
+public record RetryBackoff(Duration base, Duration max) {
 
     /**
      * The delay before an attempt.
@@ -21,7 +21,7 @@ record RetryBackoff(Duration base, Duration max) {
      * @param random  {@code bound -> uniform value in [0, bound)}, e.g. {@code ThreadLocalRandom::nextLong}
      * @return the delay in nanoseconds, in [cap/2, cap] where cap = min(max, base x 2^(attempt-1))
      */
-    long delayNanos(int attempt, LongUnaryOperator random) {
+    public long delayNanos(int attempt, LongUnaryOperator random) {
         long baseNanos = base.toNanos();
         long maxNanos = max.toNanos();
         int doublings = Math.max(0, Math.min(attempt - 1, 62 - (63 - Long.numberOfLeadingZeros(baseNanos))));

@@ -6,9 +6,9 @@ package io.apiary.ingest.sink;
  * credit (the balance may go negative, so a batch larger than the rate never blocks forever and
  * the long-run rate still holds). Pure logic with an injected clock.
  *
- * <p>Not thread-safe: the sink's poll thread only.
+ * <p>Not thread-safe: one thread only (the sink's poll thread, the copy's loop).
  */
-final class RowRateLimiter {
+public final class RowRateLimiter {
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
@@ -20,7 +20,7 @@ final class RowRateLimiter {
      * @param rowsPerSecond the rate, at least 0; 0 admits everything at once
      * @param nowNanos      the current time
      */
-    RowRateLimiter(long rowsPerSecond, long nowNanos) {
+    public RowRateLimiter(long rowsPerSecond, long nowNanos) {
         if (rowsPerSecond < 0) {
             throw new IllegalArgumentException("rowsPerSecond must be at least 0: " + rowsPerSecond);
         }
@@ -34,7 +34,7 @@ final class RowRateLimiter {
      * @param nowNanos the current time
      * @return true if the batch may go now (its rows are taken), false to wait
      */
-    boolean tryAcquire(int rows, long nowNanos) {
+    public boolean tryAcquire(int rows, long nowNanos) {
         if (rowsPerSecond == 0) {
             return true;
         }
@@ -50,7 +50,7 @@ final class RowRateLimiter {
      * @param nowNanos the current time
      * @return nanoseconds until {@link #tryAcquire} can succeed, 0 if now
      */
-    long nanosUntilAvailable(long nowNanos) {
+    public long nanosUntilAvailable(long nowNanos) {
         if (rowsPerSecond == 0) {
             return 0;
         }

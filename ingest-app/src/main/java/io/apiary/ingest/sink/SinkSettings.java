@@ -97,7 +97,7 @@ public record SinkSettings(int maxInFlight, int batchMaxRows, long batchMaxBytes
      * @param server the server's thresholds, not null
      * @return the byte cap to use: the configured one, or the server's warning threshold
      */
-    long effectiveBatchMaxBytes(ServerBatchLimits server) {
+    public long effectiveBatchMaxBytes(ServerBatchLimits server) {
         return batchMaxBytes == -1 ? server.warnBytes() : batchMaxBytes;
     }
 

@@ -9,9 +9,13 @@ import java.util.Objects;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.ProtocolVersion;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.type.DataType;
 import com.datastax.oss.driver.api.core.type.DataTypes;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodec;
@@ -266,6 +270,18 @@ public final class SinkTable<T extends SpecificRecord> {
     }
 
     /**
+     * Binds a row with the write timestamp derived from it ({@link WriteTimestamps}) and the
+     * configured TTL, as {@link #bind(byte[])} binds a decoded row.
+     *
+     * @param row the row in this table's layout, not null
+     * @return the row's idempotent statements
+     * @throws RuntimeException if it cannot be bound (e.g. a time past year 294,247)
+     */
+    public Write bind(T row) {
+        return bind(row, Long.MIN_VALUE, -1);
+    }
+
+    /**
      * Binds a row copied from another table ({@code ingest-app table copy}), keeping the source's
      * write time and remaining TTL: {@code USING TIMESTAMP ? AND TTL ?}.
      *
@@ -321,6 +337,34 @@ public final class SinkTable<T extends SpecificRecord> {
     }
 
     /**
+     * The one request that writes some rows of one table: a lone row's INSERT when it has no row
+     * deletion before it, else an UNLOGGED batch of every row's statements in order (a row
+     * deletion before its INSERT, for tables with optional columns), with the consistency level of
+     * the first INSERT and routed by its partition key (the driver routes a batch by its first
+     * statement; the key computed at bind time is given instead).
+     *
+     * @param writes rows bound from one table, not empty; one partition's, for a single-partition batch
+     * @return the statement to execute, idempotent
+     */
+    public static Statement<?> request(List<Write> writes) {
+        if (writes.size() == 1 && writes.get(0).statements().size() == 1) {
+            return writes.get(0).insert();
+        }
+        List<BatchableStatement<?>> statements = new ArrayList<>(writes.size() * 2);
+        for (Write write : writes) {
+            statements.addAll(write.statements());
+        }
+        BoundStatement first = writes.get(0).insert();
+        return BatchStatement.builder(BatchType.UNLOGGED)
+                .addStatements(statements)
+                .setIdempotence(true)
+                .setConsistencyLevel(first.getConsistencyLevel())
+                .setRoutingKeyspace(first.getRoutingKeyspace())
+                .setRoutingKey(writes.get(0).routingKey())
+                .build();
+    }
+
+    /**
      * @param instant an instant, not null
      * @return microseconds since the epoch, the unit of CQL write timestamps
      * @throws ArithmeticException past year 294,247
@@ -362,7 +406,7 @@ public final class SinkTable<T extends SpecificRecord> {
      * @param insert an INSERT bound from this table
      * @return the clustering columns' values, each preceded by its length, as one buffer
      */
-    ByteBuffer clusteringKey(BoundStatement insert) {
+    public ByteBuffer clusteringKey(BoundStatement insert) {
         int from = layout.partitionKeys();
         int to = from + layout.clustering();
         int size = 0;
@@ -391,7 +435,22 @@ public final class SinkTable<T extends SpecificRecord> {
      * @return the table binding
      */
     public static SinkTable<HiveTelemetryRow> hiveTelemetry(CqlSession session, String keyspace, Options options) {
-        Layout layout = new Layout(TableNames.HIVE_TELEMETRY, List.of("hive_id", "day", "shard", "sensor_type",
+        return hiveTelemetry(session, keyspace, TableNames.HIVE_TELEMETRY, options);
+    }
+
+    /**
+     * A table of hive_telemetry_v2's layout under another name (the target of {@code ingest-app
+     * table copy}), bound as {@link #hiveTelemetry(CqlSession, String, Options)}.
+     *
+     * @param session  an open session, not null
+     * @param keyspace keyspace of the table
+     * @param table    name of the table, without keyspace
+     * @param options  consistency level and TTL, not null
+     * @return the table binding
+     */
+    public static SinkTable<HiveTelemetryRow> hiveTelemetry(CqlSession session, String keyspace, String table,
+            Options options) {
+        Layout layout = new Layout(table, List.of("hive_id", "day", "shard", "sensor_type",
                 "sensor_id", "reading_time", "gateway_id", "value", "unit"), 3, 3, false);
         return new SinkTable<>(session, keyspace, options, layout, HiveTelemetryRow.class,
                 (row, statement) -> statement
@@ -441,7 +500,22 @@ public final class SinkTable<T extends SpecificRecord> {
      * @return the table binding
      */
     public static SinkTable<WeatherReadingRow> weatherReadings(CqlSession session, String keyspace, Options options) {
-        Layout layout = new Layout(TableNames.WEATHER_READINGS, List.of("station_id", "day", "shard", "reading_time",
+        return weatherReadings(session, keyspace, TableNames.WEATHER_READINGS, options);
+    }
+
+    /**
+     * A table of weather_readings' layout under another name (the target of {@code ingest-app
+     * table copy}), bound as {@link #weatherReadings(CqlSession, String, Options)}.
+     *
+     * @param session  an open session, not null
+     * @param keyspace keyspace of the table
+     * @param table    name of the table, without keyspace
+     * @param options  consistency level and TTL, not null
+     * @return the table binding
+     */
+    public static SinkTable<WeatherReadingRow> weatherReadings(CqlSession session, String keyspace, String table,
+            Options options) {
+        Layout layout = new Layout(table, List.of("station_id", "day", "shard", "reading_time",
                 "temperature_c", "relative_humidity", "pressure_hpa", "wind_speed_ms", "wind_direction_deg",
                 "rainfall_mm", "solar_radiation_wm2"), 3, 1, true);
         return new SinkTable<>(session, keyspace, options, layout, WeatherReadingRow.class,
@@ -473,7 +547,22 @@ public final class SinkTable<T extends SpecificRecord> {
      * @return the table binding
      */
     public static SinkTable<AgentAlertRow> agentAlerts(CqlSession session, String keyspace, Options options) {
-        Layout layout = new Layout(TableNames.AGENT_ALERTS, List.of("agent_id", "day", "alert_time", "alert_id",
+        return agentAlerts(session, keyspace, TableNames.AGENT_ALERTS, options);
+    }
+
+    /**
+     * A table of agent_alerts_v2's layout under another name (the target of {@code ingest-app
+     * table copy}), bound as {@link #agentAlerts(CqlSession, String, Options)}.
+     *
+     * @param session  an open session, not null
+     * @param keyspace keyspace of the table
+     * @param table    name of the table, without keyspace
+     * @param options  consistency level and TTL, not null
+     * @return the table binding
+     */
+    public static SinkTable<AgentAlertRow> agentAlerts(CqlSession session, String keyspace, String table,
+            Options options) {
+        Layout layout = new Layout(table, List.of("agent_id", "day", "alert_time", "alert_id",
                 "hive_id", "severity", "alert_type", "message"), 2, 2, true);
         return new SinkTable<>(session, keyspace, options, layout, AgentAlertRow.class,
                 (row, statement) -> {

@@ -8,7 +8,7 @@ import com.datastax.oss.driver.api.core.servererrors.UnauthorizedException;
  * unreachable: timeouts, unavailable replicas, overload, no node, closed connections) and those
  * a retry cannot fix (the server refused the statement as invalid). Stateless, thread-safe.
  */
-final class WriteFailures {
+public final class WriteFailures {
 
     private WriteFailures() {
     }
@@ -17,7 +17,7 @@ final class WriteFailures {
      * @param error a failure of an idempotent write
      * @return true if the same write may succeed later
      */
-    static boolean retryable(Throwable error) {
+    public static boolean retryable(Throwable error) {
         Throwable cause = unwrap(error);
         if (cause instanceof UnauthorizedException || statementError(cause)) {
             return true; // an operator must fix access or schema; the rows must not be dead-lettered meanwhile
@@ -40,7 +40,7 @@ final class WriteFailures {
      * @param error a failure of a write
      * @return true if every row written with the same statement would fail the same way
      */
-    static boolean statementError(Throwable error) {
+    public static boolean statementError(Throwable error) {
         Throwable cause = unwrap(error);
         if (!(cause instanceof QueryValidationException)) {
             return false;
@@ -55,7 +55,7 @@ final class WriteFailures {
      *         unavailable replicas, busy or missing connections, the driver's own throttling):
      *         the sink then lowers its requests in flight
      */
-    static boolean overload(Throwable error) {
+    public static boolean overload(Throwable error) {
         Throwable cause = unwrap(error);
         return cause instanceof com.datastax.oss.driver.api.core.DriverTimeoutException
                 || cause instanceof com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException
@@ -71,11 +71,15 @@ final class WriteFailures {
      * @param error a failure
      * @return a short label of its cause, for the retry metric's tag
      */
-    static String cause(Throwable error) {
+    public static String cause(Throwable error) {
         return unwrap(error).getClass().getSimpleName();
     }
 
-    static Throwable unwrap(Throwable error) {
+    /**
+     * @param error a failure, possibly wrapped by a future
+     * @return the cause inside {@code CompletionException} and {@code ExecutionException} wrappers
+     */
+    public static Throwable unwrap(Throwable error) {
         Throwable t = error;
         while ((t instanceof java.util.concurrent.CompletionException
                 || t instanceof java.util.concurrent.ExecutionException) && t.getCause() != null) {

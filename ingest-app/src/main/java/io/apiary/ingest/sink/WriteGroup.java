@@ -3,10 +3,6 @@ package io.apiary.ingest.sink;
 import java.util.ArrayList;
 import java.util.List;
 
-import com.datastax.oss.driver.api.core.cql.BatchStatement;
-import com.datastax.oss.driver.api.core.cql.BatchType;
-import com.datastax.oss.driver.api.core.cql.BatchableStatement;
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import org.apache.kafka.common.TopicPartition;
 
@@ -71,22 +67,11 @@ final class WriteGroup {
      *         row's statements (a row deletion before its INSERT, for tables with optional columns)
      */
     Statement<?> statement() {
-        if (rows.size() == 1 && rows.get(0).write().statements().size() == 1) {
-            return rows.get(0).statement();
-        }
-        List<BatchableStatement<?>> statements = new ArrayList<>(rows.size() * 2);
+        List<SinkTable.Write> writes = new ArrayList<>(rows.size());
         for (BoundRow row : rows) {
-            statements.addAll(row.write().statements());
+            writes.add(row.write());
         }
-        BoundStatement first = rows.get(0).statement();
-        return BatchStatement.builder(BatchType.UNLOGGED)
-                .addStatements(statements)
-                .setIdempotence(true)
-                .setConsistencyLevel(first.getConsistencyLevel())
-                // the driver routes a batch by its first statement; give it the key computed at bind time
-                .setRoutingKeyspace(first.getRoutingKeyspace())
-                .setRoutingKey(rows.get(0).routingKey())
-                .build();
+        return SinkTable.request(writes);
     }
 
     /** @return one group per row, for finding the row a batch failed on */

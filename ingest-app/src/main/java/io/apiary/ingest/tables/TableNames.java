@@ -29,6 +29,12 @@ public final class TableNames {
      */
     public static final String LEGACY_AGENT_ALERTS = "agent_alerts";
 
+    /**
+     * Where {@code ingest-app table copy} keeps how far each token range of a copy has come, so
+     * that a killed copy resumes; created by the command itself, not part of {@code cql/}.
+     */
+    public static final String TABLE_COPY_PROGRESS = "table_copy_progress";
+
     /** The tables the sink writes, in the order of {@code cql/}. */
     public static final List<String> CURRENT = List.of(HIVE_TELEMETRY, HIVE_ACTIVITY, WEATHER_READINGS, AGENT_ALERTS);
 

@@ -19,8 +19,8 @@ import io.apiary.ingest.cli.IngestApp;
 
 /**
  * {@code ingest-app run} as a child JVM, as Kubernetes runs it: configured by a properties file,
- * serving its HTTP endpoints on a free port of 127.0.0.1, stopped with SIGTERM. Its output goes to
- * a log file. Not thread-safe.
+ * serving its HTTP endpoints on a free port of 127.0.0.1, stopped with SIGTERM; or any other
+ * command ({@link #command}). Its output goes to a log file. Not thread-safe.
  */
 public final class AppProcess implements AutoCloseable {
 
@@ -60,6 +60,22 @@ public final class AppProcess implements AutoCloseable {
                 "run", "--component", component, "--config", configFile.toString()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new AppProcess(process, log, port);
+    }
+
+    /**
+     * Starts any {@code ingest-app} command as a child JVM, e.g. {@code table copy ...}.
+     *
+     * @param log  where stdout and stderr go
+     * @param args the command line
+     * @return the started process (its port is 0: it serves no HTTP)
+     * @throws IOException if the JVM cannot be started
+     */
+    public static AppProcess command(Path log, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), IngestApp.class.getName()));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new AppProcess(process, log, 0);
     }
 
     private static int freePort() throws IOException {

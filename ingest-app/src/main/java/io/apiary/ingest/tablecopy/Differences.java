@@ -1,0 +1,108 @@
+package io.apiary.ingest.tablecopy;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Names the rows that differ between the two sides of some token ranges: the source's rows
+ * (mapped to the target's layout) are held by target key, then the target's rows are compared
+ * with them one by one as they are read. A target row without a source row is extra, a source
+ * row without a target row missing, and two rows of one key whose values or write time differ are
+ * different. Two source rows that map to one target key (the same reading stored under two shard
+ * schemes) are one target row: the one with the greater write time is kept, as Cassandra keeps
+ * it, and the other is counted as merged, not as a difference. Not thread-safe.
+ */
+final class Differences {
+
+    /** What differs. */
+    enum Kind {
+        /** In the source, not in the target. */
+        MISSING,
+        /** In the target, not in the source. */
+        EXTRA,
+        /** In both, with other values or another write time. */
+        DIFFERENT
+    }
+
+    /**
+     * One difference.
+     *
+     * @param kind   what differs
+     * @param source the source's row, null when extra
+     * @param target the target's row, null when missing
+     */
+    record Difference(Kind kind, VerifiedRow source, VerifiedRow target) {
+    }
+
+    private final Map<ByteBuffer, VerifiedRow> held = new HashMap<>();
+    private final Consumer<Difference> report;
+    private long missing;
+    private long extra;
+    private long different;
+    private long merged;
+
+    /** @param report receives each difference as it is found */
+    Differences(Consumer<Difference> report) {
+        this.report = report;
+    }
+
+    /** @param row a source row, mapped; held until {@link #finish} */
+    void source(VerifiedRow row) {
+        VerifiedRow other = held.get(row.key());
+        if (other != null) {
+            merged++;
+            if (other.writeTimeMicros() >= row.writeTimeMicros()) {
+                return;
+            }
+        }
+        held.put(row.key(), row);
+    }
+
+    /** @param row a target row of the ranges whose source rows were all given */
+    void target(VerifiedRow row) {
+        VerifiedRow source = held.remove(row.key());
+        if (source == null) {
+            extra++;
+            report.accept(new Difference(Kind.EXTRA, null, row));
+        } else if (source.hash() != row.hash()) {
+            different++;
+            report.accept(new Difference(Kind.DIFFERENT, source, row));
+        }
+    }
+
+    /** Reports every source row no target row matched as missing, and forgets them. */
+    void finish() {
+        for (VerifiedRow row : held.values()) {
+            missing++;
+            report.accept(new Difference(Kind.MISSING, row, null));
+        }
+        held.clear();
+    }
+
+    /** @return source rows without a target row */
+    long missing() {
+        return missing;
+    }
+
+    /** @return target rows without a source row */
+    long extra() {
+        return extra;
+    }
+
+    /** @return rows of one key that differ */
+    long different() {
+        return different;
+    }
+
+    /** @return source rows that shared a target key with another */
+    long merged() {
+        return merged;
+    }
+
+    /** @return every difference: missing, extra and different */
+    long total() {
+        return missing + extra + different;
+    }
+}

@@ -1,0 +1,46 @@
+package io.apiary.ingest.tablecopy;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.apiary.ingest.sink.SinkTable;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * A row as text for the operator, by its table's column names: its primary key
+ * ({@code hive_id=3627, day=2021-07-15, ...}) or its other values. Stateless, thread-safe.
+ */
+final class RowText {
+
+    private RowText() {
+    }
+
+    /**
+     * @param table the row's table binding
+     * @param row   the row
+     * @return its partition-key and clustering columns as {@code name=value, ...}
+     */
+    static String key(SinkTable<?> table, SpecificRecord row) {
+        return columns(row, table.columns().subList(0, table.partitionKeyColumns() + table.clusteringColumns()));
+    }
+
+    /**
+     * @param table the row's table binding
+     * @param row   the row
+     * @return its regular columns as {@code name=value, ...} (null for an absent value)
+     */
+    static String values(SinkTable<?> table, SpecificRecord row) {
+        List<String> columns = table.columns();
+        return columns(row, columns.subList(table.partitionKeyColumns() + table.clusteringColumns(), columns.size()));
+    }
+
+    private static String columns(SpecificRecord row, List<String> columns) {
+        List<String> parts = new ArrayList<>(columns.size());
+        for (String column : columns) {
+            Schema.Field field = row.getSchema().getField(column);
+            parts.add(column + "=" + (field == null ? "?" : String.valueOf(row.get(field.pos()))));
+        }
+        return String.join(", ", parts);
+    }
+}

@@ -1,0 +1,271 @@
+package io.apiary.ingest.tablecopy;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import io.apiary.ingest.sink.AdaptiveConcurrency;
+import io.apiary.ingest.sink.BatchGrouper;
+import io.apiary.ingest.sink.RetryBackoff;
+import io.apiary.ingest.sink.RowRateLimiter;
+import io.apiary.ingest.sink.SinkTable;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * {@code ingest-app table copy}: copies this worker's share of a table's token ranges into a
+ * table of another layout. Each range is read page by page in token order ({@link RangeReader},
+ * up to {@code scanConcurrency} ranges at once); each row is mapped ({@link CopyMapping}) and
+ * bound by the target's {@link SinkTable#bindCopy} with its write time and remaining TTL; the rows
+ * of a page are grouped by target partition into batches within the sink's caps
+ * ({@link BatchGrouper}) and written by a {@link CopyWriter}. A range's position is saved
+ * ({@link CopyProgress}) once every row before it is acknowledged ({@link RangeCursor}), so a rerun
+ * with the same arguments resumes there. A row without any regular cell (no write time or TTL to
+ * read) is written with the sink's own write time and the target's TTL, and counted.
+ * Not thread-safe: {@link #run} drives it on the calling thread.
+ *
+ * @param <T> the target's row record type
+ */
+public final class TableCopy<T extends SpecificRecord> {
+
+    /** What a run did. */
+    public record Result(long rowsCopied, long rowsFailed, long rowsWithoutCells, int rangesDone, int ranges,
+            int rangesDoneBefore, long retries, double seconds) {
+        /** @return whether every range of the share is done and no row failed */
+        public boolean complete() {
+            return rowsFailed == 0 && rangesDone == ranges;
+        }
+    }
+
+    private final class Job implements RangeReader.Listener {
+        final RangeReader reader;
+        final RangeCursor cursor;
+        boolean saving;
+        long savedToken;
+        boolean savedDone;
+        long nextSaveNanos;
+
+        Job(TokenRange range, long position, long rows) {
+            this.cursor = new RangeCursor(range, position, rows);
+            this.reader = new RangeReader(session, select, scan, range, position, settings.pageRows(),
+                    settings.readConsistency(), routing, loop, backoff, this);
+            this.savedToken = position;
+        }
+
+        @Override
+        public void page(RangeReader r, List<ScannedRow> rows, long position, boolean last) {
+            RangeCursor.Page page = cursor.read(rows.size(), position, last);
+            List<CopyWriter.CopyRow> bound = new ArrayList<>(rows.size());
+            for (ScannedRow row : rows) {
+                T mapped;
+                try {
+                    mapped = plan.mapping().map(row.values());
+                    SinkTable.Write write = row.hasCells() ? table.bindCopy(mapped, row.writeTimeMicros(),
+                            row.ttlSeconds()) : table.bind(mapped);
+                    if (!row.hasCells()) {
+                        rowsWithoutCells++;
+                    }
+                    bound.add(new CopyWriter.CopyRow(write, mapped));
+                } catch (RuntimeException e) {
+                    report("error: source row at token " + row.token() + " of " + plan.source() + " was not copied: "
+                            + e.getMessage());
+                    rowsFailed++;
+                    cursor.failed(page, 1);
+                }
+            }
+            CopyWriter.Outcome outcome = new CopyWriter.Outcome() {
+                @Override
+                public void written(int count) {
+                    rowsCopied += count;
+                    cursor.written(page, count);
+                }
+
+                @Override
+                public void failed(CopyWriter.CopyRow row, Throwable error) {
+                    rowsFailed++;
+                    report("error: row " + RowText.key(table, row.row()) + " could not be written to " + plan.target()
+                            + ": " + error.getMessage());
+                    cursor.failed(page, 1);
+                }
+            };
+            for (List<CopyWriter.CopyRow> batch : BatchGrouper.group(bound, b -> b.write().routingKey(),
+                    b -> b.write().serverBytes(), settings.batchMaxRows(), batchMaxBytes)) {
+                writer.submit(batch, outcome);
+            }
+        }
+
+        @Override
+        public void failed(RangeReader r, Throwable error) {
+            fatal = new IllegalStateException("reading " + plan.source() + " range " + r.range() + " failed: "
+                    + error.getMessage(), error);
+        }
+
+        @Override
+        public void retrying(RangeReader r, Throwable error, long delayNanos) {
+            warn("reading " + plan.source() + " failed (" + error + "); retrying in "
+                    + TimeUnit.NANOSECONDS.toMillis(delayNanos) + " ms");
+        }
+
+        void step(long now) {
+            if (!reader.fetching() && !reader.finished() && cursor.openPages() < 2
+                    && writer.pendingRows() < settings.maxPendingRows()) {
+                reader.next();
+            }
+            boolean behind = cursor.committedToken() != savedToken || cursor.done() != savedDone;
+            if (!saving && behind && (now >= nextSaveNanos || cursor.settled())) {
+                saving = true;
+                long token = cursor.committedToken();
+                long rows = cursor.committedRows();
+                boolean done = cursor.done();
+                progress.save(plan.copyId(), cursor.range(), token, rows, done).whenComplete((ok, error) ->
+                        loop.post(() -> saved(token, done, error)));
+            }
+        }
+
+        private void saved(long token, boolean done, Throwable error) {
+            saving = false;
+            nextSaveNanos = loop.now() + TimeUnit.SECONDS.toNanos(1);
+            if (error != null) {
+                warn("saving the progress of range " + cursor.range() + " failed (" + error + "); retrying");
+                return;
+            }
+            savedToken = token;
+            savedDone = done;
+        }
+
+        boolean finished() {
+            return cursor.settled() && !saving && savedToken == cursor.committedToken() && savedDone == cursor.done();
+        }
+    }
+
+    private final CqlSession session;
+    private final CopyPlan<T> plan;
+    private final SinkTable<T> table;
+    private final CopySettings settings;
+    private final CopyProgress progress;
+    private final PrintWriter err;
+    private final EventLoop loop = new EventLoop();
+    private final ScanQuery scan;
+    private final PreparedStatement select;
+    private final RangeReader.Routing routing;
+    private final RetryBackoff backoff;
+    private final CopyWriter writer;
+    private final long batchMaxBytes;
+    private long rowsCopied;
+    private long rowsFailed;
+    private long rowsWithoutCells;
+    private long reported;
+    private RuntimeException fatal;
+    private long lastWarnNanos = Long.MIN_VALUE;
+
+    /**
+     * @param session       an open session
+     * @param plan          what to copy
+     * @param table         the target's binding
+     * @param settings      how
+     * @param batchMaxBytes the byte cap of a batch (the configured one or the server's threshold)
+     * @param progress      where progress is kept (its table ensured)
+     * @param routing       the source's keyspace and token map, or null
+     * @param err           where progress lines and failed rows go
+     */
+    TableCopy(CqlSession session, CopyPlan<T> plan, SinkTable<T> table, CopySettings settings,
+            long batchMaxBytes, CopyProgress progress, RangeReader.Routing routing, PrintWriter err) {
+        this.session = session;
+        this.plan = plan;
+        this.table = table;
+        this.settings = settings;
+        this.batchMaxBytes = batchMaxBytes;
+        this.progress = progress;
+        this.routing = routing;
+        this.err = err;
+        this.scan = new ScanQuery(plan.source(), plan.mapping().source());
+        this.select = session.prepare(scan.cql());
+        this.backoff = new RetryBackoff(settings.retryBackoff(), settings.retryBackoffMax());
+        this.writer = new CopyWriter(CopyWriter.Requests.of(session), loop,
+                new AdaptiveConcurrency(settings.maxInFlight(), TimeUnit.MILLISECONDS.toNanos(200)),
+                new RowRateLimiter(settings.maxRowsPerSecond(), System.nanoTime()), backoff,
+                ThreadLocalRandom.current()::nextLong);
+    }
+
+    /**
+     * Copies this worker's ranges that are not done yet.
+     *
+     * @param restart whether to forget this worker's saved progress first
+     * @return what was done
+     * @throws InterruptedException if interrupted
+     * @throws IllegalStateException if a range cannot be read (after retries of what may pass)
+     */
+    public Result run(boolean restart) throws InterruptedException {
+        List<TokenRange> share = TokenRanges.share(TokenRanges.split(settings.splits()), settings.workers(),
+                settings.workerIndex());
+        if (restart) {
+            progress.delete(plan.copyId(), share);
+        }
+        Map<TokenRange, CopyProgress.Saved> saved = progress.load(plan.copyId());
+        ArrayDeque<Job> waiting = new ArrayDeque<>();
+        int doneBefore = 0;
+        for (TokenRange range : share) {
+            CopyProgress.Saved s = saved.get(range);
+            if (s != null && (s.done() || s.lastToken() >= range.end())) {
+                doneBefore++;
+            } else {
+                waiting.add(new Job(range, s == null ? range.start() : s.lastToken(), s == null ? 0 : s.rows()));
+            }
+        }
+        err.printf("Copying %s into %s (copy id '%s'): worker %d of %d, %,d of the %,d ranges, %,d of them done before%s%n",
+                plan.source(), plan.target(), plan.copyId(), settings.workerIndex(), settings.workers(), share.size(),
+                settings.splits(), doneBefore, waiting.isEmpty() ? "" : "; " + waiting.size() + " to copy");
+        err.flush();
+        long start = System.nanoTime();
+        ProgressLine line = new ProgressLine(start, settings.progressInterval());
+        List<Job> active = new ArrayList<>();
+        int done = doneBefore;
+        while ((!waiting.isEmpty() || !active.isEmpty()) && fatal == null) {
+            while (active.size() < settings.scanConcurrency() && !waiting.isEmpty()) {
+                active.add(waiting.poll());
+            }
+            long now = loop.now();
+            for (Iterator<Job> it = active.iterator(); it.hasNext(); ) {
+                Job job = it.next();
+                job.step(now);
+                if (job.finished()) {
+                    it.remove();
+                    done += job.cursor.done() ? 1 : 0;
+                }
+            }
+            writer.pump();
+            line.maybePrint(err, now, rowsCopied, done, share.size(), rowsFailed, writer.retries());
+            loop.turn(Math.min(TimeUnit.MILLISECONDS.toNanos(50), writer.nanosUntilSendable()));
+        }
+        if (fatal != null) {
+            throw fatal;
+        }
+        return new Result(rowsCopied, rowsFailed, rowsWithoutCells, done, share.size(), doneBefore, writer.retries(),
+                (System.nanoTime() - start) / 1e9);
+    }
+
+    private void report(String line) {
+        reported++;
+        if (reported <= settings.maxReported()) {
+            err.println(line);
+        } else if (reported == settings.maxReported() + 1) {
+            err.println("error: more rows could not be copied; they are counted, not listed (--max-reported "
+                    + settings.maxReported() + ")");
+        }
+    }
+
+    private void warn(String line) {
+        long now = System.nanoTime();
+        if (lastWarnNanos == Long.MIN_VALUE || now - lastWarnNanos > Duration.ofSeconds(10).toNanos()) {
+            lastWarnNanos = now;
+            err.println("warning: " + line);
+        }
+    }
+}

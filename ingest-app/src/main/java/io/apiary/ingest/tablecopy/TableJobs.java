@@ -1,0 +1,189 @@
+package io.apiary.ingest.tablecopy;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.metadata.TokenMap;
+import com.datastax.oss.driver.api.core.metadata.token.TokenRange;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.config.ReadOptions;
+import io.apiary.ingest.read.ShardScheme;
+import io.apiary.ingest.sink.ServerBatchLimits;
+import io.apiary.ingest.sink.SinkSettings;
+import io.apiary.ingest.sink.SinkTable;
+import io.apiary.ingest.tables.TableNames;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Sets up {@link TableCopy} and {@link TableVerify} against a session from the configuration:
+ * the plan (tables, layouts, mapping), the target's binding with its write consistency
+ * ({@code sink.table.<table>.consistency}, else {@code sink.consistency}), the batch caps of the
+ * sink ({@code sink.batch.max.rows}, {@code sink.batch.max.bytes} or the server's threshold), the
+ * progress table, and the routing of range queries from the driver's token map. Stateless.
+ */
+public final class TableJobs {
+
+    /** How long workers other than 0 wait for worker 0 to create the progress table. */
+    static final Duration PROGRESS_TABLE_WAIT = Duration.ofMinutes(5);
+
+    private TableJobs() {
+    }
+
+    /**
+     * The settings of a copy or verification: the command's options and the sink's and read
+     * path's settings of the configuration.
+     *
+     * @param config           the configuration
+     * @param target           the table written (its write consistency, {@link #writeConsistency})
+     * @param workers          --workers
+     * @param workerIndex      --worker-index
+     * @param splits           --splits
+     * @param scanConcurrency  --scan-concurrency
+     * @param pageRows         --page-rows
+     * @param maxRowsPerSecond --max-rows-per-second, or null for {@code sink.max.rows.per.second}
+     * @param progressInterval time between progress lines
+     * @param maxReported      --max-reported
+     * @return the settings
+     * @throws IllegalArgumentException naming an option out of range
+     */
+    public static CopySettings settings(IngestConfig config, TableRef target, int workers, int workerIndex, int splits,
+            int scanConcurrency, int pageRows, Long maxRowsPerSecond, Duration progressInterval, int maxReported) {
+        SinkSettings sink = SinkSettings.from(config);
+        return new CopySettings(workers, workerIndex, splits, scanConcurrency, pageRows,
+                level(config.getString(ReadOptions.READ_CONSISTENCY)), writeConsistency(config, target),
+                sink.maxInFlight(), sink.batchMaxRows(), sink.batchMaxBytes(),
+                maxRowsPerSecond == null ? sink.maxRowsPerSecond() : maxRowsPerSecond, sink.maxBufferedRows(),
+                sink.retryBackoff(), sink.retryBackoffMax(), progressInterval, maxReported);
+    }
+
+    /**
+     * @param session an open session
+     * @param config  the configuration (shard schemes)
+     * @param from    the source
+     * @param to      the target
+     * @param splits  ranges of the ring
+     * @return the plan
+     * @throws CopyRefused when the tables cannot be copied (missing, same, unknown layouts or pair,
+     *                     a partitioner other than Murmur3)
+     */
+    public static CopyPlan<?> plan(CqlSession session, IngestConfig config, TableRef from, TableRef to, int splits) {
+        Optional<TokenMap> tokenMap = session.getMetadata().getTokenMap();
+        if (tokenMap.isPresent() && !tokenMap.get().getPartitionerName().endsWith("Murmur3Partitioner")) {
+            throw new CopyRefused("the cluster's partitioner is " + tokenMap.get().getPartitionerName()
+                    + "; table copy reads token ranges of Murmur3Partitioner (Cassandra's default) only");
+        }
+        return CopyPlan.resolve(session.getMetadata(), from, to,
+                new ShardScheme(config.shardStrategy(), config.getInt(IngestConfig.TELEMETRY_SHARDS)),
+                new ShardScheme(config.shardStrategy(), config.getInt(IngestConfig.WEATHER_SHARDS)), splits);
+    }
+
+    /**
+     * Copies this worker's share.
+     *
+     * @param session  an open session
+     * @param config   the configuration (keyspace of the progress table)
+     * @param plan     what to copy
+     * @param settings how
+     * @param restart  whether to forget this worker's saved progress first
+     * @param err      progress lines and failed rows
+     * @param <T>      the target's record type
+     * @return what was done, and how the whole copy stands ({@link #rangesDone})
+     * @throws InterruptedException if interrupted
+     */
+    public static <T extends SpecificRecord> TableCopy.Result copy(CqlSession session, IngestConfig config,
+            CopyPlan<T> plan, CopySettings settings, boolean restart, PrintWriter err) throws InterruptedException {
+        SinkTable<T> table = target(session, plan, settings);
+        long batchMaxBytes = SinkSettings.from(config).effectiveBatchMaxBytes(ServerBatchLimits.read(session));
+        CopyProgress progress = progress(session, config, settings);
+        progress.ensureTable(settings.workerIndex() == 0, PROGRESS_TABLE_WAIT);
+        return new TableCopy<>(session, plan, table, settings, batchMaxBytes, progress,
+                routing(session, plan.source().keyspace()), err).run(restart);
+    }
+
+    /**
+     * @param session  an open session
+     * @param config   the configuration
+     * @param plan     the copy
+     * @param settings the settings (consistency of the progress table)
+     * @return ranges of the whole copy saved as done, by every worker
+     */
+    public static int rangesDone(CqlSession session, IngestConfig config, CopyPlan<?> plan, CopySettings settings) {
+        return (int) progress(session, config, settings).load(plan.copyId()).values().stream()
+                .filter(CopyProgress.Saved::done).count();
+    }
+
+    /**
+     * Verifies this worker's share of the target.
+     *
+     * @param session  an open session
+     * @param plan     the copy to verify
+     * @param settings how
+     * @param before   leave out rows of event time at or after it; null for none
+     * @param maxHeld  most source rows held at once
+     * @param out      the differences
+     * @param err      progress
+     * @param <T>      the target's record type
+     * @return what was found
+     * @throws InterruptedException if interrupted
+     * @throws CopyRefused if the driver has no token map (it computes the target tokens)
+     */
+    public static <T extends SpecificRecord> TableVerify.Result verify(CqlSession session, CopyPlan<T> plan,
+            CopySettings settings, Instant before, long maxHeld, PrintWriter out, PrintWriter err)
+            throws InterruptedException {
+        TokenMap tokenMap = session.getMetadata().getTokenMap().orElseThrow(() -> new CopyRefused("the driver has no "
+                + "token map (advanced.metadata.token-map.enabled is false?): table verify computes tokens with it"));
+        return new TableVerify<>(new RangeScans(session, settings, err), plan, target(session, plan, settings), settings,
+                routing(session, plan.source().keyspace()), routing(session, plan.target().keyspace()), tokenMap, before,
+                maxHeld, out, err).run();
+    }
+
+    private static <T extends SpecificRecord> SinkTable<T> target(CqlSession session, CopyPlan<T> plan,
+            CopySettings settings) {
+        return plan.mapping().table().bind(session, plan.target().keyspace(), plan.target().table(),
+                new SinkTable.Options(settings.writeConsistency(), -1));
+    }
+
+    /**
+     * The target's write consistency: {@code sink.table.<table>.consistency} for a table the sink
+     * writes, else {@code sink.consistency}.
+     *
+     * @param config the configuration
+     * @param target the target table
+     * @return the level
+     */
+    public static ConsistencyLevel writeConsistency(IngestConfig config, TableRef target) {
+        String level = TableNames.CURRENT.contains(target.table())
+                ? config.getString(IngestConfig.sinkTableConsistency(target.table())).trim() : "";
+        return level(level.isEmpty() ? config.getString(IngestConfig.SINK_CONSISTENCY) : level);
+    }
+
+    private static CopyProgress progress(CqlSession session, IngestConfig config, CopySettings settings) {
+        return new CopyProgress(session, config.getString(IngestConfig.CASSANDRA_KEYSPACE), settings.writeConsistency());
+    }
+
+    /** The keyspace and token map to cut and route range queries with; null without a token map. */
+    static RangeReader.Routing routing(CqlSession session, String keyspace) {
+        Optional<TokenMap> tokenMap = session.getMetadata().getTokenMap();
+        if (tokenMap.isEmpty()) {
+            return null;
+        }
+        List<Long> boundaries = new ArrayList<>();
+        for (TokenRange range : tokenMap.get().getTokenRanges()) {
+            boundaries.add(Long.parseLong(tokenMap.get().format(range.getEnd())));
+        }
+        return new RangeReader.Routing(CqlIdentifier.fromInternal(keyspace), tokenMap.get(), boundaries);
+    }
+
+    private static ConsistencyLevel level(String name) {
+        return DefaultConsistencyLevel.valueOf(name.trim().toUpperCase(Locale.ROOT));
+    }
+}

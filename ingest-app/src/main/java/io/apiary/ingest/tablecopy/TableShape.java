@@ -1,0 +1,145 @@
+package io.apiary.ingest.tablecopy;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import com.datastax.oss.driver.api.core.metadata.schema.ColumnMetadata;
+import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
+import com.datastax.oss.driver.api.core.type.DataType;
+import com.datastax.oss.driver.api.core.type.DataTypes;
+
+/**
+ * The table layouts {@code table copy} knows, recognised by their columns and primary key as the
+ * driver's schema metadata describes them (never by the table's name): the two layouts of the
+ * readings and of the alerts (the legacy ones of {@code cql/legacy/} and the current ones of
+ * {@code cql/}) and the weather readings'. A table with one column more or less, another type or
+ * another key is none of them. Thread-safe (immutable).
+ */
+public enum TableShape {
+
+    /** {@code cql/legacy/010-hive_telemetry.cql}: no sensor_id. */
+    LEGACY_TELEMETRY(List.of("hive_id", "day", "shard"), List.of("sensor_type", "reading_time"),
+            List.of("gateway_id", "value", "unit"), "reading_time"),
+    /** {@code cql/010-hive_telemetry_v2.cql}. */
+    TELEMETRY(List.of("hive_id", "day", "shard"), List.of("sensor_type", "sensor_id", "reading_time"),
+            List.of("gateway_id", "value", "unit"), "reading_time"),
+    /** {@code cql/legacy/040-agent_alerts.cql}: no alert_id. */
+    LEGACY_ALERTS(List.of("agent_id", "day"), List.of("alert_time"),
+            List.of("hive_id", "severity", "alert_type", "message"), "alert_time"),
+    /** {@code cql/040-agent_alerts_v2.cql}. */
+    ALERTS(List.of("agent_id", "day"), List.of("alert_time", "alert_id"),
+            List.of("hive_id", "severity", "alert_type", "message"), "alert_time"),
+    /** {@code cql/030-weather_readings.cql}. */
+    WEATHER(List.of("station_id", "day", "shard"), List.of("reading_time"),
+            List.of("temperature_c", "relative_humidity", "pressure_hpa", "wind_speed_ms", "wind_direction_deg",
+                    "rainfall_mm", "solar_radiation_wm2"), "reading_time");
+
+    /** CQL types of every column of these layouts, by name. */
+    private static final Map<String, DataType> TYPES = types();
+
+    private final List<String> partitionKey;
+    private final List<String> clustering;
+    private final List<String> regular;
+    private final String eventTime;
+
+    TableShape(List<String> partitionKey, List<String> clustering, List<String> regular, String eventTime) {
+        this.partitionKey = partitionKey;
+        this.clustering = clustering;
+        this.regular = regular;
+        this.eventTime = eventTime;
+    }
+
+    /** @return the partition-key columns, in key order */
+    public List<String> partitionKey() {
+        return partitionKey;
+    }
+
+    /** @return the clustering columns, in key order */
+    public List<String> clustering() {
+        return clustering;
+    }
+
+    /** @return the regular columns: those whose cells carry a write time and a TTL */
+    public List<String> regular() {
+        return regular;
+    }
+
+    /** @return every column: partition key, clustering, regular */
+    public List<String> columns() {
+        List<String> all = new ArrayList<>(partitionKey);
+        all.addAll(clustering);
+        all.addAll(regular);
+        return all;
+    }
+
+    /** @return the timestamp column the day bucket (and shard) are computed from */
+    public String eventTime() {
+        return eventTime;
+    }
+
+    /**
+     * @param column a column of this layout
+     * @return its CQL type
+     */
+    DataType type(String column) {
+        return TYPES.get(column);
+    }
+
+    /**
+     * @param table a table's metadata, not null
+     * @return the layout whose columns, types and primary key it has exactly; empty for any other
+     *         (the clustering order is not compared: it does not change what a row holds)
+     */
+    public static Optional<TableShape> recognise(TableMetadata table) {
+        List<String> key = names(table.getPartitionKey());
+        List<String> clusteringColumns = names(new ArrayList<>(table.getClusteringColumns().keySet()));
+        Map<String, DataType> columns = new LinkedHashMap<>();
+        table.getColumns().forEach((name, column) -> columns.put(name.asInternal(), column.getType()));
+        for (TableShape shape : values()) {
+            if (shape.partitionKey.equals(key) && shape.clustering.equals(clusteringColumns)
+                    && columns.size() == shape.columns().size()
+                    && shape.columns().stream().allMatch(c -> TYPES.get(c).equals(columns.get(c)))) {
+                return Optional.of(shape);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * @param table a table's metadata, not null
+     * @return its columns and primary key as one line, for a message naming a layout not known
+     */
+    public static String describe(TableMetadata table) {
+        List<String> columns = new ArrayList<>();
+        table.getColumns().forEach((name, column) -> columns.add(name.asCql(true) + " " + column.getType().asCql(
+                false, true)));
+        return String.join(", ", columns) + ", PRIMARY KEY ((" + String.join(", ", names(table.getPartitionKey()))
+                + ")" + names(new ArrayList<>(table.getClusteringColumns().keySet())).stream().map(c -> ", " + c)
+                        .reduce("", String::concat) + ")";
+    }
+
+    private static List<String> names(List<ColumnMetadata> columns) {
+        return columns.stream().map(c -> c.getName().asInternal()).toList();
+    }
+
+    private static Map<String, DataType> types() {
+        Map<String, DataType> types = new LinkedHashMap<>();
+        for (String text : List.of("hive_id", "sensor_type", "sensor_id", "gateway_id", "unit", "agent_id", "alert_id",
+                "severity", "alert_type", "message", "station_id")) {
+            types.put(text, DataTypes.TEXT);
+        }
+        types.put("day", DataTypes.DATE);
+        types.put("shard", DataTypes.INT);
+        types.put("reading_time", DataTypes.TIMESTAMP);
+        types.put("alert_time", DataTypes.TIMESTAMP);
+        types.put("value", DataTypes.DOUBLE);
+        for (String measurement : List.of("temperature_c", "relative_humidity", "pressure_hpa", "wind_speed_ms",
+                "wind_direction_deg", "rainfall_mm", "solar_radiation_wm2")) {
+            types.put(measurement, DataTypes.DOUBLE);
+        }
+        return Map.copyOf(types);
+    }
+}

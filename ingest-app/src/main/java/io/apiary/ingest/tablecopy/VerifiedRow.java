@@ -1,0 +1,79 @@
+package io.apiary.ingest.tablecopy;
+
+import java.nio.ByteBuffer;
+import java.time.Instant;
+
+import io.apiary.ingest.sink.SinkTable;
+import org.apache.avro.SchemaNormalization;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * One row as a verification compares it, on either side: its target primary key (serialized
+ * partition key and clustering values, as the target's {@link SinkTable} binds them), a 64-bit
+ * hash of that key, of its regular values ({@link SinkTable.Write#fingerprint}) and of its write
+ * time (the greatest of its cells'; the TTL is not compared, it ticks), the target token of its
+ * partition, and the row itself for naming it. A source row is first mapped as the copy maps it,
+ * so both sides go through the same binding and equal rows have equal bytes. Immutable.
+ *
+ * @param key             the target primary key's bytes
+ * @param hash            the hash of key, values and write time
+ * @param targetToken     the Murmur3 token of its target partition
+ * @param sourceToken     the token it was read at
+ * @param writeTimeMicros its write time, or {@link ScannedRow#NO_CELLS}
+ * @param row             the row, in the target's record type
+ */
+record VerifiedRow(ByteBuffer key, long hash, long targetToken, long sourceToken, long writeTimeMicros,
+        SpecificRecord row) {
+
+    /**
+     * @param table the target's binding
+     * @param row   the row in the target's layout
+     * @param writeTimeMicros the row's write time, or {@link ScannedRow#NO_CELLS}
+     * @param sourceToken the token it was read at
+     * @param tokenOf the token of a serialized partition key
+     * @param <T> the target's record type
+     * @return the row as compared
+     */
+    static <T extends SpecificRecord> VerifiedRow of(SinkTable<T> table, T row, long writeTimeMicros, long sourceToken,
+            java.util.function.ToLongFunction<ByteBuffer> tokenOf) {
+        SinkTable.Write write = table.bindCopy(row, Math.max(0, writeTimeMicros), 0);
+        ByteBuffer partition = write.routingKey();
+        ByteBuffer clustering = table.clusteringKey(write.insert());
+        ByteBuffer key = ByteBuffer.allocate(4 + partition.remaining() + clustering.remaining());
+        key.putInt(partition.remaining()).put(partition.duplicate()).put(clustering.duplicate()).flip();
+        return new VerifiedRow(key, hash(key, write.fingerprint(), writeTimeMicros), tokenOf.applyAsLong(partition),
+                sourceToken, writeTimeMicros, row);
+    }
+
+    /**
+     * @param key               a row's primary key bytes
+     * @param valuesFingerprint the fingerprint of its regular values
+     * @param writeTimeMicros   its write time
+     * @return a 64-bit hash of the three, every bit depending on all of them
+     */
+    static long hash(ByteBuffer key, long valuesFingerprint, long writeTimeMicros) {
+        byte[] bytes = new byte[key.remaining()];
+        key.duplicate().get(bytes);
+        return mix(mix(mix(SchemaNormalization.fingerprint64(bytes)) ^ valuesFingerprint) ^ writeTimeMicros);
+    }
+
+    /**
+     * @param row    a row
+     * @param column its event-time column
+     * @return the event time
+     */
+    static Instant eventTime(SpecificRecord row, String column) {
+        return (Instant) row.get(row.getSchema().getField(column).pos());
+    }
+
+    /** MurmurHash3's 64-bit finalizer: every input bit affects every output bit (avalanche). */
+    static long mix(long value) {
+        long k = value;
+        k ^= k >>> 33;
+        k *= 0xff51afd7ed558ccdL;
+        k ^= k >>> 33;
+        k *= 0xc4ceb9fe1a85ec53L;
+        k ^= k >>> 33;
+        return k;
+    }
+}

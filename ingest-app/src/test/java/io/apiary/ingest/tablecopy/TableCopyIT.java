@@ -1,0 +1,326 @@
+package io.apiary.ingest.tablecopy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.apiary.ingest.bench.RunMeter;
+import io.apiary.ingest.bucket.DayBucket;
+import io.apiary.ingest.bucket.ShardStrategy;
+import io.apiary.ingest.cassandra.CassandraSessions;
+import io.apiary.ingest.cassandra.CqlScript;
+import io.apiary.ingest.cassandra.SchemaApplier;
+import io.apiary.ingest.config.ConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.identity.Identifiers;
+import io.apiary.ingest.it.AppProcess;
+import io.apiary.ingest.it.ItEndpoints;
+import io.apiary.ingest.it.SharedStack;
+import io.apiary.ingest.tables.TableNames;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code table copy} and {@code table verify} as child processes on the shared real stack: 200,000
+ * readings of the legacy layout, written with CQL with a write time and TTL of their own, copied
+ * into hive_telemetry_v2 by a copy killed with SIGKILL partway and started again, and into a
+ * second keyspace's hive_telemetry_v2 at 48 shards instead of 96 by two workers at once (child
+ * processes); the verification (run in this JVM, by two workers for the second copy) finds no
+ * difference, every row's values, write time and TTL are checked against
+ * the source, and a changed, a deleted and an added target row are named. Prints the copy's
+ * rates and Cassandra's CPU per row on {@code TABLE-COPY-IT} lines.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TableCopyIT {
+
+    private static final String KEYSPACE = "table_copy_it";
+    private static final String KEYSPACE_48 = "table_copy_it_48";
+    private static final int ROWS = 200_000;
+    private static final String SOURCE = KEYSPACE + "." + TableNames.LEGACY_HIVE_TELEMETRY;
+    private static final String TARGET = KEYSPACE + "." + TableNames.HIVE_TELEMETRY;
+    private static final String TARGET_48 = KEYSPACE_48 + "." + TableNames.HIVE_TELEMETRY;
+    private static final Pattern BEFORE = Pattern.compile("\\(([0-9,]+) before this run\\)");
+
+    private static ItEndpoints stack;
+    private static Path config;
+    private static Map<String, SourceRow> source;
+    private static Instant sourceRead;
+
+    @TempDir
+    static Path dir;
+
+    /** A source row as the test reads it: values, every cell's write time and TTL. */
+    record SourceRow(String gateway, double value, String unit, long maxWriteTime, int latestTtl) {
+    }
+
+    @BeforeAll
+    static void writeTheLegacyTable() throws Exception {
+        stack = SharedStack.get();
+        config = dir.resolve("it.properties");
+        StringBuilder settings = new StringBuilder();
+        stack.clientSettings().forEach((key, value) -> settings.append(key).append('=').append(value).append('\n'));
+        settings.append(IngestConfig.CASSANDRA_KEYSPACE).append('=').append(KEYSPACE).append('\n');
+        Files.writeString(config, settings);
+        try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
+            for (String keyspace : List.of(KEYSPACE, KEYSPACE_48)) {
+                session.execute("DROP KEYSPACE IF EXISTS " + keyspace);
+                SchemaApplier.apply(session, SchemaApplier.load(null, keyspace, SchemaApplier.DEV_REPLICATION).stream()
+                        .filter(s -> s.name().startsWith("000") || s.name().contains(TableNames.HIVE_TELEMETRY))
+                        .toList());
+            }
+            List<CqlScript> legacy = SchemaApplier.load(Path.of("..", "cql", "legacy"), KEYSPACE,
+                    SchemaApplier.DEV_REPLICATION);
+            SchemaApplier.apply(session, legacy.stream().filter(s -> s.name().contains("hive_telemetry")).toList());
+            long start = System.nanoTime();
+            int rewritten = LegacyReadings.write(session, SOURCE, ROWS, 17);
+            System.out.printf("TABLE-COPY-IT wrote %,d legacy rows (%,d with a later write of their value) in %.1f s%n",
+                    ROWS, rewritten, (System.nanoTime() - start) / 1e9);
+            sourceRead = Instant.now();
+            source = readSource(session);
+        }
+        assertThat(source).hasSize(ROWS);
+    }
+
+    @Test
+    @Order(1)
+    void should_copy_every_row_with_its_write_time_and_ttl_when_killed_partway_and_started_again() throws Exception {
+        Instant started = Instant.now();
+        String[] copy = {"table", "copy", "--from", SOURCE, "--to", TARGET, "--splits", "256", "--progress-seconds",
+                "1", "--config", config.toString()};
+        try (AppProcess first = AppProcess.command(dir.resolve("copy-1.log"), concat(copy, "--max-rows-per-second",
+                "20000"))) {
+            try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
+                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> !first.isAlive() || doneRanges(session) >= 20);
+            }
+            assertThat(first.isAlive()).as("the first copy still runs when killed: %s", first.log()).isTrue();
+        } // SIGKILL
+        AppProcess second = AppProcess.command(dir.resolve("copy-2.log"), copy);
+        assertThat(second.waitFor(Duration.ofMinutes(3))).isTrue();
+        assertThat(second.exitValue()).as(second.log()).isZero();
+        Matcher before = BEFORE.matcher(second.log());
+        assertThat(before.find()).as(second.log()).isTrue();
+        int resumed = Integer.parseInt(before.group(1).replace(",", ""));
+        assertThat(resumed).as("ranges done before the restart").isBetween(20, 255);
+        System.out.println("TABLE-COPY-IT resumed after SIGKILL with " + resumed + " of 256 ranges done; "
+                + summary(second.log()));
+
+        Run verify = Run.of("table", "verify", "--from", SOURCE, "--to", TARGET, "--config", config.toString());
+        assertThat(verify.exit()).as(verify.output()).isZero();
+        assertThat(verify.output()).contains("200,000 source rows, 200,000 target rows; 0 differences");
+
+        try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
+            checkEveryRow(session, TARGET, 96, started);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void should_rebucket_every_row_into_a_changed_shard_count_when_two_workers_copy_at_once() throws Exception {
+        Instant started = Instant.now();
+        List<AppProcess> workers = new ArrayList<>();
+        long startNanos = System.nanoTime();
+        double cassandraCpu = cassandraCpuSeconds();
+        for (int worker = 0; worker < 2; worker++) {
+            workers.add(AppProcess.command(dir.resolve("copy-48-" + worker + ".log"), "table", "copy", "--from", SOURCE,
+                    "--to", TARGET_48, "--workers", "2", "--worker-index", Integer.toString(worker), "--splits", "256",
+                    "--set", "telemetry.shards=48", "--config", config.toString()));
+        }
+        for (AppProcess worker : workers) {
+            assertThat(worker.waitFor(Duration.ofMinutes(3))).isTrue();
+            assertThat(worker.exitValue()).as(worker.log()).isZero();
+        }
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        cassandraCpu = cassandraCpuSeconds() - cassandraCpu;
+        System.out.printf("TABLE-COPY-IT two workers at once: %,d rows in %.1f s from the first start to the last "
+                + "exit (%,.0f rows/s), Cassandra CPU %.1f s (%.1f us/row); worker 0: %s; worker 1: %s%n", ROWS, seconds,
+                ROWS / seconds, cassandraCpu, cassandraCpu * 1e6 / ROWS, summary(workers.get(0).log()),
+                summary(workers.get(1).log()));
+
+        List<java.util.concurrent.CompletableFuture<Run>> verifiers = new ArrayList<>();
+        for (int worker = 0; worker < 2; worker++) {
+            String index = Integer.toString(worker);
+            verifiers.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> Run.of("table", "verify", "--from",
+                    SOURCE, "--to", TARGET_48, "--workers", "2", "--worker-index", index, "--set", "telemetry.shards=48",
+                    "--config", config.toString())));
+        }
+        long sourceRows = 0;
+        for (java.util.concurrent.CompletableFuture<Run> verifier : verifiers) {
+            Run run = verifier.get(3, java.util.concurrent.TimeUnit.MINUTES);
+            assertThat(run.exit()).as(run.output()).isZero();
+            assertThat(run.output()).contains("; 0 differences");
+            Matcher rows = Pattern.compile(" s: ([0-9,]+) source rows, ").matcher(run.output());
+            assertThat(rows.find()).as(run.output()).isTrue();
+            sourceRows += Long.parseLong(rows.group(1).replace(",", ""));
+        }
+        assertThat(sourceRows).as("source rows the two verifiers compared").isEqualTo(ROWS);
+
+        try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
+            checkEveryRow(session, TARGET_48, 48, started);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void should_name_a_changed_a_deleted_and_an_added_row_and_exit_1_when_the_target_differs() throws Exception {
+        try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
+            List<Row> rows = session.execute("SELECT hive_id, day, shard, sensor_type, reading_time, WRITETIME(value) "
+                    + "FROM " + TARGET_48 + " LIMIT 2").all();
+            Row changed = rows.get(0);
+            Row deleted = rows.get(1);
+            session.execute(SimpleStatement.newInstance("UPDATE " + TARGET_48 + " USING TIMESTAMP ? SET value = 12345.5 "
+                    + "WHERE hive_id = ? AND day = ? AND shard = ? AND sensor_type = ? AND sensor_id = 'default' AND "
+                    + "reading_time = ?", changed.getLong(5), changed.getString(0), changed.getLocalDate(1),
+                    changed.getInt(2), changed.getString(3), changed.getInstant(4)));
+            session.execute(SimpleStatement.newInstance("DELETE FROM " + TARGET_48 + " WHERE hive_id = ? AND day = ? "
+                    + "AND shard = ? AND sensor_type = ? AND sensor_id = 'default' AND reading_time = ?",
+                    deleted.getString(0), deleted.getLocalDate(1), deleted.getInt(2), deleted.getString(3),
+                    deleted.getInstant(4)));
+            session.execute(SimpleStatement.newInstance("INSERT INTO " + TARGET_48 + " (hive_id, day, shard, "
+                    + "sensor_type, sensor_id, reading_time, gateway_id, value, unit) VALUES ('hive-extra', "
+                    + "'2026-11-21', 3, 'TEMPERATURE', 'probe-9', '2026-11-21T01:30:00Z', 'gw-9', 1.5, 'degC')"));
+
+            Run verify = Run.of("table", "verify", "--from", SOURCE, "--to", TARGET_48, "--set", "telemetry.shards=48",
+                    "--config", config.toString());
+            String log = verify.output();
+            assertThat(verify.exit()).as(log).isEqualTo(1);
+            assertThat(log).contains("3 differences (1 missing in target, 1 extra in target, 1 different)")
+                    .contains("different: hive_id=" + changed.getString(0) + ", day=" + changed.getLocalDate(1)
+                            + ", shard=" + changed.getInt(2) + ", sensor_type=" + changed.getString(3)
+                            + ", sensor_id=default, reading_time=" + changed.getInstant(4))
+                    .contains("value=12345.5")
+                    .contains("missing in target: hive_id=" + deleted.getString(0) + ", day=" + deleted.getLocalDate(1)
+                            + ", shard=" + deleted.getInt(2) + ", sensor_type=" + deleted.getString(3)
+                            + ", sensor_id=default, reading_time=" + deleted.getInstant(4))
+                    .contains("extra in target: hive_id=hive-extra, day=2026-11-21, shard=3, sensor_type=TEMPERATURE, "
+                            + "sensor_id=probe-9, reading_time=2026-11-21T01:30:00Z");
+        }
+    }
+
+    /** Every target row against its source row: key, values, each cell's write time, and TTL within the time elapsed. */
+    private static void checkEveryRow(CqlSession session, String target, int shards, Instant copyStarted) {
+        Instant readStart = Instant.now();
+        List<Row> rows = session.execute(SimpleStatement.newInstance("SELECT hive_id, day, shard, sensor_type, sensor_id,"
+                + " reading_time, gateway_id, value, unit, WRITETIME(gateway_id), WRITETIME(value), WRITETIME(unit), "
+                + "TTL(gateway_id), TTL(value), TTL(unit) FROM " + target).setPageSize(10_000)).all();
+        Instant readEnd = Instant.now();
+        // a target cell's TTL = the source's when the source was read, less the time since, plus the copy's
+        // delay between reading the source row and writing it (at most the time since the copy started)
+        long sinceSourceReadAtStart = Duration.between(sourceRead, readStart).toSeconds();
+        long sinceSourceReadAtEnd = Duration.between(sourceRead, readEnd).toSeconds() + 1;
+        long copyDelay = Duration.between(copyStarted, readEnd).toSeconds() + 1;
+        assertThat(rows).hasSize(ROWS);
+        List<String> wrong = new ArrayList<>();
+        for (Row row : rows) {
+            String key = row.getString(0) + "|" + row.getString(3) + "|" + row.getInstant(5);
+            SourceRow expected = source.get(key);
+            long time = row.getInstant(5).toEpochMilli();
+            if (expected == null) {
+                wrong.add(key + ": not in the source");
+                continue;
+            }
+            boolean keyRight = row.getLocalDate(1).equals(DayBucket.of(time))
+                    && row.getInt(2) == ShardStrategy.TIME.shard(row.getString(0), row.getString(3), time, shards)
+                    && Identifiers.DEFAULT_SENSOR_ID.equals(row.getString(4));
+            boolean valuesRight = expected.gateway().equals(row.getString(6)) && expected.value() == row.getDouble(7)
+                    && expected.unit().equals(row.getString(8));
+            boolean writeTimeRight = row.getLong(9) == expected.maxWriteTime() && row.getLong(10) == expected.maxWriteTime()
+                    && row.getLong(11) == expected.maxWriteTime();
+            boolean ttlRight = true;
+            for (int cell = 12; cell <= 14; cell++) {
+                if (expected.latestTtl() == 0) {
+                    ttlRight &= row.isNull(cell);
+                } else {
+                    long ttl = row.isNull(cell) ? -1 : row.getInt(cell);
+                    ttlRight &= ttl >= expected.latestTtl() - sinceSourceReadAtEnd - 1
+                            && ttl <= expected.latestTtl() - sinceSourceReadAtStart + copyDelay + 1;
+                }
+            }
+            if (!keyRight || !valuesRight || !writeTimeRight || !ttlRight) {
+                wrong.add(key + ": " + row.getFormattedContents() + " against " + expected);
+            }
+        }
+        assertThat(wrong.size()).as("target rows that differ from their source row; the first ones: %s",
+                wrong.subList(0, Math.min(10, wrong.size()))).isZero();
+    }
+
+    /** The source rows, keyed by hive, sensor type and reading time, with their cells' greatest write time and its TTL. */
+    private static Map<String, SourceRow> readSource(CqlSession session) {
+        Map<String, SourceRow> rows = new HashMap<>();
+        for (Row row : session.execute(SimpleStatement.newInstance("SELECT hive_id, sensor_type, reading_time, "
+                + "gateway_id, value, unit, WRITETIME(gateway_id), WRITETIME(value), WRITETIME(unit), TTL(gateway_id), "
+                + "TTL(value), TTL(unit) FROM " + SOURCE).setPageSize(10_000))) {
+            int latest = 6;
+            for (int cell = 7; cell <= 8; cell++) {
+                if (row.getLong(cell) > row.getLong(latest)) {
+                    latest = cell;
+                }
+            }
+            int ttl = row.isNull(latest + 3) ? 0 : row.getInt(latest + 3);
+            rows.put(row.getString(0) + "|" + row.getString(1) + "|" + row.getInstant(2), new SourceRow(row.getString(3),
+                    row.getDouble(4), row.getString(5), row.getLong(latest), ttl));
+        }
+        return rows;
+    }
+
+    /** A command run in this JVM, as a user runs it: its exit code and its stdout and stderr. */
+    record Run(int exit, String output) {
+        static Run of(String... args) {
+            java.io.StringWriter text = new java.io.StringWriter();
+            java.io.PrintWriter writer = new java.io.PrintWriter(text, true);
+            picocli.CommandLine cli = io.apiary.ingest.cli.IngestApp.commandLine();
+            cli.setOut(writer);
+            cli.setErr(writer);
+            int exit = cli.execute(args);
+            writer.flush();
+            return new Run(exit, text.toString());
+        }
+    }
+
+    private static int doneRanges(CqlSession session) {
+        if (session.getMetadata().getKeyspace(KEYSPACE).flatMap(k -> k.getTable(TableNames.TABLE_COPY_PROGRESS))
+                .isEmpty()) {
+            return 0;
+        }
+        return (int) session.execute("SELECT done FROM " + KEYSPACE + "." + TableNames.TABLE_COPY_PROGRESS).all()
+                .stream().filter(r -> r.getBoolean(0)).count();
+    }
+
+    private static String summary(String log) {
+        return log.lines().filter(line -> line.startsWith("Copied ")).findFirst().orElse("(no summary)");
+    }
+
+    private static double cassandraCpuSeconds() {
+        return stack.localStack().map(local -> RunMeter.processCpuSeconds(local.cassandra().pid())).orElse(Double.NaN);
+    }
+
+    private static IngestConfig config(Map<String, Object> extra) {
+        Map<String, Object> settings = new HashMap<>(stack.clientSettings());
+        settings.put(IngestConfig.CASSANDRA_KEYSPACE, KEYSPACE);
+        settings.putAll(extra);
+        return ConfigLoader.load(null, Map.of(), settings);
+    }
+
+    private static String[] concat(String[] first, String... more) {
+        String[] all = java.util.Arrays.copyOf(first, first.length + more.length);
+        System.arraycopy(more, 0, all, first.length, more.length);
+        return all;
+    }
+}

@@ -1,0 +1,117 @@
+package io.apiary.ingest.tablecopy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The verification's digests agree for the same rows in any order and differ in exactly the
+ * range where a value, a write time, a missing or an extra row differs; the comparison then
+ * names each of those rows.
+ */
+class VerifyDigestTest {
+
+    private static final List<TokenRange> RANGES = TokenRanges.split(8);
+
+    /** A row: key "k<i>", values fingerprint and write time, at a token spread over the ring. */
+    private static VerifiedRow row(int i, long values, long writeTime) {
+        ByteBuffer key = ByteBuffer.wrap(("k" + i).getBytes(StandardCharsets.UTF_8));
+        long token = Long.MIN_VALUE + 1 + (Long.MAX_VALUE / 50) * 2 * i;
+        return new VerifiedRow(key, VerifiedRow.hash(key, values, writeTime), token, token, writeTime, null);
+    }
+
+    private static List<RangeDigest> digests(List<VerifiedRow> rows) {
+        List<RangeDigest> digests = new ArrayList<>();
+        RANGES.forEach(range -> digests.add(new RangeDigest()));
+        rows.forEach(row -> digests.get(TokenRanges.indexOf(RANGES, row.targetToken())).add(row.hash(), row.sourceToken()));
+        return digests;
+    }
+
+    private static List<VerifiedRow> source() {
+        List<VerifiedRow> rows = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            rows.add(row(i, 1_000 + i, 5_000_000L + i));
+        }
+        return rows;
+    }
+
+    private static List<Integer> differing(List<VerifiedRow> source, List<VerifiedRow> target) {
+        List<RangeDigest> a = digests(source);
+        List<RangeDigest> b = digests(target);
+        List<Integer> differ = new ArrayList<>();
+        for (int i = 0; i < RANGES.size(); i++) {
+            if (!a.get(i).matches(b.get(i))) {
+                differ.add(i);
+            }
+        }
+        return differ;
+    }
+
+    @Test
+    void should_agree_for_the_same_rows_read_in_another_order() {
+        List<VerifiedRow> target = new ArrayList<>(source());
+        Collections.shuffle(target, new Random(7));
+
+        assertThat(differing(source(), target)).isEmpty();
+    }
+
+    @Test
+    void should_differ_in_the_range_of_a_changed_value_a_changed_write_time_a_missing_and_an_extra_row() {
+        List<VerifiedRow> target = new ArrayList<>(source());
+        target.set(3, row(3, 999_999, 5_000_003L));          // another value
+        target.set(20, row(20, 1_020, 6_000_000L));          // another write time
+        target.remove(40);                                    // missing
+        target.add(row(60, 1, 1));                            // extra
+
+        assertThat(differing(source(), target)).containsExactlyInAnyOrder(
+                TokenRanges.indexOf(RANGES, row(3, 0, 0).targetToken()),
+                TokenRanges.indexOf(RANGES, row(20, 0, 0).targetToken()),
+                TokenRanges.indexOf(RANGES, row(40, 0, 0).targetToken()),
+                TokenRanges.indexOf(RANGES, row(60, 0, 0).targetToken()));
+
+        List<Differences.Difference> found = new ArrayList<>();
+        Differences differences = new Differences(found::add);
+        source().forEach(differences::source);
+        target.forEach(differences::target);
+        differences.finish();
+
+        assertThat(found).extracting(d -> d.kind() + " " + StandardCharsets.UTF_8.decode(
+                (d.source() != null ? d.source() : d.target()).key().duplicate())).containsExactlyInAnyOrder(
+                        "DIFFERENT k3", "DIFFERENT k20", "MISSING k40", "EXTRA k60");
+        assertThat(differences.missing()).isEqualTo(1);
+        assertThat(differences.extra()).isEqualTo(1);
+        assertThat(differences.different()).isEqualTo(2);
+    }
+
+    @Test
+    void should_count_two_source_rows_of_one_target_key_as_merged_and_keep_the_later_one() {
+        List<Differences.Difference> found = new ArrayList<>();
+        Differences differences = new Differences(found::add);
+        differences.source(row(1, 10, 100));
+        differences.source(row(1, 11, 200));
+        differences.target(row(1, 11, 200));
+        differences.finish();
+
+        assertThat(found).isEmpty();
+        assertThat(differences.merged()).isEqualTo(1);
+        assertThat(differences.total()).isZero();
+    }
+
+    @Test
+    void should_hash_differently_when_key_values_or_write_time_differ() {
+        ByteBuffer key = ByteBuffer.wrap(new byte[] {1, 2, 3});
+        long hash = VerifiedRow.hash(key, 5, 6);
+
+        assertThat(VerifiedRow.hash(ByteBuffer.wrap(new byte[] {1, 2, 4}), 5, 6)).isNotEqualTo(hash);
+        assertThat(VerifiedRow.hash(key, 4, 6)).isNotEqualTo(hash);
+        assertThat(VerifiedRow.hash(key, 5, 7)).isNotEqualTo(hash);
+        assertThat(VerifiedRow.hash(key.duplicate(), 5, 6)).isEqualTo(hash);
+    }
+}
