@@ -25,6 +25,7 @@ public final class IngestApp {
      * @param args command-line arguments
      */
     public static void main(String[] args) {
+        io.apiary.ingest.serde.AvroSingleObjectSerde.limitValueSizes();
         // Before any logger exists: demo and bench print their own progress, so their logs start at WARN.
         String level = System.getenv("APIARY_LOG_LEVEL");
         if (level == null || level.isBlank()) {

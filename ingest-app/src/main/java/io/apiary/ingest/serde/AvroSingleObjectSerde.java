@@ -48,20 +48,29 @@ public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Se
     public static final int MAX_VALUE_BYTES = 1 << 20;
 
     static {
-        // Avro reads its limits once, when SystemLimitException is initialized: set them first,
-        // unless the operator chose others (-Dorg.apache.avro.limits...).
-        for (String limit : new String[] {"org.apache.avro.limits.string.maxLength",
-                "org.apache.avro.limits.bytes.maxLength"}) {
-            if (System.getProperty(limit) == null) {
-                System.setProperty(limit, Integer.toString(MAX_VALUE_BYTES));
-            }
-        }
+        limitValueSizes();
         // Avro 1.12 only instantiates classes it trusts (CVE-2024-47561). Trust exactly the
         // classes generated from schemas/ (records and enums of one package), nothing else.
         ClassSecurityValidator.ClassSecurityPredicate previous = ClassSecurityValidator.getGlobal();
         ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(previous,
                 c -> GENERATED_PACKAGE.equals(c.getPackageName())
                         && (SpecificRecord.class.isAssignableFrom(c) || c.isEnum())));
+    }
+
+    /**
+     * Sets Avro's limits on string and bytes lengths to {@link #MAX_VALUE_BYTES}, unless the
+     * operator chose others ({@code -Dorg.apache.avro.limits...}). Avro reads them once, when
+     * {@code SystemLimitException} is initialized, which any Avro string (a {@code Utf8}, a record
+     * builder's copy) may cause: so the application calls this first thing in {@code main}, and
+     * this class when it loads. Idempotent and thread-safe (system properties).
+     */
+    public static void limitValueSizes() {
+        for (String limit : new String[] {"org.apache.avro.limits.string.maxLength",
+                "org.apache.avro.limits.bytes.maxLength"}) {
+            if (System.getProperty(limit) == null) {
+                System.setProperty(limit, Integer.toString(MAX_VALUE_BYTES));
+            }
+        }
     }
 
     private final Schema schema;
