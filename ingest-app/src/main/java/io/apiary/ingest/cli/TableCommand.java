@@ -153,11 +153,14 @@ public final class TableCommand {
                 double cpu = (cpuNanos() - cpuBefore) / 1e9;
                 err.printf("Copied %,d rows of %s into %s in %.1f s (%,.0f rows/s; process CPU %.1f s, %s): %,d of %,d "
                         + "ranges of worker %d done (%,d before this run); %,d rows failed, %,d rows without cells, %,d "
-                        + "retries%n", result.rowsCopied(), plan.source(), plan.target(), result.seconds(),
+                        + "retries%s%n", result.rowsCopied(), plan.source(), plan.target(), result.seconds(),
                         result.rowsCopied() / Math.max(result.seconds(), 1e-9), cpu, result.rowsCopied() == 0 ? "-"
-                                : String.format("%.0f us/row", cpu * 1e6 / result.rowsCopied()), result.rangesDone(),
+                                : String.format("%,.0f us/row", cpu * 1e6 / result.rowsCopied()), result.rangesDone(),
                         result.ranges(), settings.workerIndex(), result.rangesDoneBefore(), result.rowsFailed(),
-                        result.rowsWithoutCells(), result.retries());
+                        result.rowsWithoutCells(), result.retries(), result.rowsSuperseded() == 0 ? ""
+                                : String.format("; %,d legacy readings skipped: the target holds a reading of their "
+                                        + "hive, type and time (under any sensor id), as reads of both layouts "
+                                        + "return", result.rowsSuperseded()));
                 err.printf("Copy '%s': %,d of %,d ranges done by all workers%n", plan.copyId(),
                         TableJobs.rangesDone(session, cfg, plan, settings), settings.splits());
                 if (!result.complete()) {
@@ -230,8 +233,11 @@ public final class TableCommand {
                         result.ranges(), cutoff == null ? "" : ", event times before " + cutoff, result.seconds(),
                         result.sourceRows(), result.targetRows(), result.missing() + result.extra() + result.different(),
                         result.missing(), result.extra(), result.different(), result.rangesDiffering(),
-                        result.merged() == 0 ? "" : String.format("; %,d source rows shared a target key with another "
-                                + "(one row in the target, the one with the greater write time)", result.merged()));
+                        (result.merged() == 0 ? "" : String.format("; %,d source rows shared a target key with another "
+                                + "(one row in the target, the one with the greater write time)", result.merged()))
+                        + (result.superseded() == 0 ? "" : String.format("; %,d legacy readings superseded by a "
+                                + "reading of the target at their hive, type and time (not copied, not differences)",
+                                result.superseded())));
                 return result.equal() ? 0 : INCOMPLETE;
             }
         }

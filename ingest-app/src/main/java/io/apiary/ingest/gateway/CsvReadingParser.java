@@ -190,8 +190,9 @@ public final class CsvReadingParser {
         try {
             time = timeParser.parse(record.get(timeColumn));
         } catch (RuntimeException e) {
-            problems.accept(new Problem(line, timeColumn, "cannot read time " + quote(record.get(timeColumn)) + ": "
-                    + e.getMessage()));
+            problems.accept(new Problem(line, timeColumn, "cannot read time " + quote(record.get(timeColumn))
+                    + " with the time format '" + timeParser.format() + "' (--time-format: iso, epoch-ms, epoch-s or a "
+                    + "java.time pattern): " + e.getMessage()));
             totals[2]++;
             return;
         }

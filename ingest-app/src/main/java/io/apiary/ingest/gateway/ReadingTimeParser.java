@@ -45,6 +45,11 @@ public final class ReadingTimeParser {
         };
     }
 
+    /** @return the time format this parser reads: {@code iso}, {@code epoch-ms}, {@code epoch-s} or a pattern */
+    public String format() {
+        return format;
+    }
+
     /**
      * @param text the cell's text
      * @return the instant

@@ -2,7 +2,10 @@ package io.apiary.ingest.tablecopy;
 
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Consumer;
 
 /**
@@ -12,7 +15,8 @@ import java.util.function.Consumer;
  * row without a target row missing, and two rows of one key whose values or write time differ are
  * different. Two source rows that map to one target key (the same reading stored under two shard
  * schemes) are one target row: the one with the greater write time is kept, as Cassandra keeps
- * it, and the other is counted as merged, not as a difference. Not thread-safe.
+ * it, and the other is counted as merged, not as a difference. A legacy reading the target holds
+ * under another write is superseded ({@link SupersededReadings}), not a difference. Not thread-safe.
  */
 final class Differences {
 
@@ -37,7 +41,10 @@ final class Differences {
     }
 
     private final Map<ByteBuffer, VerifiedRow> held = new HashMap<>();
+    private final Set<Object> targetReadings = new HashSet<>();
     private final Consumer<Difference> report;
+    private final Function<VerifiedRow, Object> readingKey;
+    private long superseded;
     private long missing;
     private long extra;
     private long different;
@@ -45,7 +52,19 @@ final class Differences {
 
     /** @param report receives each difference as it is found */
     Differences(Consumer<Difference> report) {
+        this(report, null);
+    }
+
+    /**
+     * @param report     receives each difference as it is found
+     * @param readingKey for a copy from the legacy readings layout, a row's reading
+     *                   ({@link SupersededReadings#readingKey}): a source row whose reading the
+     *                   target holds under another write (another sensor id, or the new pipeline's
+     *                   write) is superseded, as the copy skipped it; null for other copies
+     */
+    Differences(Consumer<Difference> report, Function<VerifiedRow, Object> readingKey) {
         this.report = report;
+        this.readingKey = readingKey;
     }
 
     /** @param row a source row, mapped; held until {@link #finish} */
@@ -62,10 +81,16 @@ final class Differences {
 
     /** @param row a target row of the ranges whose source rows were all given */
     void target(VerifiedRow row) {
+        if (readingKey != null) {
+            targetReadings.add(readingKey.apply(row));
+        }
         VerifiedRow source = held.remove(row.key());
         if (source == null) {
             extra++;
             report.accept(new Difference(Kind.EXTRA, null, row));
+        } else if (source.hash() != row.hash() && readingKey != null
+                && source.writeTimeMicros() != row.writeTimeMicros()) {
+            superseded++; // another write of this reading, not the copy's (the copy keeps the write time)
         } else if (source.hash() != row.hash()) {
             different++;
             report.accept(new Difference(Kind.DIFFERENT, source, row));
@@ -75,9 +100,14 @@ final class Differences {
     /** Reports every source row no target row matched as missing, and forgets them. */
     void finish() {
         for (VerifiedRow row : held.values()) {
+            if (readingKey != null && targetReadings.contains(readingKey.apply(row))) {
+                superseded++;
+                continue;
+            }
             missing++;
             report.accept(new Difference(Kind.MISSING, row, null));
         }
+        targetReadings.clear();
         held.clear();
     }
 
@@ -99,6 +129,11 @@ final class Differences {
     /** @return source rows that shared a target key with another */
     long merged() {
         return merged;
+    }
+
+    /** @return legacy source rows whose reading the target holds under another write (not differences) */
+    long superseded() {
+        return superseded;
     }
 
     /** @return every difference: missing, extra and different */

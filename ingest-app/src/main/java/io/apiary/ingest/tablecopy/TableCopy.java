@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -17,6 +18,7 @@ import io.apiary.ingest.sink.BatchGrouper;
 import io.apiary.ingest.sink.RetryBackoff;
 import io.apiary.ingest.sink.RowRateLimiter;
 import io.apiary.ingest.sink.SinkTable;
+import io.apiary.schema.HiveTelemetryRow;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -28,7 +30,9 @@ import org.apache.avro.specific.SpecificRecord;
  * ({@link BatchGrouper}) and written by a {@link CopyWriter}. A range's position is saved
  * ({@link CopyProgress}) once every row before it is acknowledged ({@link RangeCursor}), so a rerun
  * with the same arguments resumes there. A row without any regular cell (no write time or TTL to
- * read) is written with the sink's own write time and the target's TTL, and counted.
+ * read) is written with the sink's own write time and the target's TTL, and counted. A legacy
+ * reading the target already holds under any sensor id is skipped and counted as superseded
+ * ({@link SupersededReadings}), as the read path hides it.
  * Not thread-safe: {@link #run} drives it on the calling thread.
  *
  * @param <T> the target's row record type
@@ -36,8 +40,8 @@ import org.apache.avro.specific.SpecificRecord;
 public final class TableCopy<T extends SpecificRecord> {
 
     /** What a run did. */
-    public record Result(long rowsCopied, long rowsFailed, long rowsWithoutCells, int rangesDone, int ranges,
-            int rangesDoneBefore, long retries, double seconds) {
+    public record Result(long rowsCopied, long rowsFailed, long rowsWithoutCells, long rowsSuperseded, int rangesDone,
+            int ranges, int rangesDoneBefore, long retries, double seconds) {
         /** @return whether every range of the share is done and no row failed */
         public boolean complete() {
             return rowsFailed == 0 && rangesDone == ranges;
@@ -63,10 +67,16 @@ public final class TableCopy<T extends SpecificRecord> {
         public void page(RangeReader r, List<ScannedRow> rows, long position, boolean last) {
             RangeCursor.Page page = cursor.read(rows.size(), position, last);
             List<CopyWriter.CopyRow> bound = new ArrayList<>(rows.size());
+            Set<List<Object>> present = superseded == null ? Set.of() : presentInTarget(rows);
             for (ScannedRow row : rows) {
                 T mapped;
                 try {
                     mapped = plan.mapping().map(row.values());
+                    if (!present.isEmpty() && present.contains(SupersededReadings.readingKey((HiveTelemetryRow) mapped))) {
+                        rowsSuperseded++;
+                        cursor.written(page, 1);
+                        continue;
+                    }
                     SinkTable.Write write = row.hasCells() ? table.bindCopy(mapped, row.writeTimeMicros(),
                             row.ttlSeconds()) : table.bind(mapped);
                     if (!row.hasCells()) {
@@ -98,6 +108,39 @@ public final class TableCopy<T extends SpecificRecord> {
             for (List<CopyWriter.CopyRow> batch : BatchGrouper.group(bound, b -> b.write().routingKey(),
                     b -> b.write().serverBytes(), settings.batchMaxRows(), batchMaxBytes)) {
                 writer.submit(batch, outcome);
+            }
+        }
+
+        /**
+         * The readings of a page the target already holds under some sensor id (legacy source
+         * only), asked again with the sink's backoff while Cassandra cannot answer, 5 times.
+         */
+        private Set<List<Object>> presentInTarget(List<ScannedRow> rows) {
+            List<HiveTelemetryRow> mapped = new ArrayList<>(rows.size());
+            for (ScannedRow row : rows) {
+                try {
+                    mapped.add((HiveTelemetryRow) plan.mapping().map(row.values()));
+                } catch (RuntimeException e) {
+                    // reported when the row itself is copied
+                }
+            }
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return superseded.present(mapped);
+                } catch (RuntimeException e) {
+                    if (attempt >= 5) {
+                        throw new IllegalStateException("reading the readings " + plan.target() + " already holds "
+                                + "failed 5 times (" + e.getMessage() + "); run the same command again to resume", e);
+                    }
+                    warn("reading the readings " + plan.target() + " already holds failed (" + e + "); retrying");
+                    try {
+                        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(backoff.delayNanos(attempt,
+                                ThreadLocalRandom.current()::nextLong)));
+                    } catch (InterruptedException interrupted) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("interrupted", interrupted);
+                    }
+                }
             }
         }
 
@@ -161,6 +204,8 @@ public final class TableCopy<T extends SpecificRecord> {
     private long rowsCopied;
     private long rowsFailed;
     private long rowsWithoutCells;
+    private long rowsSuperseded;
+    private final SupersededReadings superseded;
     private long reported;
     private RuntimeException fatal;
     private long lastWarnNanos = Long.MIN_VALUE;
@@ -186,6 +231,8 @@ public final class TableCopy<T extends SpecificRecord> {
         this.routing = routing;
         this.err = err;
         this.scan = new ScanQuery(plan.source(), plan.mapping().source());
+        this.superseded = SupersededReadings.appliesTo(plan)
+                ? new SupersededReadings(session, plan.target(), settings.readConsistency()) : null;
         this.select = session.prepare(scan.cql());
         this.backoff = new RetryBackoff(settings.retryBackoff(), settings.retryBackoffMax());
         this.writer = new CopyWriter(CopyWriter.Requests.of(session), loop,
@@ -221,7 +268,7 @@ public final class TableCopy<T extends SpecificRecord> {
         }
         err.printf("Copying %s into %s (copy id '%s'): worker %d of %d, %,d of the %,d ranges, %,d of them done before%s%n",
                 plan.source(), plan.target(), plan.copyId(), settings.workerIndex(), settings.workers(), share.size(),
-                settings.splits(), doneBefore, waiting.isEmpty() ? "" : "; " + waiting.size() + " to copy");
+                settings.splits(), doneBefore, waiting.isEmpty() ? "" : String.format("; %,d to copy", waiting.size()));
         err.flush();
         long start = System.nanoTime();
         ProgressLine line = new ProgressLine(start, settings.progressInterval());
@@ -247,7 +294,8 @@ public final class TableCopy<T extends SpecificRecord> {
         if (fatal != null) {
             throw fatal;
         }
-        return new Result(rowsCopied, rowsFailed, rowsWithoutCells, done, share.size(), doneBefore, writer.retries(),
+        return new Result(rowsCopied, rowsFailed, rowsWithoutCells, rowsSuperseded, done, share.size(), doneBefore,
+                writer.retries(),
                 (System.nanoTime() - start) / 1e9);
     }
 

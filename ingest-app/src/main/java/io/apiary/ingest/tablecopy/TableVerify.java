@@ -31,7 +31,7 @@ public final class TableVerify<T extends SpecificRecord> {
 
     /** What a verification found. */
     public record Result(long sourceRows, long targetRows, int ranges, int rangesDiffering, long missing, long extra,
-            long different, long merged, double seconds) {
+            long different, long merged, long superseded, double seconds) {
         /** @return whether both sides hold the same rows */
         public boolean equal() {
             return missing + extra + different == 0;
@@ -106,7 +106,8 @@ public final class TableVerify<T extends SpecificRecord> {
         }
         counting = false;
         int differing = 0;
-        Differences differences = new Differences(this::report);
+        Differences differences = new Differences(this::report, SupersededReadings.appliesTo(plan)
+                ? row -> SupersededReadings.readingKey((io.apiary.schema.HiveTelemetryRow) row.row()) : null);
         List<TokenRange> work = share;
         while (!work.isEmpty()) {
             List<TokenRange> refine = new ArrayList<>();
@@ -153,7 +154,8 @@ public final class TableVerify<T extends SpecificRecord> {
             work = pieces;
         }
         return new Result(sourceRows, targetRows, share.size(), differing, differences.missing(), differences.extra(),
-                differences.different(), differences.merged(), (System.nanoTime() - startNanos) / 1e9);
+                differences.different(), differences.merged(), differences.superseded(),
+                (System.nanoTime() - startNanos) / 1e9);
     }
 
     private long moved;

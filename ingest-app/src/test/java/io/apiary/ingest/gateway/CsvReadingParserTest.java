@@ -55,7 +55,9 @@ class CsvReadingParserTest {
 
         assertThat(totals).isEqualTo(new CsvReadingParser.Totals(6, 3, 3, 3));
         assertThat(problems).extracting(CsvReadingParser.Problem::toString).containsExactly(
-                "line 3, column 'Date': cannot read time 'yesterday': Text 'yesterday' could not be parsed at index 0",
+                "line 3, column 'Date': cannot read time 'yesterday' with the time format 'yyyy-MM-dd HH:mm:ss[XXX]' "
+                        + "(--time-format: iso, epoch-ms, epoch-s or a java.time pattern): Text 'yesterday' could not be "
+                        + "parsed at index 0",
                 "line 4, column 'Tag number': no hive id",
                 "line 5, column 'temperature': not a finite decimal number: 'NaN'",
                 "line 5, column 'humidity': empty cell, no reading",

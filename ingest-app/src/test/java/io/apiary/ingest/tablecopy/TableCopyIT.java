@@ -214,6 +214,49 @@ class TableCopyIT {
         }
     }
 
+    @Test
+    @Order(4)
+    void should_skip_a_legacy_reading_the_target_holds_under_other_sensor_ids_as_the_read_path_hides_it() {
+        String keyspace = "table_copy_it_superseded";
+        String legacy = keyspace + "." + TableNames.LEGACY_HIVE_TELEMETRY;
+        String current = keyspace + "." + TableNames.HIVE_TELEMETRY;
+        Instant merged = Instant.parse("2026-11-20T10:00:00Z");
+        Instant alone = Instant.parse("2026-11-20T10:05:00Z");
+        int shard = ShardStrategy.TIME.shard("sup", "TEMPERATURE", merged.toEpochMilli(), 96);
+        try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
+            session.execute("DROP KEYSPACE IF EXISTS " + keyspace);
+            SchemaApplier.apply(session, SchemaApplier.load(null, keyspace, SchemaApplier.DEV_REPLICATION).stream()
+                    .filter(s -> s.name().startsWith("000") || s.name().contains(TableNames.HIVE_TELEMETRY)).toList());
+            SchemaApplier.apply(session, SchemaApplier.load(Path.of("..", "cql", "legacy"), keyspace,
+                    SchemaApplier.DEV_REPLICATION).stream().filter(s -> s.name().contains("hive_telemetry")).toList());
+            for (Instant time : List.of(merged, alone)) { // the legacy row of 10:00 merged the two probes' readings
+                session.execute(SimpleStatement.newInstance("INSERT INTO " + legacy + " (hive_id, day, shard, sensor_type,"
+                        + " reading_time, gateway_id, value, unit) VALUES ('sup', '2026-11-20', ?, 'TEMPERATURE', ?, "
+                        + "'gw-old', 35.5, 'degC')", shard, time));
+            }
+            for (String sensor : List.of("inside", "outside")) { // what the new pipeline wrote of 10:00
+                session.execute(SimpleStatement.newInstance("INSERT INTO " + current + " (hive_id, day, shard, "
+                        + "sensor_type, sensor_id, reading_time, gateway_id, value, unit) VALUES ('sup', '2026-11-20', "
+                        + "?, 'TEMPERATURE', ?, ?, 'gw-new', 35.5, 'degC')", shard, sensor, merged));
+            }
+
+            Run copy = Run.of("table", "copy", "--from", legacy, "--to", current, "--splits", "16", "--config",
+                    config.toString());
+            assertThat(copy.exit()).as(copy.output()).isZero();
+            assertThat(copy.output()).contains("Copied 1 rows").contains("1 legacy readings skipped");
+            List<Row> rows = session.execute(SimpleStatement.newInstance("SELECT sensor_id, reading_time FROM " + current
+                    + " WHERE hive_id = 'sup' AND day = '2026-11-20' AND shard = ?", shard)).all();
+            assertThat(rows).extracting(r -> r.getString(0) + " " + r.getInstant(1)).containsExactlyInAnyOrder(
+                    "inside " + merged, "outside " + merged, "default " + alone);
+
+            Run verify = Run.of("table", "verify", "--from", legacy, "--to", current, "--splits", "16", "--config",
+                    config.toString());
+            assertThat(verify.output()).as("the new pipeline's rows are extra; the merged legacy row is no difference")
+                    .contains("2 differences (0 missing in target, 2 extra in target, 0 different)")
+                    .contains("1 legacy readings superseded");
+        }
+    }
+
     /** Every target row against its source row: key, values, each cell's write time, and TTL within the time elapsed. */
     private static void checkEveryRow(CqlSession session, String target, int shards, Instant copyStarted) {
         Instant readStart = Instant.now();

@@ -104,6 +104,30 @@ class VerifyDigestTest {
         assertThat(differences.total()).isZero();
     }
 
+    /** Readings for the legacy rule: keys k<i> and k<i+100> are one reading (another sensor id). */
+    private static Object reading(VerifiedRow row) {
+        return Integer.parseInt(StandardCharsets.UTF_8.decode(row.key().duplicate()).toString().substring(1)) % 100;
+    }
+
+    @Test
+    void should_count_a_legacy_reading_the_target_holds_under_another_key_or_write_as_superseded() {
+        List<Differences.Difference> found = new ArrayList<>();
+        Differences differences = new Differences(found::add, VerifyDigestTest::reading);
+        differences.source(row(1, 10, 100));   // the target holds reading 1 as k101 (another sensor id)
+        differences.source(row(2, 20, 200));   // the pipeline wrote k2 again: other values, other write time
+        differences.source(row(3, 30, 300));   // the copy wrote other values with the source's write time
+        differences.source(row(4, 40, 400));   // nothing in the target
+        differences.target(row(101, 11, 150));
+        differences.target(row(2, 21, 250));
+        differences.target(row(3, 31, 300));
+        differences.finish();
+
+        assertThat(found).extracting(d -> d.kind() + " " + StandardCharsets.UTF_8.decode(
+                (d.source() != null ? d.source() : d.target()).key().duplicate())).containsExactlyInAnyOrder(
+                        "EXTRA k101", "DIFFERENT k3", "MISSING k4");
+        assertThat(differences.superseded()).isEqualTo(2);
+    }
+
     @Test
     void should_hash_differently_when_key_values_or_write_time_differ() {
         ByteBuffer key = ByteBuffer.wrap(new byte[] {1, 2, 3});
