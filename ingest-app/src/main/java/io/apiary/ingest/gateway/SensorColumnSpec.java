@@ -1,6 +1,7 @@
 package io.apiary.ingest.gateway;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -20,6 +21,15 @@ import io.apiary.schema.SensorType;
  *                   to let {@link SensorMapping} choose
  */
 public record SensorColumnSpec(String column, SensorType sensorType, String unit, String sensorId) {
+
+    /**
+     * @return the sensor types a column can have: every symbol of {@link SensorType} but {@code UNKNOWN},
+     *         in schema order
+     */
+    static List<String> knownTypes() {
+        return Arrays.stream(SensorType.values()).map(Enum::name)
+                .filter(name -> !name.equals(SensorType.UNKNOWN.name())).toList();
+    }
 
     /** The expected form, for messages. */
     public static final String FORM = "COLUMN=SENSOR_TYPE:UNIT[:SENSOR_ID], e.g. temperature=TEMPERATURE:degC"
@@ -47,8 +57,9 @@ public record SensorColumnSpec(String column, SensorType sensorType, String unit
      *
      * @param spec the specification, not null
      * @return the column
-     * @throws IllegalArgumentException saying what is expected, listing the sensor types or the
-     *         units the pipeline accepts for the type, or what is wrong with the sensor id
+     * @throws IllegalArgumentException saying what is expected, listing the sensor types (never
+     *         {@code UNKNOWN}, whose readings are dead-lettered) or the units the pipeline accepts for
+     *         the type, or what is wrong with the sensor id
      */
     public static SensorColumnSpec parse(String spec) {
         int eq = spec.lastIndexOf('=');
@@ -58,12 +69,14 @@ public record SensorColumnSpec(String column, SensorType sensorType, String unit
             throw new IllegalArgumentException("Sensor column '" + spec + "': expected " + FORM);
         }
         String type = parts[0].trim().toUpperCase(Locale.ROOT);
-        SensorType sensorType;
-        try {
-            sensorType = SensorType.valueOf(type);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Sensor column '" + spec + "': unknown sensor type '" + type
-                    + "'; known types: " + Arrays.toString(SensorType.values()), e);
+        SensorType sensorType = knownTypes().contains(type) ? SensorType.valueOf(type) : null;
+        if (sensorType == null) {
+            throw new IllegalArgumentException("Sensor column '" + spec + "': "
+                    + (type.equals(SensorType.UNKNOWN.name())
+                            ? "UNKNOWN is what a reader of an older schema sees for a type it does not know; the"
+                                    + " pipeline dead-letters such readings (UNKNOWN_SENSOR_TYPE), so it cannot be imported"
+                            : "unknown sensor type '" + type + "'")
+                    + "; known types: " + String.join(", ", knownTypes()));
         }
         String unit = parts[1].trim();
         Set<String> units = PhysicalRanges.units(type);

@@ -23,8 +23,8 @@ class SensorColumnSpecTest {
     void should_take_units_with_slash_and_percent_and_a_column_name_with_equals_and_colon() {
         assertThat(SensorColumnSpec.parse("rh=HUMIDITY:%RH:box")).extracting(SensorColumnSpec::unit, SensorColumnSpec::sensorId)
                 .containsExactly("%RH", "box");
-        assertThat(SensorColumnSpec.parse("a=b:c=UNKNOWN:m/s")).extracting(SensorColumnSpec::column, SensorColumnSpec::unit)
-                .containsExactly("a=b:c", "m/s");
+        assertThat(SensorColumnSpec.parse("a=b:c=VIBRATION:mm/s")).extracting(SensorColumnSpec::column, SensorColumnSpec::unit)
+                .containsExactly("a=b:c", "mm/s");
     }
 
     @Test
@@ -46,7 +46,17 @@ class SensorColumnSpecTest {
                     .hasMessageContaining("expected COLUMN=SENSOR_TYPE:UNIT[:SENSOR_ID]");
         }
         assertThatThrownBy(() -> SensorColumnSpec.parse("t=HEAT:degC"))
-                .hasMessageContaining("unknown sensor type 'HEAT'");
+                .hasMessageContaining("unknown sensor type 'HEAT'; known types: TEMPERATURE, HUMIDITY, WEIGHT,")
+                .hasMessageNotContaining("UNKNOWN");
+    }
+
+    @Test
+    void should_refuse_the_unknown_type_whose_readings_the_pipeline_dead_letters() {
+        assertThatThrownBy(() -> SensorColumnSpec.parse("x=UNKNOWN:furlongs"))
+                .hasMessageContaining("Sensor column 'x=UNKNOWN:furlongs': UNKNOWN is what a reader of an older schema"
+                        + " sees")
+                .hasMessageContaining("UNKNOWN_SENSOR_TYPE");
+        assertThatThrownBy(() -> SensorColumnSpec.parse("x=unknown:degC")).hasMessageContaining("cannot be imported");
     }
 
     @Test
@@ -54,7 +64,6 @@ class SensorColumnSpecTest {
         assertThatThrownBy(() -> SensorColumnSpec.parse("t=TEMPERATURE:degF"))
                 .hasMessageContaining("the pipeline takes TEMPERATURE in degC, not 'degF'");
         assertThatThrownBy(() -> SensorColumnSpec.parse("b=BATTERY:volts")).hasMessageContaining("V or mV");
-        assertThat(SensorColumnSpec.parse("x=UNKNOWN:furlongs").unit()).isEqualTo("furlongs");
     }
 
     @Test
