@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * as underscores; e.g. {@code APIARY_KAFKA_BOOTSTRAP_SERVERS} sets {@code kafka.bootstrap.servers}
  * and {@code APIARY_KAFKA_SASL_JAAS_CONFIG} sets {@code kafka.sasl.jaas.config}; {@code APIARY_LOG_LEVEL}
  * and {@code APIARY_DEVSTACK_*} are not settings. Settings that are neither defined nor passed
- * through are logged as a warning (a misspelt option must not pass unnoticed). Thread-safe (stateless).
+ * through are logged as a warning (a misspelt option must not pass unnoticed); settings that were
+ * renamed ({@link #RENAMED}) apply under their new name, with a warning. Thread-safe (stateless).
  */
 public final class ConfigLoader {
 
@@ -62,12 +63,57 @@ public final class ConfigLoader {
         }
         settings.putAll(fromEnvironment(env));
         settings.putAll(overrides);
+        applyRenamed(settings);
         IngestConfig config = new IngestConfig(settings);
         for (String unknown : config.unknownSettings()) {
             LOG.warn("Unknown setting '{}' is ignored (from the configuration file, an APIARY_* environment "
                     + "variable or --set); the settings are listed in README.md, Configuration", unknown);
         }
         return config;
+    }
+
+    /**
+     * Settings whose name changed, old name to new: the per-table sink options of the tables whose
+     * key changed ({@code hive_telemetry} became {@code hive_telemetry_v2}, {@code agent_alerts}
+     * became {@code agent_alerts_v2}; see README, "Changing a table's key"). A deployed
+     * configuration keeps working across the upgrade: the value moves to the new name, with a warning.
+     */
+    static final Map<String, String> RENAMED = renamed();
+
+    private static Map<String, String> renamed() {
+        Map<String, String> renamed = new java.util.TreeMap<>();
+        Map<String, String> tables = Map.of(
+                io.apiary.ingest.tables.TableNames.LEGACY_HIVE_TELEMETRY, io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY,
+                io.apiary.ingest.tables.TableNames.LEGACY_AGENT_ALERTS, io.apiary.ingest.tables.TableNames.AGENT_ALERTS);
+        tables.forEach((legacy, current) -> {
+            renamed.put(IngestConfig.sinkTableConsistency(legacy), IngestConfig.sinkTableConsistency(current));
+            renamed.put(IngestConfig.sinkTableTtl(legacy), IngestConfig.sinkTableTtl(current));
+        });
+        return java.util.Collections.unmodifiableMap(renamed);
+    }
+
+    /**
+     * Moves each setting of {@link #RENAMED} to its new name, in place, logging a warning for
+     * each: the value applies under the new name, unless the new name is set too, in which case the
+     * old one is dropped (and the warning says so).
+     *
+     * @param settings the merged settings, mutable, not null
+     */
+    static void applyRenamed(Map<String, Object> settings) {
+        RENAMED.forEach((old, current) -> {
+            if (!settings.containsKey(old)) {
+                return;
+            }
+            Object value = settings.remove(old);
+            if (settings.containsKey(current)) {
+                LOG.warn("Setting '{}' is ignored: it was renamed '{}' when the table's key changed, and '{}' is"
+                        + " set too; remove the old name", old, current, current);
+            } else {
+                settings.put(current, value);
+                LOG.warn("Setting '{}' was renamed '{}' when the table's key changed; its value applies to '{}'."
+                        + " Rename it in the configuration", old, current, current);
+            }
+        });
     }
 
     /**
@@ -84,6 +130,9 @@ public final class ConfigLoader {
     public static Map<String, String> fromEnvironment(Map<String, String> env) {
         Map<String, String> defined = new HashMap<>();
         for (String option : IngestConfig.DEFINITION.names()) {
+            defined.put(ENV_PREFIX + option.toUpperCase(Locale.ROOT).replace('.', '_'), option);
+        }
+        for (String option : RENAMED.keySet()) {
             defined.put(ENV_PREFIX + option.toUpperCase(Locale.ROOT).replace('.', '_'), option);
         }
         Map<String, String> settings = new HashMap<>();

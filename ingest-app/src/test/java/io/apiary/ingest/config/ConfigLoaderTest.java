@@ -96,6 +96,27 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void settings_of_the_tables_whose_key_changed_apply_under_their_new_names() throws Exception {
+        Path file = dir.resolve("deployed.properties");
+        Files.writeString(file, "sink.table.hive_telemetry.ttl.seconds=7776000\n"
+                + "sink.table.agent_alerts.consistency=QUORUM\n");
+        IngestConfig config = ConfigLoader.load(file, Map.of("APIARY_SINK_TABLE_HIVE_TELEMETRY_CONSISTENCY", "ALL"),
+                Map.of());
+        assertThat(config.getInt(IngestConfig.sinkTableTtl("hive_telemetry_v2"))).isEqualTo(7_776_000);
+        assertThat(config.getString(IngestConfig.sinkTableConsistency("hive_telemetry_v2"))).isEqualTo("ALL");
+        assertThat(config.getString(IngestConfig.sinkTableConsistency("agent_alerts_v2"))).isEqualTo("QUORUM");
+        assertThat(config.unknownSettings()).isEmpty();
+    }
+
+    @Test
+    void a_new_name_set_too_wins_over_the_old_one() {
+        IngestConfig config = ConfigLoader.load(null, Map.of(), Map.of(
+                "sink.table.hive_telemetry.ttl.seconds", "60", "sink.table.hive_telemetry_v2.ttl.seconds", "120"));
+        assertThat(config.getInt(IngestConfig.sinkTableTtl("hive_telemetry_v2"))).isEqualTo(120);
+        assertThat(config.unknownSettings()).isEmpty();
+    }
+
+    @Test
     void sink_write_options_refuse_what_cassandra_would_refuse_for_every_row() {
         assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of(IngestConfig.SINK_CONSISTENCY, "SERIAL")))
                 .hasMessageContaining(IngestConfig.SINK_CONSISTENCY).hasMessageContaining("LOCAL_QUORUM");
