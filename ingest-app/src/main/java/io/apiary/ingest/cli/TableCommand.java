@@ -237,7 +237,10 @@ public final class TableCommand {
                                 + "(one row in the target, the one with the greater write time)", result.merged()))
                         + (result.superseded() == 0 ? "" : String.format("; %,d legacy readings superseded by a "
                                 + "reading of the target at their hive, type and time (not copied, not differences)",
-                                result.superseded())));
+                                result.superseded()))
+                        + (result.uncopyable() == 0 ? "" : String.format("; %,d source rows cannot be target rows "
+                                + "(named above as not copyable; table copy names them as failed)",
+                                result.uncopyable())));
                 return result.equal() ? 0 : INCOMPLETE;
             }
         }

@@ -35,7 +35,7 @@ import org.apache.avro.specific.SpecificRecord;
  *
  * <p>Every partition-key column is a bind marker, so the driver computes each statement's routing
  * token and sends it to a replica. The write timestamp ({@code USING TIMESTAMP}, microseconds) is
- * derived from the row, by {@link WriteTimestamps}: the event's second plus a fingerprint of the
+ * derived from the row, by {@link WriteTimestamps}: the second after the event's plus a fingerprint of the
  * row's regular values (hive_activity: the hour's start, plus 1,000 per update of the hour, a
  * sample summed or a conflicting sample replacing one, plus a fingerprint below 1,000). So retries and replays of a row converge to the same cells, and two
  * different rows for one primary key get different timestamps: the one with the greater timestamp
@@ -121,8 +121,12 @@ public final class SinkTable<T extends SpecificRecord> {
      * @param clustering     how many follow as clustering columns
      * @param deleteFirst    whether each write deletes the row at its timestamp minus 1 us first
      *                       (tables with optional columns)
+     * @param updated        whether a key's rows are successive updates of one thing (an hour's
+     *                       growing sums), so that two rows of one key with different values are no
+     *                       conflict
      */
-    record Layout(String table, List<String> columns, int partitionKeys, int clustering, boolean deleteFirst) {
+    record Layout(String table, List<String> columns, int partitionKeys, int clustering, boolean deleteFirst,
+            boolean updated) {
     }
 
     /**
@@ -224,6 +228,15 @@ public final class SinkTable<T extends SpecificRecord> {
     /** @return the table name, without keyspace */
     public String table() {
         return layout.table();
+    }
+
+    /**
+     * @return whether rows of one primary key with different values are successive updates
+     *         (hive_activity: an hour's sums, written again as they grow) rather than conflicting
+     *         inputs; the sink counts no conflicts for such a table (the topology counts its own)
+     */
+    public boolean rowsAreUpdates() {
+        return layout.updated();
     }
 
     /** @return the keyspace of the table, as Cassandra stores it (internal form) */
@@ -451,7 +464,7 @@ public final class SinkTable<T extends SpecificRecord> {
     public static SinkTable<HiveTelemetryRow> hiveTelemetry(CqlSession session, String keyspace, String table,
             Options options) {
         Layout layout = new Layout(table, List.of("hive_id", "day", "shard", "sensor_type",
-                "sensor_id", "reading_time", "gateway_id", "value", "unit"), 3, 3, false);
+                "sensor_id", "reading_time", "gateway_id", "value", "unit"), 3, 3, false, false);
         return new SinkTable<>(session, keyspace, options, layout, HiveTelemetryRow.class,
                 (row, statement) -> statement
                         .set(0, row.getHiveId(), TEXT)
@@ -476,7 +489,7 @@ public final class SinkTable<T extends SpecificRecord> {
      */
     public static SinkTable<HourlyActivity> hiveActivity(CqlSession session, String keyspace, Options options) {
         Layout layout = new Layout(TableNames.HIVE_ACTIVITY,
-                List.of("hive_id", "day", "hour", "bees_in", "bees_out", "samples"), 1, 2, false);
+                List.of("hive_id", "day", "hour", "bees_in", "bees_out", "samples"), 1, 2, false, true);
         return new SinkTable<>(session, keyspace, options, layout, HourlyActivity.class,
                 (row, statement) -> statement
                         .set(0, row.getHiveId(), TEXT)
@@ -517,7 +530,7 @@ public final class SinkTable<T extends SpecificRecord> {
             Options options) {
         Layout layout = new Layout(table, List.of("station_id", "day", "shard", "reading_time",
                 "temperature_c", "relative_humidity", "pressure_hpa", "wind_speed_ms", "wind_direction_deg",
-                "rainfall_mm", "solar_radiation_wm2"), 3, 1, true);
+                "rainfall_mm", "solar_radiation_wm2"), 3, 1, true, false);
         return new SinkTable<>(session, keyspace, options, layout, WeatherReadingRow.class,
                 (row, statement) -> {
                     BoundStatementBuilder bound = statement
@@ -563,7 +576,7 @@ public final class SinkTable<T extends SpecificRecord> {
     public static SinkTable<AgentAlertRow> agentAlerts(CqlSession session, String keyspace, String table,
             Options options) {
         Layout layout = new Layout(table, List.of("agent_id", "day", "alert_time", "alert_id",
-                "hive_id", "severity", "alert_type", "message"), 2, 2, true);
+                "hive_id", "severity", "alert_type", "message"), 2, 2, true, false);
         return new SinkTable<>(session, keyspace, options, layout, AgentAlertRow.class,
                 (row, statement) -> {
                     BoundStatementBuilder bound = statement

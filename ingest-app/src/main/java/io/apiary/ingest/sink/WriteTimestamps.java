@@ -33,17 +33,26 @@ public final class WriteTimestamps {
     }
 
     /**
-     * The timestamp of an event's row (a reading, an alert): the start of the event's second in
-     * microseconds, plus the fingerprint modulo 1,000,000. Rows of one primary key share the
-     * event's millisecond (it is in every time-series key), so only the fingerprint orders them.
+     * The timestamp of an event's row (a reading, an alert): the start of the second after the
+     * event's second, in microseconds, plus the fingerprint modulo 1,000,000. Rows of one primary key
+     * share the event's millisecond (it is in every time-series key), so only the fingerprint
+     * orders them.
+     *
+     * <p>Why the second after: the sink's first versions wrote every event row at the event time in
+     * microseconds (event ms &times; 1,000, at most the second's start plus 999,000). Such rows stay
+     * in {@code weather_readings} after the upgrade, are written there by old sinks during a rolling
+     * upgrade, and come into the new tables by {@code table copy}, which keeps their write times.
+     * Starting above all of them, a version written by this sink always beats such a row in every
+     * cell, and its row delete at one microsecond less shadows the old row whole: no row mixes the
+     * cells of an old and a new version.
      *
      * @param eventMillis the event time, ms since the epoch
      * @param fingerprint {@link #fingerprint} of the row's values
-     * @return microseconds, within the event's second
+     * @return microseconds, within the second after the event's second
      * @throws ArithmeticException past year 294,247
      */
     public static long event(long eventMillis, long fingerprint) {
-        return Math.addExact(Math.multiplyExact(Math.floorDiv(eventMillis, 1000L), EVENT_SLOTS),
+        return Math.addExact(Math.multiplyExact(Math.addExact(Math.floorDiv(eventMillis, 1000L), 1L), EVENT_SLOTS),
                 Math.floorMod(fingerprint, EVENT_SLOTS));
     }
 

@@ -31,10 +31,13 @@ public final class TableVerify<T extends SpecificRecord> {
 
     /** What a verification found. */
     public record Result(long sourceRows, long targetRows, int ranges, int rangesDiffering, long missing, long extra,
-            long different, long merged, long superseded, double seconds) {
-        /** @return whether both sides hold the same rows */
+            long different, long merged, long superseded, long uncopyable, double seconds) {
+        /**
+         * @return whether both sides hold the same rows: no row missing, extra or different, and no
+         *         source row that cannot be a target row ({@code table copy} names those as failed)
+         */
         public boolean equal() {
-            return missing + extra + different == 0;
+            return missing + extra + different + uncopyable == 0;
         }
     }
 
@@ -55,6 +58,9 @@ public final class TableVerify<T extends SpecificRecord> {
     private long sourceRows;
     private long targetRows;
     private long reported;
+    /** Source rows of this worker's share that cannot be target rows, counted in the first pass. */
+    private long uncopyable;
+    private boolean namingUncopyable;
 
     /**
      * @param scans         reads the tables
@@ -96,7 +102,9 @@ public final class TableVerify<T extends SpecificRecord> {
         List<TokenRange> all = TokenRanges.split(settings.splits());
         List<TokenRange> share = TokenRanges.share(all, settings.workers(), settings.workerIndex());
         counting = true;
+        namingUncopyable = true;
         List<RangeDigest[]> digests = digest(share, share, share);
+        namingUncopyable = false;
         if (settings.workers() > 1 && moved > 0) {
             List<TokenRange> others = new ArrayList<>(all);
             others.removeAll(share);
@@ -120,7 +128,7 @@ public final class TableVerify<T extends SpecificRecord> {
                     continue;
                 }
                 differing += work == share ? 1 : 0;
-                if (source.count() > maxHeld && work.get(i).width() > 1) {
+                if (source.count() > maxHeld && Long.compareUnsigned(work.get(i).width(), 1) > 0) {
                     refine.add(work.get(i));
                     continue;
                 }
@@ -154,7 +162,7 @@ public final class TableVerify<T extends SpecificRecord> {
             work = pieces;
         }
         return new Result(sourceRows, targetRows, share.size(), differing, differences.missing(), differences.extra(),
-                differences.different(), differences.merged(), differences.superseded(),
+                differences.different(), differences.merged(), differences.superseded(), uncopyable,
                 (System.nanoTime() - startNanos) / 1e9);
     }
 
@@ -217,9 +225,27 @@ public final class TableVerify<T extends SpecificRecord> {
         differences.finish();
     }
 
-    /** A source row mapped and bound as the copy binds it, or null when left out by {@code before}. */
+    /**
+     * A source row mapped and bound as the copy binds it, or null when left out by {@code before}
+     * or when it cannot be a target row (a required value is null): such a row is named and
+     * counted in the first pass, as {@code table copy} names it as failed, and makes the result
+     * unequal; it is never a reason to stop.
+     */
     private VerifiedRow source(ScannedRow row) {
-        T mapped = plan.mapping().map(row.values());
+        T mapped;
+        try {
+            mapped = plan.mapping().map(row.values());
+        } catch (RuntimeException e) {
+            if (namingUncopyable) {
+                uncopyable++;
+                reported++;
+                if (reported <= settings.maxReported()) {
+                    out.println("not copyable: source row at token " + row.token() + " of " + plan.source() + ": "
+                            + e.getMessage());
+                }
+            }
+            return null;
+        }
         if (excluded(mapped)) {
             return null;
         }

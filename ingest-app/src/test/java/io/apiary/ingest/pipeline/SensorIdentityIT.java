@@ -276,6 +276,8 @@ class SensorIdentityIT {
             assertThat(same).hasSize(1);
             assertThat(same.get(0).getLong(0)).isEqualTo(4L);
             assertThat(conflicts(TableNames.HIVE_ACTIVITY, "topology") - before).isEqualTo(2.0);
+            assertThat(conflicts(TableNames.HIVE_ACTIVITY, "sink")).as("an hour's successive sums are updates")
+                    .isZero();
         });
     }
 }

@@ -15,13 +15,26 @@ class WriteTimestampsTest {
     private static final long SECOND = Instant.parse("2021-07-15T11:03:43Z").toEpochMilli();
 
     @Test
-    void should_stay_within_the_events_second_whatever_the_fingerprint() {
+    void should_stay_within_the_second_after_the_events_whatever_the_fingerprint() {
         Random random = new Random(17);
         for (int i = 0; i < 10_000; i++) {
             long event = SECOND + random.nextInt(1000);
             long micros = WriteTimestamps.event(event, random.nextLong());
-            assertThat(micros).isBetween(SECOND * 1000, SECOND * 1000 + 999_999);
+            assertThat(micros).isBetween(SECOND * 1000 + 1_000_000, SECOND * 1000 + 1_999_999);
         }
+    }
+
+    @Test
+    void should_beat_the_timestamp_the_first_sink_gave_any_row_of_the_same_key() {
+        // the first sink wrote event rows at event ms * 1000: rows of weather_readings and copied legacy rows
+        Random random = new Random(23);
+        for (int i = 0; i < 10_000; i++) {
+            long event = SECOND + random.nextInt(1000);
+            assertThat(WriteTimestamps.event(event, random.nextLong()) - 1).as("the row delete, one µs before")
+                    .isGreaterThan(event * 1000);
+        }
+        assertThat(WriteTimestamps.event(SECOND + 999, 0L) - 1).isGreaterThan((SECOND + 999) * 1000);
+        assertThat(WriteTimestamps.event(-1L, 0L)).as("before 1970").isEqualTo(0L);
     }
 
     @Test
@@ -39,8 +52,9 @@ class WriteTimestampsTest {
 
     @Test
     void should_use_negative_fingerprints_too() {
-        assertThat(WriteTimestamps.event(SECOND, -1L)).isEqualTo(SECOND * 1000 + 999_999);
-        assertThat(WriteTimestamps.event(SECOND, Long.MIN_VALUE)).isBetween(SECOND * 1000, SECOND * 1000 + 999_999);
+        assertThat(WriteTimestamps.event(SECOND, -1L)).isEqualTo(SECOND * 1000 + 1_999_999);
+        assertThat(WriteTimestamps.event(SECOND, Long.MIN_VALUE)).isBetween(SECOND * 1000 + 1_000_000,
+                SECOND * 1000 + 1_999_999);
     }
 
     @Test

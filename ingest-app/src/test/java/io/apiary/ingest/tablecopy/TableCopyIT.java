@@ -257,6 +257,47 @@ class TableCopyIT {
         }
     }
 
+    @Test
+    @Order(5)
+    void should_name_a_row_that_cannot_be_copied_and_refine_a_single_range_holding_too_many_rows() {
+        String keyspace = "table_copy_it_uncopyable";
+        String legacy = keyspace + "." + TableNames.LEGACY_HIVE_TELEMETRY;
+        String current = keyspace + "." + TableNames.HIVE_TELEMETRY;
+        try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
+            session.execute("DROP KEYSPACE IF EXISTS " + keyspace);
+            SchemaApplier.apply(session, SchemaApplier.load(null, keyspace, SchemaApplier.DEV_REPLICATION).stream()
+                    .filter(s -> s.name().startsWith("000") || s.name().contains(TableNames.HIVE_TELEMETRY)).toList());
+            SchemaApplier.apply(session, SchemaApplier.load(Path.of("..", "cql", "legacy"), keyspace,
+                    SchemaApplier.DEV_REPLICATION).stream().filter(s -> s.name().contains("hive_telemetry")).toList());
+            for (int i = 0; i < 3; i++) {
+                Instant time = Instant.parse("2026-11-20T10:00:00Z").plusSeconds(3600L * i);
+                int shard = ShardStrategy.TIME.shard("h" + i, "TEMPERATURE", time.toEpochMilli(), 96);
+                session.execute(SimpleStatement.newInstance("INSERT INTO " + legacy + " (hive_id, day, shard, sensor_type,"
+                        + " reading_time, gateway_id, value, unit) VALUES (?, '2026-11-20', ?, 'TEMPERATURE', ?, "
+                        + "'gw', 30.5, ?)", "h" + i, shard, time, i == 2 ? null : "degC"));
+            }
+
+            Run copy = Run.of("table", "copy", "--from", legacy, "--to", current, "--splits", "1", "--config",
+                    config.toString());
+            assertThat(copy.exit()).as("a row failed: " + copy.output()).isEqualTo(1);
+            assertThat(copy.output()).contains("Copied 2 rows").contains("was not copied");
+            session.execute("DELETE FROM " + current + " WHERE hive_id = 'h0' AND day = '2026-11-20' AND shard = "
+                    + ShardStrategy.TIME.shard("h0", "TEMPERATURE", Instant.parse("2026-11-20T10:00:00Z").toEpochMilli(),
+                            96));
+
+            // one range (the whole ring) holding 2 copyable source rows, more than --max-held-rows: refined, not held
+            Run verify = Run.of("table", "verify", "--from", legacy, "--to", current, "--splits", "1",
+                    "--max-held-rows", "1", "--config", config.toString());
+            assertThat(verify.exit()).as(verify.output()).isEqualTo(1);
+            assertThat(verify.output())
+                    .contains("1 ranges differ with more than 1 source rows each: digesting them in 16 pieces")
+                    .contains("not copyable: source row at token")
+                    .contains("1 differences (1 missing in target, 0 extra in target, 0 different)")
+                    .contains("1 source rows cannot be target rows")
+                    .contains("missing in target: hive_id=h0");
+        }
+    }
+
     /** Every target row against its source row: key, values, each cell's write time, and TTL within the time elapsed. */
     private static void checkEveryRow(CqlSession session, String target, int shards, Instant copyStarted) {
         Instant readStart = Instant.now();
