@@ -259,7 +259,7 @@ class TableCopyIT {
 
     @Test
     @Order(5)
-    void should_name_a_row_that_cannot_be_copied_and_refine_a_single_range_holding_too_many_rows() {
+    void should_name_a_row_that_cannot_be_copied_in_the_copy_and_in_the_verification() {
         String keyspace = "table_copy_it_uncopyable";
         String legacy = keyspace + "." + TableNames.LEGACY_HIVE_TELEMETRY;
         String current = keyspace + "." + TableNames.HIVE_TELEMETRY;
@@ -281,20 +281,36 @@ class TableCopyIT {
                     config.toString());
             assertThat(copy.exit()).as("a row failed: " + copy.output()).isEqualTo(1);
             assertThat(copy.output()).contains("Copied 2 rows").contains("was not copied");
-            session.execute("DELETE FROM " + current + " WHERE hive_id = 'h0' AND day = '2026-11-20' AND shard = "
-                    + ShardStrategy.TIME.shard("h0", "TEMPERATURE", Instant.parse("2026-11-20T10:00:00Z").toEpochMilli(),
-                            96));
 
-            // one range (the whole ring) holding 2 copyable source rows, more than --max-held-rows: refined, not held
-            Run verify = Run.of("table", "verify", "--from", legacy, "--to", current, "--splits", "1",
-                    "--max-held-rows", "1", "--config", config.toString());
+            Run verify = Run.of("table", "verify", "--from", legacy, "--to", current, "--splits", "1", "--config",
+                    config.toString());
+            assertThat(verify.exit()).as(verify.output()).isEqualTo(1);
+            assertThat(verify.output()).contains("not copyable: source row at token")
+                    .contains("0 differences (0 missing in target, 0 extra in target, 0 different)")
+                    .contains("1 source rows cannot be target rows");
+        }
+    }
+
+    @Test
+    @Order(6)
+    void should_refine_a_single_range_holding_more_source_rows_than_may_be_held() {
+        try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
+            Row gone = session.execute("SELECT hive_id, day, shard FROM " + TARGET + " LIMIT 1").one();
+            long deleted = session.execute(SimpleStatement.newInstance("SELECT count(*) FROM " + TARGET
+                    + " WHERE hive_id = ? AND day = ? AND shard = ?", gone.getString(0), gone.getLocalDate(1),
+                    gone.getInt(2))).one().getLong(0);
+            session.execute(SimpleStatement.newInstance("DELETE FROM " + TARGET + " WHERE hive_id = ? AND day = ? AND "
+                    + "shard = ?", gone.getString(0), gone.getLocalDate(1), gone.getInt(2)));
+
+            // one range, the whole ring (its width 2^64 - 1 reads as -1 when signed), with 200,000 source rows
+            Run verify = Run.of("table", "verify", "--from", SOURCE, "--to", TARGET, "--splits", "1",
+                    "--max-held-rows", "100000", "--config", config.toString());
             assertThat(verify.exit()).as(verify.output()).isEqualTo(1);
             assertThat(verify.output())
-                    .contains("1 ranges differ with more than 1 source rows each: digesting them in 16 pieces")
-                    .contains("not copyable: source row at token")
-                    .contains("1 differences (1 missing in target, 0 extra in target, 0 different)")
-                    .contains("1 source rows cannot be target rows")
-                    .contains("missing in target: hive_id=h0");
+                    .contains("1 ranges differ with more than 100,000 source rows each: digesting them in 16 pieces")
+                    .contains(String.format("%,d differences (%,d missing in target, 0 extra in target, 0 different)",
+                            deleted, deleted))
+                    .contains("missing in target: hive_id=" + gone.getString(0));
         }
     }
 
