@@ -173,7 +173,7 @@ public final class QueryCommand {
         @Option(names = "--hive", required = true, paramLabel = "ID", description = "The hive id.")
         String hive;
 
-        @Option(names = "--sensor", split = ",", paramLabel = "TYPE[:SENSOR_ID]",
+        @Option(names = "--sensor", paramLabel = "TYPE[:SENSOR_ID]",
                 description = "Sensors to read: a type for every sensor of it, TYPE:SENSOR_ID for one, e.g. "
                         + "TEMPERATURE:inside,HUMIDITY (default: every sensor of every type).")
         List<String> sensorTexts = new ArrayList<>();
@@ -191,11 +191,17 @@ public final class QueryCommand {
         @Override
         List<SensorSelector> sensors() {
             List<SensorSelector> sensors = new ArrayList<>();
-            for (String text : sensorTexts) {
-                try {
-                    sensors.add(SensorSelector.parse(text));
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("--sensor " + e.getMessage(), e);
+            for (String option : sensorTexts) {
+                for (String text : option.split(",", -1)) { // -1: an empty selector is an error, not dropped
+                    if (text.isBlank()) {
+                        throw new IllegalArgumentException("--sensor '" + option + "': an empty selector; expected "
+                                + "TYPE[:SENSOR_ID], comma-separated, e.g. TEMPERATURE:inside,HUMIDITY");
+                    }
+                    try {
+                        sensors.add(SensorSelector.parse(text));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("--sensor " + e.getMessage(), e);
+                    }
                 }
             }
             return sensors;

@@ -149,7 +149,17 @@ public final class TableCommand {
                     return USAGE;
                 }
                 long cpuBefore = cpuNanos();
-                TableCopy.Result result = TableJobs.copy(session, cfg, plan, settings, restart, err);
+                TableCopy.Result result;
+                try {
+                    result = TableJobs.copy(session, cfg, plan, settings, restart, err);
+                } catch (CopyRefused e) {
+                    err.println("error: " + e.getMessage());
+                    return USAGE;
+                } catch (IllegalStateException e) {
+                    err.println("error: " + e.getMessage() + "; the ranges done so far are saved: run the same command"
+                            + " again once the cause is fixed, and it resumes");
+                    return INCOMPLETE;
+                }
                 double cpu = (cpuNanos() - cpuBefore) / 1e9;
                 err.printf("Copied %,d rows of %s into %s in %.1f s (%,.0f rows/s; process CPU %.1f s, %s): %,d of %,d "
                         + "ranges of worker %d done (%,d before this run); %,d rows failed, %,d rows without cells, %,d "
@@ -225,6 +235,10 @@ public final class TableCommand {
                 } catch (CopyRefused e) {
                     err.println("error: " + e.getMessage());
                     return USAGE;
+                } catch (IllegalStateException e) {
+                    err.println("error: " + e.getMessage() + "; nothing is known about the ranges not compared: run"
+                            + " the verification again once the cause is fixed");
+                    return INCOMPLETE;
                 }
                 out.flush();
                 err.printf("Verified %s against %s (worker %d of %d, %,d ranges%s) in %.1f s: %,d source rows, %,d target "
@@ -240,7 +254,14 @@ public final class TableCommand {
                                 result.superseded()))
                         + (result.uncopyable() == 0 ? "" : String.format("; %,d source rows cannot be target rows "
                                 + "(named above as not copyable; table copy names them as failed)",
-                                result.uncopyable())));
+                                result.uncopyable()))
+                        + (cutoff == null ? "" : String.format("; %,d source rows left out (event time at or after "
+                                + "%s)", result.leftOut(), cutoff)));
+                if (result.sourceRows() == 0 && result.leftOut() > 0) {
+                    err.printf("error: --before %s leaves out every one of the %,d source rows of this worker's ranges:"
+                            + " nothing was compared; give the time of the switch%n", cutoff, result.leftOut());
+                    return INCOMPLETE;
+                }
                 return result.equal() ? 0 : INCOMPLETE;
             }
         }

@@ -54,6 +54,9 @@ public record SensorSelector(String sensorType, String sensorId) {
     public static SensorSelector parse(String text) {
         int colon = text.indexOf(':');
         String type = (colon < 0 ? text : text.substring(0, colon)).trim().toUpperCase(Locale.ROOT);
+        if (type.isEmpty()) {
+            throw new IllegalArgumentException("'" + text + "': the sensor type is missing; expected TYPE[:SENSOR_ID]");
+        }
         return new SensorSelector(type, colon < 0 ? null : text.substring(colon + 1).trim());
     }
 

@@ -57,6 +57,20 @@ public final class WriteTimestamps {
     }
 
     /**
+     * Whether a write timestamp is one {@link #event} gives for an event time: within the second
+     * after the event's second. Rows written by the first sink (event ms &times; 1,000), copied with
+     * their write times, or changed by hand (the server's clock) are not.
+     *
+     * @param eventMillis the event time, ms since the epoch
+     * @param micros      a write timestamp, microseconds since the epoch
+     * @return whether {@code micros} is {@code event(eventMillis, f)} for some fingerprint {@code f}
+     */
+    public static boolean isEventWrite(long eventMillis, long micros) {
+        long start = event(eventMillis, 0L);
+        return micros >= start && micros - start < EVENT_SLOTS;
+    }
+
+    /**
      * The timestamp of an hour's sums (hive_activity): the hour's start in microseconds, plus
      * 1,000 per update of the hour (samples summed plus the hour's {@code revision}, the conflicting
      * samples that replaced one), so that an hour's later update always wins, plus the fingerprint

@@ -50,7 +50,8 @@ public record CopyPlan<T extends SpecificRecord>(TableRef source, TableRef targe
         TableMetadata found = metadata.getKeyspace(table.keyspace()).flatMap(k -> k.getTable(table.table()))
                 .orElseThrow(() -> new CopyRefused(option + " " + table + ": no such table" + (metadata
                         .getKeyspace(table.keyspace()).isEmpty() ? " (keyspace " + table.keyspace() + " does not exist)"
-                        : "") + "; create the target with 'schema apply' (cql/) before copying"));
+                        : "") + ("--to".equals(option) ? "; create the target with 'schema apply' (cql/) before copying"
+                        : "; check the name (the source must exist)")));
         return TableShape.recognise(found).orElseThrow(() -> new CopyRefused(option + " " + table
                 + " has a layout table copy does not know: " + TableShape.describe(found)
                 + " (known: the tables of cql/ and cql/legacy/)"));

@@ -52,10 +52,18 @@ public record CopySettings(int workers, int workerIndex, int splits, int scanCon
             throw new IllegalArgumentException("--splits must be from --workers (" + workers + ") to " + (1 << 20)
                     + ", was " + splits);
         }
-        if (scanConcurrency < 1 || pageRows < 1 || maxPendingRows < 1 || maxInFlight < 1 || batchMaxRows < 1
-                || maxRowsPerSecond < 0 || maxReported < 0) {
-            throw new IllegalArgumentException("--scan-concurrency, --page-rows and the sink limits must be at least 1"
-                    + " (--max-rows-per-second and --max-reported at least 0)");
+        atLeast("--scan-concurrency", scanConcurrency, 1);
+        atLeast("--page-rows", pageRows, 1);
+        atLeast("sink.max.buffered.rows", maxPendingRows, 1);
+        atLeast("sink.max.in.flight.requests", maxInFlight, 1);
+        atLeast("sink.batch.max.rows", batchMaxRows, 1);
+        atLeast("--max-rows-per-second", maxRowsPerSecond, 0);
+        atLeast("--max-reported", maxReported, 0);
+    }
+
+    private static void atLeast(String option, long value, long min) {
+        if (value < min) {
+            throw new IllegalArgumentException(option + " must be at least " + min + ", was " + value);
         }
     }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Names the rows that differ between the two sides of some token ranges: the source's rows
@@ -16,7 +17,8 @@ import java.util.function.Consumer;
  * different. Two source rows that map to one target key (the same reading stored under two shard
  * schemes) are one target row: the one with the greater write time is kept, as Cassandra keeps
  * it, and the other is counted as merged, not as a difference. A legacy reading the target holds
- * under another write is superseded ({@link SupersededReadings}), not a difference. Not thread-safe.
+ * under another sensor id or under a write of the pipeline is superseded ({@link SupersededReadings}),
+ * not a difference; a copied row changed by another writer (by hand) is different. Not thread-safe.
  */
 final class Differences {
 
@@ -44,6 +46,7 @@ final class Differences {
     private final Set<Object> targetReadings = new HashSet<>();
     private final Consumer<Difference> report;
     private final Function<VerifiedRow, Object> readingKey;
+    private final Predicate<VerifiedRow> pipelineWrite;
     private long superseded;
     private long missing;
     private long extra;
@@ -52,19 +55,28 @@ final class Differences {
 
     /** @param report receives each difference as it is found */
     Differences(Consumer<Difference> report) {
-        this(report, null);
+        this(report, null, null);
     }
 
     /**
-     * @param report     receives each difference as it is found
-     * @param readingKey for a copy from the legacy readings layout, a row's reading
-     *                   ({@link SupersededReadings#readingKey}): a source row whose reading the
-     *                   target holds under another write (another sensor id, or the new pipeline's
-     *                   write) is superseded, as the copy skipped it; null for other copies
+     * @param report        receives each difference as it is found
+     * @param readingKey    for a copy from the legacy readings layout, a row's reading
+     *                      ({@link SupersededReadings#readingKey}): a source row whose reading the
+     *                      target holds under another sensor id, or under the same key written by
+     *                      the pipeline, is superseded, as the copy skipped it; null for other copies
+     * @param pipelineWrite with {@code readingKey}: whether a target row's write time is one the
+     *                      sink gives ({@link io.apiary.ingest.sink.WriteTimestamps#isEventWrite}),
+     *                      so that a row changed by hand after the copy (another write time, not the
+     *                      pipeline's) is different, not superseded; null when {@code readingKey} is
      */
-    Differences(Consumer<Difference> report, Function<VerifiedRow, Object> readingKey) {
+    Differences(Consumer<Difference> report, Function<VerifiedRow, Object> readingKey,
+            Predicate<VerifiedRow> pipelineWrite) {
+        if ((readingKey == null) != (pipelineWrite == null)) {
+            throw new IllegalArgumentException("readingKey and pipelineWrite go together");
+        }
         this.report = report;
         this.readingKey = readingKey;
+        this.pipelineWrite = pipelineWrite;
     }
 
     /** @param row a source row, mapped; held until {@link #finish} */
@@ -89,8 +101,8 @@ final class Differences {
             extra++;
             report.accept(new Difference(Kind.EXTRA, null, row));
         } else if (source.hash() != row.hash() && readingKey != null
-                && source.writeTimeMicros() != row.writeTimeMicros()) {
-            superseded++; // another write of this reading, not the copy's (the copy keeps the write time)
+                && source.writeTimeMicros() != row.writeTimeMicros() && pipelineWrite.test(row)) {
+            superseded++; // the pipeline's write of this reading, not the copy's (the copy keeps the write time)
         } else if (source.hash() != row.hash()) {
             different++;
             report.accept(new Difference(Kind.DIFFERENT, source, row));

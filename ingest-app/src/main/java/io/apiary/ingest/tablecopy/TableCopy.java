@@ -13,11 +13,13 @@ import java.util.concurrent.TimeUnit;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.apiary.ingest.sink.AdaptiveConcurrency;
 import io.apiary.ingest.sink.BatchGrouper;
 import io.apiary.ingest.sink.RetryBackoff;
 import io.apiary.ingest.sink.RowRateLimiter;
 import io.apiary.ingest.sink.SinkTable;
+import io.apiary.ingest.sink.WriteFailures;
 import io.apiary.schema.HiveTelemetryRow;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -84,8 +86,8 @@ public final class TableCopy<T extends SpecificRecord> {
                     }
                     bound.add(new CopyWriter.CopyRow(write, mapped));
                 } catch (RuntimeException e) {
-                    report("error: source row at token " + row.token() + " of " + plan.source() + " was not copied: "
-                            + e.getMessage());
+                    report("error: source row " + plan.mapping().source().keyText(row.values()) + " of " + plan.source()
+                            + " was not copied: " + e.getMessage());
                     rowsFailed++;
                     cursor.failed(page, 1);
                 }
@@ -128,14 +130,16 @@ public final class TableCopy<T extends SpecificRecord> {
                 try {
                     return superseded.present(mapped);
                 } catch (RuntimeException e) {
-                    if (attempt >= 5) {
+                    Throwable cause = WriteFailures.unwrap(e);
+                    if (!WriteFailures.retryable(e) || WriteFailures.statementError(e)) {
                         throw new IllegalStateException("reading the readings " + plan.target() + " already holds "
-                                + "failed 5 times (" + e.getMessage() + "); run the same command again to resume", e);
+                                + "failed, and a retry cannot help: " + cause.getMessage(), e);
                     }
-                    warn("reading the readings " + plan.target() + " already holds failed (" + e + "); retrying");
+                    long delay = backoff.delayNanos(attempt, ThreadLocalRandom.current()::nextLong);
+                    warn("reading the readings " + plan.target() + " already holds failed (" + cause.getMessage()
+                            + "); retrying in " + TimeUnit.NANOSECONDS.toMillis(delay) + " ms");
                     try {
-                        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(backoff.delayNanos(attempt,
-                                ThreadLocalRandom.current()::nextLong)));
+                        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(delay));
                     } catch (InterruptedException interrupted) {
                         Thread.currentThread().interrupt();
                         throw new IllegalStateException("interrupted", interrupted);
@@ -248,6 +252,8 @@ public final class TableCopy<T extends SpecificRecord> {
      * @return what was done
      * @throws InterruptedException if interrupted
      * @throws IllegalStateException if a range cannot be read (after retries of what may pass)
+     * @throws CopyRefused if saved progress says rows were copied but the target is empty (it was
+     *         truncated or created again): resuming would skip them
      */
     public Result run(boolean restart) throws InterruptedException {
         List<TokenRange> share = TokenRanges.share(TokenRanges.split(settings.splits()), settings.workers(),
@@ -265,6 +271,16 @@ public final class TableCopy<T extends SpecificRecord> {
             } else {
                 waiting.add(new Job(range, s == null ? range.start() : s.lastToken(), s == null ? 0 : s.rows()));
             }
+        }
+        long rowsBefore = 0;
+        for (CopyProgress.Saved s : saved.values()) {
+            rowsBefore += s.rows();
+        }
+        if (rowsBefore > 0 && session.execute(SimpleStatement.newInstance("SELECT * FROM " + plan.target() + " LIMIT 1")
+                .setConsistencyLevel(settings.readConsistency())).one() == null) {
+            throw new CopyRefused("the saved progress of copy '" + plan.copyId() + "' says " + String.format("%,d",
+                    rowsBefore) + " rows were copied, but " + plan.target() + " is empty (truncated, or dropped and "
+                    + "created again?): run with --restart to copy every range again");
         }
         err.printf("Copying %s into %s (copy id '%s'): worker %d of %d, %,d of the %,d ranges, %,d of them done before%s%n",
                 plan.source(), plan.target(), plan.copyId(), settings.workerIndex(), settings.workers(), share.size(),

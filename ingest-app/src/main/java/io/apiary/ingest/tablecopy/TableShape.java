@@ -89,6 +89,27 @@ public enum TableShape {
     }
 
     /**
+     * The primary key of a row of this layout as text, to name a row in a message, e.g.
+     * {@code agent_id=a1, day=2026-11-20, alert_time=2026-11-20T10:00:00Z}.
+     *
+     * @param values the row's values, not null
+     * @return {@code column=value} for each partition-key and clustering column, comma-separated
+     */
+    String keyText(ColumnValues values) {
+        StringBuilder text = new StringBuilder();
+        List<String> key = new ArrayList<>(partitionKey);
+        key.addAll(clustering);
+        for (String column : key) {
+            DataType type = TYPES.get(column);
+            Class<?> javaType = type.equals(DataTypes.TEXT) ? String.class : type.equals(DataTypes.DATE)
+                    ? java.time.LocalDate.class : type.equals(DataTypes.INT) ? Integer.class
+                    : type.equals(DataTypes.TIMESTAMP) ? java.time.Instant.class : Double.class;
+            text.append(text.length() == 0 ? "" : ", ").append(column).append('=').append(values.get(column, javaType));
+        }
+        return text.toString();
+    }
+
+    /**
      * @param table a table's metadata, not null
      * @return the layout whose columns, types and primary key it has exactly; empty for any other
      *         (the clustering order is not compared: it does not change what a row holds)

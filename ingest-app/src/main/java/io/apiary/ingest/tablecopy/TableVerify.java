@@ -29,9 +29,14 @@ import org.apache.avro.specific.SpecificRecord;
  */
 public final class TableVerify<T extends SpecificRecord> {
 
-    /** What a verification found. */
+    /**
+     * What a verification found, for this worker's share of the ring. Counts are rows unless named
+     * otherwise; {@code uncopyable}: source rows that cannot be target rows (a required value is
+     * null); {@code leftOut}: source rows whose event time is at or after {@code --before};
+     * {@code seconds}: wall time.
+     */
     public record Result(long sourceRows, long targetRows, int ranges, int rangesDiffering, long missing, long extra,
-            long different, long merged, long superseded, long uncopyable, double seconds) {
+            long different, long merged, long superseded, long uncopyable, long leftOut, double seconds) {
         /**
          * @return whether both sides hold the same rows: no row missing, extra or different, and no
          *         source row that cannot be a target row ({@code table copy} names those as failed)
@@ -60,6 +65,8 @@ public final class TableVerify<T extends SpecificRecord> {
     private long reported;
     /** Source rows of this worker's share that cannot be target rows, counted in the first pass. */
     private long uncopyable;
+    /** Source rows of this worker's share left out by {@code before}, counted in the first pass. */
+    private long leftOut;
     private boolean namingUncopyable;
 
     /**
@@ -114,8 +121,12 @@ public final class TableVerify<T extends SpecificRecord> {
         }
         counting = false;
         int differing = 0;
-        Differences differences = new Differences(this::report, SupersededReadings.appliesTo(plan)
-                ? row -> SupersededReadings.readingKey((io.apiary.schema.HiveTelemetryRow) row.row()) : null);
+        boolean legacyReadings = SupersededReadings.appliesTo(plan);
+        Differences differences = new Differences(this::report, legacyReadings
+                ? row -> SupersededReadings.readingKey((io.apiary.schema.HiveTelemetryRow) row.row()) : null,
+                legacyReadings ? row -> io.apiary.ingest.sink.WriteTimestamps.isEventWrite(
+                        ((io.apiary.schema.HiveTelemetryRow) row.row()).getReadingTime().toEpochMilli(),
+                        row.writeTimeMicros()) : null);
         List<TokenRange> work = share;
         while (!work.isEmpty()) {
             List<TokenRange> refine = new ArrayList<>();
@@ -163,7 +174,7 @@ public final class TableVerify<T extends SpecificRecord> {
         }
         return new Result(sourceRows, targetRows, share.size(), differing, differences.missing(), differences.extra(),
                 differences.different(), differences.merged(), differences.superseded(), uncopyable,
-                (System.nanoTime() - startNanos) / 1e9);
+                leftOut, (System.nanoTime() - startNanos) / 1e9);
     }
 
     private long moved;
@@ -240,13 +251,14 @@ public final class TableVerify<T extends SpecificRecord> {
                 uncopyable++;
                 reported++;
                 if (reported <= settings.maxReported()) {
-                    out.println("not copyable: source row at token " + row.token() + " of " + plan.source() + ": "
-                            + e.getMessage());
+                    out.println("not copyable: source row " + plan.mapping().source().keyText(row.values()) + " of "
+                            + plan.source() + ": " + e.getMessage());
                 }
             }
             return null;
         }
         if (excluded(mapped)) {
+            leftOut += namingUncopyable ? 1 : 0;
             return null;
         }
         return VerifiedRow.of(table, mapped, row.writeTimeMicros(), row.token(), this::tokenOf);

@@ -63,11 +63,19 @@ class QueryCommandTest {
                 "HUMIDITY,TEMPERATURE:in/side"}, range))).isEqualTo(2);
         assertThat(run(concat(new String[] {"query", "telemetry", "--hive", "h", "--sensor", "TEMPERATURE:"}, range)))
                 .isEqualTo(2);
+        for (String empty : new String[] {",", "TEMPERATURE,", "TEMPERATURE,,HUMIDITY", " "}) {
+            assertThat(run(concat(new String[] {"query", "telemetry", "--hive", "h", "--sensor", empty}, range)))
+                    .as(empty).isEqualTo(2);
+        }
+        assertThat(run(concat(new String[] {"query", "telemetry", "--hive", "h", "--sensor", ":x"}, range)))
+                .isEqualTo(2);
         assertThat(run(concat(new String[] {"query", "telemetry", "--hive", "h", "--sensor",
                 "WEIGHT:" + "x".repeat(65)}, range))).isEqualTo(2);
         assertThat(err.toString()).contains("--sensor TEMPERATURE:in/side: the sensor id has the character '/' at "
                 + "position 3; only ASCII letters, digits, '_', '-' and '.' are accepted")
                 .contains("--sensor TEMPERATURE:: the sensor id is empty")
+                .contains("--sensor 'TEMPERATURE,': an empty selector; expected TYPE[:SENSOR_ID], comma-separated")
+                .contains("--sensor ':x': the sensor type is missing")
                 .contains("the sensor id is 65 characters long; at most 64 are accepted")
                 .doesNotContain("no Cassandra node");
     }

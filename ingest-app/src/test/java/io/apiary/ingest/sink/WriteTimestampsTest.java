@@ -51,6 +51,18 @@ class WriteTimestampsTest {
     }
 
     @Test
+    void should_tell_its_own_event_timestamps_from_the_first_sinks_and_from_a_clock() {
+        Random random = new Random(29);
+        for (int i = 0; i < 10_000; i++) {
+            long event = SECOND + random.nextInt(1000);
+            assertThat(WriteTimestamps.isEventWrite(event, WriteTimestamps.event(event, random.nextLong()))).isTrue();
+            assertThat(WriteTimestamps.isEventWrite(event, event * 1000)).as("the first sink's").isFalse();
+        }
+        assertThat(WriteTimestamps.isEventWrite(SECOND, SECOND * 1000 + 2_000_000)).isFalse();
+        assertThat(WriteTimestamps.isEventWrite(SECOND, System.currentTimeMillis() * 1000)).as("now").isFalse();
+    }
+
+    @Test
     void should_use_negative_fingerprints_too() {
         assertThat(WriteTimestamps.event(SECOND, -1L)).isEqualTo(SECOND * 1000 + 1_999_999);
         assertThat(WriteTimestamps.event(SECOND, Long.MIN_VALUE)).isBetween(SECOND * 1000 + 1_000_000,

@@ -254,6 +254,13 @@ class TableCopyIT {
             assertThat(verify.output()).as("the new pipeline's rows are extra; the merged legacy row is no difference")
                     .contains("2 differences (0 missing in target, 2 extra in target, 0 different)")
                     .contains("1 legacy readings superseded");
+
+            session.execute("TRUNCATE " + current);
+            Run again = Run.of("table", "copy", "--from", legacy, "--to", current, "--splits", "16", "--config",
+                    config.toString());
+            assertThat(again.exit()).as("the saved progress no longer describes the target: " + again.output())
+                    .isEqualTo(2);
+            assertThat(again.output()).contains("is empty (truncated, or dropped and created again?): run with --restart");
         }
     }
 
@@ -280,14 +287,21 @@ class TableCopyIT {
             Run copy = Run.of("table", "copy", "--from", legacy, "--to", current, "--splits", "1", "--config",
                     config.toString());
             assertThat(copy.exit()).as("a row failed: " + copy.output()).isEqualTo(1);
-            assertThat(copy.output()).contains("Copied 2 rows").contains("was not copied");
+            assertThat(copy.output()).contains("Copied 2 rows").contains("error: source row hive_id=h2, day=2026-11-20, shard=")
+                    .contains("reading_time=2026-11-20T12:00:00Z of " + legacy + " was not copied");
 
             Run verify = Run.of("table", "verify", "--from", legacy, "--to", current, "--splits", "1", "--config",
                     config.toString());
             assertThat(verify.exit()).as(verify.output()).isEqualTo(1);
-            assertThat(verify.output()).contains("not copyable: source row at token")
+            assertThat(verify.output()).contains("not copyable: source row hive_id=h2, day=2026-11-20, shard=")
                     .contains("0 differences (0 missing in target, 0 extra in target, 0 different)")
                     .contains("1 source rows cannot be target rows");
+
+            Run nothing = Run.of("table", "verify", "--from", legacy, "--to", current, "--splits", "1", "--before",
+                    "1970-01-01", "--config", config.toString());
+            assertThat(nothing.exit()).as(nothing.output()).isEqualTo(1);
+            assertThat(nothing.output()).contains("--before 1970-01-01T00:00:00Z leaves out every one of the 2 source "
+                    + "rows of this worker's ranges: nothing was compared");
         }
     }
 

@@ -112,19 +112,23 @@ class VerifyDigestTest {
     @Test
     void should_count_a_legacy_reading_the_target_holds_under_another_key_or_write_as_superseded() {
         List<Differences.Difference> found = new ArrayList<>();
-        Differences differences = new Differences(found::add, VerifyDigestTest::reading);
+        // write times that are multiples of 50 stand for the pipeline's (WriteTimestamps.isEventWrite)
+        Differences differences = new Differences(found::add, VerifyDigestTest::reading,
+                row -> row.writeTimeMicros() % 50 == 0);
         differences.source(row(1, 10, 100));   // the target holds reading 1 as k101 (another sensor id)
         differences.source(row(2, 20, 200));   // the pipeline wrote k2 again: other values, other write time
         differences.source(row(3, 30, 300));   // the copy wrote other values with the source's write time
         differences.source(row(4, 40, 400));   // nothing in the target
+        differences.source(row(5, 50, 500));   // changed by hand after the copy: another write time, not the pipeline's
         differences.target(row(101, 11, 150));
         differences.target(row(2, 21, 250));
         differences.target(row(3, 31, 300));
+        differences.target(row(5, 51, 777));
         differences.finish();
 
         assertThat(found).extracting(d -> d.kind() + " " + StandardCharsets.UTF_8.decode(
                 (d.source() != null ? d.source() : d.target()).key().duplicate())).containsExactlyInAnyOrder(
-                        "EXTRA k101", "DIFFERENT k3", "MISSING k4");
+                        "EXTRA k101", "DIFFERENT k3", "MISSING k4", "DIFFERENT k5");
         assertThat(differences.superseded()).isEqualTo(2);
     }
 
