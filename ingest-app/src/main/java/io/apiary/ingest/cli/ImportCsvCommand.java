@@ -142,6 +142,11 @@ public final class ImportCsvCommand implements Callable<Integer> {
                     + (Files.exists(file) ? (Files.isDirectory(file) ? "it is a folder" : "permission denied")
                     : "no such file"));
         }
+        try (Reader header = Files.newBufferedReader(file, charset)) {
+            parser.checkHeader(header);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), file.getFileName() + ": " + e.getMessage(), e);
+        }
         PrintWriter err = spec.commandLine().getErr();
         String name = file.getFileName().toString();
         columns.forEach(column -> err.println(name + ": " + column.describe()));

@@ -136,18 +136,8 @@ public final class CsvReadingParser {
      *                              the expected character set)
      */
     public Totals parseWithLines(Reader in, LineReadings readings, Consumer<Problem> problems) {
-        CSVFormat format = CSVFormat.DEFAULT.builder().setDelimiter(delimiter).setHeader()
-                .setSkipHeaderRecord(true).setTrim(true).setIgnoreEmptyLines(true)
-                .setDuplicateHeaderMode(DuplicateHeaderMode.DISALLOW).get();
         long[] totals = new long[4]; // rows, readings, rejected rows, rejected cells
-        CSVParser parser;
-        try {
-            parser = CSVParser.builder().setReader(skipByteOrderMark(in)).setFormat(format).get();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("The CSV header is not usable: " + e.getMessage().split("\\. If")[0], e);
-        } catch (IOException | UncheckedIOException e) {
-            throw new UncheckedIOException("Cannot read the CSV header: " + readFailure(e), asIo(e));
-        }
+        CSVParser parser = open(in);
         try (parser) {
             checkHeader(parser.getHeaderMap());
             Iterator<CSVRecord> records = parser.iterator();
@@ -238,6 +228,32 @@ public final class CsvReadingParser {
     private static String quote(String cell) {
         return cell.length() <= 60 ? "'" + cell + "'" : "'" + cell.substring(0, 60) + "...' (" + cell.length()
                 + " characters)";
+    }
+
+    /**
+     * Reads only the header line and checks it as {@link #parseWithLines} does, so that a command
+     * can refuse a file whose header lacks a configured column before it connects or sends anything.
+     *
+     * @param in the CSV; read as far as its header line; closed by the caller
+     * @throws IllegalArgumentException if the file is empty, or its header lacks a configured column or
+     *                                  names one twice, saying which columns it has
+     * @throws UncheckedIOException if reading fails
+     */
+    public void checkHeader(Reader in) {
+        checkHeader(open(in).getHeaderMap());
+    }
+
+    private CSVParser open(Reader in) {
+        CSVFormat format = CSVFormat.DEFAULT.builder().setDelimiter(delimiter).setHeader()
+                .setSkipHeaderRecord(true).setTrim(true).setIgnoreEmptyLines(true)
+                .setDuplicateHeaderMode(DuplicateHeaderMode.DISALLOW).get();
+        try {
+            return CSVParser.builder().setReader(skipByteOrderMark(in)).setFormat(format).get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("The CSV header is not usable: " + e.getMessage().split("\\. If")[0], e);
+        } catch (IOException | UncheckedIOException e) {
+            throw new UncheckedIOException("Cannot read the CSV header: " + readFailure(e), asIo(e));
+        }
     }
 
     private void checkHeader(Map<String, Integer> header) {

@@ -1,6 +1,7 @@
 package io.apiary.ingest.tablecopy;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -12,6 +13,7 @@ import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import io.apiary.ingest.identity.Identifiers;
 import io.apiary.schema.HiveTelemetryRow;
 
 /**
@@ -23,7 +25,7 @@ import io.apiary.schema.HiveTelemetryRow;
  * sensors), and verify counts it as superseded, not as missing. The copy reads the target's
  * readings of the partitions a page writes to before writing it: one single-partition query per
  * target partition and page ({@code sensor_type IN ?}, the whole partition's rows of those types,
- * two columns). Only copies from the legacy layout need it. Not thread-safe; the session is.
+ * four columns). Only copies from the legacy layout need it. Not thread-safe; the session is.
  */
 final class SupersededReadings {
 
@@ -39,7 +41,7 @@ final class SupersededReadings {
     SupersededReadings(CqlSession session, TableRef target, ConsistencyLevel consistency) {
         this.session = session;
         this.consistency = consistency;
-        this.select = session.prepare("SELECT sensor_type, reading_time FROM " + target
+        this.select = session.prepare("SELECT sensor_type, reading_time, sensor_id, WRITETIME(value) FROM " + target
                 + " WHERE hive_id = ? AND day = ? AND shard = ? AND sensor_type IN ?");
     }
 
@@ -61,15 +63,23 @@ final class SupersededReadings {
 
     /**
      * The readings of some rows that the target already holds, under any sensor id, read with one
-     * query per target partition the rows fall in.
+     * query per target partition the rows fall in. A {@code default} row with the legacy row's own
+     * write time is the copy's own (a copy keeps the legacy write time), from an earlier run or
+     * another worker: it supersedes nothing, so the legacy row is written again (the same cells)
+     * and counted as copied.
      *
-     * @param rows rows mapped to the target's layout, not null
-     * @return their {@link #readingKey}s present in the target
+     * @param rows       rows mapped to the target's layout, not null
+     * @param writeTimes the source write time of each of {@code rows} (microseconds; the same
+     *                   index), or {@link ScannedRow#NO_CELLS}
+     * @return their {@link #readingKey}s present in the target, but for the copy's own rows
      * @throws RuntimeException if Cassandra cannot answer (the caller retries the page)
      */
-    Set<List<Object>> present(List<HiveTelemetryRow> rows) {
+    Set<List<Object>> present(List<HiveTelemetryRow> rows, List<Long> writeTimes) {
         Map<List<Object>, Set<String>> typesByPartition = new LinkedHashMap<>();
-        for (HiveTelemetryRow row : rows) {
+        Map<List<Object>, Long> ownWriteTimes = new HashMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            HiveTelemetryRow row = rows.get(i);
+            ownWriteTimes.put(readingKey(row), writeTimes.get(i));
             typesByPartition.computeIfAbsent(List.of(row.getHiveId(), row.getDay(), row.getShard()),
                     k -> new LinkedHashSet<>()).add(row.getSensorType());
         }
@@ -77,8 +87,13 @@ final class SupersededReadings {
         typesByPartition.forEach((partition, types) -> {
             for (Row found : session.execute(select.bind(partition.get(0), partition.get(1), partition.get(2),
                     new ArrayList<>(types)).setConsistencyLevel(consistency).setIdempotent(true))) {
-                present.add(List.of(partition.get(0), partition.get(1), partition.get(2),
-                        found.getString(0), found.getInstant(1)));
+                List<Object> key = List.of(partition.get(0), partition.get(1), partition.get(2),
+                        found.getString(0), found.getInstant(1));
+                boolean copied = Identifiers.DEFAULT_SENSOR_ID.equals(found.getString(2)) && !found.isNull(3)
+                        && Long.valueOf(found.getLong(3)).equals(ownWriteTimes.get(key));
+                if (!copied) {
+                    present.add(key);
+                }
             }
         });
         return present;

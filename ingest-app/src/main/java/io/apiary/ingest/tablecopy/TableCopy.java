@@ -119,16 +119,18 @@ public final class TableCopy<T extends SpecificRecord> {
          */
         private Set<List<Object>> presentInTarget(List<ScannedRow> rows) {
             List<HiveTelemetryRow> mapped = new ArrayList<>(rows.size());
+            List<Long> writeTimes = new ArrayList<>(rows.size());
             for (ScannedRow row : rows) {
                 try {
                     mapped.add((HiveTelemetryRow) plan.mapping().map(row.values()));
+                    writeTimes.add(row.writeTimeMicros());
                 } catch (RuntimeException e) {
                     // reported when the row itself is copied
                 }
             }
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return superseded.present(mapped);
+                    return superseded.present(mapped, writeTimes);
                 } catch (RuntimeException e) {
                     Throwable cause = WriteFailures.unwrap(e);
                     if (!WriteFailures.retryable(e) || WriteFailures.statementError(e)) {
