@@ -184,13 +184,19 @@ class TableCopyIT {
     void should_name_a_changed_a_deleted_and_an_added_row_and_exit_1_when_the_target_differs() throws Exception {
         try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
             List<Row> rows = session.execute("SELECT hive_id, day, shard, sensor_type, reading_time, WRITETIME(value) "
-                    + "FROM " + TARGET_48 + " LIMIT 2").all();
+                    + "FROM " + TARGET_48 + " LIMIT 3").all();
             Row changed = rows.get(0);
             Row deleted = rows.get(1);
+            Row byHand = rows.get(2);
             session.execute(SimpleStatement.newInstance("UPDATE " + TARGET_48 + " USING TIMESTAMP ? SET value = 12345.5 "
                     + "WHERE hive_id = ? AND day = ? AND shard = ? AND sensor_type = ? AND sensor_id = 'default' AND "
                     + "reading_time = ?", changed.getLong(5), changed.getString(0), changed.getLocalDate(1),
                     changed.getInt(2), changed.getString(3), changed.getInstant(4)));
+            // changed by hand at the server's clock: a newer write time, but not one the sink gives
+            session.execute(SimpleStatement.newInstance("UPDATE " + TARGET_48 + " SET value = 777.25 WHERE hive_id = ? "
+                    + "AND day = ? AND shard = ? AND sensor_type = ? AND sensor_id = 'default' AND reading_time = ?",
+                    byHand.getString(0), byHand.getLocalDate(1), byHand.getInt(2), byHand.getString(3),
+                    byHand.getInstant(4)));
             session.execute(SimpleStatement.newInstance("DELETE FROM " + TARGET_48 + " WHERE hive_id = ? AND day = ? "
                     + "AND shard = ? AND sensor_type = ? AND sensor_id = 'default' AND reading_time = ?",
                     deleted.getString(0), deleted.getLocalDate(1), deleted.getInt(2), deleted.getString(3),
@@ -203,7 +209,8 @@ class TableCopyIT {
                     "--config", config.toString());
             String log = verify.output();
             assertThat(verify.exit()).as(log).isEqualTo(1);
-            assertThat(log).contains("3 differences (1 missing in target, 1 extra in target, 1 different)")
+            assertThat(log).contains("4 differences (1 missing in target, 1 extra in target, 2 different)")
+                    .contains("value=777.25")
                     .contains("different: hive_id=" + changed.getString(0) + ", day=" + changed.getLocalDate(1)
                             + ", shard=" + changed.getInt(2) + ", sensor_type=" + changed.getString(3)
                             + ", sensor_id=default, reading_time=" + changed.getInstant(4))
