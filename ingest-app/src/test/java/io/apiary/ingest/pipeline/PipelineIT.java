@@ -193,8 +193,8 @@ class PipelineIT {
             assertThat(morning).extracting(r -> r.getInstant("reading_time")).containsExactly(ten.plusSeconds(10), ten);
             assertThat(morning.get(0).isNull("temperature_c")).as("absent measurement").isTrue();
             assertThat(morning.get(0).getDouble("rainfall_mm")).isEqualTo(0.2);
-            assertThat(morning.get(0).getLong(3)).as("write time within the reading's second, us")
-                    .isBetween(ten.plusSeconds(10).toEpochMilli() * 1000, ten.plusSeconds(11).toEpochMilli() * 1000 - 1);
+            assertThat(morning.get(0).getLong(3)).as("write time within the second after the reading's, us")
+                    .isBetween(ten.plusSeconds(11).toEpochMilli() * 1000, ten.plusSeconds(12).toEpochMilli() * 1000 - 1);
             assertThat(morning.get(1).getDouble("temperature_c")).isEqualTo(21.5);
             Row evening = session.execute("SELECT temperature_c FROM " + KEYSPACE + ".weather_readings"
                     + " WHERE station_id = 'it-st-1' AND day = ? AND shard = 3", day).one();
