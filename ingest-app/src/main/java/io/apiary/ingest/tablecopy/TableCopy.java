@@ -69,27 +69,36 @@ public final class TableCopy<T extends SpecificRecord> {
         public void page(RangeReader r, List<ScannedRow> rows, long position, boolean last) {
             RangeCursor.Page page = cursor.read(rows.size(), position, last);
             List<CopyWriter.CopyRow> bound = new ArrayList<>(rows.size());
-            Set<List<Object>> present = superseded == null ? Set.of() : presentInTarget(rows);
+            List<T> mapped = new ArrayList<>(rows.size()); // null where the row cannot be a target row
             for (ScannedRow row : rows) {
-                T mapped;
                 try {
-                    mapped = plan.mapping().map(row.values());
-                    if (!present.isEmpty() && present.contains(SupersededReadings.readingKey((HiveTelemetryRow) mapped))) {
-                        rowsSuperseded++;
-                        cursor.written(page, 1);
-                        continue;
-                    }
-                    SinkTable.Write write = row.hasCells() ? table.bindCopy(mapped, row.writeTimeMicros(),
-                            row.ttlSeconds()) : table.bind(mapped);
+                    mapped.add(plan.mapping().map(row.values()));
+                } catch (RuntimeException e) {
+                    mapped.add(null);
+                    failed(page, row, e);
+                }
+            }
+            Set<List<Object>> present = superseded == null ? Set.of() : presentInTarget(rows, mapped);
+            for (int i = 0; i < rows.size(); i++) {
+                ScannedRow row = rows.get(i);
+                T target = mapped.get(i);
+                if (target == null) {
+                    continue;
+                }
+                if (!present.isEmpty() && present.contains(SupersededReadings.readingKey((HiveTelemetryRow) target))) {
+                    rowsSuperseded++;
+                    cursor.written(page, 1);
+                    continue;
+                }
+                try {
+                    SinkTable.Write write = row.hasCells() ? table.bindCopy(target, row.writeTimeMicros(),
+                            row.ttlSeconds()) : table.bind(target);
                     if (!row.hasCells()) {
                         rowsWithoutCells++;
                     }
-                    bound.add(new CopyWriter.CopyRow(write, mapped));
+                    bound.add(new CopyWriter.CopyRow(write, target));
                 } catch (RuntimeException e) {
-                    report("error: source row " + plan.mapping().source().keyText(row.values()) + " of " + plan.source()
-                            + " was not copied: " + e.getMessage());
-                    rowsFailed++;
-                    cursor.failed(page, 1);
+                    failed(page, row, e);
                 }
             }
             CopyWriter.Outcome outcome = new CopyWriter.Outcome() {
@@ -113,24 +122,33 @@ public final class TableCopy<T extends SpecificRecord> {
             }
         }
 
+        private void failed(RangeCursor.Page page, ScannedRow row, RuntimeException e) {
+            report("error: source row " + plan.mapping().source().keyText(row.values()) + " of " + plan.source()
+                    + " was not copied: " + e.getMessage());
+            rowsFailed++;
+            cursor.failed(page, 1);
+        }
+
         /**
          * The readings of a page the target already holds under some sensor id (legacy source
-         * only), asked again with the sink's backoff while Cassandra cannot answer, 5 times.
+         * only), asked again with the sink's backoff while Cassandra cannot answer (without a limit,
+         * as the range reads), at once failing on an error a retry cannot fix.
+         *
+         * @param rows   the page's rows
+         * @param mapped each row in the target's layout (the same index), null where it cannot be one
          */
-        private Set<List<Object>> presentInTarget(List<ScannedRow> rows) {
-            List<HiveTelemetryRow> mapped = new ArrayList<>(rows.size());
+        private Set<List<Object>> presentInTarget(List<ScannedRow> rows, List<T> mapped) {
+            List<HiveTelemetryRow> readings = new ArrayList<>(rows.size());
             List<Long> writeTimes = new ArrayList<>(rows.size());
-            for (ScannedRow row : rows) {
-                try {
-                    mapped.add((HiveTelemetryRow) plan.mapping().map(row.values()));
-                    writeTimes.add(row.writeTimeMicros());
-                } catch (RuntimeException e) {
-                    // reported when the row itself is copied
+            for (int i = 0; i < rows.size(); i++) {
+                if (mapped.get(i) != null) {
+                    readings.add((HiveTelemetryRow) mapped.get(i));
+                    writeTimes.add(rows.get(i).writeTimeMicros());
                 }
             }
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return superseded.present(mapped, writeTimes);
+                    return superseded.present(readings, writeTimes);
                 } catch (RuntimeException e) {
                     Throwable cause = WriteFailures.unwrap(e);
                     if (!WriteFailures.retryable(e) || WriteFailures.statementError(e)) {

@@ -233,11 +233,7 @@ class TableCopyIT {
         Instant alone = Instant.parse("2026-11-20T10:05:00Z");
         int shard = ShardStrategy.TIME.shard("sup", "TEMPERATURE", merged.toEpochMilli(), 96);
         try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
-            session.execute("DROP KEYSPACE IF EXISTS " + keyspace);
-            SchemaApplier.apply(session, SchemaApplier.load(null, keyspace, SchemaApplier.DEV_REPLICATION).stream()
-                    .filter(s -> s.name().startsWith("000") || s.name().contains(TableNames.HIVE_TELEMETRY)).toList());
-            SchemaApplier.apply(session, SchemaApplier.load(Path.of("..", "cql", "legacy"), keyspace,
-                    SchemaApplier.DEV_REPLICATION).stream().filter(s -> s.name().contains("hive_telemetry")).toList());
+            createBothReadingsTables(session, keyspace);
             for (Instant time : List.of(merged, alone)) { // the legacy row of 10:00 merged the two probes' readings
                 session.execute(SimpleStatement.newInstance("INSERT INTO " + legacy + " (hive_id, day, shard, sensor_type,"
                         + " reading_time, gateway_id, value, unit) VALUES ('sup', '2026-11-20', ?, 'TEMPERATURE', ?, "
@@ -280,11 +276,7 @@ class TableCopyIT {
         String legacy = keyspace + "." + TableNames.LEGACY_HIVE_TELEMETRY;
         String current = keyspace + "." + TableNames.HIVE_TELEMETRY;
         try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
-            session.execute("DROP KEYSPACE IF EXISTS " + keyspace);
-            SchemaApplier.apply(session, SchemaApplier.load(null, keyspace, SchemaApplier.DEV_REPLICATION).stream()
-                    .filter(s -> s.name().startsWith("000") || s.name().contains(TableNames.HIVE_TELEMETRY)).toList());
-            SchemaApplier.apply(session, SchemaApplier.load(Path.of("..", "cql", "legacy"), keyspace,
-                    SchemaApplier.DEV_REPLICATION).stream().filter(s -> s.name().contains("hive_telemetry")).toList());
+            createBothReadingsTables(session, keyspace);
             for (int i = 0; i < 3; i++) {
                 Instant time = Instant.parse("2026-11-20T10:00:00Z").plusSeconds(3600L * i);
                 int shard = ShardStrategy.TIME.shard("h" + i, "TEMPERATURE", time.toEpochMilli(), 96);
@@ -335,6 +327,15 @@ class TableCopyIT {
                             deleted, deleted))
                     .contains("missing in target: hive_id=" + gone.getString(0));
         }
+    }
+
+    /** Creates {@code keyspace} afresh with an empty legacy hive_telemetry and an empty hive_telemetry_v2. */
+    private static void createBothReadingsTables(CqlSession session, String keyspace) {
+        session.execute("DROP KEYSPACE IF EXISTS " + keyspace);
+        SchemaApplier.apply(session, SchemaApplier.load(null, keyspace, SchemaApplier.DEV_REPLICATION).stream()
+                .filter(s -> s.name().startsWith("000") || s.name().contains(TableNames.HIVE_TELEMETRY)).toList());
+        SchemaApplier.apply(session, SchemaApplier.load(Path.of("..", "cql", "legacy"), keyspace,
+                SchemaApplier.DEV_REPLICATION).stream().filter(s -> s.name().contains("hive_telemetry")).toList());
     }
 
     /** Every target row against its source row: key, values, each cell's write time, and TTL within the time elapsed. */
