@@ -50,6 +50,7 @@ public final class IngestConfig extends AbstractConfig {
     public static final String VALIDATION_MAX_AGE_MS = "validation.max.age.ms";
     public static final String SINK_GROUP_ID = "sink.group.id";
     public static final String SINK_MAX_IN_FLIGHT = "sink.max.in.flight.requests";
+    public static final String SINK_LIMIT_ALGORITHM = "sink.concurrency.limit.algorithm";
     public static final String SINK_BATCH_MAX_ROWS = "sink.batch.max.rows";
     public static final String SINK_BATCH_MAX_BYTES = "sink.batch.max.bytes";
     public static final String SINK_MAX_BUFFERED_ROWS = "sink.max.buffered.rows";
@@ -146,9 +147,14 @@ public final class IngestConfig extends AbstractConfig {
                     "Consumer group of the Cassandra sink.")
             .define(SINK_MAX_IN_FLIGHT, Type.INT, 256, Range.between(1, 10_000), Importance.HIGH,
                     "Maximum write requests (batches or single statements) awaiting Cassandra's answer, per sink "
-                            + "instance: the ceiling of the adaptive limit, which halves on overload or timeouts "
-                            + "and grows back by one per round of successes. 256: with one row per request "
-                            + "(the hash shard strategy) 64 halved the rate in ingest-app bench.")
+                            + "instance: the ceiling of the adaptive limit (sink.concurrency.limit.algorithm). 256: "
+                            + "with one row per request (the hash shard strategy) 64 halved the rate in ingest-app bench.")
+            .define(SINK_LIMIT_ALGORITHM, Type.STRING, "vegas", ConfigDef.ValidString.in("vegas", "gradient2", "aimd",
+                    "fixed"), Importance.MEDIUM,
+                    "How the limit of requests in flight follows Cassandra (Netflix concurrency-limits): vegas (the "
+                            + "default) or gradient2 lower it as requests start to queue at the server, so that write "
+                            + "latency stays near the unloaded one; under both, an overload or timeout also halves it "
+                            + "(at most every 200 ms), as aimd alone does; fixed keeps sink.max.in.flight.requests.")
             .define(SINK_BATCH_MAX_ROWS, Type.INT, 100, Range.between(1, 10_000), Importance.MEDIUM,
                     "Maximum rows in one batch.")
             .define(SINK_BATCH_MAX_BYTES, Type.LONG, -1L, atLeastOrMinusOne(100), Importance.MEDIUM,

@@ -1,27 +1,20 @@
 package io.apiary.ingest.sink;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
+import java.util.function.LongSupplier;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.metadata.Node;
-import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import io.apiary.ingest.deadletter.RejectReason;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -41,45 +34,43 @@ import org.slf4j.LoggerFactory;
  * once Cassandra acknowledged every record at or below it (at-least-once, no loss; idempotent
  * writes make redelivery harmless).
  *
- * <p><b>Grouping</b> ({@link PartitionBatcher}): a partition's rows wait up to the linger time,
- * or until the batch reaches its row cap or byte cap (bytes as Cassandra counts them for
- * {@code batch_size_warn_threshold}, {@link SinkTable#serverBytes}). A group of one row is sent as
- * a plain statement, a larger one as an UNLOGGED batch of one partition. Optionally
- * ({@code sink.batch.combine.replicas}) small groups of one Kafka partition whose partitions have
- * the same replicas are combined ({@link ReplicaCombiner}), never beyond the server's
- * {@code unlogged_batch_across_partitions_warn_threshold}.
- *
- * <p><b>Routing</b>: every partition-key column is a bind marker, so the driver knows each
- * request's routing key and its token-aware load balancing sends it to a replica; each
- * acknowledged request is checked against the token map ({@code apiary.sink.requests{coordinator}}).
- *
- * <p><b>Throughput</b>: at most {@code maxInFlight} requests in flight, lowered by
- * {@link AdaptiveConcurrency} while Cassandra reports overload or timeouts and raised again as
- * writes succeed; at most {@code maxRowsPerSecond} rows per second ({@link RowRateLimiter}).
- *
- * <p><b>Flow control</b>: when more than {@code maxBufferedRows} rows, or {@code maxBufferedBytes}
- * bytes of keys and values, are polled and unacknowledged, all assigned partitions are paused,
- * waiting batches are sent without lingering, and polling continues (the consumer stays in its
- * group); partitions resume when both are back under half. Batches are sent early, oldest first,
- * once lingering rows pass three quarters of either bound.
- *
- * <p><b>Failures</b>: writes that time out or find Cassandra unavailable are retried with
- * exponential backoff and jitter for as long as it takes; a batch Cassandra refuses as invalid is
- * split, and the single row it still refuses goes to the dead letter topic while the rows beside
- * it land. Records that cannot be decoded or bound also go there.
- *
- * <p><b>Hot partitions</b> ({@code sink.hot.*}, {@link HotPartitions}): every acknowledged write
- * is counted under its partition key and credited to its replicas; each window reports the
- * heaviest partitions and the load per node ({@link #hotPartitions()}, metrics) and logs one WARN
- * per partition or node found hot, or projected past 100 MB or 100,000 cells at the end of its
- * bucket.
+ * <p>This class is the poll loop; its parts take the time as an argument and are tested alone:
+ * <ul>
+ *   <li><b>Grouping</b> ({@link PartitionBatcher}): a partition's rows wait, compactly
+ *       ({@link SinkRow}: offset and value bytes), up to the linger time, or until the batch
+ *       reaches its row cap or byte cap. A single-partition batch is not checked against the
+ *       server's batch thresholds ({@link SinkSettings#SINGLE_PARTITION_BATCH_BYTES}); optionally
+ *       ({@code sink.batch.combine.replicas}) small groups of one Kafka partition whose partitions
+ *       have the same replicas are combined ({@link ReplicaCombiner}), within the server's
+ *       {@code batch_size_warn_threshold} and {@code unlogged_batch_across_partitions_warn_threshold}.</li>
+ *   <li><b>Write scheduling</b> ({@link WriteScheduler}): released batches are bound only when a
+ *       request slot takes them, and split exactly by routing key and caps ({@link BatchGrouper});
+ *       retries wait their back-off; in-flight requests are bounded by {@link ConcurrencyLimit}
+ *       (latency-aware, with an overload guard) and rows per second by {@link RowRateLimiter}.</li>
+ *   <li><b>Flow control</b> ({@link FlowControl}): above {@code maxBufferedRows} rows or
+ *       {@code maxBufferedBytes} bytes polled and unacknowledged, all assigned partitions are
+ *       paused, waiting batches are sent without lingering, and polling continues (the consumer
+ *       stays in its group); batches go early, oldest first, past three quarters of either bound.</li>
+ *   <li><b>Routing audit</b> ({@link RoutingAudit}): each acknowledged request's coordinator is
+ *       checked against the token map ({@code apiary.sink.requests{coordinator}}).</li>
+ *   <li><b>Failure handling</b> ({@link WriteFailures#outcome}): writes that time out or find
+ *       Cassandra unavailable are retried with exponential backoff and jitter for as long as it
+ *       takes; a batch Cassandra refuses as invalid is split, and the single row it still refuses
+ *       goes to the dead letter topic while the rows beside it land. Records that cannot be
+ *       decoded or bound also go there.</li>
+ *   <li><b>Hot partitions</b> ({@code sink.hot.*}, {@link HotPartitions}): every acknowledged
+ *       write is counted under its partition key and credited to its replicas.</li>
+ * </ul>
+ * Cassandra is reached only through a {@link CassandraWriter} ({@link DriverWriter} in
+ * production), so the whole loop runs in unit tests against Kafka's {@code MockConsumer} and a
+ * scripted writer.
  *
  * <p><b>Revocation and shutdown</b>: on revocation, unsent rows of the revoked partitions are
  * dropped (the new owner reads them again) and their in-flight writes awaited up to the drain
  * timeout; on shutdown, everything held is sent and awaited up to the drain timeout. Then
  * acknowledged offsets are committed.
  *
- * <p>Threading: {@link #run()} owns the consumer and all state on one thread; driver and
+ * <p>Threading: {@link #run()} owns the consumer and all state on one thread; writer and
  * producer callbacks only enqueue work for it. {@link #stop()} may be called from any thread.
  */
 public final class CassandraSink implements Runnable {
@@ -88,29 +79,35 @@ public final class CassandraSink implements Runnable {
     private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final long IDLE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long BUSY_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** Shortest time between two halvings of the limit by overload: one burst of failures is one signal. */
+    private static final long OVERLOAD_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final SinkSettings settings;
-    private final CqlSession session;
-    private final Map<String, SinkTable<?>> tablesByTopic;
+    private final CassandraWriter writer;
+    private final Map<String, ? extends RowBinding> tablesByTopic;
     private final Consumer<byte[], byte[]> consumer;
     private final SinkDeadLetters deadLetters;
     private final SinkMetrics metrics;
     private final MeterRegistry registry;
     private final ServerBatchLimits serverLimits;
     private final long batchMaxBytes;
+    private final long combinedMaxBytes;
     private final int combineMaxPartitions;
+    private final LongSupplier clock;
 
     private final SinkOffsets offsets;
     private final RetryBackoff backoff;
     private final PartitionBatcher<SinkRow.GroupKey, SinkRow> batcher;
-    private final AdaptiveConcurrency concurrency;
+    private final WriteScheduler scheduler = new WriteScheduler();
+    private final FlowControl flow;
+    private final ConcurrencyLimit concurrency;
     private final RowRateLimiter rateLimiter;
+    private final RoutingAudit routing;
     private final HotPartitions hot;
-    private final ArrayDeque<WriteGroup> ready = new ArrayDeque<>();
-    private final PriorityQueue<WriteGroup> retries = new PriorityQueue<>(Comparator.comparingLong(g -> g.dueAtNanos));
-    private final Set<WriteGroup> inFlight = new HashSet<>();
     private final LinkedBlockingQueue<Runnable> callbacks = new LinkedBlockingQueue<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final WarnThrottle retryWarnings = new WarnThrottle(WARN_EVERY_NANOS);
+    private final WarnThrottle serverWarnings = new WarnThrottle(WARN_EVERY_NANOS);
 
     private volatile boolean running = true;
     private volatile int inFlightGauge;
@@ -121,14 +118,13 @@ public final class CassandraSink implements Runnable {
     private volatile int pausedGauge;
     private volatile long commitLagGauge;
     private volatile Throwable failure;
-    private volatile long lastLoopNanos = System.nanoTime();
-    private volatile long lastAcknowledgementNanos = System.nanoTime();
+    private volatile long lastLoopNanos;
+    private volatile long lastAcknowledgementNanos;
     private boolean paused;
-    private long lastRetryWarnNanos = -WARN_EVERY_NANOS;
-    private long lastServerWarnNanos = -WARN_EVERY_NANOS;
-    private long lastRoutingWarnNanos = -WARN_EVERY_NANOS;
 
     /**
+     * A sink writing through the java driver ({@link DriverWriter}).
+     *
      * @param settings           batching and flow-control settings, not null
      * @param session            an open Cassandra session, not null; not closed by the sink
      * @param tablesByTopic      row topic name to its table binding, not empty
@@ -139,36 +135,71 @@ public final class CassandraSink implements Runnable {
      */
     public CassandraSink(SinkSettings settings, CqlSession session, Map<String, SinkTable<?>> tablesByTopic,
             Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> deadLetterProducer, MeterRegistry registry) {
+        this(settings, new DriverWriter(session), tablesByTopic, consumer, deadLetterProducer, registry,
+                System::nanoTime, (writer, meters) -> settings.hot().enabled()
+                        ? hotPartitions(settings.hot(), (DriverWriter) writer, tablesByTopic.values(), meters)
+                        : null);
+    }
+
+    /** Makes the hot-partition detection of a sink, or returns null for none. */
+    @FunctionalInterface
+    interface HotPartitionsFactory {
+        HotPartitions make(CassandraWriter writer, MeterRegistry registry);
+    }
+
+    /**
+     * A sink writing through any writer: the seam of the loop's unit tests.
+     *
+     * @param settings           batching and flow-control settings, not null
+     * @param writer             where requests go, not null
+     * @param tablesByTopic      row topic name to its table binding, not empty
+     * @param consumer           as above; the sink subscribes and closes it
+     * @param deadLetterProducer as above; the sink closes it
+     * @param registry           where the sink's meters go, not null
+     * @param clock              the loop's clock in nanoseconds ({@link System#nanoTime()} in production)
+     * @param hotPartitions      makes the hot-partition detection, or returns null for none
+     */
+    CassandraSink(SinkSettings settings, CassandraWriter writer, Map<String, ? extends RowBinding> tablesByTopic,
+            Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> deadLetterProducer, MeterRegistry registry,
+            LongSupplier clock, HotPartitionsFactory hotPartitions) {
         this.settings = Objects.requireNonNull(settings);
-        this.session = Objects.requireNonNull(session);
+        this.writer = Objects.requireNonNull(writer);
         this.tablesByTopic = Map.copyOf(tablesByTopic);
         this.consumer = Objects.requireNonNull(consumer);
+        this.clock = Objects.requireNonNull(clock);
         this.backoff = new RetryBackoff(settings.retryBackoff(), settings.retryBackoffMax());
         this.deadLetters = new SinkDeadLetters(Objects.requireNonNull(deadLetterProducer),
                 settings.deadLetterTopic(), callbacks, backoff);
         this.registry = Objects.requireNonNull(registry);
-        this.serverLimits = ServerBatchLimits.read(session);
+        this.serverLimits = writer.serverLimits();
         this.batchMaxBytes = settings.effectiveBatchMaxBytes(serverLimits);
+        this.combinedMaxBytes = settings.effectiveCombinedMaxBytes(serverLimits);
         this.combineMaxPartitions = settings.effectiveCombineMaxPartitions(serverLimits);
         this.batcher = new PartitionBatcher<>(settings.batchMaxRows(), batchMaxBytes, settings.linger().toNanos());
-        this.concurrency = new AdaptiveConcurrency(settings.maxInFlight(), TimeUnit.MILLISECONDS.toNanos(200));
-        this.rateLimiter = new RowRateLimiter(settings.maxRowsPerSecond(), System.nanoTime());
+        this.flow = new FlowControl(settings.maxBufferedRows(), settings.maxBufferedBytes());
+        this.concurrency = new ConcurrencyLimit(settings.limitAlgorithm(), settings.maxInFlight(),
+                OVERLOAD_INTERVAL_NANOS);
+        long now = clock.getAsLong();
+        this.lastLoopNanos = now;
+        this.lastAcknowledgementNanos = now;
+        this.rateLimiter = new RowRateLimiter(settings.maxRowsPerSecond(), now);
         this.metrics = new SinkMetrics(registry, new SinkMetrics.Gauges(() -> inFlightGauge,
                 () -> inFlightLimitGauge, () -> bufferedGauge, () -> bufferedBytes, () -> lingeringGauge,
                 () -> pausedGauge, () -> commitLagGauge));
+        this.routing = new RoutingAudit(writer, metrics, new WarnThrottle(WARN_EVERY_NANOS), LOG::warn);
         this.offsets = new SinkOffsets(consumer, registry);
-        this.hot = settings.hot().enabled() ? hotPartitions(settings.hot(), session, this.tablesByTopic.values(),
-                registry) : null;
+        this.hot = hotPartitions.make(writer, registry);
         // counters that alerts watch exist from the start at 0, so that increase() sees their first event
         this.tablesByTopic.forEach((topic, table) -> {
             metrics.rowsWritten(table.table());
             metrics.conflicts(table.table());
             registry.counter("apiary.sink.records.lost", "topic", topic);
         });
-        LOG.info("Cassandra sink: batches of at most {} rows and {} bytes (server batch_size_warn_threshold {} "
-                + "bytes{}), linger {} ms, at most {} requests in flight{}{}", settings.batchMaxRows(), batchMaxBytes,
-                serverLimits.warnBytes(), serverLimits.fromServer() ? "" : ", assumed",
-                settings.linger().toMillis(), settings.maxInFlight(),
+        LOG.info("Cassandra sink: batches of at most {} rows and {} bytes (one partition; combined batches at most "
+                + "{} bytes: server batch_size_warn_threshold{}), linger {} ms, at most {} requests in flight "
+                + "({} limit){}{}", settings.batchMaxRows(), batchMaxBytes, combinedMaxBytes,
+                serverLimits.fromServer() ? "" : ", assumed", settings.linger().toMillis(), settings.maxInFlight(),
+                settings.limitAlgorithm().name().toLowerCase(java.util.Locale.ROOT),
                 settings.maxRowsPerSecond() > 0 ? " and " + settings.maxRowsPerSecond() + " rows/s" : "",
                 settings.combineReplicas() ? ", combining up to " + combineMaxPartitions + " partitions by replicas"
                         : "");
@@ -179,23 +210,23 @@ public final class CassandraSink implements Runnable {
     public void run() {
         try {
             consumer.subscribe(List.copyOf(tablesByTopic.keySet()), new Rebalance());
-            long nextCommit = System.nanoTime() + settings.commitInterval().toNanos();
+            long nextCommit = clock.getAsLong() + settings.commitInterval().toNanos();
             while (running) {
-                lastLoopNanos = System.nanoTime();
+                lastLoopNanos = clock.getAsLong();
                 runCallbacks();
                 deadLetters.resendDue();
-                long now = System.nanoTime();
+                long now = clock.getAsLong();
                 if (hot != null) {
                     hot.tick(now);
                 }
-                collect(now, false);
+                release(now, false);
                 submit(now);
                 flowControl();
-                accept(offsets.poll(Duration.ofNanos(pollTimeoutNanos(System.nanoTime()))));
-                if (System.nanoTime() >= nextCommit) {
+                accept(offsets.poll(Duration.ofNanos(pollTimeoutNanos(clock.getAsLong()))));
+                if (clock.getAsLong() >= nextCommit) {
                     offsets.commit(consumer.assignment(), false);
                     commitLagGauge = offsets.commitLag(consumer.assignment());
-                    nextCommit = System.nanoTime() + settings.commitInterval().toNanos();
+                    nextCommit = clock.getAsLong() + settings.commitInterval().toNanos();
                 }
             }
         } catch (WakeupException e) {
@@ -256,9 +287,9 @@ public final class CassandraSink implements Runnable {
      *
      * @param stopping                 whether {@link #stop()} was called
      * @param failed                   whether the sink stopped on an error
-     * @param lastLoopNanos            {@link System#nanoTime()} when the poll loop last turned
-     * @param lastAcknowledgementNanos {@link System#nanoTime()} of Cassandra's last acknowledgement
-     *                                 of a write (the sink's start before the first)
+     * @param lastLoopNanos            the loop's clock ({@link System#nanoTime()}) when the poll loop last turned
+     * @param lastAcknowledgementNanos the loop's clock at Cassandra's last acknowledgement of a
+     *                                 write (the sink's start before the first)
      * @param heldRows                 rows polled and not yet acknowledged
      */
     public record Activity(boolean stopping, boolean failed, long lastLoopNanos, long lastAcknowledgementNanos,
@@ -284,9 +315,9 @@ public final class CassandraSink implements Runnable {
         if (records.isEmpty()) {
             return;
         }
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         for (TopicPartition partition : records.partitions()) {
-            SinkTable<?> table = tablesByTopic.get(partition.topic());
+            RowBinding table = tablesByTopic.get(partition.topic());
             for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
                 offsets.register(partition, record.offset());
                 bufferedBytes += recordBytes(record);
@@ -295,62 +326,77 @@ public final class CassandraSink implements Runnable {
                             new IllegalArgumentException("Row record has no value (tombstone)"));
                     continue;
                 }
-                SinkRow row = new SinkRow(partition, record, table);
                 // the value's size stands in for the row's server size until it is bound (exact split then)
-                batcher.add(row.groupKey(), row, record.value().length, now);
+                batcher.add(SinkRow.GroupKey.of(table, partition, record.key()), SinkRow.of(record),
+                        record.value().length, now);
             }
         }
         updateGauges();
     }
 
-    /** Moves batches that are ready (full, lingered, or pushed out by memory pressure) to the send queue. */
-    private void collect(long now, boolean all) {
+    /** Moves batches that are ready (full, lingered, or pushed out by memory pressure) to the write queues. */
+    private void release(long now, boolean all) {
         List<PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow>> batches = batcher.drainReady(now);
         if (all || paused) {
             batches.addAll(batcher.drainOldest(0, 0));
         } else {
-            batches.addAll(batcher.drainOldest(settings.maxBufferedRows() / 4 * 3,
-                    settings.maxBufferedBytes() / 4 * 3));
+            batches.addAll(batcher.drainOldest(flow.earlyRows(), flow.earlyBytes()));
         }
-        if (batches.isEmpty()) {
-            return;
+        scheduler.addClosed(batches);
+    }
+
+    /**
+     * Binds closed batches into ready groups: one batch, or with combining on, enough batches to
+     * fill the free request slots with combined groups.
+     *
+     * @return false if no closed batch was left to bind
+     */
+    private boolean bindClosed(int freeSlots) {
+        PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch = scheduler.takeClosed();
+        if (batch == null) {
+            return false;
         }
         List<WriteGroup> groups = new ArrayList<>();
-        for (PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch : batches) {
+        bindAndSplit(batch, groups);
+        if (!settings.combineReplicas()) {
+            scheduler.addReady(groups);
+            return true;
+        }
+        long wanted = (long) Math.max(1, freeSlots) * combineMaxPartitions;
+        while (groups.size() < wanted && (batch = scheduler.takeClosed()) != null) {
             bindAndSplit(batch, groups);
         }
-        if (settings.combineReplicas() && groups.size() > 1) {
-            Optional<TokenMap> tokenMap = session.getMetadata().getTokenMap();
-            // Cassandra checks the size of batches of several partitions against its threshold,
-            // whatever sink.batch.max.bytes allows single-partition batches
-            long combinedMaxBytes = Math.min(batchMaxBytes, serverLimits.warnBytes());
-            for (List<WriteGroup> combination : ReplicaCombiner.combine(groups,
-                    g -> tokenMap.map(map -> combineKey(map, g)).orElse(null), g -> g.rows.size(),
-                    g -> g.serverBytes + SinkTable.PARTITION_OVERHEAD_BYTES, settings.batchMaxRows() / 2,
-                    combineMaxPartitions, settings.batchMaxRows(), combinedMaxBytes)) {
-                ready.addLast(WriteGroup.combined(combination));
-            }
-        } else {
-            ready.addAll(groups);
+        if (groups.size() < 2) {
+            scheduler.addReady(groups);
+            return true;
         }
-        updateGauges();
+        for (List<WriteGroup> combination : ReplicaCombiner.combine(groups, this::combineKey, g -> g.rows.size(),
+                g -> g.serverBytes + SinkTable.PARTITION_OVERHEAD_BYTES, settings.batchMaxRows() / 2,
+                combineMaxPartitions, settings.batchMaxRows(), combinedMaxBytes)) {
+            scheduler.addReady(List.of(WriteGroup.combined(combination)));
+        }
+        return true;
     }
 
     /** Binds a batch's rows and splits them by routing key and by the caps, exactly. */
     private void bindAndSplit(PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch, List<WriteGroup> out) {
         List<BoundRow> bound = new ArrayList<>(batch.rows().size());
+        SinkRow.GroupKey key = batch.key();
         for (SinkRow row : batch.rows()) {
             try {
-                bound.add(BoundRow.bind(row));
+                bound.add(BoundRow.bind(key, row));
             } catch (SerializationException e) {
-                deadLetter(row.record(), RejectReason.UNDECODABLE, e);
+                deadLetter(row.record(key), RejectReason.UNDECODABLE, e);
             } catch (RuntimeException e) {
-                deadLetter(row.record(), RejectReason.INVALID_ROW, e);
+                deadLetter(row.record(key), RejectReason.INVALID_ROW, e);
             }
+        }
+        if (bound.isEmpty()) {
+            return;
         }
         int conflicts = Conflicts.count(bound);
         if (conflicts > 0) {
-            metrics.conflicts(bound.get(0).row().table().table()).increment(conflicts);
+            metrics.conflicts(key.table().table()).increment(conflicts);
         }
         for (List<BoundRow> rows : BatchGrouper.group(bound, BoundRow::routingKey, BoundRow::serverBytes,
                 settings.batchMaxRows(), batchMaxBytes)) {
@@ -359,50 +405,46 @@ public final class CassandraSink implements Runnable {
     }
 
     /** Rows combine only within one Kafka partition (revocation drops whole groups) and one replica set. */
-    private static Object combineKey(TokenMap tokenMap, WriteGroup group) {
+    private Object combineKey(WriteGroup group) {
         BoundRow first = group.rows.get(0);
-        if (first.statement().getRoutingKeyspace() == null) {
-            return null;
-        }
-        return List.of(group.partition, tokenMap.getReplicas(first.statement().getRoutingKeyspace(),
-                first.routingKey()));
+        Collection<?> replicas = writer.replicas(first.table().keyspace(), first.routingKey());
+        return replicas == null ? null : List.of(group.partition, replicas);
     }
 
     private void submit(long now) {
-        while (!retries.isEmpty() && retries.peek().dueAtNanos <= now) {
-            ready.addFirst(retries.poll());
-        }
+        scheduler.promoteDue(now);
         int limit = concurrency.limit();
-        while (inFlight.size() < limit && !ready.isEmpty()) {
-            WriteGroup group = ready.peekFirst();
-            if (!rateLimiter.tryAcquire(group.rows.size(), now)) {
+        while (scheduler.inFlight() < limit) {
+            WriteGroup next = scheduler.peekReady();
+            if (next == null) {
+                if (!bindClosed(limit - scheduler.inFlight())) {
+                    break;
+                }
+                continue;
+            }
+            if (!rateLimiter.tryAcquire(next.rows.size(), now)) {
                 break;
             }
-            ready.pollFirst();
-            send(group, now);
+            send(scheduler.send(now), now);
         }
         updateGauges();
     }
 
     private void send(WriteGroup group, long now) {
         metrics.sent(group, now);
-        group.startedNanos = now;
-        inFlight.add(group);
-        session.executeAsync(group.statement()).whenComplete(
-                (result, error) -> callbacks.add(() -> onWritten(group, result, error)));
+        writer.execute(group.writes()).whenComplete(
+                (answer, error) -> callbacks.add(() -> onWritten(group, answer, error)));
     }
 
     private long pollTimeoutNanos(long now) {
-        if (!inFlight.isEmpty() || !callbacks.isEmpty()) {
+        if (scheduler.inFlight() > 0 || !callbacks.isEmpty()) {
             return BUSY_POLL_NANOS;
         }
         long wait = IDLE_POLL_NANOS;
-        if (!ready.isEmpty()) {
+        if (scheduler.hasWork()) {
             wait = Math.min(wait, Math.max(rateLimiter.nanosUntilAvailable(now), 0));
         }
-        if (!retries.isEmpty()) {
-            wait = Math.min(wait, retries.peek().dueAtNanos - now);
-        }
+        wait = Math.min(wait, scheduler.nanosUntilRetry(now));
         long lingerEnds = batcher.nextDeadlineNanos(now);
         if (lingerEnds != Long.MAX_VALUE) {
             wait = Math.min(wait, lingerEnds - now);
@@ -410,119 +452,99 @@ public final class CassandraSink implements Runnable {
         return Math.max(0, wait);
     }
 
-    private void onWritten(WriteGroup group, AsyncResultSet result, Throwable error) {
-        inFlight.remove(group);
-        if (group.abandoned) {
+    private void onWritten(WriteGroup group, CassandraWriter.Acknowledgement answer, Throwable error) {
+        if (!scheduler.answered(group) || group.abandoned) {
             return;
         }
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         if (error == null) {
-            lastAcknowledgementNanos = now;
-            concurrency.onSuccess();
-            metrics.written(group, now);
-            Set<Node> replicas = checkCoordinator(group, result.getExecutionInfo().getCoordinator());
-            if (hot != null) {
-                hot.written(group, replicas);
+            acknowledged(group, answer, now);
+            updateGauges();
+            return;
+        }
+        switch (WriteFailures.outcome(error, group.rows.size())) {
+            case RETRY -> retry(group, error, now);
+            case SPLIT -> {
+                LOG.debug("Batch of {} rows to {} refused ({}); retrying its rows one by one", group.rows.size(),
+                        group.table(), error.toString());
+                scheduler.addReadyFirst(group.split());
             }
-            group.rows.forEach(row -> offsets.acknowledge(row.row().partition(), row.row().offset()));
-            bufferedBytes -= group.recordBytes;
-            List<String> warnings = result.getExecutionInfo().getWarnings();
-            if (!warnings.isEmpty()) {
-                registry.counter("apiary.sink.server.warnings", "table", tableOf(group)).increment(warnings.size());
-                if (now - lastServerWarnNanos > WARN_EVERY_NANOS) {
-                    lastServerWarnNanos = now;
-                    LOG.warn("Cassandra warned about a write of {} rows ({} bytes) to {}: {}", group.rows.size(),
-                            group.serverBytes, tableOf(group), warnings);
-                }
+            case DEAD_LETTER -> {
+                BoundRow row = group.rows.get(0);
+                deadLetter(row.row().record(row.key()), RejectReason.CASSANDRA_REJECTED, WriteFailures.unwrap(error));
             }
-        } else if (WriteFailures.retryable(error)) {
-            if (WriteFailures.overload(error) && concurrency.onOverload(now)) {
-                LOG.debug("Cassandra is overloaded or slow ({}); requests in flight limited to {}",
-                        WriteFailures.cause(error), concurrency.limit());
-            }
-            group.attempts++;
-            group.dueAtNanos = now + backoff.delayNanos(group.attempts, ThreadLocalRandom.current()::nextLong);
-            retries.add(group);
-            metrics.retried(WriteFailures.cause(error), group.rows.size());
-            if (now - lastRetryWarnNanos > WARN_EVERY_NANOS && WriteFailures.statementError(error)) {
-                lastRetryWarnNanos = now;
-                LOG.error("Cassandra refuses every write to {} ({}): fix the table or the sink.table.* settings; "
-                        + "the sink retries with backoff and commits nothing past these rows ({} writes waiting)",
-                        tableOf(group), WriteFailures.unwrap(error).getMessage(), retries.size());
-            } else if (now - lastRetryWarnNanos > WARN_EVERY_NANOS) {
-                lastRetryWarnNanos = now;
-                LOG.warn("Cassandra write to {} failed ({}); retrying with backoff ({} writes waiting to retry, "
-                        + "requests in flight limited to {})", tableOf(group), WriteFailures.unwrap(error).toString(),
-                        retries.size(), concurrency.limit());
-            }
-        } else if (group.rows.size() > 1) {
-            LOG.debug("Batch of {} rows to {} refused ({}); retrying its rows one by one", group.rows.size(),
-                    tableOf(group), error.toString());
-            group.split().forEach(ready::addFirst);
-        } else {
-            deadLetter(group.rows.get(0).row().record(), RejectReason.CASSANDRA_REJECTED,
-                    WriteFailures.unwrap(error));
         }
         updateGauges();
     }
 
-    /**
-     * Counts whether the coordinator of an acknowledged write was a replica of its partition.
-     *
-     * @return the replicas of the group's partitions (combined groups share them), empty if unknown
-     */
-    private Set<Node> checkCoordinator(WriteGroup group, Node coordinator) {
-        BoundRow first = group.rows.get(0);
-        Optional<TokenMap> tokenMap = session.getMetadata().getTokenMap();
-        if (tokenMap.isEmpty() || first.statement().getRoutingKeyspace() == null) {
-            metrics.coordinator(null);
-            return Set.of();
+    private void acknowledged(WriteGroup group, CassandraWriter.Acknowledgement answer, long now) {
+        lastAcknowledgementNanos = now;
+        concurrency.onSuccess(group.startedNanos, now - group.startedNanos, group.inFlightAtSend);
+        metrics.written(group, now);
+        Collection<?> replicas = routing.check(group, answer.coordinator(), now);
+        if (hot != null) {
+            hot.written(group, replicas);
         }
-        Set<Node> replicas = tokenMap.get().getReplicas(first.statement().getRoutingKeyspace(), first.routingKey());
-        if (coordinator == null) {
-            metrics.coordinator(null);
-            return replicas;
+        for (BoundRow row : group.rows) {
+            offsets.acknowledge(row.key().partition(), row.row().offset());
         }
-        boolean replica = replicas.contains(coordinator);
-        metrics.coordinator(replica);
-        long now = System.nanoTime();
-        if (!replica && now - lastRoutingWarnNanos > WARN_EVERY_NANOS) {
-            lastRoutingWarnNanos = now;
-            LOG.warn("A write to {} was coordinated by {}, which is not a replica of its partition: check the "
-                    + "driver's load-balancing policy (token-aware routing) and the local datacenter",
-                    tableOf(group), coordinator.getEndPoint());
+        bufferedBytes -= group.recordBytes;
+        List<String> warnings = answer.warnings();
+        if (!warnings.isEmpty()) {
+            registry.counter("apiary.sink.server.warnings", "table", group.table()).increment(warnings.size());
+            if (serverWarnings.allow(now)) {
+                LOG.warn("Cassandra warned about a write of {} rows ({} bytes) to {}: {}", group.rows.size(),
+                        group.serverBytes, group.table(), warnings);
+            }
         }
-        return replicas;
+    }
+
+    private void retry(WriteGroup group, Throwable error, long now) {
+        if (WriteFailures.overload(error)
+                && concurrency.onOverload(group.startedNanos, now, group.inFlightAtSend)) {
+            LOG.debug("Cassandra is overloaded or slow ({}); requests in flight limited to {}",
+                    WriteFailures.cause(error), concurrency.limit());
+        }
+        group.attempts++;
+        scheduler.retryAt(group, now + backoff.delayNanos(group.attempts, ThreadLocalRandom.current()::nextLong));
+        metrics.retried(WriteFailures.cause(error), group.rows.size());
+        if (!retryWarnings.allow(now)) {
+            return;
+        }
+        if (WriteFailures.statementError(error)) {
+            LOG.error("Cassandra refuses every write to {} ({}): fix the table or the sink.table.* settings; "
+                    + "the sink retries with backoff and commits nothing past these rows ({} writes queued)",
+                    group.table(), WriteFailures.unwrap(error).getMessage(), scheduler.queued());
+        } else {
+            LOG.warn("Cassandra write to {} failed ({}); retrying with backoff ({} writes queued, "
+                    + "requests in flight limited to {})", group.table(), WriteFailures.unwrap(error).toString(),
+                    scheduler.queued(), concurrency.limit());
+        }
     }
 
     /** The hot-partition detection of the sink's tables, with their partition keys from the driver's metadata. */
-    private static HotPartitions hotPartitions(HotPartitionSettings settings, CqlSession session,
+    private static HotPartitions hotPartitions(HotPartitionSettings settings, DriverWriter writer,
             Collection<SinkTable<?>> sinkTables, MeterRegistry registry) {
         Map<String, HotPartitions.Table> tables = new java.util.HashMap<>();
         String keyspace = null;
         for (SinkTable<?> table : sinkTables) {
             keyspace = table.keyspace();
             tables.put(table.table(), new HotPartitions.Table(
-                    PartitionKeyFormat.of(session, keyspace, table.table()).orElse(null),
+                    PartitionKeyFormat.of(writer.session(), keyspace, table.table()).orElse(null),
                     PartitionLife.of(table.table(), settings)));
         }
         String ownersKeyspace = keyspace;
         return new HotPartitions(settings, tables, new HotPartitionMeters(registry), java.time.Clock.systemUTC(),
-                System.nanoTime(), () -> session.getMetadata().getTokenMap().map(map -> (int) session.getMetadata()
-                        .getNodes().values().stream().filter(node -> ownersKeyspace != null
-                                && !map.getTokenRanges(com.datastax.oss.driver.api.core.CqlIdentifier
-                                        .fromInternal(ownersKeyspace), node).isEmpty()).count()).orElse(0),
-                node -> nodeName((Node) node), LOG::warn);
+                System.nanoTime(), () -> ownersKeyspace == null ? 0 : writer.tokenOwners(ownersKeyspace),
+                writer::nodeName, LOG::warn);
     }
 
-    /** @return a node's address as {@code host:port} */
-    static String nodeName(Node node) {
-        return node.getEndPoint().resolve() instanceof java.net.InetSocketAddress address
-                ? address.getHostString() + ":" + address.getPort() : node.getEndPoint().toString();
-    }
-
-    private static String tableOf(WriteGroup group) {
-        return group.rows.get(0).row().table().table();
+    /**
+     * @param node a driver node
+     * @return its address as {@code host:port}
+     */
+    static String nodeName(com.datastax.oss.driver.api.core.metadata.Node node) {
+        return DriverWriter.name(node);
     }
 
     private void deadLetter(ConsumerRecord<byte[], byte[]> record, RejectReason reason, Throwable error) {
@@ -541,19 +563,14 @@ public final class CassandraSink implements Runnable {
     }
 
     private void flowControl() {
-        int buffered = offsets.pending();
-        long bytes = bufferedBytes;
-        // rows acknowledged behind a slow one cost only their offsets, but bound those as well
-        boolean uncommittable = offsets.uncommittable() >= 4L * settings.maxBufferedRows();
-        if (!paused && (buffered >= settings.maxBufferedRows() || bytes >= settings.maxBufferedBytes()
-                || uncommittable)) {
-            paused = true;
-            LOG.debug("Pausing {} partitions: {} rows, {} bytes buffered", consumer.assignment().size(), buffered, bytes);
-        } else if (paused && buffered <= settings.maxBufferedRows() / 2 && bytes <= settings.maxBufferedBytes() / 2
-                && offsets.uncommittable() <= 2L * settings.maxBufferedRows()) {
-            paused = false;
+        boolean pause = flow.paused(paused, offsets.pending(), bufferedBytes, offsets.uncommittable());
+        if (pause && !paused) {
+            LOG.debug("Pausing {} partitions: {} rows, {} bytes buffered", consumer.assignment().size(),
+                    offsets.pending(), bufferedBytes);
+        } else if (!pause && paused) {
             consumer.resume(consumer.paused());
         }
+        paused = pause;
         if (paused) {
             consumer.pause(consumer.assignment());
         }
@@ -561,35 +578,34 @@ public final class CassandraSink implements Runnable {
     }
 
     private void updateGauges() {
-        inFlightGauge = inFlight.size();
+        inFlightGauge = scheduler.inFlight();
         inFlightLimitGauge = concurrency.limit();
         bufferedGauge = offsets.pending();
-        lingeringGauge = batcher.rows();
+        lingeringGauge = batcher.rows() + scheduler.closedRows();
     }
 
     /** Waits for in-flight writes of some partitions, then abandons what is left of them. */
     private void drain(Collection<TopicPartition> partitions, boolean waitForInFlight) {
-        abandonQueued(partitions);
-        long deadline = System.nanoTime() + settings.drainTimeout().toNanos();
-        while (waitForInFlight && inFlight.stream().anyMatch(g -> partitions.contains(g.partition))
-                && System.nanoTime() < deadline) {
+        dropQueued(partitions);
+        long deadline = clock.getAsLong() + settings.drainTimeout().toNanos();
+        while (waitForInFlight && scheduler.inFlightOf(partitions) && clock.getAsLong() < deadline) {
             awaitCallback();
-            abandonQueued(partitions);
+            dropQueued(partitions);
         }
-        abandonInFlight(partitions);
+        bufferedBytes -= scheduler.abandonInFlight(partitions);
     }
 
     /** Sends everything held, waiting up to the drain timeout for Cassandra to acknowledge it. */
     private void flushAll() {
-        long deadline = System.nanoTime() + settings.drainTimeout().toNanos();
-        collect(System.nanoTime(), true);
-        while ((!inFlight.isEmpty() || !ready.isEmpty() || !retries.isEmpty()) && System.nanoTime() < deadline) {
-            submit(System.nanoTime());
+        long deadline = clock.getAsLong() + settings.drainTimeout().toNanos();
+        release(clock.getAsLong(), true);
+        while (!scheduler.idle() && clock.getAsLong() < deadline) {
+            submit(clock.getAsLong());
             awaitCallback();
         }
-        if (!ready.isEmpty() || !retries.isEmpty() || !inFlight.isEmpty()) {
+        if (!scheduler.idle()) {
             LOG.warn("Drain timeout ({} ms) passed with {} writes unfinished; their rows are read again after restart",
-                    settings.drainTimeout().toMillis(), ready.size() + retries.size() + inFlight.size());
+                    settings.drainTimeout().toMillis(), scheduler.queued() + scheduler.inFlight());
         }
     }
 
@@ -605,23 +621,15 @@ public final class CassandraSink implements Runnable {
         }
     }
 
-    private void abandonInFlight(Collection<TopicPartition> partitions) {
-        inFlight.stream().filter(g -> partitions.contains(g.partition) && !g.abandoned).forEach(g -> {
-            g.abandoned = true;
-            bufferedBytes -= g.recordBytes;
-        });
-    }
-
     /** Drops the unsent rows of some partitions; they will be read again. */
-    private void abandonQueued(Collection<TopicPartition> partitions) {
-        for (SinkRow row : batcher.remove(key -> partitions.contains(key.partition()))) {
-            bufferedBytes -= row.recordBytes();
+    private void dropQueued(Collection<TopicPartition> partitions) {
+        for (PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch
+                : batcher.remove(key -> partitions.contains(key.partition()))) {
+            for (SinkRow row : batch.rows()) {
+                bufferedBytes -= row.recordBytes(batch.key());
+            }
         }
-        Predicate<WriteGroup> ofPartitions = g -> partitions.contains(g.partition);
-        for (Collection<WriteGroup> queue : List.<Collection<WriteGroup>>of(ready, retries)) {
-            queue.stream().filter(ofPartitions).forEach(g -> bufferedBytes -= g.recordBytes);
-            queue.removeIf(ofPartitions);
-        }
+        bufferedBytes -= scheduler.dropQueued(partitions);
     }
 
     /**

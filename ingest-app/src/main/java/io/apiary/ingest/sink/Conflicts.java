@@ -23,14 +23,13 @@ final class Conflicts {
      * @param rows rows bound from one table, in any order; usually one partition's
      * @return how many rows carry a version of their primary key other than the first one seen
      *         ({@link #count(List, Function, ToLongFunction)}); 0 for a table whose rows of one key
-     *         are successive updates ({@link SinkTable#rowsAreUpdates}: an hour's interim sums)
+     *         are successive updates ({@link RowBinding#rowsAreUpdates}: an hour's interim sums)
      */
     static int count(List<BoundRow> rows) {
-        if (rows.size() < 2 || rows.get(0).row().table().rowsAreUpdates()) {
+        if (rows.size() < 2 || rows.get(0).table().rowsAreUpdates()) {
             return 0;
         }
-        return count(rows, row -> List.of(row.routingKey(), row.row().table().clusteringKey(row.statement())),
-                row -> row.write().fingerprint());
+        return count(rows, row -> row.table().primaryKey(row.write()), row -> row.write().fingerprint());
     }
 
     /**

@@ -200,7 +200,7 @@ public final class HotPartitions {
      * @param replicas its partitions' replicas (combined groups share them), empty if unknown
      */
     void written(WriteGroup group, Collection<?> replicas) {
-        String table = group.rows.get(0).row().table().table();
+        String table = group.table();
         if (group.partitionKeys == 1) {
             partition(table, group.rows.get(0).routingKey(), group.rows.size(), group.serverBytes);
         } else {

@@ -152,23 +152,24 @@ public final class PartitionBatcher<K, R> {
      * Kafka partitions were revoked: the new owner reads them again).
      *
      * @param keys which keys to drop
-     * @return the rows dropped
+     * @return the rows dropped, as batches of their keys (open ones included, with the rows they held)
      */
-    public List<R> remove(Predicate<K> keys) {
-        List<R> dropped = new ArrayList<>();
+    public List<Batch<K, R>> remove(Predicate<K> keys) {
+        List<Batch<K, R>> dropped = new ArrayList<>();
         Iterator<Map.Entry<K, Open<R>>> entries = open.entrySet().iterator();
         while (entries.hasNext()) {
             Map.Entry<K, Open<R>> entry = entries.next();
             if (keys.test(entry.getKey())) {
                 entries.remove();
-                openRows -= entry.getValue().rows.size();
-                openBytes -= entry.getValue().bytes;
-                dropped.addAll(entry.getValue().rows);
+                Open<R> batch = entry.getValue();
+                openRows -= batch.rows.size();
+                openBytes -= batch.bytes;
+                dropped.add(new Batch<>(entry.getKey(), batch.rows, batch.bytes, batch.openedNanos));
             }
         }
         closed.removeIf(batch -> {
             if (keys.test(batch.key())) {
-                dropped.addAll(batch.rows());
+                dropped.add(batch);
                 return true;
             }
             return false;

@@ -72,7 +72,7 @@ final class SinkMetrics {
     }
 
     void written(WriteGroup group, long nowNanos) {
-        rowsWritten(group.rows.get(0).row().table().table()).increment(group.rows.size()); // one topic, one table
+        rowsWritten(group.table()).increment(group.rows.size()); // one topic, one table
         batchRows.record(group.rows.size());
         batchBytes.record(group.serverBytes);
         batchPartitions.record(group.partitionKeys);

@@ -9,11 +9,13 @@ import io.apiary.ingest.config.IngestConfig;
  * The sink's batching and flow-control settings. Immutable and thread-safe.
  *
  * @param maxInFlight          most write requests awaiting Cassandra's answer, at least 1; the
- *                             sink lowers its own limit below this while Cassandra is overloaded
+ *                             sink's own limit ({@link ConcurrencyLimit}) stays at or below it
+ * @param limitAlgorithm       how the limit follows Cassandra's latency, not null
  * @param batchMaxRows         most rows per batch, at least 1
  * @param batchMaxBytes        most bytes per batch as Cassandra counts them
- *                             ({@link SinkTable#serverBytes}); -1 takes the server's
- *                             {@code batch_size_warn_threshold}
+ *                             ({@link SinkTable#serverBytes}); -1 takes
+ *                             {@link #SINGLE_PARTITION_BATCH_BYTES} for single-partition batches and
+ *                             the server's {@code batch_size_warn_threshold} for combined ones
  * @param linger               how long a partition's first row waits for more rows, not negative
  * @param maxRowsPerSecond     most rows written per second, 0 for no limit
  * @param combineReplicas      whether small batches of partitions with the same replicas are
@@ -30,7 +32,7 @@ import io.apiary.ingest.config.IngestConfig;
  * @param deadLetterTopic      topic for rows Cassandra can never accept, not null
  * @param hot                  hot-partition detection, not null
  */
-public record SinkSettings(int maxInFlight, int batchMaxRows, long batchMaxBytes, Duration linger,
+public record SinkSettings(int maxInFlight, ConcurrencyLimit.Algorithm limitAlgorithm, int batchMaxRows, long batchMaxBytes, Duration linger,
         long maxRowsPerSecond, boolean combineReplicas, int combineMaxPartitions, int maxBufferedRows,
         long maxBufferedBytes, Duration commitInterval, Duration retryBackoff, Duration retryBackoffMax,
         Duration drainTimeout, String deadLetterTopic, HotPartitionSettings hot) {
@@ -50,6 +52,7 @@ public record SinkSettings(int maxInFlight, int batchMaxRows, long batchMaxBytes
                     + ", " + batchMaxBytes + ", " + maxRowsPerSecond + ", " + combineMaxPartitions + ", "
                     + maxBufferedRows + ", " + maxBufferedBytes);
         }
+        Objects.requireNonNull(limitAlgorithm);
         Objects.requireNonNull(linger);
         Objects.requireNonNull(commitInterval);
         Objects.requireNonNull(retryBackoff);
@@ -77,6 +80,7 @@ public record SinkSettings(int maxInFlight, int batchMaxRows, long batchMaxBytes
     public static SinkSettings from(IngestConfig config) {
         return new SinkSettings(
                 config.getInt(IngestConfig.SINK_MAX_IN_FLIGHT),
+                ConcurrencyLimit.Algorithm.parse(config.getString(IngestConfig.SINK_LIMIT_ALGORITHM)),
                 config.getInt(IngestConfig.SINK_BATCH_MAX_ROWS),
                 config.getLong(IngestConfig.SINK_BATCH_MAX_BYTES),
                 Duration.ofMillis(config.getLong(IngestConfig.SINK_LINGER_MS)),
@@ -94,11 +98,34 @@ public record SinkSettings(int maxInFlight, int batchMaxRows, long batchMaxBytes
     }
 
     /**
-     * @param server the server's thresholds, not null
-     * @return the byte cap to use: the configured one, or the server's warning threshold
+     * The default byte cap of a single-partition batch: 512 KiB. Cassandra checks
+     * {@code batch_size_warn_threshold} and {@code batch_size_fail_threshold} only for batches
+     * whose mutations span more than one partition ({@code BatchStatement.verifyBatchSize}:
+     * "We only warn for batch spanning multiple mutations", CASSANDRA-10876), so a batch of one
+     * partition is bounded by the size of one mutation instead: half of
+     * {@code commitlog_segment_size} (stock 32 MiB, so 16 MiB). 512 KiB stays far below that and
+     * below the native protocol's frame; with the default 100 rows per batch it never binds for
+     * the project's tables.
+     */
+    public static final long SINGLE_PARTITION_BATCH_BYTES = 512L * 1024;
+
+    /**
+     * @param server the server's thresholds, not null (unused for single-partition batches; kept
+     *               so that callers pass what they read)
+     * @return the byte cap of a single-partition batch: the configured one, or
+     *         {@link #SINGLE_PARTITION_BATCH_BYTES}
      */
     public long effectiveBatchMaxBytes(ServerBatchLimits server) {
-        return batchMaxBytes == -1 ? server.warnBytes() : batchMaxBytes;
+        return batchMaxBytes == -1 ? SINGLE_PARTITION_BATCH_BYTES : batchMaxBytes;
+    }
+
+    /**
+     * @param server the server's thresholds, not null
+     * @return the byte cap of a batch combining several partitions: the smaller of the configured
+     *         cap and the server's {@code batch_size_warn_threshold}, which such batches are checked against
+     */
+    long effectiveCombinedMaxBytes(ServerBatchLimits server) {
+        return batchMaxBytes == -1 ? server.warnBytes() : Math.min(batchMaxBytes, server.warnBytes());
     }
 
     /**

@@ -57,7 +57,7 @@ import org.apache.avro.specific.SpecificRecord;
  *
  * @param <T> the row topic's record type
  */
-public final class SinkTable<T extends SpecificRecord> {
+public final class SinkTable<T extends SpecificRecord> implements RowBinding {
 
     /**
      * Per-table write options.
@@ -226,6 +226,7 @@ public final class SinkTable<T extends SpecificRecord> {
     }
 
     /** @return the table name, without keyspace */
+    @Override
     public String table() {
         return layout.table();
     }
@@ -235,11 +236,13 @@ public final class SinkTable<T extends SpecificRecord> {
      *         (hive_activity: an hour's sums, written again as they grow) rather than conflicting
      *         inputs; the sink counts no conflicts for such a table (the topology counts its own)
      */
+    @Override
     public boolean rowsAreUpdates() {
         return layout.updated();
     }
 
     /** @return the keyspace of the table, as Cassandra stores it (internal form) */
+    @Override
     public String keyspace() {
         return insert.getVariableDefinitions().get(0).getKeyspace().asInternal();
     }
@@ -278,6 +281,7 @@ public final class SinkTable<T extends SpecificRecord> {
      * @throws org.apache.kafka.common.errors.SerializationException if the value cannot be decoded
      * @throws RuntimeException if it cannot be bound (e.g. a time past year 294,247)
      */
+    @Override
     public Write bind(byte[] value) {
         return bind(decode(value), Long.MIN_VALUE, -1);
     }
@@ -412,9 +416,13 @@ public final class SinkTable<T extends SpecificRecord> {
         return total;
     }
 
+    @Override
+    public Object primaryKey(Write write) {
+        return List.of(write.routingKey(), clusteringKey(write.insert()));
+    }
+
     /**
-     * The serialized clustering values of a bound INSERT of this table, to compare two rows of one
-     * partition for the same primary key.
+     * The serialized clustering values of a bound INSERT of this table.
      *
      * @param insert an INSERT bound from this table
      * @return the clustering columns' values, each preceded by its length, as one buffer

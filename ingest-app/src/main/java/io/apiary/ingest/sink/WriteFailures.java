@@ -13,6 +13,28 @@ public final class WriteFailures {
     private WriteFailures() {
     }
 
+    /** What the sink does with a failed write. */
+    public enum Outcome {
+        /** Send it again after a back-off: Cassandra may take it later. */
+        RETRY,
+        /** A refused batch of several rows: send its rows one by one to find the one refused. */
+        SPLIT,
+        /** A single row Cassandra refuses: to the dead letter topic. */
+        DEAD_LETTER
+    }
+
+    /**
+     * @param error a failure of an idempotent write, not null
+     * @param rows  rows the write carried, at least 1
+     * @return what to do with it: retry if {@link #retryable}, else split a batch, else dead-letter the row
+     */
+    public static Outcome outcome(Throwable error, int rows) {
+        if (retryable(error)) {
+            return Outcome.RETRY;
+        }
+        return rows > 1 ? Outcome.SPLIT : Outcome.DEAD_LETTER;
+    }
+
     /**
      * @param error a failure of an idempotent write
      * @return true if the same write may succeed later

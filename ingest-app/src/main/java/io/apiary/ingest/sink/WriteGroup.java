@@ -3,7 +3,6 @@ package io.apiary.ingest.sink;
 import java.util.ArrayList;
 import java.util.List;
 
-import com.datastax.oss.driver.api.core.cql.Statement;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -24,6 +23,8 @@ final class WriteGroup {
     long dueAtNanos;
     boolean abandoned;
     long startedNanos;
+    /** Requests in flight when it was sent, this one included (for the concurrency limit's samples). */
+    int inFlightAtSend;
 
     /**
      * @param rows          rows of one Kafka partition, not empty
@@ -32,14 +33,14 @@ final class WriteGroup {
      */
     WriteGroup(List<BoundRow> rows, long openedNanos, int partitionKeys) {
         this.rows = List.copyOf(rows);
-        this.partition = rows.get(0).row().partition();
+        this.partition = rows.get(0).key().partition();
         this.openedNanos = openedNanos;
         this.partitionKeys = partitionKeys;
         long bytes = 0;
         long raw = 0;
         for (BoundRow row : rows) {
             bytes += row.serverBytes();
-            raw += row.row().recordBytes();
+            raw += row.recordBytes();
         }
         this.serverBytes = bytes;
         this.recordBytes = raw;
@@ -62,16 +63,18 @@ final class WriteGroup {
         return new WriteGroup(rows, opened, groups.size());
     }
 
-    /**
-     * @return the statement to execute: a row's single statement, or an UNLOGGED batch of every
-     *         row's statements (a row deletion before its INSERT, for tables with optional columns)
-     */
-    Statement<?> statement() {
+    /** @return every row's write, in order, for {@link CassandraWriter#execute} */
+    List<SinkTable.Write> writes() {
         List<SinkTable.Write> writes = new ArrayList<>(rows.size());
         for (BoundRow row : rows) {
             writes.add(row.write());
         }
-        return SinkTable.request(writes);
+        return writes;
+    }
+
+    /** @return the table name of its rows */
+    String table() {
+        return rows.get(0).table().table();
     }
 
     /** @return one group per row, for finding the row a batch failed on */

@@ -6,14 +6,14 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.function.LongUnaryOperator;
 
-import io.apiary.ingest.sink.AdaptiveConcurrency;
+import io.apiary.ingest.sink.ConcurrencyLimit;
 import io.apiary.ingest.sink.RetryBackoff;
 import io.apiary.ingest.sink.RowRateLimiter;
 import io.apiary.ingest.sink.SinkTable;
 import io.apiary.ingest.sink.WriteFailures;
 
 /**
- * Writes the copy's batches with the sink's parts: at most {@link AdaptiveConcurrency}'s limit
+ * Writes the copy's batches with the sink's parts: at most {@link ConcurrencyLimit}'s limit
  * of requests in flight (halved on overload, grown back on success), at most
  * {@link RowRateLimiter}'s rows per second, failures that may pass ({@link WriteFailures#retryable})
  * retried after {@link RetryBackoff}'s delay for as long as it takes, and a batch Cassandra
@@ -78,6 +78,8 @@ final class CopyWriter {
         final List<CopyRow> rows;
         final Outcome outcome;
         int attempts;
+        long sentNanos;
+        int inFlightAtSend;
 
         Batch(List<CopyRow> rows, Outcome outcome) {
             this.rows = rows;
@@ -87,7 +89,7 @@ final class CopyWriter {
 
     private final Requests requests;
     private final EventLoop loop;
-    private final AdaptiveConcurrency concurrency;
+    private final ConcurrencyLimit concurrency;
     private final RowRateLimiter rateLimiter;
     private final RetryBackoff backoff;
     private final LongUnaryOperator random;
@@ -105,7 +107,7 @@ final class CopyWriter {
      * @param backoff       waits before retries
      * @param random        {@code bound -> [0, bound)}, the jitter of the waits
      */
-    CopyWriter(Requests requests, EventLoop loop, AdaptiveConcurrency concurrency, RowRateLimiter rateLimiter,
+    CopyWriter(Requests requests, EventLoop loop, ConcurrencyLimit concurrency, RowRateLimiter rateLimiter,
             RetryBackoff backoff, LongUnaryOperator random) {
         this.requests = requests;
         this.loop = loop;
@@ -147,6 +149,8 @@ final class CopyWriter {
 
     private void send(Batch batch) {
         inFlight++;
+        batch.sentNanos = loop.now();
+        batch.inFlightAtSend = inFlight;
         List<SinkTable.Write> writes = new ArrayList<>(batch.rows.size());
         batch.rows.forEach(row -> writes.add(row.write()));
         CompletionStage<?> stage;
@@ -161,12 +165,13 @@ final class CopyWriter {
     private void done(Batch batch, Throwable error) {
         inFlight--;
         if (error == null) {
-            concurrency.onSuccess();
+            long now = loop.now();
+            concurrency.onSuccess(batch.sentNanos, now - batch.sentNanos, batch.inFlightAtSend);
             queuedRows -= batch.rows.size();
             batch.outcome.written(batch.rows.size());
         } else if (WriteFailures.retryable(error)) {
             if (WriteFailures.overload(error)) {
-                concurrency.onOverload(loop.now());
+                concurrency.onOverload(batch.sentNanos, loop.now(), batch.inFlightAtSend);
             }
             batch.attempts++;
             retries++;

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
-import io.apiary.ingest.sink.AdaptiveConcurrency;
+import io.apiary.ingest.sink.ConcurrencyLimit;
 import io.apiary.ingest.sink.BatchGrouper;
 import io.apiary.ingest.sink.RetryBackoff;
 import io.apiary.ingest.sink.RowRateLimiter;
@@ -260,7 +260,8 @@ public final class TableCopy<T extends SpecificRecord> {
         this.select = session.prepare(scan.cql());
         this.backoff = new RetryBackoff(settings.retryBackoff(), settings.retryBackoffMax());
         this.writer = new CopyWriter(CopyWriter.Requests.of(session), loop,
-                new AdaptiveConcurrency(settings.maxInFlight(), TimeUnit.MILLISECONDS.toNanos(200)),
+                new ConcurrencyLimit(ConcurrencyLimit.Algorithm.AIMD, settings.maxInFlight(),
+                        TimeUnit.MILLISECONDS.toNanos(200)),
                 new RowRateLimiter(settings.maxRowsPerSecond(), System.nanoTime()), backoff,
                 ThreadLocalRandom.current()::nextLong);
     }

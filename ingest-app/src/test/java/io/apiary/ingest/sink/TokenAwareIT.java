@@ -101,9 +101,9 @@ class TokenAwareIT {
         long offset = 0;
         for (HiveTelemetryRow row : rowsInTimeOrder()) {
             byte[] value = SERDE.encode(row);
-            SinkRow waiting = new SinkRow(new org.apache.kafka.common.TopicPartition("rows", 0),
-                    new org.apache.kafka.clients.consumer.ConsumerRecord<>("rows", 0, offset++, null, value), table);
-            byPartition.computeIfAbsent(partitionOf(row), k -> new ArrayList<>()).add(BoundRow.bind(waiting));
+            SinkRow waiting = new SinkRow(offset++, value, null);
+            SinkRow.GroupKey key = SinkRow.GroupKey.of(table, new org.apache.kafka.common.TopicPartition("rows", 0), null);
+            byPartition.computeIfAbsent(partitionOf(row), k -> new ArrayList<>()).add(BoundRow.bind(key, waiting));
         }
         assertThat(byPartition).hasSize(PARTITIONS);
 
@@ -111,7 +111,7 @@ class TokenAwareIT {
         Map<Node, Integer> coordinated = new HashMap<>();
         for (List<BoundRow> partition : byPartition.values()) {
             // the request exactly as the sink builds it: an UNLOGGED batch of one partition's rows
-            Statement<?> statement = new WriteGroup(partition, 0, 1).statement();
+            Statement<?> statement = SinkTable.request(new WriteGroup(partition, 0, 1).writes());
             assertThat(statement).isInstanceOf(BatchStatement.class);
 
             ExecutionInfo info = session.execute(statement).getExecutionInfo();

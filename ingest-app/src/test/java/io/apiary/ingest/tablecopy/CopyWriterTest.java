@@ -14,7 +14,7 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.WriteType;
-import io.apiary.ingest.sink.AdaptiveConcurrency;
+import io.apiary.ingest.sink.ConcurrencyLimit;
 import io.apiary.ingest.sink.RetryBackoff;
 import io.apiary.ingest.sink.RowRateLimiter;
 import io.apiary.ingest.sink.SinkTable;
@@ -59,7 +59,7 @@ class CopyWriterTest {
     }
 
     private CopyWriter writer(CopyWriter.Requests requests, int maxInFlight, long rowsPerSecond) {
-        return new CopyWriter(requests, loop, new AdaptiveConcurrency(maxInFlight, 0),
+        return new CopyWriter(requests, loop, new ConcurrencyLimit(ConcurrencyLimit.Algorithm.AIMD, maxInFlight, 0),
                 new RowRateLimiter(rowsPerSecond, now), new RetryBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)),
                 bound -> 0);
     }
