@@ -160,9 +160,13 @@ public final class IngestConfig extends AbstractConfig {
             .define(SINK_BATCH_MAX_BYTES, Type.LONG, -1L, atLeastOrMinusOne(100), Importance.MEDIUM,
                     "Maximum size of one batch in bytes, counted as Cassandra counts it for "
                             + "batch_size_warn_threshold, bounded from above (clustering values plus 40 bytes per "
-                            + "row, each written cell's value plus 24 bytes). -1 (the default) reads the server's "
-                            + "batch_size_warn_threshold from system_views.settings at start (stock: 5 KiB), so the "
-                            + "sink never causes batch warnings.")
+                            + "row, each written cell's value plus 24 bytes). -1 (the default): 512 KiB for a batch of "
+                            + "one partition, which Cassandra does not check against batch_size_warn_threshold or "
+                            + "batch_size_fail_threshold (BatchStatement.verifyBatchSize skips single-partition "
+                            + "batches, CASSANDRA-10876); batches combining partitions "
+                            + "(sink.batch.combine.replicas) stay within the server's batch_size_warn_threshold, "
+                            + "read from system_views.settings at start (stock: 5 KiB), so the sink never causes "
+                            + "batch warnings.")
             .define(SINK_LINGER_MS, Type.LONG, 1_000L, Range.between(0, 60_000), Importance.HIGH,
                     "How long a Cassandra partition's first row waits for more rows of the same partition before "
                             + "its batch is sent, in milliseconds (like the Kafka producer's linger.ms). 0 sends what "

@@ -1,6 +1,5 @@
 package io.apiary.ingest.sink;
 
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -33,7 +32,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@link OperationsPerInvocation} divides each invocation by its {@value #ROWS} rows).
  *
  * <p>One invocation is one linger period of the planned load: a new batcher with the sink's
- * default caps (100 rows, 5,120 bytes: Cassandra's stock {@code batch_size_warn_threshold}, 1 s
+ * default caps (100 rows, 512 KiB: {@link SinkSettings#SINGLE_PARTITION_BATCH_BYTES}, 1 s
  * linger) receives {@value #HIVES} hives x {@value #READINGS_PER_HIVE} readings = {@value #ROWS}
  * rows, reading by reading across all hives (every hive reads every 60 ms, so consecutive rows
  * belong to different partitions; one row every 6 us of the injected clock, 0.6 s in all),
@@ -61,7 +60,7 @@ public class PartitionBatcherBenchmark {
     static final int ROWS = HIVES * READINGS_PER_HIVE;
 
     private static final int MAX_ROWS = 100;
-    private static final long MAX_BYTES = ServerBatchLimits.STOCK.warnBytes();
+    private static final long MAX_BYTES = SinkSettings.SINGLE_PARTITION_BATCH_BYTES;
     private static final long LINGER_NANOS = 1_000_000_000L;
     private static final int POLL_RECORDS = 5_000;
     private static final int KAFKA_PARTITIONS = 6;
@@ -91,8 +90,8 @@ public class PartitionBatcherBenchmark {
                 ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(topic.name(), partition.partition(),
                         i, key, value);
                 // no table binding: the batcher never looks at it
-                rows[i] = new SinkRow(partition, record, null);
-                keys[i] = new SinkRow.GroupKey("hive_telemetry", partition, ByteBuffer.wrap(key));
+                rows[i] = SinkRow.of(record);
+                keys[i] = SinkRow.GroupKey.of(null, partition, key);
                 bytes[i] = value.length;
             }
         }
