@@ -43,7 +43,9 @@ import picocli.CommandLine.Spec;
         description = {"Measures, in one run on the same Kafka and Cassandra: the sink draining the planned load "
                 + "(per shard strategy), a naive writer (one async INSERT per row), the raw ceiling (rows "
                 + "pre-grouped by partition, single-partition batches straight through the driver), the topology "
-                + "alone, and topology plus sink end to end. Prints a table and writes a JSON (or CSV) file.",
+                + "alone, topology plus sink end to end, and (when its module is built) the Spark Cassandra Connector "
+                + "draining the same rows from a Spark JVM of its own. Prints a table and writes a JSON (or CSV) file; "
+                + "with --repeat N the whole set N times, with each check's median and range.",
             "Without --config (or --set kafka.bootstrap.servers=...) it starts a local Kafka and Cassandra, "
                 + "as demo does, and also reports their CPU per row. Against a configured cluster it writes to "
                 + "its own keyspace (--keyspace, emptied before each run and kept afterwards with the last run's "
