@@ -304,8 +304,12 @@ public final class Bench {
                 "batch-rows=" + config.getInt(IngestConfig.SINK_BATCH_MAX_ROWS),
                 "concurrent-writes=" + config.getInt(IngestConfig.SINK_MAX_IN_FLIGHT),
                 "consistency=" + config.getString(IngestConfig.SINK_CONSISTENCY),
-                // micro-batches of a tenth of the rows: the window opens when the first one is written
-                "max-offsets-per-trigger=" + Math.max(1_000, options.rows() / 10));
+                // micro-batches of a quarter of the rows: the window opens when the first one is written,
+                // and a batch large enough gives the connector several rows per partition to group
+                "max-offsets-per-trigger=" + Math.max(1_000, options.rows() / 4),
+                // the connector groups rows into at most this many open batches per task: one per hive
+                // (each hive's readings of a moment share a partition), so that grouping is not cut short
+                "grouping-buffer=" + Math.max(1_000, options.hives()));
         Path log = work.resolve("spark.log");
         Process process = new ProcessBuilder(options.spark().orElseThrow().command(SPARK_HEAP_MIB, args))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
