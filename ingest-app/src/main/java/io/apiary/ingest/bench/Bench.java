@@ -160,9 +160,6 @@ public final class Bench {
     private static final Duration POLL = Duration.ofMillis(20);
     private static final Duration LAG_POLL = Duration.ofMillis(250);
     private static final String WRITE_LATENCY = "apiary.sink.write.latency";
-    /** The Spark peer's progress file is replaced after each micro-batch: read it less often. */
-    private static final Duration SPARK_POLL = Duration.ofMillis(100);
-    private static final int SPARK_HEAP_MIB = 1024;
 
     private final IngestConfig base;
     private final Options options;
@@ -282,72 +279,24 @@ public final class Bench {
         return results;
     }
 
-    /**
-     * The Spark peer ({@link SparkPeerLaunch}) in a JVM of its own, draining the row topic from its
-     * start: rows counted from the progress file it replaces after each micro-batch; client CPU is
-     * that JVM's; rows per request and latency from the connector's own metrics when it reports them.
-     */
+    /** The Spark peer ({@link SparkRun}) draining the row topic, then the rows it left in the table counted. */
     private BenchResult spark(CqlSession session, IngestConfig config, ShardStrategy strategy, int repeat)
             throws Exception {
         announce(Run.SPARK, strategy);
         truncate(session);
-        Path work = Files.createDirectories(stateDir.resolve("spark-" + repeat));
-        Path progress = work.resolve("progress.properties");
-        Files.deleteIfExists(progress);
-        List<String> args = List.of("bootstrap=" + String.join(",", config.getList(IngestConfig.KAFKA_BOOTSTRAP_SERVERS)),
-                "topic=" + config.topics().telemetryRows(),
-                "cassandra=" + config.getList(IngestConfig.CASSANDRA_CONTACT_POINTS).get(0),
-                "dc=" + config.getString(IngestConfig.CASSANDRA_LOCAL_DATACENTER), "keyspace=" + options.keyspace(),
-                "table=" + TABLE, "rows=" + options.rows(), "progress=" + progress,
-                "checkpoint=" + work.resolve("checkpoint"),
-                // tuned as the sink is: its rows per batch, its concurrent requests, its consistency
-                "batch-rows=" + config.getInt(IngestConfig.SINK_BATCH_MAX_ROWS),
-                "concurrent-writes=" + config.getInt(IngestConfig.SINK_MAX_IN_FLIGHT),
-                "consistency=" + config.getString(IngestConfig.SINK_CONSISTENCY),
-                // micro-batches of a quarter of the rows: the window opens when the first one is written,
-                // and a batch large enough gives the connector several rows per partition to group
-                "max-offsets-per-trigger=" + Math.max(1_000, options.rows() / 4),
-                // the connector groups rows into at most this many open batches per task: one per hive
-                // (each hive's readings of a moment share a partition), so that grouping is not cut short
-                "grouping-buffer=" + Math.max(1_000, options.hives()));
-        Path log = work.resolve("spark.log");
-        Process process = new ProcessBuilder(options.spark().orElseThrow().command(SPARK_HEAP_MIB, args))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        out.printf("  started the Spark peer (pid %d, log %s)%n", process.pid(), log);
-        out.flush();
-        RunMeter.Window window;
-        Map<String, String> last;
-        try {
-            window = meter.measure(process.toHandle(),
-                    () -> (long) SparkPeerLaunch.number(SparkPeerLaunch.progress(progress), "rows"), // NaN: 0
-                    options.rows(), () -> !process.isAlive() || SparkPeerLaunch.progress(progress).containsKey("failed"),
-                    SPARK_POLL, options.runTimeout());
-            last = SparkPeerLaunch.progress(progress);
-        } finally {
-            process.getOutputStream().close();
-            if (!process.waitFor(1, TimeUnit.MINUTES)) {
-                process.destroyForcibly();
-            }
-        }
-        double requests = SparkPeerLaunch.number(last, "requests");
-        double connectorRows = SparkPeerLaunch.number(last, "connector_rows");
-        String note = last.containsKey("failed") ? "Spark peer failed: " + last.get("failed")
-                : !window.completed() && !process.isAlive() && process.exitValue() != 0
-                        ? "Spark peer exited with " + process.exitValue() + ", see " + log : "";
-        if (note.isEmpty() && !(requests > 0)) {
-            note = "rows/request and latency n/a: the connector's streaming sink records no batch metrics";
-        }
+        SparkRun.Outcome o = new SparkRun(options.spark().orElseThrow(), meter, out).run(config, options.keyspace(),
+                TABLE, options.rows(), options.hives(), Files.createDirectories(stateDir.resolve("spark-" + repeat)),
+                options.runTimeout());
+        String note = o.note();
         long landed = count(session);
         out.printf("  %,d rows in %s.%s after the spark run%n", landed, options.keyspace(), TABLE);
-        if (window.completed() && landed < options.rows()) {
+        if (o.window().completed() && landed < options.rows()) {
             note = "only " + landed + " of " + options.rows() + " rows are in Cassandra; " + note;
         }
-        BenchResult r = result(Run.SPARK, strategy, "rows", window,
-                requests > 0 ? connectorRows / requests : Double.NaN, requests > 0 ? (long) requests : 0, null, note);
+        BenchResult r = result(Run.SPARK, strategy, "rows", o.window(), o.rowsPerRequest(), o.requests(), null, note);
         return report(new BenchResult(r.run(), r.shardStrategy(), r.unit(), r.items(), r.seconds(), r.clientCpuMicros(),
-                r.cassandraCpuMicros(), r.kafkaCpuMicros(), r.rowsPerRequest(), r.requests(),
-                SparkPeerLaunch.number(last, "p50_ms"), SparkPeerLaunch.number(last, "p99_ms"), Double.NaN,
-                Double.NaN, r.completed() && landed >= options.rows(), r.note()));
+                r.cassandraCpuMicros(), r.kafkaCpuMicros(), r.rowsPerRequest(), r.requests(), o.p50Millis(),
+                o.p99Millis(), Double.NaN, Double.NaN, r.completed() && landed >= options.rows(), r.note()));
     }
 
     private BenchResult ceiling(CqlSession session, ShardStrategy strategy) throws InterruptedException {
