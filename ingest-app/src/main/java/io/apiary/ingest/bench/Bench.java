@@ -1,6 +1,7 @@
 package io.apiary.ingest.bench;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -72,10 +74,17 @@ public final class Bench {
         NAIVE,
         /** The project's sink. */
         SINK,
+        /** The Spark Cassandra Connector's streaming sink, in a Spark JVM of its own ({@link SparkPeerLaunch}). */
+        SPARK,
         /** The topology alone. */
         TOPOLOGY,
         /** Topology and sink together. */
         END_TO_END;
+
+        /** @return whether the run writes the rows of a row topic (or, the ceiling, the same rows from memory) */
+        public boolean writesRows() {
+            return ordinal() <= SPARK.ordinal();
+        }
 
         /** @return the run's name in output: lower case, words joined by '-' */
         public String label() {
@@ -94,7 +103,7 @@ public final class Bench {
                 }
             }
             throw new IllegalArgumentException("Unknown run '" + label
-                    + "': use ceiling, naive, sink, topology or end-to-end");
+                    + "': use ceiling, naive, sink, spark, topology or end-to-end");
         }
     }
 
@@ -115,18 +124,25 @@ public final class Bench {
      * @param runTimeout       longest measured window of one run
      * @param keyspace         the benchmark's keyspace (created with {@code cql/}, truncated between runs)
      * @param replication      its replication map in CQL, e.g. {@link SchemaApplier#DEV_REPLICATION}
+     * @param repeats          how many times the whole set of runs is made, at least 1; the row topics
+     *                         are produced once and read again by every repeat
+     * @param spark            the built Spark peer, needed if {@code runs} holds {@link Run#SPARK}
      */
     public record Options(long rows, long gatewayReadings, int hives, List<ShardStrategy> strategies, Set<Run> runs,
             int naiveInFlight, int ceilingBatchRows, int ceilingInFlight, long warmUpRows, Duration runTimeout,
-            String keyspace,
-            String replication) {
+            String keyspace, String replication, int repeats, Optional<SparkPeerLaunch> spark) {
 
         /** Validates the options. */
         public Options {
             if (rows < 1 || gatewayReadings < 1 || hives < 1 || naiveInFlight < 1 || ceilingBatchRows < 1
-                    || ceilingInFlight < 1 || warmUpRows < 0) {
-                throw new IllegalArgumentException("rows, gateway readings, hives, in-flight limits and batch rows "
-                        + "must be at least 1");
+                    || ceilingInFlight < 1 || warmUpRows < 0 || repeats < 1) {
+                throw new IllegalArgumentException("rows, gateway readings, hives, in-flight limits, batch rows "
+                        + "and repeats must be at least 1");
+            }
+            Objects.requireNonNull(spark, "spark");
+            if (runs.contains(Run.SPARK) && spark.isEmpty()) {
+                throw new IllegalArgumentException("the spark run needs the Spark peer, which is not built: "
+                        + SparkPeerLaunch.BUILD_COMMAND);
             }
             if (strategies.isEmpty() || runs.isEmpty()) {
                 throw new IllegalArgumentException("at least one shard strategy and one run are needed");
@@ -174,22 +190,26 @@ public final class Bench {
     }
 
     /**
-     * Makes the runs, printing a line as each starts and ends.
+     * Makes the runs {@link Options#repeats()} times, printing a line as each starts and ends. The
+     * row topics are produced once, before the first repeat, and every repeat's naive writer, sink
+     * and Spark runs read them from the start again (with consumer groups of their own); the
+     * warm-up is made once; the topology and end-to-end runs produce their gateway records anew in
+     * every repeat.
      *
-     * @return one result per run made, in order; a run that failed or timed out is included with
-     *         {@code completed == false}
+     * @return per repeat, in order, one result per run made, in order; a run that failed or timed
+     *         out is included with {@code completed == false}
      * @throws Exception if the keyspace cannot be created or a topic cannot be filled
      */
-    public List<BenchResult> run() throws Exception {
-        List<BenchResult> results = new ArrayList<>();
+    public List<List<BenchResult>> run() throws Exception {
+        List<List<BenchResult>> repeats = new ArrayList<>();
         IngestConfig setup = config("setup", options.strategies().get(0), Map.of());
         try (CqlSession session = CassandraSessions.open(setup); Admin admin = Admin.create(setup.kafkaClientSettings())) {
             SchemaApplier.apply(session, SchemaApplier.load(null, options.keyspace(), options.replication()));
             Map<ShardStrategy, IngestConfig> rowConfigs = new LinkedHashMap<>();
-            boolean writeRuns = options.runs().contains(Run.CEILING) || options.runs().contains(Run.NAIVE)
-                    || options.runs().contains(Run.SINK);
-            // the ceiling builds its rows in memory: only the naive writer and the sink read a row topic
-            if (options.runs().contains(Run.NAIVE) || options.runs().contains(Run.SINK)) {
+            boolean writeRuns = options.runs().stream().anyMatch(Run::writesRows);
+            // the ceiling builds its rows in memory: the naive writer, the sink and Spark read a row topic
+            if (options.runs().contains(Run.NAIVE) || options.runs().contains(Run.SINK)
+                    || options.runs().contains(Run.SPARK)) {
                 for (ShardStrategy strategy : options.strategies()) {
                     IngestConfig config = config("rows-" + label(strategy), strategy, Map.of());
                     createTopics(admin, config);
@@ -206,31 +226,77 @@ public final class Bench {
                 if (writeRuns) {
                     warmUp(session);
                 }
-                if (options.runs().contains(Run.CEILING)) {
-                    results.add(ceiling(session, options.strategies().get(0)));
-                }
-                if (options.runs().contains(Run.NAIVE)) {
-                    ShardStrategy strategy = options.strategies().get(0);
-                    results.add(naive(session, rowConfigs.get(strategy), strategy));
-                }
-                if (options.runs().contains(Run.SINK)) {
-                    for (ShardStrategy strategy : options.strategies()) {
-                        results.add(sink(session, rowConfigs.get(strategy), strategy));
+                for (int repeat = 1; repeat <= options.repeats(); repeat++) {
+                    if (options.repeats() > 1) {
+                        out.printf("Repeat %d of %d%n", repeat, options.repeats());
+                        out.flush();
                     }
+                    repeats.add(repeat(session, admin, rowConfigs, repeat));
                 }
             } finally {
                 for (IngestConfig config : rowConfigs.values()) {
                     deleteTopicsAndGroups(admin, config, false);
                 }
             }
-            if (options.runs().contains(Run.TOPOLOGY)) {
-                results.add(topology(session, admin, false));
-            }
-            if (options.runs().contains(Run.END_TO_END)) {
-                results.add(topology(session, admin, true));
+        }
+        return repeats;
+    }
+
+    /** One repeat of the selected runs; {@code rowConfigs} hold the row topics of each strategy. */
+    private List<BenchResult> repeat(CqlSession session, Admin admin, Map<ShardStrategy, IngestConfig> rowConfigs,
+            int repeat) throws Exception {
+        List<BenchResult> results = new ArrayList<>();
+        ShardStrategy first = options.strategies().get(0);
+        if (options.runs().contains(Run.CEILING)) {
+            results.add(ceiling(session, first));
+        }
+        if (options.runs().contains(Run.NAIVE)) {
+            results.add(naive(session, rowConfigs.get(first), first));
+        }
+        if (options.runs().contains(Run.SINK)) {
+            for (ShardStrategy strategy : options.strategies()) {
+                // a consumer group per repeat: each sink run reads the row topic from its start
+                IngestConfig config = rowConfigs.get(strategy);
+                IngestConfig again = config("rows-" + label(strategy), strategy, Map.of(IngestConfig.SINK_GROUP_ID,
+                        config.getString(IngestConfig.SINK_GROUP_ID) + "-" + repeat));
+                try {
+                    results.add(sink(session, again, strategy));
+                } finally {
+                    deleteGroup(admin, again.getString(IngestConfig.SINK_GROUP_ID));
+                }
             }
         }
+        if (options.runs().contains(Run.SPARK)) {
+            results.add(spark(session, rowConfigs.get(first), first, repeat));
+        }
+        String suffix = repeat == 1 ? "" : "-r" + repeat;
+        if (options.runs().contains(Run.TOPOLOGY)) {
+            results.add(topology(session, admin, false, suffix));
+        }
+        if (options.runs().contains(Run.END_TO_END)) {
+            results.add(topology(session, admin, true, suffix));
+        }
         return results;
+    }
+
+    /** The Spark peer ({@link SparkRun}) draining the row topic, then the rows it left in the table counted. */
+    private BenchResult spark(CqlSession session, IngestConfig config, ShardStrategy strategy, int repeat)
+            throws Exception {
+        announce(Run.SPARK, strategy);
+        truncate(session);
+        SparkRun.Outcome o = new SparkRun(options.spark().orElseThrow(), meter, out).run(config, options.keyspace(),
+                TABLE, options.rows(), options.hives(), Files.createDirectories(stateDir.resolve("spark-" + repeat)),
+                options.runTimeout());
+        String note = o.note();
+        long landed = count(session);
+        out.printf("  %,d rows in %s.%s after the spark run%n", landed, options.keyspace(), TABLE);
+        if (o.window().completed() && landed < options.rows()) {
+            note = "only " + landed + " of " + options.rows() + " rows are in Cassandra; " + note;
+        }
+        BenchResult r = result(Run.SPARK, strategy, "rows", o.window(), o.rowsPerRequest(), o.requests(), null, note);
+        return report(new BenchResult(r.run(), r.shardStrategy(), r.unit(), r.items(), r.seconds(), r.clientCpuMicros(),
+                r.cassandraCpuMicros(), r.kafkaCpuMicros(), r.rowsPerRequest(), r.requests(), o.p50Millis(),
+                o.p99Millis(), Double.NaN, Double.NaN, r.completed() && landed >= options.rows(), r.note()));
     }
 
     private BenchResult ceiling(CqlSession session, ShardStrategy strategy) throws InterruptedException {
@@ -322,11 +388,11 @@ public final class Bench {
     }
 
     /** The topology alone ({@code withSink} false) or the topology and the sink together. */
-    private BenchResult topology(CqlSession session, Admin admin, boolean withSink) throws Exception {
+    private BenchResult topology(CqlSession session, Admin admin, boolean withSink, String suffix) throws Exception {
         ShardStrategy strategy = options.strategies().get(0);
         Run run = withSink ? Run.END_TO_END : Run.TOPOLOGY;
         announce(run, strategy);
-        IngestConfig config = config(run.label(), strategy, Map.of());
+        IngestConfig config = config(run.label() + suffix, strategy, Map.of());
         createTopics(admin, config);
         long start = System.nanoTime();
         long records = workload(strategy).sendGatewayRecords(config.kafkaClientSettings(),
@@ -382,7 +448,7 @@ public final class Bench {
         return new BenchResult(run.label(), label(strategy), unit, w.items(), w.seconds(),
                 w.microsPerItem(w.clientCpuSeconds()), w.microsPerItem(w.cassandraCpuSeconds()),
                 w.microsPerItem(w.kafkaCpuSeconds()), nothing ? Double.NaN : rowsPerRequest, requests,
-                nothing ? Double.NaN : percentile(latency, 0.5), nothing ? Double.NaN : percentile(latency, 0.99), w.peakHeapBytes() / 1048576.0,
+                nothing ? Double.NaN : percentile(latency, 0.5), nothing ? Double.NaN : percentile(latency, 0.99), w.peakHeapBytes() < 0 ? Double.NaN : w.peakHeapBytes() / 1048576.0,
                 w.peakLiveHeapBytes() < 0 ? Double.NaN : w.peakLiveHeapBytes() / 1048576.0,
                 w.completed(), note);
     }
@@ -456,6 +522,11 @@ public final class Bench {
         return ConfigLoader.load(null, Map.of(), settings);
     }
 
+    private long count(CqlSession session) {
+        return session.execute(SimpleStatement.newInstance("SELECT COUNT(*) FROM " + options.keyspace() + "." + TABLE)
+                .setTimeout(Duration.ofMinutes(2))).one().getLong(0);
+    }
+
     private void truncate(CqlSession session) {
         session.execute(SimpleStatement.newInstance("TRUNCATE " + options.keyspace() + "." + TABLE)
                 .setTimeout(Duration.ofMinutes(2)));
@@ -499,6 +570,14 @@ public final class Bench {
             }
         } catch (Exception e) {
             out.printf("  (could not delete the run's topics or consumer groups: %s)%n", e.getMessage());
+        }
+    }
+
+    private void deleteGroup(Admin admin, String group) {
+        try {
+            admin.deleteConsumerGroups(List.of(group)).all().get(1, TimeUnit.MINUTES);
+        } catch (Exception e) {
+            out.printf("  (could not delete the consumer group %s: %s)%n", group, e.getMessage());
         }
     }
 

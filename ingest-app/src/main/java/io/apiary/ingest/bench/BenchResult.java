@@ -7,7 +7,7 @@ import java.util.Map;
  * What one benchmark run measured. Immutable and thread-safe. A figure that could not be measured
  * (the Cassandra CPU of a remote cluster, the batch latency of the topology) is {@code NaN}.
  *
- * @param run                  which writer or stage: {@code sink}, {@code naive}, {@code ceiling},
+ * @param run                  which writer or stage: {@code sink}, {@code naive}, {@code ceiling}, {@code spark},
  *                             {@code topology} or {@code end-to-end}
  * @param shardStrategy        the hive_telemetry shard strategy of the rows ({@code time}, {@code hash})
  * @param unit                 what {@code items} counts: {@code rows} written to Cassandra, or gateway

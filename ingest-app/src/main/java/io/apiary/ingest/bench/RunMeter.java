@@ -79,6 +79,26 @@ public final class RunMeter {
      */
     Window measure(LongSupplier progress, long target, BooleanSupplier failed, Duration pollInterval,
             Duration timeout) throws InterruptedException {
+        return measure(ProcessHandle.current(), progress, target, failed, pollInterval, timeout);
+    }
+
+    /**
+     * As {@link #measure(LongSupplier, long, BooleanSupplier, Duration, Duration)}, with the client
+     * being another process (the Spark peer's JVM): its CPU is counted as the client's; this JVM's
+     * heap says nothing of it, so no collection is forced and both heap figures are -1.
+     *
+     * @param client the process whose CPU is the client's; {@link ProcessHandle#current()} for this JVM
+     * @param progress     items done so far, non-decreasing
+     * @param target       items at which the run is complete
+     * @param failed       true once the run failed (checked every poll)
+     * @param pollInterval time between polls
+     * @param timeout      longest run
+     * @return what was measured; {@code completed} false on failure or timeout
+     * @throws InterruptedException if interrupted while waiting
+     */
+    Window measure(ProcessHandle client, LongSupplier progress, long target, BooleanSupplier failed,
+            Duration pollInterval, Duration timeout) throws InterruptedException {
+        boolean self = client.pid() == ProcessHandle.current().pid();
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         long deadline = System.nanoTime() + timeout.toNanos();
         long peakHeap = 0;
@@ -89,15 +109,17 @@ public final class RunMeter {
         long probeNanos = 0;
         double probeCpu = 0;
         double[] open = null;
-        double[] start = cpuSeconds();
+        double[] start = allCpuSeconds(client);
         long startNanos = System.nanoTime();
         long done;
         while (true) {
             done = progress.getAsLong();
             long now = System.nanoTime();
-            peakHeap = Math.max(peakHeap, memory.getHeapMemoryUsage().getUsed());
+            if (self) {
+                peakHeap = Math.max(peakHeap, memory.getHeapMemoryUsage().getUsed());
+            }
             if (open == null && done > 0) {
-                open = cpuSeconds();
+                open = allCpuSeconds(client);
                 openItems = done;
                 openNanos = now;
                 nextProbe = now + FIRST_LIVE_HEAP_PROBE.toNanos();
@@ -105,7 +127,7 @@ public final class RunMeter {
             if (done >= target || failed.getAsBoolean() || now > deadline) {
                 break;
             }
-            if (open != null && now >= nextProbe) {
+            if (self && open != null && now >= nextProbe) {
                 double cpu = cpuSeconds(ProcessHandle.current());
                 System.gc();
                 peakLive = Math.max(peakLive, memory.getHeapMemoryUsage().getUsed());
@@ -117,7 +139,10 @@ public final class RunMeter {
             Thread.sleep(pollInterval.toMillis());
         }
         long closeNanos = System.nanoTime();
-        double[] close = cpuSeconds();
+        double[] close = allCpuSeconds(client);
+        if (!self) {
+            peakHeap = -1;
+        }
         if (open == null) {
             return new Window(0, 0, Double.NaN, Double.NaN, Double.NaN, peakHeap, peakLive, false);
         }
@@ -136,8 +161,8 @@ public final class RunMeter {
         System.gc();
     }
 
-    private double[] cpuSeconds() {
-        return new double[] {cpuSeconds(ProcessHandle.current()), cpuSeconds(cassandraPid), cpuSeconds(kafkaPid)};
+    private double[] allCpuSeconds(ProcessHandle client) {
+        return new double[] {cpuSeconds(client), cpuSeconds(cassandraPid), cpuSeconds(kafkaPid)};
     }
 
     private static double cpuSeconds(OptionalLong pid) {

@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -21,6 +22,7 @@ import java.util.concurrent.Callable;
 import io.apiary.ingest.bench.Bench;
 import io.apiary.ingest.bench.BenchReport;
 import io.apiary.ingest.bench.BenchResult;
+import io.apiary.ingest.bench.SparkPeerLaunch;
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.cassandra.SchemaApplier;
 import io.apiary.ingest.config.ConfigLoader;
@@ -41,7 +43,9 @@ import picocli.CommandLine.Spec;
         description = {"Measures, in one run on the same Kafka and Cassandra: the sink draining the planned load "
                 + "(per shard strategy), a naive writer (one async INSERT per row), the raw ceiling (rows "
                 + "pre-grouped by partition, single-partition batches straight through the driver), the topology "
-                + "alone, and topology plus sink end to end. Prints a table and writes a JSON (or CSV) file.",
+                + "alone, topology plus sink end to end, and (when its module is built) the Spark Cassandra Connector "
+                + "draining the same rows from a Spark JVM of its own. Prints a table and writes a JSON (or CSV) file; "
+                + "with --repeat N the whole set N times, with each check's median and range.",
             "Without --config (or --set kafka.bootstrap.servers=...) it starts a local Kafka and Cassandra, "
                 + "as demo does, and also reports their CPU per row. Against a configured cluster it writes to "
                 + "its own keyspace (--keyspace, emptied before each run and kept afterwards with the last run's "
@@ -66,9 +70,15 @@ public final class BenchCommand implements Callable<Integer> {
                     + "naive writer, the topology and end-to-end runs (default: ${DEFAULT-VALUE}).")
     List<String> strategies;
 
-    @Option(names = "--runs", defaultValue = "ceiling,naive,sink,topology,end-to-end", split = ",",
-            paramLabel = "RUN", description = "Which runs to make (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--runs", split = ",", paramLabel = "RUN",
+            description = "Which runs to make, of ceiling, naive, sink, spark, topology, end-to-end (default: all; "
+                    + "spark only if its module is built: " + SparkPeerLaunch.BUILD_COMMAND + ").")
     List<String> runs;
+
+    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N",
+            description = "Make the whole set of runs N times and report each check's median and range over them "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int repeat;
 
     @Option(names = "--naive-in-flight", defaultValue = "256", paramLabel = "N",
             description = "Concurrent INSERTs of the naive writer (default: ${DEFAULT-VALUE}).")
@@ -174,14 +184,14 @@ public final class BenchCommand implements Callable<Integer> {
             Bench bench = new Bench(base, options,
                     stack == null ? OptionalLong.empty() : OptionalLong.of(stack.cassandra().pid()),
                     stack == null ? OptionalLong.empty() : OptionalLong.of(stack.kafka().pid()), stateDir, out);
-            boolean writeRuns = options.runs().stream().anyMatch(r -> r.ordinal() <= Bench.Run.SINK.ordinal());
-            boolean gatewayRuns = options.runs().stream().anyMatch(r -> r.ordinal() > Bench.Run.SINK.ordinal());
+            boolean writeRuns = options.runs().stream().anyMatch(Bench.Run::writesRows);
+            boolean gatewayRuns = options.runs().stream().anyMatch(r -> !r.writesRows());
             out.printf("Workload: %,d hives x 1,000 readings per minute%s%s; %d shards per day; keyspace %s%n", hives,
                     writeRuns ? String.format(", %,d rows per write run", rows) : "",
                     gatewayRuns ? String.format(", %,d gateway readings", gatewayReadings) : "",
                     base.getInt(IngestConfig.TELEMETRY_SHARDS), keyspace);
             out.flush();
-            List<BenchResult> results = bench.run();
+            List<List<BenchResult>> results = bench.run();
             BenchReport report = new BenchReport(results, context(started, base, options, local));
             out.println();
             out.printf("Apiary Ingest benchmark, %s, %d cores, %s%n", started.truncatedTo(ChronoUnit.SECONDS),
@@ -192,7 +202,7 @@ public final class BenchCommand implements Callable<Integer> {
             out.printf("%nResults written to %s (%.0f s in all)%n", file.toAbsolutePath(),
                     Duration.between(started, Instant.now()).toMillis() / 1000.0);
             out.flush();
-            return results.stream().allMatch(BenchResult::completed) ? 0 : 1;
+            return results.stream().flatMap(List::stream).allMatch(BenchResult::completed) ? 0 : 1;
         } finally {
             if (stack != null) {
                 stack.close();
@@ -211,6 +221,7 @@ public final class BenchCommand implements Callable<Integer> {
         require(ceilingBatchRows >= 1, "--ceiling-batch-rows must be at least 1, was " + ceilingBatchRows);
         require(ceilingInFlight >= 1, "--ceiling-in-flight must be at least 1, was " + ceilingInFlight);
         require(warmUpRows >= 0, "--warm-up-rows must be at least 0, was " + warmUpRows);
+        require(repeat >= 1 && repeat <= 100, "--repeat must be between 1 and 100, was " + repeat);
         require(runTimeoutMinutes >= 1 && runTimeoutMinutes <= 1_440,
                 "--run-timeout-minutes must be between 1 and 1440, was " + runTimeoutMinutes);
         require(SchemaApplier.NAME.matcher(keyspace).matches(), "--keyspace '" + keyspace
@@ -224,12 +235,29 @@ public final class BenchCommand implements Callable<Integer> {
             for (String s : strategies) {
                 parsedStrategies.add(ShardStrategy.parse(s));
             }
-            for (String r : runs) {
-                parsedRuns.add(Bench.Run.parse(r));
+            Optional<SparkPeerLaunch> spark = SparkPeerLaunch.locate();
+            if (runs == null || runs.isEmpty()) {
+                parsedRuns.addAll(List.of(Bench.Run.values()));
+                if (spark.isEmpty()) {
+                    parsedRuns.remove(Bench.Run.SPARK);
+                    spec.commandLine().getOut().printf("Skipping the spark run: its module is not built (build it "
+                            + "with %s)%n", SparkPeerLaunch.BUILD_COMMAND);
+                }
+            } else {
+                for (String r : runs) {
+                    parsedRuns.add(Bench.Run.parse(r));
+                }
+                if (parsedRuns.contains(Bench.Run.SPARK) && spark.isEmpty()) {
+                    parsedRuns.remove(Bench.Run.SPARK);
+                    spec.commandLine().getOut().printf("Skipping the spark run: its module is not built (no "
+                            + "ingest-bench-spark/target/classpath.txt); build it with %s%n", SparkPeerLaunch.BUILD_COMMAND);
+                    require(!parsedRuns.isEmpty(), "Nothing left to run without the spark run: build it with "
+                            + SparkPeerLaunch.BUILD_COMMAND);
+                }
             }
             return new Bench.Options(rows, gatewayReadings, hives, List.copyOf(parsedStrategies), parsedRuns,
                     naiveInFlight, ceilingBatchRows, ceilingInFlight, warmUpRows, Duration.ofMinutes(runTimeoutMinutes),
-                    keyspace, replication);
+                    keyspace, replication, repeat, spark);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -274,6 +302,8 @@ public final class BenchCommand implements Callable<Integer> {
         context.put("naive_in_flight", options.naiveInFlight());
         context.put("ceiling_batch_rows", options.ceilingBatchRows());
         context.put("ceiling_in_flight", options.ceilingInFlight());
+        context.put("repeats", options.repeats());
+        options.spark().ifPresent(s -> context.put("spark_peer", s.dir().toString()));
         Map<String, Object> sink = new LinkedHashMap<>();
         for (String key : List.of(IngestConfig.SINK_LINGER_MS, IngestConfig.SINK_MAX_IN_FLIGHT,
                 IngestConfig.SINK_BATCH_MAX_ROWS, IngestConfig.SINK_BATCH_MAX_BYTES, IngestConfig.SINK_MAX_BUFFERED_ROWS,

@@ -7,6 +7,8 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import io.apiary.ingest.bench.SparkPeerLaunch;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -27,6 +29,7 @@ class BenchCommandTest {
         "--keyspace bad-name               | --keyspace 'bad-name' is not a keyspace name",
         "--replication garbage             | --replication must be a CQL replication map",
         "--runs bogus                      | Unknown run 'bogus'",
+        "--repeat 0                        | --repeat must be between 1 and 100, was 0",
         "--shard-strategies foo            | Unknown shard strategy 'foo'",
         "-o /nonexistent/dir/x.json        | Cannot write the results to /nonexistent/dir/x.json",
         "--set sink.linger.ms=abc          | Invalid value abc for configuration sink.linger.ms",
@@ -46,6 +49,31 @@ class BenchCommandTest {
         assertThat(err.toString().lines().findFirst().orElse("")).contains(message);
         assertThat(out.toString()).doesNotContain("Starting");
         assertThat(System.nanoTime() - start).as("nothing was started").isLessThan(10_000_000_000L);
+    }
+
+    @Test
+    void the_spark_run_alone_without_its_module_built_is_refused_naming_the_build_command() {
+        String previous = System.getProperty(SparkPeerLaunch.DIR_PROPERTY);
+        System.setProperty(SparkPeerLaunch.DIR_PROPERTY, dir.resolve("no-spark-build").toString());
+        try {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            CommandLine cli = IngestApp.commandLine();
+            cli.setOut(new PrintWriter(out, true));
+            cli.setErr(new PrintWriter(err, true));
+
+            assertThat(cli.execute("bench", "--runs", "spark")).isEqualTo(2);
+            assertThat(out.toString()).contains("Skipping the spark run", SparkPeerLaunch.BUILD_COMMAND)
+                    .doesNotContain("Starting");
+            assertThat(err.toString().lines().findFirst().orElse("")).contains("Nothing left to run",
+                    SparkPeerLaunch.BUILD_COMMAND);
+        } finally {
+            if (previous == null) {
+                System.clearProperty(SparkPeerLaunch.DIR_PROPERTY);
+            } else {
+                System.setProperty(SparkPeerLaunch.DIR_PROPERTY, previous);
+            }
+        }
     }
 
     @ParameterizedTest

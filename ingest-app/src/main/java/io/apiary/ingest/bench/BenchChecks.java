@@ -1,0 +1,147 @@
+package io.apiary.ingest.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The ratios and targets of the benchmark (issue 18), computed from the runs of one repeat:
+ * <ul>
+ *   <li>sink rows/s over the naive writer's: at least {@value #SINK_OVER_NAIVE};</li>
+ *   <li>sink rows/s over the Spark connector's ({@code spark} run), when it ran: at least
+ *       {@value #SINK_OVER_SPARK};</li>
+ *   <li>sink Cassandra CPU per row over the ceiling's: at most {@value #CASSANDRA_CPU_OVER_CEILING};</li>
+ *   <li>sink client CPU per row over the ceiling client's: at most {@value #CLIENT_CPU_OVER_CEILING};</li>
+ *   <li>end-to-end Cassandra CPU per row over the sink run's of the same shard strategy: at most
+ *       {@value #END_TO_END_CASSANDRA_CPU_OVER_SINK};</li>
+ *   <li>reported only: sink rows/s over the ceiling's, the p99 write latency of the sink and
+ *       end-to-end runs, the sink's peak live heap.</li>
+ * </ul>
+ * Only completed runs are compared; a check whose baseline is missing is left out. The ceiling,
+ * the naive writer and the Spark run use the first shard strategy's rows, so every sink run is
+ * compared with them. Stateless and thread-safe.
+ */
+public final class BenchChecks {
+
+    /** Sink rows/s at least this many times the naive writer's. */
+    public static final double SINK_OVER_NAIVE = 2.5;
+    /** Sink rows/s at least this many times the Spark connector's. */
+    public static final double SINK_OVER_SPARK = 2.0;
+    /** Sink Cassandra CPU per row at most this many times the ceiling's. */
+    public static final double CASSANDRA_CPU_OVER_CEILING = 1.15;
+    /** Sink client CPU per row at most this many times the ceiling client's. */
+    public static final double CLIENT_CPU_OVER_CEILING = 1.5;
+    /** End-to-end Cassandra CPU per row at most this many times the sink run's. */
+    public static final double END_TO_END_CASSANDRA_CPU_OVER_SINK = 1.3;
+
+    /**
+     * What a check's value is held to.
+     *
+     * @param comparison {@code >=}, {@code <=}, or {@link #REPORT} for a figure that is only reported
+     * @param threshold  the bound; NaN for a reported figure
+     */
+    public record Target(String comparison, double threshold) {
+
+        /** The comparison of a figure that is reported, not held to a bound. */
+        public static final String REPORT = "report";
+
+        static Target atLeast(double threshold) {
+            return new Target(">=", threshold);
+        }
+
+        static Target atMost(double threshold) {
+            return new Target("<=", threshold);
+        }
+
+        static Target report() {
+            return new Target(REPORT, Double.NaN);
+        }
+
+        /** @return whether this is a reported figure only */
+        public boolean reportOnly() {
+            return comparison.equals(REPORT);
+        }
+
+        /**
+         * @param value a measured value
+         * @return whether it meets the target; null for a reported figure and for a value that is
+         *         NaN or infinite (not measured, or a baseline that did nothing)
+         */
+        public Boolean met(double value) {
+            if (reportOnly() || !Double.isFinite(value)) {
+                return null;
+            }
+            return comparison.equals(">=") ? value >= threshold : value <= threshold;
+        }
+
+        /** @return e.g. {@code >= 2.5}, or {@code report} */
+        @Override
+        public String toString() {
+            return reportOnly() ? REPORT : comparison + " " + BenchReport.format(threshold, 2);
+        }
+    }
+
+    /**
+     * One comparison of a run with a baseline, in one repeat.
+     *
+     * @param name   what is compared, e.g. {@code sink/naive rows/s (time)}; the same in every repeat
+     * @param value  the ratio or figure; NaN when not measured
+     * @param target what it is held to
+     */
+    public record Check(String name, double value, Target target) {
+
+        /** @return whether the target is met; null when only reported or not measured */
+        public Boolean met() {
+            return target.met(value);
+        }
+    }
+
+    private BenchChecks() {
+    }
+
+    /**
+     * @param results the runs of one repeat, in order, not null
+     * @return the checks, one set per completed sink and end-to-end run whose baselines completed
+     */
+    public static List<Check> of(List<BenchResult> results) {
+        List<Check> checks = new ArrayList<>();
+        Optional<BenchResult> naive = find(results, "naive", null);
+        Optional<BenchResult> spark = find(results, "spark", null);
+        Optional<BenchResult> ceiling = find(results, "ceiling", null);
+        for (BenchResult sink : results) {
+            if (!sink.run().equals("sink") || !sink.completed()) {
+                continue;
+            }
+            String s = " (" + sink.shardStrategy() + ")";
+            naive.ifPresent(n -> checks.add(new Check("sink/naive rows/s" + s, sink.perSecond() / n.perSecond(),
+                    Target.atLeast(SINK_OVER_NAIVE))));
+            spark.ifPresent(p -> checks.add(new Check("sink/spark rows/s" + s, sink.perSecond() / p.perSecond(),
+                    Target.atLeast(SINK_OVER_SPARK))));
+            ceiling.ifPresent(c -> {
+                checks.add(new Check("sink/ceiling rows/s" + s, sink.perSecond() / c.perSecond(), Target.report()));
+                checks.add(new Check("sink/ceiling Cassandra CPU per row" + s,
+                        sink.cassandraCpuMicros() / c.cassandraCpuMicros(), Target.atMost(CASSANDRA_CPU_OVER_CEILING)));
+                checks.add(new Check("sink/ceiling client CPU per row" + s,
+                        sink.clientCpuMicros() / c.clientCpuMicros(), Target.atMost(CLIENT_CPU_OVER_CEILING)));
+            });
+            checks.add(new Check("sink p99 write ms" + s, sink.p99Millis(), Target.report()));
+            checks.add(new Check("sink peak live heap MiB" + s, sink.peakLiveHeapMiB(), Target.report()));
+        }
+        for (BenchResult e2e : results) {
+            if (!e2e.run().equals("end-to-end") || !e2e.completed()) {
+                continue;
+            }
+            String s = " (" + e2e.shardStrategy() + ")";
+            find(results, "sink", e2e.shardStrategy()).ifPresent(sink -> checks.add(new Check(
+                    "end-to-end/sink Cassandra CPU per row" + s, e2e.cassandraCpuMicros() / sink.cassandraCpuMicros(),
+                    Target.atMost(END_TO_END_CASSANDRA_CPU_OVER_SINK))));
+            checks.add(new Check("end-to-end p99 write ms" + s, e2e.p99Millis(), Target.report()));
+        }
+        return checks;
+    }
+
+    private static Optional<BenchResult> find(List<BenchResult> results, String run, String strategy) {
+        return results.stream().filter(r -> r.run().equals(run) && r.completed()
+                && (strategy == null || r.shardStrategy().equals(strategy))).findFirst();
+    }
+}
