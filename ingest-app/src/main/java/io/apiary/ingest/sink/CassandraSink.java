@@ -49,8 +49,10 @@ import org.slf4j.LoggerFactory;
  *       (latency-aware, with an overload guard) and rows per second by {@link RowRateLimiter}.</li>
  *   <li><b>Flow control</b> ({@link FlowControl}): above {@code maxBufferedRows} rows or
  *       {@code maxBufferedBytes} bytes polled and unacknowledged, all assigned partitions are
- *       paused, waiting batches are sent without lingering, and polling continues (the consumer
- *       stays in its group); batches go early, oldest first, past three quarters of either bound.</li>
+ *       paused and polling continues (the consumer stays in its group). A request slot takes, in
+ *       order: a ready group, a batch closed by a cap, the oldest open batch once it has lingered,
+ *       or at once past three quarters of either bound or while paused; so a lingered batch keeps
+ *       filling while no slot is free to send it.</li>
  *   <li><b>Routing audit</b> ({@link RoutingAudit}): each acknowledged request's coordinator is
  *       checked against the token map ({@code apiary.sink.requests{coordinator}}).</li>
  *   <li><b>Failure handling</b> ({@link WriteFailures#outcome}): writes that time out or find
@@ -219,7 +221,7 @@ public final class CassandraSink implements Runnable {
                 if (hot != null) {
                     hot.tick(now);
                 }
-                release(now, false);
+                release(false);
                 submit(now);
                 flowControl();
                 accept(offsets.poll(Duration.ofNanos(pollTimeoutNanos(clock.getAsLong()))));
@@ -334,15 +336,13 @@ public final class CassandraSink implements Runnable {
         updateGauges();
     }
 
-    /** Moves batches that are ready (full, lingered, or pushed out by memory pressure) to the write queues. */
-    private void release(long now, boolean all) {
-        List<PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow>> batches = batcher.drainReady(now);
-        if (all || paused) {
-            batches.addAll(batcher.drainOldest(0, 0));
-        } else {
-            batches.addAll(batcher.drainOldest(flow.earlyRows(), flow.earlyBytes()));
-        }
-        scheduler.addClosed(batches);
+    /**
+     * Moves batches closed by a cap to the write queues, or with {@code all} every batch (shutdown).
+     * Lingered batches stay open, and keep filling, until a request slot takes them
+     * ({@link #releaseOldest}).
+     */
+    private void release(boolean all) {
+        scheduler.addClosed(all ? batcher.drainOldest(0, 0) : batcher.drainFull());
     }
 
     /**
@@ -375,6 +375,25 @@ public final class CassandraSink implements Runnable {
                 combineMaxPartitions, settings.batchMaxRows(), combinedMaxBytes)) {
             scheduler.addReady(List.of(WriteGroup.combined(combination)));
         }
+        return true;
+    }
+
+    /**
+     * Gives a free request slot the oldest open batch: once its first row has waited the linger
+     * time, or at once when the buffer is three quarters full or the partitions are paused
+     * (nothing new arrives then, so lingering rows must go for the buffer to drain). Batches are
+     * taken one at a time and only when a slot can send them, so that while Cassandra is the
+     * bottleneck a batch keeps filling instead of leaving at the size it had when its linger ended.
+     *
+     * @return false if no batch may be taken now
+     */
+    private boolean releaseOldest(long now) {
+        boolean pressed = paused || batcher.openRows() > flow.earlyRows() || batcher.openBytes() > flow.earlyBytes();
+        PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch = batcher.pollOldest(now, pressed);
+        if (batch == null) {
+            return false;
+        }
+        scheduler.addClosed(List.of(batch));
         return true;
     }
 
@@ -417,7 +436,7 @@ public final class CassandraSink implements Runnable {
         while (scheduler.inFlight() < limit) {
             WriteGroup next = scheduler.peekReady();
             if (next == null) {
-                if (!bindClosed(limit - scheduler.inFlight())) {
+                if (!bindClosed(limit - scheduler.inFlight()) && !releaseOldest(now)) {
                     break;
                 }
                 continue;
@@ -446,8 +465,11 @@ public final class CassandraSink implements Runnable {
         }
         wait = Math.min(wait, scheduler.nanosUntilRetry(now));
         long lingerEnds = batcher.nextDeadlineNanos(now);
-        if (lingerEnds != Long.MAX_VALUE) {
+        if (lingerEnds != Long.MAX_VALUE && lingerEnds > now) {
             wait = Math.min(wait, lingerEnds - now);
+        } else if (lingerEnds != Long.MAX_VALUE) {
+            // a lingered batch waits only for the rate limit (the request slots are free, see above)
+            wait = Math.min(wait, Math.max(rateLimiter.nanosUntilAvailable(now), 0));
         }
         return Math.max(0, wait);
     }
@@ -598,7 +620,7 @@ public final class CassandraSink implements Runnable {
     /** Sends everything held, waiting up to the drain timeout for Cassandra to acknowledge it. */
     private void flushAll() {
         long deadline = clock.getAsLong() + settings.drainTimeout().toNanos();
-        release(clock.getAsLong(), true);
+        release(true);
         while (!scheduler.idle() && clock.getAsLong() < deadline) {
             submit(clock.getAsLong());
             awaitCallback();

@@ -129,6 +129,40 @@ public final class PartitionBatcher<K, R> {
     }
 
     /**
+     * Takes the batches closed by a cap, leaving lingered ones open (see {@link #pollOldest}).
+     *
+     * @return batches closed because they reached the row or byte cap, oldest first; the caller owns the list
+     */
+    public List<Batch<K, R>> drainFull() {
+        return takeClosed();
+    }
+
+    /**
+     * Closes and returns the oldest open batch if its first row has waited the linger time, or
+     * whatever its age when {@code evenIfLingering}; for a writer that takes a batch only when it
+     * can send one, so that a batch keeps filling until then.
+     *
+     * @param nowNanos        the current time
+     * @param evenIfLingering true to take the oldest batch before its linger ends
+     * @return the batch, or null if none is open (or the oldest still lingers)
+     */
+    public Batch<K, R> pollOldest(long nowNanos, boolean evenIfLingering) {
+        Iterator<Map.Entry<K, Open<R>>> oldestFirst = open.entrySet().iterator();
+        if (!oldestFirst.hasNext()) {
+            return null;
+        }
+        Map.Entry<K, Open<R>> entry = oldestFirst.next();
+        if (!evenIfLingering && nowNanos - entry.getValue().openedNanos < lingerNanos) {
+            return null;
+        }
+        oldestFirst.remove();
+        Open<R> batch = entry.getValue();
+        openRows -= batch.rows.size();
+        openBytes -= batch.bytes;
+        return new Batch<>(entry.getKey(), List.copyOf(batch.rows), batch.bytes, batch.openedNanos);
+    }
+
+    /**
      * Closes open batches before their linger time, oldest first, until at most
      * {@code keepRows} rows and {@code keepBytes} bytes remain open; for flushing under memory
      * pressure and at shutdown.

@@ -24,6 +24,8 @@ final class SinkMetrics {
     }
 
     private final MeterRegistry registry;
+    private final java.util.concurrent.ConcurrentHashMap<String, Counter> rowsWritten =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private final DistributionSummary batchRows;
     private final DistributionSummary batchBytes;
     private final DistributionSummary batchPartitions;
@@ -95,8 +97,14 @@ final class SinkMetrics {
         }
     }
 
+    /**
+     * @param table a table name
+     * @return its rows-written counter, looked up in the registry once per table (a registry
+     *         look-up per acknowledged request was 5% of the poll thread's samples in a JFR profile)
+     */
     Counter rowsWritten(String table) {
-        return registry.counter("apiary.sink.rows.written", "table", table);
+        return rowsWritten.computeIfAbsent(table,
+                t -> registry.counter("apiary.sink.rows.written", "table", t));
     }
 
     /**

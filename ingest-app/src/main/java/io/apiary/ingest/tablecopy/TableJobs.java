@@ -39,6 +39,14 @@ public final class TableJobs {
     }
 
     /**
+     * Most rows the copy holds, whatever {@code sink.max.buffered.rows} says: the copy holds its
+     * rows bound (statements, about 1 KB each), not compact as the sink does, so the sink's
+     * default (1,000,000) would ask for about a gigabyte; 200,000 was that setting's default when
+     * the copy's Job heap (1 GiB) was sized.
+     */
+    static final int MAX_HELD_ROWS = 200_000;
+
+    /**
      * The settings of a copy or verification: the command's options and the sink's and read
      * path's settings of the configuration.
      *
@@ -61,7 +69,8 @@ public final class TableJobs {
         return new CopySettings(workers, workerIndex, splits, scanConcurrency, pageRows,
                 level(config.getString(ReadOptions.READ_CONSISTENCY)), writeConsistency(config, target),
                 sink.maxInFlight(), sink.batchMaxRows(), sink.batchMaxBytes(),
-                maxRowsPerSecond == null ? sink.maxRowsPerSecond() : maxRowsPerSecond, sink.maxBufferedRows(),
+                maxRowsPerSecond == null ? sink.maxRowsPerSecond() : maxRowsPerSecond,
+                Math.min(sink.maxBufferedRows(), MAX_HELD_ROWS),
                 sink.retryBackoff(), sink.retryBackoffMax(), progressInterval, maxReported);
     }
 

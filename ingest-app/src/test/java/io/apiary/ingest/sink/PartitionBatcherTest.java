@@ -179,4 +179,27 @@ class PartitionBatcherTest {
         assertThatThrownBy(() -> new PartitionBatcher<>(1, 0, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new PartitionBatcher<>(1, 1, -1)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void a_lingered_batch_stays_open_and_keeps_filling_until_it_is_polled() {
+        PartitionBatcher<String, Integer> batcher = new PartitionBatcher<>(3, 1_000, 100);
+        batcher.add("a", 1, 1, 0);
+        batcher.add("b", 2, 1, 10);
+        assertThat(batcher.pollOldest(99, false)).as("still lingering").isNull();
+        batcher.add("a", 3, 1, 150); // after a's linger ended: it keeps filling
+        assertThat(batcher.drainFull()).isEmpty();
+        PartitionBatcher.Batch<String, Integer> a = batcher.pollOldest(150, false);
+        assertThat(a.key()).isEqualTo("a");
+        assertThat(a.rows()).containsExactly(1, 3);
+        assertThat(batcher.pollOldest(105, false)).as("b lingers until 110").isNull();
+        assertThat(batcher.pollOldest(105, true).rows()).as("taken early under pressure").containsExactly(2);
+        assertThat(batcher.pollOldest(1_000, true)).isNull();
+        assertThat(batcher.openRows()).isZero();
+
+        batcher.add("c", 4, 1, 0);
+        batcher.add("c", 5, 1, 0);
+        batcher.add("c", 6, 1, 0);
+        assertThat(batcher.drainFull()).as("closed by the row cap").singleElement()
+                .satisfies(batch -> assertThat(batch.rows()).containsExactly(4, 5, 6));
+    }
 }
