@@ -256,8 +256,11 @@ class SinkIT {
         assertThat(serverBatchWarningsInLog()).isEqualTo(logWarningsBefore);
         assertThat(withLinger.nonReplica()).isZero();
         assertThat(withLinger.driverMeters()).as("the driver's own metrics in the same registry").isPositive();
-        assertThat(withLinger.rowsPerRequest()).as("linger groups more rows per request")
-                .isGreaterThan(2 * withoutLinger.rowsPerRequest());
+        // a request slot takes a batch only when it is free, so a backlog fills batches with or without
+        // linger (96.5 and 81.4 rows per request in the first run; 17.3 and 2.8 before the sink took
+        // lingered batches on demand)
+        assertThat(withLinger.rowsPerRequest()).as("rows per request with linger").isGreaterThan(40);
+        assertThat(withoutLinger.rowsPerRequest()).as("rows per request without linger").isGreaterThan(40);
     }
 
     @Test
