@@ -351,7 +351,7 @@ public final class CassandraSink implements Runnable {
      *
      * @return false if no closed batch was left to bind
      */
-    private boolean bindClosed(int freeSlots) {
+    private boolean bindClosed(int freeSlots, long now) {
         PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch = scheduler.takeClosed();
         if (batch == null) {
             return false;
@@ -362,8 +362,10 @@ public final class CassandraSink implements Runnable {
             scheduler.addReady(groups);
             return true;
         }
+        // combining needs several batches at once: closed ones first, then open ones that may go now
         long wanted = (long) Math.max(1, freeSlots) * combineMaxPartitions;
-        while (groups.size() < wanted && (batch = scheduler.takeClosed()) != null) {
+        while (groups.size() < wanted && ((batch = scheduler.takeClosed()) != null
+                || (batch = batcher.pollOldest(now, pressed())) != null)) {
             bindAndSplit(batch, groups);
         }
         if (groups.size() < 2) {
@@ -388,13 +390,17 @@ public final class CassandraSink implements Runnable {
      * @return false if no batch may be taken now
      */
     private boolean releaseOldest(long now) {
-        boolean pressed = paused || batcher.openRows() > flow.earlyRows() || batcher.openBytes() > flow.earlyBytes();
-        PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch = batcher.pollOldest(now, pressed);
+        PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch = batcher.pollOldest(now, pressed());
         if (batch == null) {
             return false;
         }
         scheduler.addClosed(List.of(batch));
         return true;
+    }
+
+    /** @return whether open batches may go before their linger ends: paused, or open rows or bytes past 3/4 */
+    private boolean pressed() {
+        return paused || batcher.openRows() > flow.earlyRows() || batcher.openBytes() > flow.earlyBytes();
     }
 
     /** Binds a batch's rows and splits them by routing key and by the caps, exactly. */
@@ -436,7 +442,7 @@ public final class CassandraSink implements Runnable {
         while (scheduler.inFlight() < limit) {
             WriteGroup next = scheduler.peekReady();
             if (next == null) {
-                if (!bindClosed(limit - scheduler.inFlight()) && !releaseOldest(now)) {
+                if (!bindClosed(limit - scheduler.inFlight(), now) && !releaseOldest(now)) {
                     break;
                 }
                 continue;

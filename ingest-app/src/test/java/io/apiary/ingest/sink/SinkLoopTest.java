@@ -222,6 +222,18 @@ class SinkLoopTest {
     }
 
     @Test
+    void with_combining_on_small_batches_of_partitions_with_the_same_replicas_share_a_request() {
+        start(Map.of(IngestConfig.SINK_COMBINE_REPLICAS, "true", IngestConfig.SINK_LINGER_MS, "200"));
+        assign(P0);
+        add(P0, "a|1|x", "b|1|x", "c|1|x", "d|1|x", "e|1|x");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) == 5);
+        assertThat(writer.requests()).as("five partitions of one replica, lingered together: one request")
+                .hasSize(1);
+        assertThat(registry.get("apiary.sink.batch.partitions").summary().max()).isEqualTo(5);
+    }
+
+    @Test
     void conflicting_versions_of_one_row_in_a_batch_are_counted() {
         start(Map.of());
         assign(P0);
