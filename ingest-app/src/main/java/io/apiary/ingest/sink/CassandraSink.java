@@ -457,8 +457,14 @@ public final class CassandraSink implements Runnable {
 
     private void send(WriteGroup group, long now) {
         metrics.sent(group, now);
-        writer.execute(group.writes()).whenComplete(
-                (answer, error) -> callbacks.add(() -> onWritten(group, answer, error)));
+        java.util.concurrent.CompletionStage<CassandraWriter.Acknowledgement> answer;
+        try {
+            answer = writer.execute(group.writes());
+        } catch (RuntimeException e) {
+            // a writer that throws instead of failing its stage: handled as a failed write, not the loop's end
+            answer = java.util.concurrent.CompletableFuture.failedFuture(e);
+        }
+        answer.whenComplete((ack, error) -> callbacks.add(() -> onWritten(group, ack, error)));
     }
 
     private long pollTimeoutNanos(long now) {

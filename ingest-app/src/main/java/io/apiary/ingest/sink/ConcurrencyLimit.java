@@ -123,6 +123,8 @@ public final class ConcurrencyLimit {
 
     /**
      * Records a request that failed because Cassandra is overloaded, timed out or unavailable.
+     * Failures within {@code decreaseIntervalNanos} of the last one counted are one burst: they
+     * reach neither part.
      *
      * @param startNanos when it was sent
      * @param nowNanos   when it failed (same clock)
@@ -132,8 +134,12 @@ public final class ConcurrencyLimit {
     public boolean onOverload(long startNanos, long nowNanos, int inFlight) {
         int before = limit();
         long rtt = Math.max(1, nowNanos - startNanos);
-        latency.onSample(startNanos, rtt, inFlight, true);
-        if (algorithm != Algorithm.FIXED && (!dropped || nowNanos - lastDropNanos >= decreaseIntervalNanos)) {
+        // one burst of failures is one signal, to the latency-aware part as to the guard
+        boolean signal = !dropped || nowNanos - lastDropNanos >= decreaseIntervalNanos;
+        if (signal) {
+            latency.onSample(startNanos, rtt, inFlight, true);
+        }
+        if (algorithm != Algorithm.FIXED && signal) {
             dropped = true;
             lastDropNanos = nowNanos;
             overload.setLimit(Math.max(1, before / 2));

@@ -79,9 +79,12 @@ final class WriteScheduler {
      * @param nowNanos the current time
      */
     void promoteDue(long nowNanos) {
+        List<WriteGroup> due = new java.util.ArrayList<>();
         while (!retries.isEmpty() && retries.peek().dueAtNanos <= nowNanos) {
-            ready.addFirst(retries.poll());
+            due.add(retries.poll());
         }
+        // the earliest due goes first
+        addReadyFirst(due);
     }
 
     /** @return the next ready group, not removed, or null if none is ready */

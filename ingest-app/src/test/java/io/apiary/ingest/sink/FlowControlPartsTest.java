@@ -56,8 +56,9 @@ class FlowControlPartsTest {
         int start = concurrency.limit();
         assertThat(start).as("starts at a quarter of the maximum").isEqualTo(64);
         long t = 0;
-        // no queueing: every round trip is the unloaded one, with the limit in flight
-        for (int i = 0; i < 5_000; i++, t += MS) {
+        // no queueing: every round trip is the unloaded one, with the limit in flight. Few samples in all:
+        // Vegas re-probes its unloaded round trip at random, but never within 15 x limit (960) samples
+        for (int i = 0; i < 500; i++, t += MS) {
             concurrency.onSuccess(t, 5 * MS, concurrency.limit());
         }
         int grown = concurrency.limit();
@@ -80,6 +81,20 @@ class FlowControlPartsTest {
         assertThat(concurrency.limit()).isLessThanOrEqualTo(before / 2 + 1);
         assertThat(ConcurrencyLimit.Algorithm.parse(" Gradient2 ")).isEqualTo(ConcurrencyLimit.Algorithm.GRADIENT2);
         assertThatThrownBy(() -> ConcurrencyLimit.Algorithm.parse("tcp")).hasMessageContaining("vegas, gradient2");
+    }
+
+    @Test
+    void a_burst_of_timeouts_lowers_vegas_once() {
+        ConcurrencyLimit concurrency = new ConcurrencyLimit(ConcurrencyLimit.Algorithm.VEGAS, 256, 200 * MS);
+        long t = 0;
+        for (int i = 0; i < 500; i++, t += MS) {
+            concurrency.onSuccess(t, 5 * MS, concurrency.limit());
+        }
+        int before = concurrency.limit();
+        for (int i = 0; i < 256; i++) {
+            concurrency.onOverload(t, t + 100 * MS + i * 1_000, before);
+        }
+        assertThat(concurrency.limit()).as("256 timeouts within 200 ms halve the limit once").isEqualTo(before / 2);
     }
 
     @Test

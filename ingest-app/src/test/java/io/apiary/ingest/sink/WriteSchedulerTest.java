@@ -42,6 +42,18 @@ class WriteSchedulerTest {
     }
 
     @Test
+    void retries_due_together_go_out_earliest_due_first() {
+        WriteScheduler scheduler = new WriteScheduler();
+        WriteGroup late = group(P0, "a|1|x");
+        WriteGroup early = group(P0, "a|2|x");
+        scheduler.retryAt(late, 20);
+        scheduler.retryAt(early, 10);
+        scheduler.promoteDue(30);
+        assertThat(scheduler.send(30)).isSameAs(early);
+        assertThat(scheduler.send(30)).isSameAs(late);
+    }
+
+    @Test
     void dropping_a_partition_removes_its_closed_ready_and_retrying_writes_and_counts_their_bytes() {
         WriteScheduler scheduler = new WriteScheduler();
         SinkRow.GroupKey key = SinkRow.GroupKey.of(table, P0, "a".getBytes(StandardCharsets.UTF_8));
