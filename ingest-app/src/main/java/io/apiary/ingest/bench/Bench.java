@@ -127,10 +127,15 @@ public final class Bench {
      * @param repeats          how many times the whole set of runs is made, at least 1; the row topics
      *                         are produced once and read again by every repeat
      * @param spark            the built Spark peer, needed if {@code runs} holds {@link Run#SPARK}
+     * @param tableOptions     CQL table options applied to the benchmark's table after it is created
+     *                         from {@code cql/} ({@code ALTER TABLE ... WITH <tableOptions>}, e.g.
+     *                         {@code memtable = 'trie'}), to measure other options against the
+     *                         shipped ones; empty for the shipped options
      */
     public record Options(long rows, long gatewayReadings, int hives, List<ShardStrategy> strategies, Set<Run> runs,
             int naiveInFlight, int ceilingBatchRows, int ceilingInFlight, long warmUpRows, Duration runTimeout,
-            String keyspace, String replication, int repeats, Optional<SparkPeerLaunch> spark) {
+            String keyspace, String replication, int repeats, Optional<SparkPeerLaunch> spark,
+            Optional<String> tableOptions) {
 
         /** Validates the options. */
         public Options {
@@ -152,6 +157,8 @@ public final class Bench {
             Objects.requireNonNull(runTimeout, "runTimeout");
             Objects.requireNonNull(keyspace, "keyspace");
             Objects.requireNonNull(replication, "replication");
+            Objects.requireNonNull(tableOptions, "tableOptions");
+            tableOptions = tableOptions.map(String::strip).filter(o -> !o.isEmpty());
         }
     }
 
@@ -205,6 +212,9 @@ public final class Bench {
         IngestConfig setup = config("setup", options.strategies().get(0), Map.of());
         try (CqlSession session = CassandraSessions.open(setup); Admin admin = Admin.create(setup.kafkaClientSettings())) {
             SchemaApplier.apply(session, SchemaApplier.load(null, options.keyspace(), options.replication()));
+            if (options.tableOptions().isPresent()) {
+                alterTable(session, options.tableOptions().get());
+            }
             Map<ShardStrategy, IngestConfig> rowConfigs = new LinkedHashMap<>();
             boolean writeRuns = options.runs().stream().anyMatch(Run::writesRows);
             // the ceiling builds its rows in memory: the naive writer, the sink and Spark read a row topic
@@ -542,6 +552,24 @@ public final class Bench {
             rows++;
         }
         return rows;
+    }
+
+    /**
+     * Applies {@code tableOptions} to the benchmark's table and prints the options the node then
+     * reports for it, so that a run's output says what was measured.
+     *
+     * @throws com.datastax.oss.driver.api.core.servererrors.InvalidQueryException if the node
+     *         refuses the options (an unknown memtable configuration, a bad compaction map)
+     */
+    private void alterTable(CqlSession session, String tableOptions) {
+        session.execute(SimpleStatement.newInstance("ALTER TABLE " + options.keyspace() + "." + TABLE + " WITH "
+                + tableOptions).setTimeout(Duration.ofMinutes(1)));
+        var row = session.execute(SimpleStatement.newInstance("SELECT memtable, compaction FROM system_schema.tables "
+                + "WHERE keyspace_name = ? AND table_name = ?", options.keyspace(), TABLE)).one();
+        out.printf("Table options of %s.%s: WITH %s (memtable %s, compaction %s)%n", options.keyspace(), TABLE,
+                tableOptions, row == null ? "?" : row.getString("memtable"),
+                row == null ? "?" : row.getMap("compaction", String.class, String.class));
+        out.flush();
     }
 
     private void truncate(CqlSession session) {

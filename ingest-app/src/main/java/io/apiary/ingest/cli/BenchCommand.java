@@ -112,6 +112,13 @@ public final class BenchCommand implements Callable<Integer> {
                     + "(default: replication factor 1).")
     String replication = SchemaApplier.DEV_REPLICATION;
 
+    @Option(names = "--table-options", paramLabel = "CQL",
+            description = "Table options applied to the benchmark's hive_telemetry_v2 after it is created from "
+                    + "cql/, as in ALTER TABLE ... WITH <CQL>, to measure them against the shipped ones, e.g. "
+                    + "\"memtable = 'trie' AND compaction = {'class': 'UnifiedCompactionStrategy'}\" "
+                    + "(default: none).")
+    String tableOptions;
+
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
             description = "Results file: JSON, or CSV if the name ends with .csv "
                     + "(default: apiary-bench-<UTC time>.json in the current folder).")
@@ -229,6 +236,9 @@ public final class BenchCommand implements Callable<Integer> {
         String map = replication.trim();
         require(map.startsWith("{") && map.endsWith("}") && map.contains("'class'"), "--replication must be a CQL "
                 + "replication map such as \"{'class': 'NetworkTopologyStrategy', 'dc1': 3}\", was " + replication);
+        require(tableOptions == null || (!tableOptions.isBlank() && tableOptions.indexOf(';') < 0),
+                "--table-options must be the options of one ALTER TABLE ... WITH clause (not blank, no ';'), was '"
+                        + tableOptions + "'");
         Set<ShardStrategy> parsedStrategies = new LinkedHashSet<>();
         Set<Bench.Run> parsedRuns = new LinkedHashSet<>();
         try {
@@ -257,7 +267,7 @@ public final class BenchCommand implements Callable<Integer> {
             }
             return new Bench.Options(rows, gatewayReadings, hives, List.copyOf(parsedStrategies), parsedRuns,
                     naiveInFlight, ceilingBatchRows, ceilingInFlight, warmUpRows, Duration.ofMinutes(runTimeoutMinutes),
-                    keyspace, replication, repeat, spark);
+                    keyspace, replication, repeat, spark, Optional.ofNullable(tableOptions));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -304,6 +314,7 @@ public final class BenchCommand implements Callable<Integer> {
         context.put("ceiling_in_flight", options.ceilingInFlight());
         context.put("repeats", options.repeats());
         options.spark().ifPresent(s -> context.put("spark_peer", s.dir().toString()));
+        options.tableOptions().ifPresent(o -> context.put("table_options", o));
         Map<String, Object> sink = new LinkedHashMap<>();
         for (String key : List.of(IngestConfig.SINK_LINGER_MS, IngestConfig.SINK_MAX_IN_FLIGHT,
                 IngestConfig.SINK_BATCH_MAX_ROWS, IngestConfig.SINK_BATCH_MAX_BYTES, IngestConfig.SINK_MAX_BUFFERED_ROWS,

@@ -110,8 +110,8 @@ public final class IngestConfig extends AbstractConfig {
                     "How a reading's shard is chosen, in hive_telemetry_v2 and weather_readings: 'time' = contiguous "
                             + "slices of the UTC day (batches fill), 'hash' = uniform hash of hive (station), sensor and "
                             + "reading time (no batching): a read-spreading option that costs writes, measured by "
-                            + "ingest-app bench at 14,955 rows/s and 77.1 us of Cassandra CPU per row against 38,564 "
-                            + "and 25.0 for 'time' (2,000,000 rows, one node, 2026-11-30).")
+                            + "ingest-app bench at 7,904 rows/s, 1.8 rows per request and 118.3 us of Cassandra CPU per "
+                            + "row against 48,903, 80.1 and 23.5 for 'time' (2,000,000 rows, one node, 2026-12-02).")
             .define(WEATHER_SHARDS, Type.INT, 4, Range.between(1, 100_000), Importance.MEDIUM,
                     "Shards per day bucket of weather_readings (see the partition math in cql/030-weather_readings.cql: "
                             + "4 keep a station reporting every 10 s at 15,120 cells per partition). Changing it moves "

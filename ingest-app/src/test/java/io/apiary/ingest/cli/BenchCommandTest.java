@@ -29,6 +29,7 @@ class BenchCommandTest {
         "--keyspace bad-name               | --keyspace 'bad-name' is not a keyspace name",
         "--replication garbage             | --replication must be a CQL replication map",
         "--runs bogus                      | Unknown run 'bogus'",
+        "--table-options a;DROP            | --table-options must be the options of one ALTER TABLE",
         "--repeat 0                        | --repeat must be between 1 and 100, was 0",
         "--shard-strategies foo            | Unknown shard strategy 'foo'",
         "-o /nonexistent/dir/x.json        | Cannot write the results to /nonexistent/dir/x.json",
