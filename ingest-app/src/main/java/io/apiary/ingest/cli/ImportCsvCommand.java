@@ -28,6 +28,7 @@ import io.apiary.ingest.topology.TopologySettings;
 import io.apiary.ingest.validation.Rejection;
 import io.apiary.ingest.validation.TimeLimits;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -61,21 +62,53 @@ public final class ImportCsvCommand implements Callable<Integer> {
     String timeColumn;
 
     @Option(names = "--time-format", defaultValue = "yyyy-MM-dd HH:mm:ss[XXX]", paramLabel = "FORMAT",
-            description = "iso, epoch-ms, epoch-s, or a java.time pattern (default: ${DEFAULT-VALUE}).")
+            description = {"iso, epoch-ms, epoch-s (decimal fractions allowed, cut to milliseconds), elapsed-ms,"
+                    + " elapsed-s, elapsed-min, elapsed-h (since --time-start), or a java.time pattern, read"
+                    + " strictly: a date that does not exist is an error (default: ${DEFAULT-VALUE})."})
     String timeFormat;
+
+    @Option(names = "--time-start", paramLabel = "TIME",
+            description = "The start that elapsed-* times count from: ISO-8601, with an offset or read in --zone,"
+                    + " e.g. 2021-06-01T08:00:00+02:00.")
+    String timeStart;
+
+    @Option(names = "--dst", defaultValue = "reject", paramLabel = "RESOLUTION",
+            description = {"Local times that a daylight-saving change in --zone makes missing (spring) or"
+                    + " ambiguous (autumn): reject (report the row, default), earlier (the offset before the change:"
+                    + " the first of two instants), later (the offset after it: the second), or infer (an ambiguous"
+                    + " time from the file's order: the second instant once the hive's times went back; a missing"
+                    + " time is rejected). Each one resolved is reported with its line too."})
+    String dst;
 
     @Option(names = "--zone", defaultValue = "UTC", paramLabel = "ZONE",
             description = "Zone of times written without an offset, e.g. UTC, -05:00, America/Montreal "
                     + "(default: ${DEFAULT-VALUE}).")
     ZoneId zone;
 
-    @Option(names = "--hive-column", required = true, paramLabel = "NAME", description = "Header of the hive id column.")
-    String hiveColumn;
+    /** Exactly one source of hive ids. */
+    static final class HiveOptions {
+        @Option(names = "--hive-column", required = true, paramLabel = "NAME",
+                description = "Header of the hive id column.")
+        String column;
+
+        @Option(names = "--hive-id", required = true, paramLabel = "ID",
+                description = "The hive id of every row, for a file of one hive without a hive column.")
+        String id;
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    HiveOptions hive;
+
+    @Option(names = "--comment-prefix", paramLabel = "CHAR",
+            description = "Skip lines that start with this character, before the header too, e.g. '#'.")
+    String commentPrefix;
 
     @Option(names = "--sensor", required = true, paramLabel = "COLUMN=TYPE:UNIT[:SENSOR_ID]",
             description = {"A sensor column, e.g. temperature=TEMPERATURE:degC or temp_in=TEMPERATURE:degC:inside."
                     + " Repeatable. Without SENSOR_ID, the only column of a type gets sensor id 'default' and"
-                    + " several columns of one type each get an id made from the column name."})
+                    + " several columns of one type each get an id made from the column name. A UNIT of the same"
+                    + " quantity as one the pipeline takes is converted to it (weight=WEIGHT:g to kg, degF or K to"
+                    + " degC, m/s to mm/s)."})
     List<String> sensors;
 
     @Option(names = "--gateway-id", defaultValue = "csv-import", paramLabel = "ID",
@@ -121,6 +154,25 @@ public final class ImportCsvCommand implements Callable<Integer> {
         return delimiter.charAt(0);
     }
 
+    private ReadingTimeParser.DstResolution dstResolution() {
+        for (ReadingTimeParser.DstResolution r : ReadingTimeParser.DstResolution.values()) {
+            if (r.name().equalsIgnoreCase(dst.trim())) {
+                return r;
+            }
+        }
+        throw new IllegalArgumentException("--dst must be reject, earlier, later or infer, was '" + dst + "'");
+    }
+
+    private Character commentMarker() {
+        if (commentPrefix == null) {
+            return null;
+        }
+        if (commentPrefix.length() != 1) {
+            throw new IllegalArgumentException("--comment-prefix must be one character, was '" + commentPrefix + "'");
+        }
+        return commentPrefix.charAt(0);
+    }
+
     @Override
     public Integer call() throws Exception {
         CsvReadingParser parser;
@@ -132,10 +184,14 @@ public final class ImportCsvCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--max-reported must not be negative, was " + maxReported);
             }
             duplicates = new DuplicateReadings(duplicateCheckLimit);
-            parser = new CsvReadingParser(timeColumn, new ReadingTimeParser(timeFormat, zone), hiveColumn, columns,
-                    gatewayId, delimiterChar());
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            ReadingTimeParser times = new ReadingTimeParser(timeFormat, zone, dstResolution(),
+                    timeStart == null ? null : new ReadingTimeParser("iso", zone).parse(timeStart));
+            parser = new CsvReadingParser(timeColumn, times, hive.id != null
+                    ? CsvReadingParser.HiveSource.fixed(hive.id) : CsvReadingParser.HiveSource.column(hive.column),
+                    columns, gatewayId, delimiterChar(), commentMarker());
+        } catch (IllegalArgumentException | java.time.DateTimeException e) {
+            throw new ParameterException(spec.commandLine(), e instanceof java.time.DateTimeException
+                    ? "--time-start: " + e.getMessage() : e.getMessage(), e);
         }
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
             throw new IllegalArgumentException("Cannot read " + file.toAbsolutePath() + ": "
@@ -188,9 +244,10 @@ public final class ImportCsvCommand implements Callable<Integer> {
                     reported[0] - maxReported, maxReported);
         }
         spec.commandLine().getOut().printf("%s: %d rows read, %d readings produced to %s, %d rows and %d cells"
-                + " rejected, %d exact duplicates, %d conflicting duplicates%n", name, totals.rows(), totals.readings(),
+                + " rejected, %d exact duplicates, %d conflicting duplicates%s%n", name, totals.rows(), totals.readings(),
                 topics.telemetry(), totals.rejectedRows(), totals.rejectedCells(), duplicates.duplicates(),
-                duplicates.conflicts());
+                duplicates.conflicts(), totals.resolvedTimes() == 0 ? ""
+                        : ", " + totals.resolvedTimes() + " daylight-saving times resolved (--dst " + dst.trim() + ")");
         warn(err, name, duplicates, limits, outsideLimits);
         if (totals.rows() > 0 && totals.readings() == 0) {
             err.printf("%s: no reading could be read; check --time-column, --time-format, --zone and --sensor%n", name);

@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
+import io.apiary.ingest.identity.Identifiers;
 import io.apiary.schema.TelemetryReading;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
@@ -50,18 +51,68 @@ public final class CsvReadingParser {
      * @param readings     readings produced
      * @param rejectedRows rows rejected whole
      * @param rejectedCells sensor cells rejected
+     * @param resolvedTimes local times a daylight-saving change made missing or ambiguous, read by
+     *                      the chosen resolution (each also reported, as a problem starting "resolved:")
      */
-    public record Totals(long rows, long readings, long rejectedRows, long rejectedCells) {
+    public record Totals(long rows, long readings, long rejectedRows, long rejectedCells, long resolvedTimes) {
+        /**
+         * Totals without resolved times.
+         *
+         * @param rows          data rows read
+         * @param readings      readings produced
+         * @param rejectedRows  rows rejected whole
+         * @param rejectedCells sensor cells rejected
+         */
+        public Totals(long rows, long readings, long rejectedRows, long rejectedCells) {
+            this(rows, readings, rejectedRows, rejectedCells, 0);
+        }
+    }
+
+    /**
+     * Where a row's hive id comes from: a column of the file, or one id for the whole file (most
+     * public hive data sets are one file per hive, without a hive column).
+     *
+     * @param column  header of the hive id column, or null
+     * @param fixedId the hive id of every row, valid under {@link Identifiers#problem}, or null;
+     *                exactly one of the two is given
+     */
+    public record HiveSource(String column, String fixedId) {
+        /**
+         * @throws IllegalArgumentException unless exactly one is given, or if the fixed id is not valid
+         */
+        public HiveSource {
+            if ((column == null) == (fixedId == null)) {
+                throw new IllegalArgumentException("give either a hive id column or a fixed hive id");
+            }
+            if (fixedId != null && Identifiers.problem(fixedId) != null) {
+                throw new IllegalArgumentException("The hive id '" + fixedId + "' " + Identifiers.problem(fixedId));
+            }
+        }
+
+        /** @param column header of the hive id column, not null @return the source */
+        public static HiveSource column(String column) {
+            return new HiveSource(Objects.requireNonNull(column), null);
+        }
+
+        /** @param hiveId the hive id of every row, not null @return the source */
+        public static HiveSource fixed(String hiveId) {
+            return new HiveSource(null, Objects.requireNonNull(hiveId));
+        }
     }
 
     private final String timeColumn;
     private final ReadingTimeParser timeParser;
-    private final String hiveColumn;
+    private final HiveSource hive;
     private final List<SensorColumn> sensors;
     private final String gatewayId;
     private final char delimiter;
+    private final Character commentMarker;
+    /** the last time read of each hive, for {@link ReadingTimeParser.DstResolution#INFER} */
+    private final Map<String, Instant> previousTimes = new java.util.HashMap<>();
 
     /**
+     * A parser of files with a hive id column and no comment lines.
+     *
      * @param timeColumn header of the time column
      * @param timeParser how to read it
      * @param hiveColumn header of the hive id column
@@ -73,16 +124,40 @@ public final class CsvReadingParser {
      */
     public CsvReadingParser(String timeColumn, ReadingTimeParser timeParser, String hiveColumn,
             List<SensorColumn> sensors, String gatewayId, char delimiter) {
+        this(timeColumn, timeParser, HiveSource.column(hiveColumn), sensors, gatewayId, delimiter, null);
+    }
+
+    /**
+     * @param timeColumn    header of the time column, not null
+     * @param timeParser    how to read it, not null
+     * @param hive          where the hive id comes from, not null
+     * @param sensors       sensor columns, at least one, no two with one name or one sensor type and id
+     *                      (see {@link SensorMapping})
+     * @param gatewayId     gateway id given to every reading, not null
+     * @param delimiter     field delimiter
+     * @param commentMarker null, or the character that starts a comment line, skipped wherever it
+     *                      is (before the header too); it must differ from the delimiter and the quote
+     * @throws IllegalArgumentException if there is no sensor column, two share a name or a series,
+     *                                  or the comment marker is the delimiter, the quote or a line break
+     */
+    public CsvReadingParser(String timeColumn, ReadingTimeParser timeParser, HiveSource hive,
+            List<SensorColumn> sensors, String gatewayId, char delimiter, Character commentMarker) {
         if (sensors.isEmpty()) {
             throw new IllegalArgumentException("at least one sensor column is needed");
         }
         SensorMapping.requireDistinct(sensors);
+        if (commentMarker != null && (commentMarker == delimiter || commentMarker == '"' || commentMarker == '\n'
+                || commentMarker == '\r')) {
+            throw new IllegalArgumentException("The comment marker must differ from the delimiter, the quote and a"
+                    + " line break, was '" + commentMarker + "'");
+        }
         this.timeColumn = Objects.requireNonNull(timeColumn);
         this.timeParser = Objects.requireNonNull(timeParser);
-        this.hiveColumn = Objects.requireNonNull(hiveColumn);
+        this.hive = Objects.requireNonNull(hive);
         this.sensors = List.copyOf(sensors);
         this.gatewayId = Objects.requireNonNull(gatewayId);
         this.delimiter = delimiter;
+        this.commentMarker = commentMarker;
     }
 
     /**
@@ -136,7 +211,7 @@ public final class CsvReadingParser {
      *                              the expected character set)
      */
     public Totals parseWithLines(Reader in, LineReadings readings, Consumer<Problem> problems) {
-        long[] totals = new long[4]; // rows, readings, rejected rows, rejected cells
+        long[] totals = new long[5]; // rows, readings, rejected rows, rejected cells, resolved times
         CSVParser parser = open(in);
         try (parser) {
             checkHeader(parser.getHeaderMap());
@@ -158,7 +233,7 @@ public final class CsvReadingParser {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the CSV: " + e.getMessage(), e);
         }
-        return new Totals(totals[0], totals[1], totals[2], totals[3]);
+        return new Totals(totals[0], totals[1], totals[2], totals[3], totals[4]);
     }
 
     private void parseRow(CSVRecord record, CSVParser parser, LineReadings readings,
@@ -170,25 +245,36 @@ public final class CsvReadingParser {
             totals[2]++;
             return;
         }
-        String hiveId = record.get(hiveColumn);
+        String hiveId = hive.fixedId() != null ? hive.fixedId() : record.get(hive.column());
         if (hiveId.isEmpty()) {
-            problems.accept(new Problem(line, hiveColumn, "no hive id"));
+            problems.accept(new Problem(line, hive.column(), "no hive id"));
             totals[2]++;
             return;
         }
         Instant time;
         try {
-            time = timeParser.parse(record.get(timeColumn));
+            ReadingTimeParser.Parsed parsed = timeParser.parseWithNote(record.get(timeColumn),
+                    previousTimes.get(hiveId));
+            time = parsed.instant();
+            previousTimes.put(hiveId, time);
+            if (parsed.note() != null) {
+                problems.accept(new Problem(line, timeColumn, "resolved: " + parsed.note()));
+                totals[4]++;
+            }
         } catch (RuntimeException e) {
             problems.accept(new Problem(line, timeColumn, "cannot read time " + quote(record.get(timeColumn))
-                    + " with the time format '" + timeParser.format() + "' (--time-format: iso, epoch-ms, epoch-s or a "
-                    + "java.time pattern): " + e.getMessage()));
+                    + " with the time format '" + timeParser.format() + "' (--time-format: "
+                    + String.join(", ", ReadingTimeParser.NAMED_FORMATS) + " or a java.time pattern): "
+                    + e.getMessage()));
             totals[2]++;
             return;
         }
         for (SensorColumn sensor : sensors) {
             String cell = record.get(sensor.column());
             Double value = parseValue(cell);
+            if (value != null) {
+                value = sensor.conversion().apply(value);
+            }
             if (value == null) {
                 problems.accept(new Problem(line, sensor.column(), cell.isEmpty()
                         ? "empty cell, no reading" : "not a finite decimal number: " + quote(cell)));
@@ -244,7 +330,7 @@ public final class CsvReadingParser {
     }
 
     private CSVParser open(Reader in) {
-        CSVFormat format = CSVFormat.DEFAULT.builder().setDelimiter(delimiter).setHeader()
+        CSVFormat format = CSVFormat.DEFAULT.builder().setDelimiter(delimiter).setCommentMarker(commentMarker).setHeader()
                 .setSkipHeaderRecord(true).setTrim(true).setIgnoreEmptyLines(true)
                 .setDuplicateHeaderMode(DuplicateHeaderMode.DISALLOW).get();
         try {
@@ -273,7 +359,10 @@ public final class CsvReadingParser {
     }
 
     private List<String> columns() {
-        java.util.ArrayList<String> all = new java.util.ArrayList<>(List.of(timeColumn, hiveColumn));
+        java.util.ArrayList<String> all = new java.util.ArrayList<>(List.of(timeColumn));
+        if (hive.column() != null) {
+            all.add(hive.column());
+        }
         sensors.forEach(s -> all.add(s.column()));
         return all;
     }

@@ -1,73 +1,258 @@
 package io.apiary.ingest.gateway;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.ResolverStyle;
 import java.time.temporal.TemporalAccessor;
+import java.time.zone.ZoneOffsetTransition;
+import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
- * Parses the time column of a CSV of readings into an instant. Formats: {@code iso} (ISO-8601
- * with or without offset), {@code epoch-ms}, {@code epoch-s}, or a {@link DateTimeFormatter}
- * pattern such as {@code yyyy-MM-dd HH:mm:ss[XXX]}. Text without an offset is read in the given
- * zone (so a station's local standard time, for example, is {@code -05:00}). Immutable and thread-safe.
+ * Parses the time column of a CSV of readings into an instant, strictly: a date that does not
+ * exist (2023-02-29, 2024-04-31, month 13) is an error, never the neighbouring day.
+ *
+ * <p>Formats:
+ * <ul>
+ *   <li>{@code iso}: ISO-8601 local date-time, with or without an offset;</li>
+ *   <li>{@code epoch-ms}, {@code epoch-s}: since 1970-01-01T00:00Z, decimal fractions allowed
+ *       ({@code 15.56} seconds); digits below a millisecond are cut (the pipeline's times are
+ *       milliseconds; two readings that become equal that way are the duplicate check's to report);</li>
+ *   <li>{@code elapsed-ms}, {@code elapsed-s}, {@code elapsed-min}, {@code elapsed-h}: time since
+ *       a start given separately ({@code --time-start}), decimal fractions allowed, not negative;</li>
+ *   <li>a {@link DateTimeFormatter} pattern such as {@code yyyy-MM-dd HH:mm:ss[XXX]}, resolved with
+ *       {@link ResolverStyle#STRICT} (its {@code y} is read as the proleptic year {@code u}, so that
+ *       patterns written the usual way work under strict resolution).</li>
+ * </ul>
+ *
+ * <p>Text without an offset is read in the given zone (a station's local standard time, for
+ * example, is {@code -05:00}). Where that zone's clocks change, a local time may not exist (the
+ * spring gap: Europe/Berlin skipped 2017-03-26 02:00 to 03:00) or occur twice (the autumn
+ * overlap: 2017-10-29 02:00 to 03:00 came twice). Such a time is read according to
+ * {@link DstResolution}: by default it is an error that names the change, never a guess.
+ *
+ * <p>Immutable and thread-safe.
  */
 public final class ReadingTimeParser {
+
+    /** What to do with a local time that a daylight-saving change makes missing or ambiguous. */
+    public enum DstResolution {
+        /** Report it as an error (the default): the importer rejects the row with its line number. */
+        REJECT,
+        /**
+         * Read it with the offset in force before the change: in an overlap, the first of the two
+         * instants; in a gap, as written by a clock that had not moved yet (Berlin 02:30 read as
+         * 02:30+01:00, which is 03:30 summer time).
+         */
+        EARLIER,
+        /**
+         * Read it with the offset in force after the change: in an overlap, the second of the two
+         * instants; in a gap, as written by a clock that had already moved (Berlin 02:30 read as
+         * 02:30+02:00, which is 01:30 winter time).
+         */
+        LATER,
+        /**
+         * Infer an overlap time from the order of the file, as a clock that was set back writes
+         * it: the first instant, unless that is not after the previous time of the same hive (the
+         * clock went back an hour; an hourly log repeats 02:30 exactly), then the second. A gap
+         * time cannot be inferred: rejected. The idea of pandas' {@code tz_localize(ambiguous="infer")}.
+         */
+        INFER
+    }
+
+    /**
+     * A parsed time.
+     *
+     * @param instant the instant, not null
+     * @param note    null, or how a missing or ambiguous local time was resolved (for the report)
+     */
+    public record Parsed(Instant instant, String note) {
+    }
+
+    /** The formats that are not patterns, for messages. */
+    public static final List<String> NAMED_FORMATS = List.of("iso", "epoch-ms", "epoch-s", "elapsed-ms", "elapsed-s",
+            "elapsed-min", "elapsed-h");
+
+    private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)");
+    private static final BigDecimal MIN_EPOCH_MS = BigDecimal.valueOf(Long.MIN_VALUE);
+    private static final BigDecimal MAX_EPOCH_MS = BigDecimal.valueOf(Long.MAX_VALUE);
 
     private final String format;
     private final DateTimeFormatter formatter;
     private final ZoneId zone;
+    private final DstResolution dst;
+    private final Instant start;
+    /** milliseconds per unit of an epoch or elapsed format, 0 for the others */
+    private final long unitMillis;
 
     /**
+     * A parser of absolute times that rejects missing or ambiguous local times.
+     *
      * @param format {@code iso}, {@code epoch-ms}, {@code epoch-s} or a DateTimeFormatter pattern
      * @param zone   zone of times written without an offset, not null
-     * @throws IllegalArgumentException if the pattern is invalid, naming it
+     * @throws IllegalArgumentException if the pattern is invalid or the format is an elapsed one, naming it
      */
     public ReadingTimeParser(String format, ZoneId zone) {
-        this.format = format;
-        this.zone = zone;
+        this(format, zone, DstResolution.REJECT, null);
+    }
+
+    /**
+     * @param format {@code iso}, {@code epoch-ms}, {@code epoch-s}, {@code elapsed-*} or a DateTimeFormatter pattern
+     * @param zone   zone of times written without an offset, not null
+     * @param dst    what to do with local times a daylight-saving change makes missing or ambiguous, not null
+     * @param start  the start that {@code elapsed-*} times count from; required for those, refused for the others
+     * @throws IllegalArgumentException if the pattern is invalid, or the start is missing or given without need
+     */
+    public ReadingTimeParser(String format, ZoneId zone, DstResolution dst, Instant start) {
+        this.format = Objects.requireNonNull(format);
+        this.zone = Objects.requireNonNull(zone);
+        this.dst = Objects.requireNonNull(dst);
+        this.unitMillis = switch (format) {
+            case "epoch-ms", "elapsed-ms" -> 1;
+            case "epoch-s", "elapsed-s" -> 1_000;
+            case "elapsed-min" -> 60_000;
+            case "elapsed-h" -> 3_600_000;
+            default -> 0;
+        };
+        boolean elapsed = format.startsWith("elapsed-") && unitMillis > 0;
+        if (elapsed && start == null) {
+            throw new IllegalArgumentException("The time format '" + format + "' counts from a start: give it with"
+                    + " --time-start (e.g. 2021-06-01T00:00:00Z, or a local date-time read in --zone)");
+        }
+        if (!elapsed && start != null) {
+            throw new IllegalArgumentException("--time-start is for the elapsed-* time formats only, not '" + format
+                    + "'");
+        }
+        this.start = start;
         this.formatter = switch (format) {
-            case "epoch-ms", "epoch-s" -> null;
+            case "epoch-ms", "epoch-s", "elapsed-ms", "elapsed-s", "elapsed-min", "elapsed-h" -> null;
             case "iso" -> new DateTimeFormatterBuilder().parseCaseInsensitive()
-                    .append(DateTimeFormatter.ISO_LOCAL_DATE_TIME).optionalStart().appendOffsetId().toFormatter(Locale.ROOT);
+                    .append(DateTimeFormatter.ISO_LOCAL_DATE_TIME).optionalStart().appendOffsetId()
+                    .toFormatter(Locale.ROOT).withResolverStyle(ResolverStyle.STRICT);
             default -> {
                 try {
-                    yield DateTimeFormatter.ofPattern(format, Locale.ROOT);
+                    yield DateTimeFormatter.ofPattern(prolepticYears(format), Locale.ROOT)
+                            .withResolverStyle(ResolverStyle.STRICT);
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("Invalid time format '" + format
-                            + "': use iso, epoch-ms, epoch-s or a java.time pattern like yyyy-MM-dd HH:mm:ss[XXX]", e);
+                    throw new IllegalArgumentException("Invalid time format '" + format + "': use "
+                            + String.join(", ", NAMED_FORMATS) + " or a java.time pattern like yyyy-MM-dd HH:mm:ss[XXX]",
+                            e);
                 }
             }
         };
     }
 
-    /** @return the time format this parser reads: {@code iso}, {@code epoch-ms}, {@code epoch-s} or a pattern */
+    /**
+     * Replaces the pattern letter {@code y} (year of era, which strict resolution cannot use
+     * without an era field) by {@code u} (proleptic year, the same for years after 0), outside
+     * quoted literals.
+     */
+    static String prolepticYears(String pattern) {
+        StringBuilder out = new StringBuilder(pattern.length());
+        boolean quoted = false;
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '\'') {
+                quoted = !quoted;
+            }
+            out.append(!quoted && c == 'y' ? 'u' : c);
+        }
+        return out.toString();
+    }
+
+    /** @return the time format this parser reads, as given */
     public String format() {
         return format;
     }
 
     /**
-     * @param text the cell's text
+     * Reads a time; as {@link #parseWithNote} without the note.
+     *
+     * @param text the cell's text, not null
      * @return the instant
-     * @throws DateTimeException or NumberFormatException (an IllegalArgumentException) if the text
-     *                           does not match the format
+     * @throws DateTimeException as {@link #parseWithNote}
      */
     public Instant parse(String text) {
+        return parseWithNote(text).instant();
+    }
+
+    /**
+     * @param text the cell's text, not null
+     * @return the instant, with a note when a missing or ambiguous local time was resolved
+     * @throws DateTimeException (a {@link java.time.format.DateTimeParseException} among others) if the text does not match the format, names a date that does not
+     *         exist, is a local time that a daylight-saving change makes missing or ambiguous and
+     *         the resolution is {@link DstResolution#REJECT}, or is a number out of range
+     */
+    public Parsed parseWithNote(String text) {
+        return parseWithNote(text, null);
+    }
+
+    /**
+     * @param text     the cell's text, not null
+     * @param previous the time read before this one in the same series (for {@link DstResolution#INFER}), or null
+     * @return the instant, with a note when a missing or ambiguous local time was resolved
+     * @throws DateTimeException as {@link #parseWithNote(String)}
+     */
+    public Parsed parseWithNote(String text, Instant previous) {
         String t = text.trim();
-        if ("epoch-ms".equals(format)) {
-            return Instant.ofEpochMilli(Long.parseLong(t));
-        }
-        if ("epoch-s".equals(format)) {
-            return Instant.ofEpochSecond(Long.parseLong(t));
+        if (unitMillis > 0) {
+            return new Parsed(fromNumber(t), null);
         }
         TemporalAccessor parsed = formatter.parseBest(t, OffsetDateTime::from, LocalDateTime::from);
         if (parsed instanceof OffsetDateTime odt) {
-            return odt.toInstant();
+            return new Parsed(odt.toInstant(), null);
         }
-        return ((LocalDateTime) parsed).atZone(zone).toInstant();
+        return atZone((LocalDateTime) parsed, previous);
+    }
+
+    private Instant fromNumber(String t) {
+        if (!DECIMAL.matcher(t).matches()) {
+            throw new DateTimeException("'" + t + "' is not a decimal number");
+        }
+        BigDecimal millis = new BigDecimal(t).multiply(BigDecimal.valueOf(unitMillis))
+                .setScale(0, RoundingMode.FLOOR);
+        if (start != null && millis.signum() < 0) {
+            throw new DateTimeException("'" + t + "' is before the start " + start + " (--time-start)");
+        }
+        if (start != null) {
+            millis = millis.add(BigDecimal.valueOf(start.toEpochMilli()));
+        }
+        if (millis.compareTo(MIN_EPOCH_MS) < 0 || millis.compareTo(MAX_EPOCH_MS) > 0) {
+            throw new DateTimeException("'" + t + "' is out of the range of times");
+        }
+        return Instant.ofEpochMilli(millis.longValueExact());
+    }
+
+    private Parsed atZone(LocalDateTime local, Instant previous) {
+        List<ZoneOffset> offsets = zone.getRules().getValidOffsets(local);
+        if (offsets.size() == 1) {
+            return new Parsed(local.toInstant(offsets.get(0)), null);
+        }
+        ZoneOffsetTransition change = zone.getRules().getTransition(local);
+        boolean gap = offsets.isEmpty();
+        String what = "local time " + local + (gap ? " does not exist" : " occurs twice") + " in " + zone
+                + " (clocks went from " + change.getDateTimeBefore().toLocalTime() + " " + change.getOffsetBefore()
+                + " to " + change.getDateTimeAfter().toLocalTime() + " " + change.getOffsetAfter() + ")";
+        Instant earlier = local.toInstant(change.getOffsetBefore());
+        Instant later = local.toInstant(change.getOffsetAfter());
+        if (dst == DstResolution.REJECT || (dst == DstResolution.INFER && gap)) {
+            throw new DateTimeException(what + "; --dst earlier reads it as " + earlier + ", --dst later as " + later
+                    + (gap && dst == DstResolution.INFER ? " (--dst infer cannot infer a time that does not exist)" : ""));
+        }
+        boolean takeLater = dst == DstResolution.LATER
+                || (dst == DstResolution.INFER && previous != null && !earlier.isAfter(previous));
+        Instant chosen = takeLater ? later : earlier;
+        return new Parsed(chosen, what + "; read as " + chosen + " (--dst " + dst.name().toLowerCase(Locale.ROOT)
+                + (dst == DstResolution.INFER ? (takeLater ? ": the clock went back" : ": first pass") : "") + ")");
     }
 }

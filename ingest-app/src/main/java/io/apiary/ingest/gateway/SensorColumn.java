@@ -11,20 +11,28 @@ import io.apiary.schema.SensorType;
  *
  * @param column     CSV header name, not null
  * @param sensorType the sensor type of its readings, not null
- * @param unit       the unit of its values, not null
+ * @param unit       the unit its readings carry, not null
  * @param sensorId   the sensor id given to its readings, valid under {@link Identifiers#problem}
+ * @param conversion from the unit the column is written in to {@code unit}, not null (the identity
+ *                   when they are the same)
  */
-public record SensorColumn(String column, SensorType sensorType, String unit, String sensorId) {
+public record SensorColumn(String column, SensorType sensorType, String unit, String sensorId,
+        UnitConversion conversion) {
 
     /**
-     * Checks that no component is null and that the sensor id is valid.
+     * Checks that no component is null, that the sensor id is valid and that the conversion ends in the unit.
      *
-     * @throws IllegalArgumentException if the sensor id is not valid, saying why
+     * @throws IllegalArgumentException if the sensor id is not valid, saying why, or the conversion
+     *                                  does not end in {@code unit}
      */
     public SensorColumn {
         Objects.requireNonNull(column);
         Objects.requireNonNull(sensorType);
         Objects.requireNonNull(unit);
+        if (!conversion.to().equals(unit)) {
+            throw new IllegalArgumentException("Sensor column '" + column + "': conversion to " + conversion.to()
+                    + " for readings in " + unit);
+        }
         String problem = Identifiers.problem(sensorId);
         if (problem != null) {
             throw new IllegalArgumentException("Sensor column '" + column + "': the sensor id '" + sensorId + "' "
@@ -43,8 +51,20 @@ public record SensorColumn(String column, SensorType sensorType, String unit, St
         this(column, sensorType, unit, Identifiers.DEFAULT_SENSOR_ID);
     }
 
+    /**
+     * A column written in the unit its readings carry.
+     *
+     * @param column     CSV header name, not null
+     * @param sensorType the sensor type, not null
+     * @param unit       the unit, not null
+     * @param sensorId   the sensor id, valid under {@link Identifiers#problem}
+     */
+    public SensorColumn(String column, SensorType sensorType, String unit, String sensorId) {
+        this(column, sensorType, unit, sensorId, UnitConversion.identity(unit));
+    }
+
     /** @return the mapping for a person, e.g. {@code column 'temp_in' -> TEMPERATURE, sensor temp_in, degC} */
     public String describe() {
-        return "column '" + column + "' -> " + sensorType + ", sensor " + sensorId + ", " + unit;
+        return "column '" + column + "' -> " + sensorType + ", sensor " + sensorId + ", " + conversion;
     }
 }

@@ -4,10 +4,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Set;
 
 import io.apiary.ingest.identity.Identifiers;
-import io.apiary.ingest.validation.PhysicalRanges;
 import io.apiary.schema.SensorType;
 
 /**
@@ -16,7 +14,8 @@ import io.apiary.schema.SensorType;
  *
  * @param column     CSV header name, not null
  * @param sensorType the sensor type of its readings, not null
- * @param unit       the unit of its values, not null (may hold {@code /} and {@code %}, never {@code :})
+ * @param unit       the unit its values are written in, not null (may hold {@code /} and {@code %}, never
+ *                   {@code :}); {@link SensorMapping} converts them to one the pipeline takes ({@link UnitConversion})
  * @param sensorId   the sensor id given explicitly (valid under {@link Identifiers#problem}), or null
  *                   to let {@link SensorMapping} choose
  */
@@ -58,8 +57,9 @@ public record SensorColumnSpec(String column, SensorType sensorType, String unit
      * @param spec the specification, not null
      * @return the column
      * @throws IllegalArgumentException saying what is expected, listing the sensor types (never
-     *         {@code UNKNOWN}, whose readings are dead-lettered) or the units the pipeline accepts for
-     *         the type, or what is wrong with the sensor id
+     *         {@code UNKNOWN}, whose readings are dead-lettered), or the units the pipeline accepts for
+     *         the type when the unit is neither one of them nor of the same quantity ({@link UnitConversion}),
+     *         or what is wrong with the sensor id
      */
     public static SensorColumnSpec parse(String spec) {
         int eq = spec.lastIndexOf('=');
@@ -79,11 +79,11 @@ public record SensorColumnSpec(String column, SensorType sensorType, String unit
                     + "; known types: " + String.join(", ", knownTypes()));
         }
         String unit = parts[1].trim();
-        Set<String> units = PhysicalRanges.units(type);
-        if (!units.isEmpty() && !units.contains(unit)) {
-            throw new IllegalArgumentException("Sensor column '" + spec + "': the pipeline takes " + type
-                    + " in " + String.join(" or ", units) + ", not '" + unit + "' (its readings would be dead-lettered"
-                    + " as UNKNOWN_UNIT)");
+        try {
+            UnitConversion.find(type, unit);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Sensor column '" + spec + "': " + e.getMessage()
+                    + "; readings in another unit would be dead-lettered as UNKNOWN_UNIT", e);
         }
         String sensorId = parts.length == 3 ? parts[2].trim() : null;
         if (sensorId != null && Identifiers.problem(sensorId) != null) {

@@ -47,7 +47,8 @@ public final class SensorMapping {
                             + " or digit); give one: '" + spec.withId("SENSOR_ID") + "'");
                 }
             }
-            columns.add(new SensorColumn(spec.column(), spec.sensorType(), spec.unit(), id));
+            UnitConversion conversion = UnitConversion.find(spec.sensorType().name(), spec.unit());
+            columns.add(new SensorColumn(spec.column(), spec.sensorType(), conversion.to(), id, conversion));
         }
         requireDistinct(columns);
         return List.copyOf(columns);

@@ -163,6 +163,14 @@ public final class PartitionBatcher<K, R> {
     }
 
     /**
+     * @return when the oldest open batch's first row was added (the clock of the calls), or
+     *         {@link Long#MAX_VALUE} if no batch is open
+     */
+    public long oldestOpenedNanos() {
+        return open.isEmpty() ? Long.MAX_VALUE : open.values().iterator().next().openedNanos;
+    }
+
+    /**
      * Closes open batches before their linger time, oldest first, until at most
      * {@code keepRows} rows and {@code keepBytes} bytes remain open; for flushing under memory
      * pressure and at shutdown.

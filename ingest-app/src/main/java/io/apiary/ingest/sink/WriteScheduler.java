@@ -43,6 +43,11 @@ final class WriteScheduler {
         }
     }
 
+    /** @return the oldest closed batch, left in place, or null if none */
+    PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> peekClosed() {
+        return closed.peekFirst();
+    }
+
     /** @return the oldest closed batch, removed, or null if none */
     PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> takeClosed() {
         PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch = closed.pollFirst();

@@ -160,6 +160,54 @@ class CliIT {
     }
 
     @Test
+    void should_import_a_one_hive_file_with_comments_grams_and_daylight_saving_changes_as_a_hive_keeper_has_it()
+            throws Exception {
+        String topic = "cli-it.historical";
+        Path csv = dir.resolve("scale.csv");
+        Files.writeString(csv, """
+                # hive scale export, Europe/Berlin local time
+                # weight in grams
+                Zeit;Gewicht
+                2017-03-26 01:30:00;39850
+                2017-03-26 02:30:00;39860
+                2017-03-26 03:30:00;39870
+                2017-10-29 01:30:00;41000.5
+                2017-10-29 02:30:00;41010
+                2017-10-29 02:30:00;41020
+                2017-10-29 03:30:00;41030
+                2023-02-29 12:00:00;41040
+                """);
+        assertThat(run("topics", "create", "--set", "topic.telemetry=" + topic)).isZero();
+
+        int exit = run("import-csv", "--file", csv.toString(), "--time-column", "Zeit", "--zone", "Europe/Berlin",
+                "--hive-id", "keeper-hive-1", "--comment-prefix", "#", "--delimiter", ";", "--dst", "infer",
+                "--sensor", "Gewicht=WEIGHT:g", "--set", "topic.telemetry=" + topic);
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(err.toString()).contains("scale.csv: column 'Gewicht' -> WEIGHT, sensor default, kg (converted from g)",
+                "scale.csv: line 5, column 'Zeit': cannot read time '2017-03-26 02:30:00'",
+                "does not exist in Europe/Berlin",
+                "scale.csv: line 8, column 'Zeit': resolved: local time 2017-10-29T02:30 occurs twice",
+                "scale.csv: line 9, column 'Zeit': resolved: local time 2017-10-29T02:30 occurs twice",
+                "scale.csv: line 11, column 'Zeit': cannot read time '2023-02-29 12:00:00'");
+        assertThat(out.toString()).contains("scale.csv: 8 rows read, 6 readings produced to " + topic
+                + ", 2 rows and 0 cells rejected, 0 exact duplicates, 0 conflicting duplicates,"
+                + " 2 daylight-saving times resolved (--dst infer)");
+        AvroSingleObjectSerde<TelemetryReading> serde = AvroSingleObjectSerde.of(TelemetryReading.class);
+        Map<Instant, Double> kilograms = new HashMap<>();
+        for (ConsumerRecord<String, byte[]> record : readTopic(topic, 6)) {
+            TelemetryReading reading = serde.decode(record.value());
+            assertThat(record.key()).isEqualTo("keeper-hive-1");
+            assertThat(reading.getUnit()).isEqualTo("kg");
+            kilograms.put(reading.getReadingTime(), reading.getValue());
+        }
+        assertThat(kilograms).containsExactlyInAnyOrderEntriesOf(Map.of(
+                Instant.parse("2017-03-26T00:30:00Z"), 39.85, Instant.parse("2017-03-26T01:30:00Z"), 39.87,
+                Instant.parse("2017-10-28T23:30:00Z"), 41.0005, Instant.parse("2017-10-29T00:30:00Z"), 41.01,
+                Instant.parse("2017-10-29T01:30:00Z"), 41.02, Instant.parse("2017-10-29T02:30:00Z"), 41.03));
+    }
+
+    @Test
     void should_exit_3_in_strict_mode_and_2_with_the_header_it_found_when_a_column_is_missing() throws Exception {
         Path csv = dir.resolve("bad.csv");
         Files.writeString(csv, "Date,Tag number,temperature\n2021-06-19 00:04:58+00:00,3629,warm\n");
@@ -244,13 +292,17 @@ class CliIT {
     }
 
     private List<ConsumerRecord<String, byte[]>> readTopic(int expected) {
+        return readTopic(TOPIC, expected);
+    }
+
+    private List<ConsumerRecord<String, byte[]>> readTopic(String topic, int expected) {
         Map<String, Object> settings = new HashMap<>(config(Map.of()).kafkaClientSettings());
         settings.put(ConsumerConfig.GROUP_ID_CONFIG, "cli-it-" + System.nanoTime());
         settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(settings, new StringDeserializer(),
                 new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(TOPIC));
+            consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (records.size() < expected && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);

@@ -21,6 +21,10 @@ class ImportCsvCommandTest {
         for (String sensor : sensors) {
             args.addAll(List.of("--sensor", sensor));
         }
+        return execute(args);
+    }
+
+    private int execute(List<String> args) {
         CommandLine cli = IngestApp.commandLine();
         cli.setOut(new PrintWriter(new StringWriter(), true));
         cli.setErr(new PrintWriter(err, true));
@@ -57,5 +61,49 @@ class ImportCsvCommandTest {
 
         assertThat(cli.execute(args.toArray(String[]::new))).isEqualTo(2);
         assertThat(err.toString()).contains("The duplicate check's limit must be 0 to 805306368");
+    }
+
+    private int run(String... extra) {
+        List<String> args = new ArrayList<>(List.of("import-csv", "--file", "no-such-file.csv", "--time-column", "t",
+                "--sensor", "t=TEMPERATURE:degC", "--set", "kafka.bootstrap.servers=127.0.0.1:1"));
+        args.addAll(List.of(extra));
+        return execute(args);
+    }
+
+    @Test
+    void should_exit_2_unless_exactly_one_of_hive_column_and_hive_id_is_given() {
+        assertThat(run()).isEqualTo(2);
+        assertThat(err.toString()).contains("Missing required argument", "--hive-column", "--hive-id");
+        err.getBuffer().setLength(0);
+        assertThat(run("--hive-column", "h", "--hive-id", "x")).isEqualTo(2);
+        assertThat(err.toString()).contains("mutually exclusive");
+        err.getBuffer().setLength(0);
+        assertThat(run("--hive-id", "hive 1")).isEqualTo(2);
+        assertThat(err.toString()).contains("The hive id 'hive 1' has the character U+0020");
+    }
+
+    @Test
+    void should_exit_2_for_a_bad_dst_resolution_comment_prefix_or_time_start() {
+        assertThat(run("--hive-id", "h", "--dst", "guess")).isEqualTo(2);
+        assertThat(err.toString()).contains("--dst must be reject, earlier, later or infer, was 'guess'");
+        err.getBuffer().setLength(0);
+        assertThat(run("--hive-id", "h", "--comment-prefix", "//")).isEqualTo(2);
+        assertThat(err.toString()).contains("--comment-prefix must be one character, was '//'");
+        err.getBuffer().setLength(0);
+        assertThat(run("--hive-id", "h", "--time-format", "elapsed-s")).isEqualTo(2);
+        assertThat(err.toString()).contains("counts from a start: give it with --time-start");
+        err.getBuffer().setLength(0);
+        assertThat(run("--hive-id", "h", "--time-format", "elapsed-s", "--time-start", "2021-02-30T00:00:00Z"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--time-start: ");
+        err.getBuffer().setLength(0);
+        assertThat(run("--hive-id", "h", "--time-start", "2021-06-01T00:00:00Z")).isEqualTo(2);
+        assertThat(err.toString()).contains("--time-start is for the elapsed-* time formats only");
+    }
+
+    @Test
+    void should_exit_2_for_a_unit_of_another_quantity() {
+        assertThat(importCsv("w=WEIGHT:V")).isEqualTo(2);
+        assertThat(err.toString()).contains("the pipeline takes WEIGHT in kg, and 'V' is not a unit of the same quantity");
     }
 }

@@ -56,7 +56,8 @@ class CsvReadingParserTest {
         assertThat(totals).isEqualTo(new CsvReadingParser.Totals(6, 3, 3, 3));
         assertThat(problems).extracting(CsvReadingParser.Problem::toString).containsExactly(
                 "line 3, column 'Date': cannot read time 'yesterday' with the time format 'yyyy-MM-dd HH:mm:ss[XXX]' "
-                        + "(--time-format: iso, epoch-ms, epoch-s or a java.time pattern): Text 'yesterday' could not be "
+                        + "(--time-format: iso, epoch-ms, epoch-s, elapsed-ms, elapsed-s, elapsed-min, elapsed-h or a java.time "
+                        + "pattern): Text 'yesterday' could not be "
                         + "parsed at index 0",
                 "line 4, column 'Tag number': no hive id",
                 "line 5, column 'temperature': not a finite decimal number: 'NaN'",
@@ -154,6 +155,147 @@ class CsvReadingParserTest {
         assertThatThrownBy(() -> new CsvReadingParser("Date", new ReadingTimeParser("iso", ZoneOffset.UTC), "hive",
                 oneSeries, "gw", ',')).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Sensor columns 'a' and 'b' would both be TEMPERATURE sensor 'x'");
+    }
+
+    @Test
+    void should_give_every_row_a_fixed_hive_id_and_skip_comment_lines_before_and_after_the_header() {
+        CsvReadingParser oneHive = new CsvReadingParser("time", new ReadingTimeParser("iso", ZoneOffset.UTC),
+                CsvReadingParser.HiveSource.fixed("hive-7"), columns("weight=WEIGHT:kg"), "gw", ',', '#');
+
+        CsvReadingParser.Totals totals = oneHive.parseWithLines(new StringReader("""
+                # exported by the scale, firmware 1.2
+                # units: kg
+                time,weight
+                2021-07-15T11:00:00Z,40.5
+                # scale recalibrated
+                2021-07-15T12:00:00Z,nan
+                """), (reading, line) -> readings.add(reading), problems::add);
+
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(2, 1, 0, 1));
+        assertThat(readings).containsExactly(new TelemetryReading("hive-7", "gw", SensorType.WEIGHT, "default",
+                Instant.parse("2021-07-15T11:00:00Z"), 40.5, "kg", null));
+        assertThat(problems).extracting(Object::toString).as("line numbers count the comment lines")
+                .containsExactly("line 6, column 'weight': not a finite decimal number: 'nan'");
+    }
+
+    @Test
+    void should_refuse_a_bad_fixed_hive_id_and_a_comment_marker_that_is_the_delimiter() {
+        assertThatThrownBy(() -> CsvReadingParser.HiveSource.fixed("hive 7")).hasMessageStartingWith("The hive id 'hive 7'");
+        assertThatThrownBy(() -> new CsvReadingParser("time", new ReadingTimeParser("iso", ZoneOffset.UTC),
+                CsvReadingParser.HiveSource.fixed("h"), columns("weight=WEIGHT:kg"), "gw", ';', ';'))
+                .hasMessageContaining("comment marker must differ from the delimiter");
+    }
+
+    @Test
+    void should_convert_grams_to_kilograms_and_fahrenheit_to_celsius() {
+        CsvReadingParser converting = new CsvReadingParser("time", new ReadingTimeParser("iso", ZoneOffset.UTC), "hive",
+                columns("weight_g=WEIGHT:g", "temp_f=TEMPERATURE:degF"), "gw", ',');
+
+        converting.parse(new StringReader("time,hive,weight_g,temp_f\n2021-07-15T11:00:00Z,1,39850,95\n"),
+                readings::add, problems::add);
+
+        assertThat(readings).extracting(TelemetryReading::getValue, TelemetryReading::getUnit).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(39.85, "kg"), org.assertj.core.groups.Tuple.tuple(35.0, "degC"));
+        assertThat(columns("weight_g=WEIGHT:g").get(0).describe())
+                .isEqualTo("column 'weight_g' -> WEIGHT, sensor default, kg (converted from g)");
+    }
+
+    @Test
+    void should_reject_spring_gap_and_autumn_overlap_times_by_default_and_report_each_one_resolved_on_request() {
+        String csv = """
+                time,hive,t
+                2017-03-26 01:30:00,1,10
+                2017-03-26 02:30:00,1,11
+                2017-03-26 03:30:00,1,12
+                2017-10-29 02:30:00,1,13
+                2017-10-29 02:30:00,1,14
+                2017-10-29 03:30:00,1,15
+                """;
+        java.time.ZoneId berlin = java.time.ZoneId.of("Europe/Berlin");
+        CsvReadingParser rejecting = new CsvReadingParser("time", new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", berlin),
+                "hive", columns("t=TEMPERATURE:degC"), "gw", ',');
+
+        CsvReadingParser.Totals totals = rejecting.parse(new StringReader(csv), readings::add, problems::add);
+
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(6, 3, 3, 0, 0));
+        assertThat(problems).extracting(CsvReadingParser.Problem::line).containsExactly(3L, 5L, 6L);
+        assertThat(problems.get(0).message()).contains("does not exist in Europe/Berlin");
+        assertThat(problems.get(1).message()).contains("occurs twice in Europe/Berlin");
+
+        readings.clear();
+        problems.clear();
+        CsvReadingParser resolving = new CsvReadingParser("time", new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", berlin,
+                ReadingTimeParser.DstResolution.EARLIER, null), CsvReadingParser.HiveSource.column("hive"),
+                columns("t=TEMPERATURE:degC"), "gw", ',', null);
+        totals = resolving.parse(new StringReader(csv), readings::add, problems::add);
+
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(6, 6, 0, 0, 3));
+        assertThat(problems).extracting(CsvReadingParser.Problem::line).containsExactly(3L, 5L, 6L);
+        assertThat(problems).allMatch(p -> p.message().startsWith("resolved: local time"));
+        assertThat(readings).extracting(r -> r.getReadingTime().toString()).containsExactly("2017-03-26T00:30:00Z",
+                "2017-03-26T01:30:00Z", "2017-03-26T01:30:00Z", "2017-10-29T00:30:00Z", "2017-10-29T00:30:00Z",
+                "2017-10-29T02:30:00Z");
+    }
+
+    @Test
+    void should_infer_autumn_overlap_times_from_the_order_of_each_hive_and_keep_every_reading_distinct() {
+        StringBuilder csv = new StringBuilder("time,hive,t\n");
+        java.time.LocalDateTime local = java.time.LocalDateTime.of(2017, 10, 29, 1, 0);
+        java.time.ZoneId berlin = java.time.ZoneId.of("Europe/Berlin");
+        java.time.ZonedDateTime wall = local.atZone(berlin);
+        List<Instant> expected = new ArrayList<>();
+        for (int i = 0; i < 24; i++) { // 10-minute readings 01:00 to 03:50 wall time, through the repeated hour
+            for (String hive : List.of("a", "b")) { // two hives interleaved
+                csv.append(wall.toLocalDateTime().toString().replace('T', ' ')).append(":00,").append(hive)
+                        .append(',').append(i).append('\n');
+            }
+            expected.add(wall.toInstant());
+            wall = wall.plusMinutes(10);
+        }
+        CsvReadingParser inferring = new CsvReadingParser("time", new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", berlin,
+                ReadingTimeParser.DstResolution.INFER, null), CsvReadingParser.HiveSource.column("hive"),
+                columns("t=TEMPERATURE:degC"), "gw", ',', null);
+
+        CsvReadingParser.Totals totals = inferring.parse(new StringReader(csv.toString()), readings::add, problems::add);
+
+        assertThat(expected).as("24 instants: 01:00 to 03:50 wall time with 02:00-02:50 twice").hasSize(24)
+                .doesNotHaveDuplicates();
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(48, 48, 0, 0, 24));
+        for (String hive : List.of("a", "b")) {
+            assertThat(readings).filteredOn(r -> r.getHiveId().equals(hive)).extracting(TelemetryReading::getReadingTime)
+                    .containsExactlyElementsOf(expected);
+        }
+        assertThat(problems).extracting(CsvReadingParser.Problem::message)
+                .anyMatch(m -> m.endsWith("(--dst infer: first pass)"))
+                .anyMatch(m -> m.endsWith("(--dst infer: the clock went back)"));
+    }
+
+    @Test
+    void should_infer_the_second_of_two_equal_overlap_times_of_an_hourly_log_as_the_later_instant() {
+        CsvReadingParser inferring = new CsvReadingParser("time", new ReadingTimeParser("yyyy-MM-dd HH:mm:ss",
+                java.time.ZoneId.of("Europe/Berlin"), ReadingTimeParser.DstResolution.INFER, null),
+                CsvReadingParser.HiveSource.column("hive"), columns("t=TEMPERATURE:degC"), "gw", ',', null);
+
+        inferring.parse(new StringReader("time,hive,t\n2017-10-29 01:30:00,a,1\n2017-10-29 02:30:00,a,2\n"
+                + "2017-10-29 02:30:00,a,3\n2017-10-29 03:30:00,a,4\n"), readings::add, problems::add);
+
+        assertThat(readings).extracting(r -> r.getReadingTime().toString()).containsExactly("2017-10-28T23:30:00Z",
+                "2017-10-29T00:30:00Z", "2017-10-29T01:30:00Z", "2017-10-29T02:30:00Z");
+    }
+
+    @Test
+    void should_reject_a_spring_gap_time_even_when_inferring() {
+        CsvReadingParser inferring = new CsvReadingParser("time", new ReadingTimeParser("yyyy-MM-dd HH:mm:ss",
+                java.time.ZoneId.of("Europe/Berlin"), ReadingTimeParser.DstResolution.INFER, null),
+                CsvReadingParser.HiveSource.column("hive"), columns("t=TEMPERATURE:degC"), "gw", ',', null);
+
+        CsvReadingParser.Totals totals = inferring.parse(new StringReader(
+                "time,hive,t\n2017-03-26 01:50:00,a,1\n2017-03-26 02:10:00,a,2\n2017-03-26 03:10:00,a,3\n"),
+                readings::add, problems::add);
+
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(3, 2, 1, 0, 0));
+        assertThat(problems).singleElement().satisfies(p -> assertThat(p.message())
+                .contains("does not exist").contains("--dst infer cannot infer"));
     }
 
     private CsvReadingParser.Totals parse(String csv) {

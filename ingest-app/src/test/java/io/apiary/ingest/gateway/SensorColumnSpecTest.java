@@ -61,8 +61,11 @@ class SensorColumnSpecTest {
 
     @Test
     void should_refuse_a_unit_the_pipeline_would_dead_letter_and_name_the_accepted_ones() {
-        assertThatThrownBy(() -> SensorColumnSpec.parse("t=TEMPERATURE:degF"))
-                .hasMessageContaining("the pipeline takes TEMPERATURE in degC, not 'degF'");
+        assertThatThrownBy(() -> SensorColumnSpec.parse("t=TEMPERATURE:V"))
+                .hasMessageContaining("the pipeline takes TEMPERATURE in degC, and 'V' is not a unit of the same quantity")
+                .hasMessageContaining("dead-lettered as UNKNOWN_UNIT");
+        assertThat(SensorColumnSpec.parse("t=TEMPERATURE:degF").unit()).as("converted, see UnitConversion")
+                .isEqualTo("degF");
         assertThatThrownBy(() -> SensorColumnSpec.parse("b=BATTERY:volts")).hasMessageContaining("V or mV");
     }
 

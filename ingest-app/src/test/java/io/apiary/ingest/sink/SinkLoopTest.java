@@ -234,6 +234,34 @@ class SinkLoopTest {
     }
 
     @Test
+    void a_lingered_batch_goes_before_younger_full_batches_so_commits_advance_during_a_backlog() {
+        // 10 rows/s in 2-row batches: the first 10 rows go at once, then one batch every 200 ms
+        start(Map.of(IngestConfig.SINK_MAX_ROWS_PER_SECOND, "10", IngestConfig.SINK_BATCH_MAX_ROWS, "2",
+                IngestConfig.SINK_LINGER_MS, "500"));
+        assign(P0);
+        add(P0, "a|1|x");
+        await().atMost(Duration.ofSeconds(10)).until(() -> sink.activity().heldRows() == 1);
+        String[] busy = new String[40];
+        for (int i = 0; i < busy.length; i++) {
+            busy[i] = "b|" + i + "|x";
+        }
+        add(P0, busy);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) >= 1);
+        assertThat(writer.acknowledgedRows()).as("offset 0 committed while most of the backlog still waits")
+                .isLessThan(30);
+        int first = -1;
+        List<List<SinkTable.Write>> requests = writer.requests();
+        for (int i = 0; i < requests.size() && first < 0; i++) {
+            if (values(requests.get(i)).contains("a|1|x")) {
+                first = i;
+            }
+        }
+        assertThat(first).as("the lingered row's request, of %s", requests.size()).isBetween(0, 10);
+        await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) == 41);
+    }
+
+    @Test
     void conflicting_versions_of_one_row_in_a_batch_are_counted() {
         start(Map.of());
         assign(P0);
