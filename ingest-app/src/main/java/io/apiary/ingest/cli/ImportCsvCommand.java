@@ -184,8 +184,10 @@ public final class ImportCsvCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--max-reported must not be negative, was " + maxReported);
             }
             duplicates = new DuplicateReadings(duplicateCheckLimit);
-            ReadingTimeParser times = new ReadingTimeParser(timeFormat, zone, dstResolution(),
-                    timeStart == null ? null : new ReadingTimeParser("iso", zone).parse(timeStart));
+            ReadingTimeParser.DstResolution resolution = dstResolution();
+            ReadingTimeParser times = new ReadingTimeParser(timeFormat, zone, resolution, timeStart == null ? null
+                    : new ReadingTimeParser("iso", zone, resolution == ReadingTimeParser.DstResolution.INFER
+                            ? ReadingTimeParser.DstResolution.REJECT : resolution, null).parse(timeStart));
             parser = new CsvReadingParser(timeColumn, times, hive.id != null
                     ? CsvReadingParser.HiveSource.fixed(hive.id) : CsvReadingParser.HiveSource.column(hive.column),
                     columns, gatewayId, delimiterChar(), commentMarker());
@@ -246,8 +248,9 @@ public final class ImportCsvCommand implements Callable<Integer> {
         spec.commandLine().getOut().printf("%s: %d rows read, %d readings produced to %s, %d rows and %d cells"
                 + " rejected, %d exact duplicates, %d conflicting duplicates%s%n", name, totals.rows(), totals.readings(),
                 topics.telemetry(), totals.rejectedRows(), totals.rejectedCells(), duplicates.duplicates(),
-                duplicates.conflicts(), totals.resolvedTimes() == 0 ? ""
-                        : ", " + totals.resolvedTimes() + " daylight-saving times resolved (--dst " + dst.trim() + ")");
+                duplicates.conflicts(), (totals.resolvedTimes() == 0 ? ""
+                        : ", " + totals.resolvedTimes() + " daylight-saving times resolved (--dst " + dst.trim() + ")")
+                        + (commentPrefix == null ? "" : ", " + totals.commentLines() + " comment lines skipped"));
         warn(err, name, duplicates, limits, outsideLimits);
         if (totals.rows() > 0 && totals.readings() == 0) {
             err.printf("%s: no reading could be read; check --time-column, --time-format, --zone and --sensor%n", name);

@@ -53,8 +53,23 @@ public final class CsvReadingParser {
      * @param rejectedCells sensor cells rejected
      * @param resolvedTimes local times a daylight-saving change made missing or ambiguous, read by
      *                      the chosen resolution (each also reported, as a problem starting "resolved:")
+     * @param commentLines  lines skipped as comments (with a comment marker), before the header included
      */
-    public record Totals(long rows, long readings, long rejectedRows, long rejectedCells, long resolvedTimes) {
+    public record Totals(long rows, long readings, long rejectedRows, long rejectedCells, long resolvedTimes,
+            long commentLines) {
+        /**
+         * Totals without comment lines.
+         *
+         * @param rows          data rows read
+         * @param readings      readings produced
+         * @param rejectedRows  rows rejected whole
+         * @param rejectedCells sensor cells rejected
+         * @param resolvedTimes daylight-saving times resolved
+         */
+        public Totals(long rows, long readings, long rejectedRows, long rejectedCells, long resolvedTimes) {
+            this(rows, readings, rejectedRows, rejectedCells, resolvedTimes, 0);
+        }
+
         /**
          * Totals without resolved times.
          *
@@ -136,9 +151,10 @@ public final class CsvReadingParser {
      * @param gatewayId     gateway id given to every reading, not null
      * @param delimiter     field delimiter
      * @param commentMarker null, or the character that starts a comment line, skipped wherever it
-     *                      is (before the header too); it must differ from the delimiter and the quote
+     *                      is (before the header too) and counted; not the delimiter, the quote, a
+     *                      letter, a digit, a sign, a point or white space
      * @throws IllegalArgumentException if there is no sensor column, two share a name or a series,
-     *                                  or the comment marker is the delimiter, the quote or a line break
+     *                                  or the comment marker is one it cannot be
      */
     public CsvReadingParser(String timeColumn, ReadingTimeParser timeParser, HiveSource hive,
             List<SensorColumn> sensors, String gatewayId, char delimiter, Character commentMarker) {
@@ -146,10 +162,12 @@ public final class CsvReadingParser {
             throw new IllegalArgumentException("at least one sensor column is needed");
         }
         SensorMapping.requireDistinct(sensors);
-        if (commentMarker != null && (commentMarker == delimiter || commentMarker == '"' || commentMarker == '\n'
-                || commentMarker == '\r')) {
-            throw new IllegalArgumentException("The comment marker must differ from the delimiter, the quote and a"
-                    + " line break, was '" + commentMarker + "'");
+        if (commentMarker != null && (commentMarker == delimiter || commentMarker == '"'
+                || Character.isLetterOrDigit(commentMarker) || Character.isWhitespace(commentMarker)
+                || "+-.".indexOf(commentMarker) >= 0)) {
+            throw new IllegalArgumentException("The comment marker must not be the delimiter, the quote, a letter, a"
+                    + " digit, a sign, a point or white space (data lines start with those), was '" + commentMarker
+                    + "'");
         }
         this.timeColumn = Objects.requireNonNull(timeColumn);
         this.timeParser = Objects.requireNonNull(timeParser);
@@ -211,7 +229,7 @@ public final class CsvReadingParser {
      *                              the expected character set)
      */
     public Totals parseWithLines(Reader in, LineReadings readings, Consumer<Problem> problems) {
-        long[] totals = new long[5]; // rows, readings, rejected rows, rejected cells, resolved times
+        long[] totals = new long[6]; // rows, readings, rejected rows, rejected cells, resolved times, comments
         CSVParser parser = open(in);
         try (parser) {
             checkHeader(parser.getHeaderMap());
@@ -228,12 +246,14 @@ public final class CsvReadingParser {
                             + ": " + readFailure(e), e.getCause());
                 }
                 totals[0]++;
+                totals[5] += lines(record.getComment());
                 parseRow(record, parser, readings, problems, totals);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the CSV: " + e.getMessage(), e);
         }
-        return new Totals(totals[0], totals[1], totals[2], totals[3], totals[4]);
+        totals[5] += lines(parser.getHeaderComment()) + lines(parser.getTrailerComment());
+        return new Totals(totals[0], totals[1], totals[2], totals[3], totals[4], totals[5]);
     }
 
     private void parseRow(CSVRecord record, CSVParser parser, LineReadings readings,
@@ -272,15 +292,20 @@ public final class CsvReadingParser {
         for (SensorColumn sensor : sensors) {
             String cell = record.get(sensor.column());
             Double value = parseValue(cell);
-            if (value != null) {
-                value = sensor.conversion().apply(value);
-            }
             if (value == null) {
                 problems.accept(new Problem(line, sensor.column(), cell.isEmpty()
                         ? "empty cell, no reading" : "not a finite decimal number: " + quote(cell)));
                 totals[3]++;
                 continue;
             }
+            double converted = sensor.conversion().apply(value);
+            if (!Double.isFinite(converted) || (converted == 0 && value != 0 && sensor.conversion().apply(0) == 0)) {
+                problems.accept(new Problem(line, sensor.column(), quote(cell) + " " + sensor.conversion().from()
+                        + " is " + converted + " " + sensor.unit() + ", out of the range of a double"));
+                totals[3]++;
+                continue;
+            }
+            value = converted;
             try {
                 readings.accept(new TelemetryReading(hiveId, gatewayId, sensor.sensorType(), sensor.sensorId(), time,
                         value, sensor.unit(), null), line);
@@ -290,6 +315,10 @@ public final class CsvReadingParser {
                 totals[3]++;
             }
         }
+    }
+
+    private static long lines(String comment) {
+        return comment == null ? 0 : comment.chars().filter(c -> c == '\n').count() + 1;
     }
 
     private static Reader skipByteOrderMark(Reader in) throws IOException {

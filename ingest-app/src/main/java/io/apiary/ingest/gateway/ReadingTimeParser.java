@@ -4,14 +4,16 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
+import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.ResolverStyle;
 import java.time.temporal.TemporalAccessor;
+import java.time.temporal.TemporalQueries;
 import java.time.zone.ZoneOffsetTransition;
 import java.util.List;
 import java.util.Locale;
@@ -26,13 +28,18 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@code iso}: ISO-8601 local date-time, with or without an offset;</li>
  *   <li>{@code epoch-ms}, {@code epoch-s}: since 1970-01-01T00:00Z, decimal fractions allowed
- *       ({@code 15.56} seconds); digits below a millisecond are cut (the pipeline's times are
- *       milliseconds; two readings that become equal that way are the duplicate check's to report);</li>
+ *       ({@code 15.56} seconds); a time between two milliseconds is rounded down to the earlier
+ *       (the pipeline's times are milliseconds; two readings that become equal that way are the
+ *       duplicate check's to report);</li>
  *   <li>{@code elapsed-ms}, {@code elapsed-s}, {@code elapsed-min}, {@code elapsed-h}: time since
  *       a start given separately ({@code --time-start}), decimal fractions allowed, not negative;</li>
  *   <li>a {@link DateTimeFormatter} pattern such as {@code yyyy-MM-dd HH:mm:ss[XXX]}, resolved with
  *       {@link ResolverStyle#STRICT} (its {@code y} is read as the proleptic year {@code u}, so that
- *       patterns written the usual way work under strict resolution).</li>
+ *       patterns written the usual way work under strict resolution; {@code yy} is 2000 to 2099).
+ *       A pattern must give a date; one without a time of day reads midnight (a daily log); one
+ *       that cannot give what its letters promise is refused when the parser is made. A zone
+ *       written in the text ({@code VV}, {@code z}) or an offset ({@code XXX}) takes precedence
+ *       over the given zone.</li>
  * </ul>
  *
  * <p>Text without an offset is read in the given zone (a station's local standard time, for
@@ -133,6 +140,13 @@ public final class ReadingTimeParser {
             throw new IllegalArgumentException("--time-start is for the elapsed-* time formats only, not '" + format
                     + "'");
         }
+        if (start != null) {
+            try {
+                start.toEpochMilli();
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("--time-start " + start + " is out of the range of times", e);
+            }
+        }
         this.start = start;
         this.formatter = switch (format) {
             case "epoch-ms", "epoch-s", "elapsed-ms", "elapsed-s", "elapsed-min", "elapsed-h" -> null;
@@ -140,16 +154,56 @@ public final class ReadingTimeParser {
                     .append(DateTimeFormatter.ISO_LOCAL_DATE_TIME).optionalStart().appendOffsetId()
                     .toFormatter(Locale.ROOT).withResolverStyle(ResolverStyle.STRICT);
             default -> {
+                DateTimeFormatter pattern;
                 try {
-                    yield DateTimeFormatter.ofPattern(prolepticYears(format), Locale.ROOT)
+                    pattern = DateTimeFormatter.ofPattern(prolepticYears(format), Locale.ROOT)
                             .withResolverStyle(ResolverStyle.STRICT);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("Invalid time format '" + format + "': use "
                             + String.join(", ", NAMED_FORMATS) + " or a java.time pattern like yyyy-MM-dd HH:mm:ss[XXX]",
                             e);
                 }
+                requireDateAndTime(format, pattern);
+                yield pattern;
             }
         };
+    }
+
+    /**
+     * Refuses a pattern that cannot give a date, or that has time-of-day letters and cannot give a
+     * time (for example {@code hh} without {@code a}), by reading back what it writes of a sample
+     * instant: such a pattern would reject every row, or read every row as midnight.
+     */
+    private static void requireDateAndTime(String format, DateTimeFormatter pattern) {
+        TemporalAccessor back;
+        try {
+            back = pattern.parse(pattern.format(java.time.ZonedDateTime.of(2021, 6, 1, 13, 45, 30, 123_000_000,
+                    ZoneOffset.UTC)));
+        } catch (DateTimeException e) {
+            throw new IllegalArgumentException("The time format '" + format + "' cannot read what it writes: "
+                    + e.getMessage(), e);
+        }
+        if (back.query(TemporalQueries.localDate()) == null) {
+            throw new IllegalArgumentException("The time format '" + format + "' gives no date (Y is the week-based"
+                    + " year: use y; D is the day of the year, d the day of the month)");
+        }
+        if (back.query(TemporalQueries.localTime()) == null && hasTimeLetters(format)) {
+            throw new IllegalArgumentException("The time format '" + format + "' gives no time of day (h and K are"
+                    + " hours of AM/PM and need a; use H for 0-23)");
+        }
+    }
+
+    private static boolean hasTimeLetters(String pattern) {
+        boolean quoted = false;
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '\'') {
+                quoted = !quoted;
+            } else if (!quoted && "HhKkmsSaAnN".indexOf(c) >= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -208,11 +262,19 @@ public final class ReadingTimeParser {
         if (unitMillis > 0) {
             return new Parsed(fromNumber(t), null);
         }
-        TemporalAccessor parsed = formatter.parseBest(t, OffsetDateTime::from, LocalDateTime::from);
-        if (parsed instanceof OffsetDateTime odt) {
-            return new Parsed(odt.toInstant(), null);
+        TemporalAccessor parsed = formatter.parse(t);
+        LocalDate date = parsed.query(TemporalQueries.localDate());
+        if (date == null) {
+            throw new DateTimeException("'" + t + "' gives no date");
         }
-        return atZone((LocalDateTime) parsed, previous);
+        LocalTime time = parsed.query(TemporalQueries.localTime());
+        LocalDateTime local = LocalDateTime.of(date, time == null ? LocalTime.MIDNIGHT : time);
+        ZoneOffset offset = parsed.query(TemporalQueries.offset());
+        if (offset != null) {
+            return new Parsed(local.toInstant(offset), null);
+        }
+        ZoneId written = parsed.query(TemporalQueries.zoneId());
+        return atZone(local, written != null ? written : zone, previous);
     }
 
     private Instant fromNumber(String t) {
@@ -233,7 +295,7 @@ public final class ReadingTimeParser {
         return Instant.ofEpochMilli(millis.longValueExact());
     }
 
-    private Parsed atZone(LocalDateTime local, Instant previous) {
+    private Parsed atZone(LocalDateTime local, ZoneId zone, Instant previous) {
         List<ZoneOffset> offsets = zone.getRules().getValidOffsets(local);
         if (offsets.size() == 1) {
             return new Parsed(local.toInstant(offsets.get(0)), null);

@@ -14,6 +14,7 @@ import javax.measure.format.MeasurementParseException;
 import io.apiary.ingest.validation.PhysicalRanges;
 import systems.uom.common.USCustomary;
 import tech.units.indriya.format.SimpleUnitFormat;
+import tech.units.indriya.function.AbstractConverter;
 import tech.units.indriya.unit.Units;
 
 /**
@@ -28,7 +29,9 @@ import tech.units.indriya.unit.Units;
  * <p>Unit names: the pipeline's own ({@code degC}, {@code degF}, {@code %RH}, {@code lb} ...) and
  * whatever Indriya's {@link SimpleUnitFormat} reads ({@code g}, {@code mV}, {@code K}, {@code m/s},
  * {@code klx} ...). A unit the pipeline takes as it is needs no conversion (the identity); one
- * of another quantity ({@code WEIGHT} in {@code V}) has none.
+ * of another quantity ({@code WEIGHT} in {@code V}) has none, and neither has {@code ppm}
+ * (dimensionless: any other dimensionless unit would "convert" to it). {@code HUMIDITY} written
+ * in {@code %} is read as {@code %RH}, the same number.
  *
  * <p>Immutable and thread-safe.
  */
@@ -40,8 +43,7 @@ public final class UnitConversion {
             "degF", USCustomary.FAHRENHEIT,
             "lb", USCustomary.POUND,
             "oz", USCustomary.OUNCE,
-            "lux", Units.LUX,
-            "ppm", tech.units.indriya.AbstractUnit.ONE.divide(1_000_000));
+            "lux", Units.LUX);
 
     private final String from;
     private final String to;
@@ -75,6 +77,10 @@ public final class UnitConversion {
         List<String> taken = new ArrayList<>(PhysicalRanges.units(sensorType));
         if (taken.isEmpty() || taken.contains(fileUnit)) {
             return identity(fileUnit);
+        }
+        if ("HUMIDITY".equals(sensorType) && "%".equals(fileUnit)) {
+            // how most files write relative humidity: the same number, under the pipeline's name
+            return new UnitConversion(fileUnit, "%RH", AbstractConverter.IDENTITY);
         }
         Unit<?> source = unit(fileUnit);
         if (source != null) {

@@ -192,7 +192,7 @@ class CliIT {
                 "scale.csv: line 11, column 'Zeit': cannot read time '2023-02-29 12:00:00'");
         assertThat(out.toString()).contains("scale.csv: 8 rows read, 6 readings produced to " + topic
                 + ", 2 rows and 0 cells rejected, 0 exact duplicates, 0 conflicting duplicates,"
-                + " 2 daylight-saving times resolved (--dst infer)");
+                + " 2 daylight-saving times resolved (--dst infer), 2 comment lines skipped");
         AvroSingleObjectSerde<TelemetryReading> serde = AvroSingleObjectSerde.of(TelemetryReading.class);
         Map<Instant, Double> kilograms = new HashMap<>();
         for (ConsumerRecord<String, byte[]> record : readTopic(topic, 6)) {

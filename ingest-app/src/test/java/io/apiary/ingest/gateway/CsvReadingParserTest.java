@@ -171,7 +171,7 @@ class CsvReadingParserTest {
                 2021-07-15T12:00:00Z,nan
                 """), (reading, line) -> readings.add(reading), problems::add);
 
-        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(2, 1, 0, 1));
+        assertThat(totals).as("three comment lines skipped, counted").isEqualTo(new CsvReadingParser.Totals(2, 1, 0, 1, 0, 3));
         assertThat(readings).containsExactly(new TelemetryReading("hive-7", "gw", SensorType.WEIGHT, "default",
                 Instant.parse("2021-07-15T11:00:00Z"), 40.5, "kg", null));
         assertThat(problems).extracting(Object::toString).as("line numbers count the comment lines")
@@ -183,7 +183,12 @@ class CsvReadingParserTest {
         assertThatThrownBy(() -> CsvReadingParser.HiveSource.fixed("hive 7")).hasMessageStartingWith("The hive id 'hive 7'");
         assertThatThrownBy(() -> new CsvReadingParser("time", new ReadingTimeParser("iso", ZoneOffset.UTC),
                 CsvReadingParser.HiveSource.fixed("h"), columns("weight=WEIGHT:kg"), "gw", ';', ';'))
-                .hasMessageContaining("comment marker must differ from the delimiter");
+                .hasMessageContaining("comment marker must not be the delimiter");
+        for (char marker : new char[] {'2', 'a', '-', ' '}) {
+            assertThatThrownBy(() -> new CsvReadingParser("time", new ReadingTimeParser("iso", ZoneOffset.UTC),
+                    CsvReadingParser.HiveSource.fixed("h"), columns("weight=WEIGHT:kg"), "gw", ',', marker))
+                    .as("'%s' starts data lines", marker).hasMessageContaining("data lines start with those");
+        }
     }
 
     @Test
@@ -296,6 +301,19 @@ class CsvReadingParserTest {
         assertThat(totals).isEqualTo(new CsvReadingParser.Totals(3, 2, 1, 0, 0));
         assertThat(problems).singleElement().satisfies(p -> assertThat(p.message())
                 .contains("does not exist").contains("--dst infer cannot infer"));
+    }
+
+    @Test
+    void should_reject_a_value_that_its_conversion_takes_out_of_the_range_of_a_double() {
+        CsvReadingParser converting = new CsvReadingParser("time", new ReadingTimeParser("iso", ZoneOffset.UTC), "hive",
+                columns("b=BATTERY:kV", "w=WEIGHT:g", "t=TEMPERATURE:degF"), "gw", ',');
+
+        CsvReadingParser.Totals totals = converting.parse(new StringReader(
+                "time,hive,b,w,t\n2021-07-15T11:00:00Z,1,1e306,1e-322,32\n"), readings::add, problems::add);
+
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(1, 1, 0, 2));
+        assertThat(problems).extracting(CsvReadingParser.Problem::column).containsExactly("b", "w");
+        assertThat(readings).singleElement().satisfies(r -> assertThat(r.getValue()).as("32 degF").isEqualTo(0.0));
     }
 
     private CsvReadingParser.Totals parse(String csv) {

@@ -45,6 +45,37 @@ class ReadingTimeParserTest {
     }
 
     @Test
+    void a_zone_or_offset_written_in_the_text_wins_over_the_given_zone_and_its_changes_are_flagged_too() {
+        ReadingTimeParser named = new ReadingTimeParser("yyyy-MM-dd HH:mm VV", ZoneOffset.UTC);
+        assertThat(named.parse("2021-06-01 12:00 America/New_York")).isEqualTo(Instant.parse("2021-06-01T16:00:00Z"));
+        assertThat(new ReadingTimeParser("yyyy-MM-dd HH:mm z", ZoneOffset.UTC).parse("2021-06-01 12:00 CEST"))
+                .isEqualTo(Instant.parse("2021-06-01T10:00:00Z"));
+        assertThatThrownBy(() -> named.parse("2017-03-26 02:30 Europe/Berlin")).hasMessageContaining("does not exist");
+        assertThat(new ReadingTimeParser("yyyy-MM-dd HH:mm XXX", BERLIN).parse("2017-03-26 02:30 +01:00"))
+                .as("an offset makes any local time exact").isEqualTo(Instant.parse("2017-03-26T01:30:00Z"));
+    }
+
+    @Test
+    void a_date_only_pattern_reads_midnight_in_the_zone() {
+        assertThat(new ReadingTimeParser("dd.MM.yyyy", BERLIN).parse("01.06.2021"))
+                .isEqualTo(Instant.parse("2021-05-31T22:00:00Z"));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"YYYY-MM-dd HH:mm:ss|gives no date", "MM-dd HH:mm|gives no date",
+            "yyyy-MM-dd hh:mm|gives no time of day", "yyyy-MM-dd KK:mm:ss|gives no time of day"})
+    void a_pattern_that_cannot_give_what_it_promises_is_refused_when_made(String pattern, String message) {
+        assertThatThrownBy(() -> new ReadingTimeParser(pattern, ZoneOffset.UTC))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
+    }
+
+    @Test
+    void a_start_out_of_the_range_of_milliseconds_is_refused() {
+        assertThatThrownBy(() -> new ReadingTimeParser("elapsed-s", ZoneOffset.UTC, DstResolution.REJECT,
+                Instant.parse("+999999999-12-31T23:00:00Z"))).hasMessageContaining("out of the range of times");
+    }
+
+    @Test
     void a_y_inside_a_quoted_literal_stays_a_letter() {
         assertThat(ReadingTimeParser.prolepticYears("yyyy-MM-dd'T'HH 'year' yy")).isEqualTo("uuuu-MM-dd'T'HH 'year' uu");
         assertThat(new ReadingTimeParser("'day' yyyy-MM-dd HH:mm", ZoneOffset.UTC).parse("day 2021-06-01 10:00"))

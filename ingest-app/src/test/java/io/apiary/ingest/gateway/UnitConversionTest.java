@@ -44,6 +44,17 @@ class UnitConversionTest {
     }
 
     @Test
+    void humidity_in_percent_is_read_as_relative_humidity_and_no_dimensionless_unit_becomes_ppm() {
+        UnitConversion percent = UnitConversion.find("HUMIDITY", "%");
+        assertThat(percent.to()).isEqualTo("%RH");
+        assertThat(percent.apply(56.5)).isEqualTo(56.5);
+        for (String unit : new String[] {"rad", "sr", "one", "%"}) {
+            assertThatThrownBy(() -> UnitConversion.find("CO2", unit)).as(unit)
+                    .hasMessageContaining("the pipeline takes CO2 in ppm");
+        }
+    }
+
+    @Test
     void a_type_without_ranges_takes_any_unit_as_it_is() {
         assertThat(UnitConversion.find("ENTRANCE_COUNT_NOT_A_RANGE", "bees").isIdentity()).isTrue();
     }
