@@ -19,6 +19,8 @@ public final class ReadOptions {
     public static final String READ_PAGE_SIZE = "read.page.size";
     public static final String READ_MAX_PARTITION_QUERIES = "read.max.partition.queries";
     public static final String READ_CONSISTENCY = "read.consistency";
+    public static final String READ_PROBE_PARTITIONS = "read.probe.partitions";
+    public static final String READ_MAX_PROBED_PARTITIONS = "read.max.probed.partitions";
     public static final String READ_TELEMETRY_PREVIOUS_SCHEMES = "read.telemetry.previous.shard.schemes";
     public static final String READ_WEATHER_PREVIOUS_SCHEMES = "read.weather.previous.shard.schemes";
     public static final String READ_TELEMETRY_LEGACY_TABLE = "read.telemetry.legacy.table";
@@ -65,7 +67,20 @@ public final class ReadOptions {
                                 + "counted as days x shards of every shard scheme, and again for a legacy table read "
                                 + "beside the current one; the sensor types of a partition are read with one query); "
                                 + "a longer read is refused with a message rather than held in memory. At 96 shards, "
-                                + "100,000 covers 1,041 days (96 a day), or 520 with the legacy table.")
+                                + "100,000 covers 1,041 days (96 a day), or 520 with the legacy table. A read of "
+                                + TableNames.HIVE_TELEMETRY + " that probes (read.probe.partitions) counts only the "
+                                + "partitions that hold rows.")
+                .define(READ_PROBE_PARTITIONS, Type.INT, 1_000, Range.between(0, 10_000), Importance.LOW,
+                        "A read of " + TableNames.HIVE_TELEMETRY + " over more partitions than this first asks "
+                                + "which of them hold rows, this many partitions per request (hive_id = ? AND day IN ? "
+                                + "AND shard IN ? PER PARTITION LIMIT 1), and then queries only those: a sparse year "
+                                + "costs a request per this many partitions plus one per partition with rows, not one "
+                                + "per partition. 0 never asks (every partition in range is queried).")
+                .define(READ_MAX_PROBED_PARTITIONS, Type.INT, 1_000_000, Range.between(1, 100_000_000), Importance.LOW,
+                        "Most partitions one probed read may ask about (days x shards of every shard scheme); "
+                                + "about 100 bytes of memory each while the read is planned. At 96 shards a day, "
+                                + "1,000,000 covers 28 years. read.max.partition.queries then counts only the "
+                                + "partitions that hold rows.")
                 .define(READ_PAGE_SIZE, Type.INT, 5_000, Range.between(1, 100_000), Importance.LOW,
                         "Rows per page Cassandra returns for one partition query (the driver's page size); a "
                                 + "read of one sensor with a limit asks for at most the limit plus one. A limited read "

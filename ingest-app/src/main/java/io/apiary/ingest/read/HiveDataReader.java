@@ -103,6 +103,7 @@ public final class HiveDataReader {
 
     @SuppressWarnings("unchecked")
     private <R extends TimedRow> MergedRows<R> open(ReadRequest<R> request, int pageSize, int maxBufferedRows) {
+        long startNanos = System.nanoTime();
         SeriesTable<R> table = request.table();
         PageToken after = request.pageToken() == null ? null
                 : PageToken.decode(request.pageToken(), table.name(), request.order());
@@ -111,8 +112,18 @@ public final class HiveDataReader {
             return new MergedRows<>(List.of(), request.order(), settings.maxInFlight(), after, 0,
                     List.of(table.name()), table.legacyRule(), row -> true);
         }
-        checkPlanSize(request, range, List.of(table.name()));
+        // refused before anything is asked, the legacy table's existence included, when it cannot be probed
+        boolean probable = table.hasSeries() && settings.probePartitions() > 0
+                && plannedQueries(request, range, 1) > settings.probePartitions();
+        if (!probable) {
+            checkPlanSize(request, range, List.of(table.name()));
+        }
         String legacy = legacyTable(request);
+        if (probable && legacy.isEmpty()) {
+            checkProbeSize(request, range);
+        } else if (probable) {
+            checkPlanSize(request, range, List.of(table.name()));
+        }
         if (!legacy.isEmpty()) {
             checkPlanSize(request, range, List.of(table.name(), legacy));
         }
@@ -122,8 +133,38 @@ public final class HiveDataReader {
                 ? (ReadPlanner.Plan<R>) (ReadPlanner.Plan<?>) TelemetryPlanner.plan(
                         (ReadPlanner<TelemetryRow>) (ReadPlanner<?>) planner, legacy)
                 : planner.plan(legacy);
-        return new MergedRows<>(plan.cursors(), request.order(), settings.maxInFlight(), after, plan.partitions(),
-                plan.tables(), table.legacyRule(), plan.wanted());
+        if (plan.partitions() > settings.maxPartitionQueries()) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "reading %s of %s from %s to %s would "
+                    + "query %,d partitions that hold rows (of %,d in the range), more than read.max.partition.queries"
+                    + " (%,d): narrow the range, or raise that setting", table.name(), request.entity(), range.from(),
+                    range.to(), plan.partitions(), plan.partitionsInRange(), settings.maxPartitionQueries()));
+        }
+        MergedRows<R> rows = new MergedRows<>(plan.cursors(), request.order(), settings.maxInFlight(), after,
+                plan.partitionsInRange(), plan.tables(), table.legacyRule(), plan.wanted());
+        rows.countEarlierWork(plan.probeRequests(), startNanos);
+        return rows;
+    }
+
+    /** Days x shards of every scheme in a range, for each of {@code tables} tables (1 for hive_activity). */
+    private long plannedQueries(ReadRequest<?> request, TimeRange range, int tables) {
+        SeriesTable<?> table = request.table();
+        if (table == SeriesTable.ACTIVITY) {
+            return 1;
+        }
+        long days = DayBucket.epochDay(range.toMillis() - 1) - DayBucket.epochDay(range.fromMillis()) + 1;
+        long shards = !table.sharded() ? 1 : settings.schemes(table).stream().mapToLong(ShardScheme::shards).sum();
+        return days * shards * tables;
+    }
+
+    /** Refuses a probed read that would ask about more partitions than {@code read.max.probed.partitions}. */
+    private void checkProbeSize(ReadRequest<?> request, TimeRange range) {
+        long partitions = plannedQueries(request, range, 1);
+        if (partitions > settings.maxProbedPartitions()) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "reading %s of %s from %s to %s would "
+                    + "ask about %,d partitions, more than read.max.probed.partitions (%,d): narrow the range, or "
+                    + "raise that setting", request.table().name(), request.entity(), range.from(), range.to(),
+                    partitions, settings.maxProbedPartitions()));
+        }
     }
 
     /**

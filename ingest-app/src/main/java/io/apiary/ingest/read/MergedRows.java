@@ -66,7 +66,7 @@ public final class MergedRows<R extends TimedRow> implements Iterator<R>, AutoCl
     private final List<String> tables;
     private final Set<List<Object>> partitionsRead = new HashSet<>();
     private final Deque<R> ready = new ArrayDeque<>();
-    private final long startNanos = System.nanoTime();
+    private long startNanos = System.nanoTime();
     private long requestsSent;
     private long rows;
     private R next;
@@ -138,6 +138,17 @@ public final class MergedRows<R extends TimedRow> implements Iterator<R>, AutoCl
         next = null;
         rows++;
         return row;
+    }
+
+    /**
+     * Counts what the read did before its cursors (the probes of a sparse read) in {@link #stats}.
+     *
+     * @param requests   requests sent before
+     * @param startNanos when the read started ({@link System#nanoTime}), at or before this merge was made
+     */
+    void countEarlierWork(long requests, long startNanos) {
+        requestsSent += requests;
+        this.startNanos = Math.min(this.startNanos, startNanos);
     }
 
     /** @return the read's cost so far */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import io.apiary.ingest.topology.RowMapper;
 
 /**
@@ -29,7 +30,13 @@ class ReadPlanner<R extends TimedRow> {
      *                   hide legacy rows are not)
      * @param <R>        the row type
      */
-    record Plan<R extends TimedRow>(List<SliceCursor<R>> cursors, int partitions, List<String> tables, Predicate<? super R> wanted) {
+    record Plan<R extends TimedRow>(List<SliceCursor<R>> cursors, int partitions, List<String> tables,
+            Predicate<? super R> wanted, int probed, long probeRequests) {
+
+        /** @return partitions in the read's range: those asked about by probes, or else those queried */
+        int partitionsInRange() {
+            return Math.max(partitions, probed);
+        }
     }
 
     final ReadBackend backend;
@@ -41,6 +48,8 @@ class ReadPlanner<R extends TimedRow> {
     final Comparator<TimedRow> rowOrder;
     private final List<SliceCursor<R>> cursors = new ArrayList<>();
     private final Set<List<Object>> partitions = new HashSet<>();
+    private int probed;
+    private long probeRequests;
 
     /**
      * @param backend         where requests go, not null
@@ -88,7 +97,88 @@ class ReadPlanner<R extends TimedRow> {
     Plan<R> done(String legacyTable, Predicate<? super R> wanted) {
         SeriesTable<R> table = request.table();
         return new Plan<>(List.copyOf(cursors), partitions.size(),
-                legacyTable.isEmpty() ? List.of(table.name()) : List.of(table.name(), legacyTable), wanted);
+                legacyTable.isEmpty() ? List.of(table.name()) : List.of(table.name(), legacyTable), wanted, probed,
+                probeRequests);
+    }
+
+    /**
+     * Keeps the partitions that hold rows, when there are more than {@code read.probe.partitions}
+     * of them: asks Cassandra which exist, that many per request ({@code hive_id = ? AND day IN ?
+     * AND shard IN ? PER PARTITION LIMIT 1}: one row per partition that has any), up to
+     * {@code read.max.in.flight.requests} requests at once. A sparse range then costs a request per
+     * {@code read.probe.partitions} partitions plus the queries of those with rows, instead of one
+     * query per partition; a range of at most that many partitions (a dense day at 96 shards) is
+     * not probed and costs what it did. Cassandra answers an absent partition from its bloom
+     * filters, mostly without reading disk. A partition written after its probe and before the
+     * read reaches it is missed, as a row written after a query's page would be.
+     *
+     * @param parts  the partitions of hive_telemetry_v2 that can hold the read's rows, in time order
+     * @param table  the table's name
+     * @return those that hold rows, in the same order; all of them when not probed
+     * @throws ReadException if a probe fails
+     */
+    List<SeriesTable.SeriesSlice> existing(List<SeriesTable.SeriesSlice> parts, String table) {
+        int per = settings.probePartitions();
+        if (per == 0 || parts.size() <= per) {
+            return parts;
+        }
+        probed += parts.size();
+        java.util.TreeMap<java.time.LocalDate, java.util.TreeSet<Integer>> byDay = new java.util.TreeMap<>();
+        for (SeriesTable.SeriesSlice part : parts) {
+            List<Object> keys = part.slice().keys();
+            byDay.computeIfAbsent((java.time.LocalDate) keys.get(0), d -> new java.util.TreeSet<>())
+                    .add((Integer) keys.get(1));
+        }
+        String cql = "SELECT day, shard FROM " + settings.keyspace() + "." + table
+                + " WHERE hive_id = ? AND day IN ? AND shard IN ? PER PARTITION LIMIT 1";
+        Set<List<Object>> found = new HashSet<>();
+        java.util.ArrayDeque<java.util.concurrent.CompletableFuture<AsyncResultSet>> inFlight = new java.util.ArrayDeque<>();
+        List<java.time.LocalDate> days = new ArrayList<>();
+        java.util.TreeSet<Integer> shards = new java.util.TreeSet<>();
+        for (var day : byDay.entrySet()) {
+            java.util.TreeSet<Integer> union = new java.util.TreeSet<>(shards);
+            union.addAll(day.getValue());
+            if (!days.isEmpty() && (long) (days.size() + 1) * union.size() > per) {
+                probe(cql, days, shards, inFlight, found, table);
+                days = new ArrayList<>();
+                union = new java.util.TreeSet<>(day.getValue());
+            }
+            days.add(day.getKey());
+            shards = union;
+        }
+        probe(cql, days, shards, inFlight, found, table);
+        while (!inFlight.isEmpty()) {
+            collect(inFlight.poll(), found, table);
+        }
+        return parts.stream().filter(part -> found.contains(part.slice().keys())).toList();
+    }
+
+    private void probe(String cql, List<java.time.LocalDate> days, Set<Integer> shards,
+            java.util.ArrayDeque<java.util.concurrent.CompletableFuture<AsyncResultSet>> inFlight,
+            Set<List<Object>> found, String table) {
+        if (inFlight.size() >= settings.maxInFlight()) {
+            collect(inFlight.poll(), found, table);
+        }
+        probeRequests++;
+        inFlight.add(backend.request(table, cql, new Object[] {request.entity(), List.copyOf(days), List.copyOf(shards)},
+                days.size() * shards.size()).get().toCompletableFuture());
+    }
+
+    private void collect(java.util.concurrent.CompletableFuture<AsyncResultSet> answer, Set<List<Object>> found,
+            String table) {
+        String description = "which partitions of " + table + " hold rows of " + request.table().entityColumn() + "="
+                + request.entity();
+        AsyncResultSet page = PartitionCursor.await(answer, description);
+        while (true) {
+            for (com.datastax.oss.driver.api.core.cql.Row row : page.currentPage()) {
+                found.add(List.of(row.getLocalDate(0), row.getInt(1)));
+            }
+            if (!page.hasMorePages()) {
+                return;
+            }
+            probeRequests++;
+            page = PartitionCursor.await(page.fetchNextPage().toCompletableFuture(), description);
+        }
     }
 
     /**

@@ -26,10 +26,33 @@ import io.apiary.ingest.tables.TableNames;
  *                         exists (e.g. {@code hive_telemetry}); empty to read none; not null
  * @param legacyAlertsTable the legacy alerts table read beside agent_alerts_v2 when it exists (e.g.
  *                         {@code agent_alerts}); empty to read none; not null
+ * @param probePartitions  partitions of hive_telemetry_v2 asked about per probe request, when a
+ *                         read spans more than this many; 0 never probes
+ * @param maxProbedPartitions most partitions one probed read may ask about, at least 1
  */
 public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, List<ShardScheme> weatherSchemes,
         int maxInFlight, int pageSize, ConsistencyLevel consistency, int maxPartitionQueries,
-        String legacyTelemetryTable, String legacyAlertsTable) {
+        String legacyTelemetryTable, String legacyAlertsTable, int probePartitions, int maxProbedPartitions) {
+
+    /**
+     * Settings that never probe (every partition in range is queried).
+     *
+     * @param keyspace             the keyspace
+     * @param telemetrySchemes     hive_telemetry_v2's shard schemes, current first
+     * @param weatherSchemes       weather_readings' shard schemes, current first
+     * @param maxInFlight          most requests in flight
+     * @param pageSize             rows per page
+     * @param consistency          read consistency level
+     * @param maxPartitionQueries  most partition queries
+     * @param legacyTelemetryTable the legacy readings table, or empty
+     * @param legacyAlertsTable    the legacy alerts table, or empty
+     */
+    public ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, List<ShardScheme> weatherSchemes,
+            int maxInFlight, int pageSize, ConsistencyLevel consistency, int maxPartitionQueries,
+            String legacyTelemetryTable, String legacyAlertsTable) {
+        this(keyspace, telemetrySchemes, weatherSchemes, maxInFlight, pageSize, consistency, maxPartitionQueries,
+                legacyTelemetryTable, legacyAlertsTable, 0, 1);
+    }
 
     /** Checks and copies the fields. */
     public ReadSettings {
@@ -47,6 +70,10 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
                 throw new IllegalArgumentException(legacyTableProblem(legacy));
             }
         }
+        if (probePartitions < 0 || maxProbedPartitions < 1) {
+            throw new IllegalArgumentException("probePartitions must be at least 0 and maxProbedPartitions at least 1,"
+                    + " were " + probePartitions + " and " + maxProbedPartitions);
+        }
         if (maxInFlight < 1 || pageSize < 1 || maxPartitionQueries < 1) {
             throw new IllegalArgumentException("maxInFlight, pageSize and maxPartitionQueries must be at least 1, were "
                     + maxInFlight + ", " + pageSize + " and " + maxPartitionQueries);
@@ -58,6 +85,7 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
      * {@code telemetry.shard.strategy}, {@code telemetry.shards} and {@code weather.shards}, then
      * {@code read.*.previous.shard.schemes}; {@code read.max.in.flight.requests},
      * {@code read.page.size}, {@code read.consistency}, {@code read.max.partition.queries},
+     * {@code read.probe.partitions}, {@code read.max.probed.partitions},
      * {@code read.telemetry.legacy.table} and {@code read.alerts.legacy.table}.
      *
      * @param config the validated configuration, not null
@@ -73,7 +101,8 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
                 DefaultConsistencyLevel.valueOf(config.getString(ReadOptions.READ_CONSISTENCY).trim()
                         .toUpperCase(Locale.ROOT)), config.getInt(ReadOptions.READ_MAX_PARTITION_QUERIES),
                 config.getString(ReadOptions.READ_TELEMETRY_LEGACY_TABLE).trim(),
-                config.getString(ReadOptions.READ_ALERTS_LEGACY_TABLE).trim());
+                config.getString(ReadOptions.READ_ALERTS_LEGACY_TABLE).trim(),
+                config.getInt(ReadOptions.READ_PROBE_PARTITIONS), config.getInt(ReadOptions.READ_MAX_PROBED_PARTITIONS));
     }
 
     /**
@@ -82,7 +111,17 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
      */
     public ReadSettings withPageSize(int rows) {
         return new ReadSettings(keyspace, telemetrySchemes, weatherSchemes, maxInFlight, rows, consistency,
-                maxPartitionQueries, legacyTelemetryTable, legacyAlertsTable);
+                maxPartitionQueries, legacyTelemetryTable, legacyAlertsTable, probePartitions, maxProbedPartitions);
+    }
+
+    /**
+     * @param partitions partitions asked about per probe request, 0 to never probe
+     * @param max        most partitions one probed read may ask about, at least 1
+     * @return these settings with that probing
+     */
+    public ReadSettings withProbes(int partitions, int max) {
+        return new ReadSettings(keyspace, telemetrySchemes, weatherSchemes, maxInFlight, pageSize, consistency,
+                maxPartitionQueries, legacyTelemetryTable, legacyAlertsTable, partitions, max);
     }
 
     /**
@@ -92,7 +131,7 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
      */
     public ReadSettings withLegacyTables(String telemetry, String alerts) {
         return new ReadSettings(keyspace, telemetrySchemes, weatherSchemes, maxInFlight, pageSize, consistency,
-                maxPartitionQueries, telemetry, alerts);
+                maxPartitionQueries, telemetry, alerts, probePartitions, maxProbedPartitions);
     }
 
     /**

@@ -18,7 +18,9 @@ import io.apiary.ingest.tables.TableNames;
  * it: its partition key, its clustering columns and their stored order, the columns read and how a
  * row becomes a record, and the CQL of each query the reader sends. Every statement restricts the
  * whole partition key by equality, so Cassandra answers it from one partition: never
- * {@code ALLOW FILTERING}, never an {@code IN} on the partition key, never a token range.
+ * {@code ALLOW FILTERING}, never an {@code IN} on the partition key, never a token range. (The
+ * one exception is outside this class: the probe of a sparse read, {@code ReadPlanner#existing},
+ * asks which of up to {@code read.probe.partitions} partitions exist with {@code IN} on day and shard.)
  * Immutable, thread-safe.
  *
  * @param <R> the row type

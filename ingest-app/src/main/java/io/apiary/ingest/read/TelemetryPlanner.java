@@ -66,8 +66,12 @@ final class TelemetryPlanner {
 
     private ReadPlanner.Plan<TelemetryRow> plan() {
         SeriesTable<TelemetryRow> table = SeriesTable.TELEMETRY;
-        for (SeriesTable.SeriesSlice part : table.multiSeriesSlices(base.request.entity(), selection.types(),
-                base.range, base.settings.telemetrySchemes())) {
+        List<SeriesTable.SeriesSlice> parts = table.multiSeriesSlices(base.request.entity(), selection.types(),
+                base.range, base.settings.telemetrySchemes());
+        if (legacyTable.isEmpty()) { // during a migration every partition is read, in both tables
+            parts = base.existing(parts, table.name());
+        }
+        for (SeriesTable.SeriesSlice part : parts) {
             SensorSelection.Sensor one = selection.single(part.series());
             if (one != null && !legacyTypes.contains(one.sensorType())) {
                 base.add(base.streamed(table.layout(), part.slice(), List.of(one.sensorType(), one.sensorId()),

@@ -16,7 +16,9 @@ import org.apache.kafka.common.TopicPartition;
  * The sink's write queues, in the order a write passes them:
  * <ol>
  *   <li><b>closed</b>: batches the {@link PartitionBatcher} released (full, lingered, or pushed
- *       out by memory pressure), still compact and unbound; they are bound only when a request
+ *       out by memory pressure), still compact and unbound, oldest first by their first row's
+ *       arrival (a batch that filled up late does not queue behind younger ones, nor does a
+ *       lingering batch closed at shutdown); they are bound only when a request
  *       slot is about to take them, so that bound statements (several times a compact row's
  *       heap) exist only for rows about to be sent;</li>
  *   <li><b>ready</b>: bound groups, one request each, sent oldest first; a refused batch's
@@ -29,7 +31,14 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class WriteScheduler {
 
-    private final ArrayDeque<PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow>> closed = new ArrayDeque<>();
+    /** A closed batch in the queue, with its place in arrival order for ties. */
+    private record Queued(PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch, long sequence) {
+    }
+
+    /** Oldest first, by when its first row arrived: a batch that filled up late keeps its age. */
+    private final PriorityQueue<Queued> closed = new PriorityQueue<>(
+            Comparator.comparingLong((Queued q) -> q.batch().openedNanos()).thenComparingLong(Queued::sequence));
+    private long closedSequence;
     private final ArrayDeque<WriteGroup> ready = new ArrayDeque<>();
     private final PriorityQueue<WriteGroup> retries = new PriorityQueue<>(Comparator.comparingLong(g -> g.dueAtNanos));
     private final Set<WriteGroup> inFlight = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -38,19 +47,21 @@ final class WriteScheduler {
     /** @param batches batches released by the batcher, oldest first; kept unbound */
     void addClosed(List<PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow>> batches) {
         for (PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch : batches) {
-            closed.addLast(batch);
+            closed.add(new Queued(batch, closedSequence++));
             closedRows += batch.rows().size();
         }
     }
 
-    /** @return the oldest closed batch, left in place, or null if none */
+    /** @return the closed batch whose first row arrived first, left in place, or null if none */
     PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> peekClosed() {
-        return closed.peekFirst();
+        Queued head = closed.peek();
+        return head == null ? null : head.batch();
     }
 
-    /** @return the oldest closed batch, removed, or null if none */
+    /** @return the closed batch whose first row arrived first, removed, or null if none */
     PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> takeClosed() {
-        PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch = closed.pollFirst();
+        Queued head = closed.poll();
+        PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch = head == null ? null : head.batch();
         if (batch != null) {
             closedRows -= batch.rows().size();
         }
@@ -175,9 +186,9 @@ final class WriteScheduler {
      */
     long dropQueued(Collection<TopicPartition> partitions) {
         long bytes = 0;
-        Iterator<PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow>> batches = closed.iterator();
+        Iterator<Queued> batches = closed.iterator();
         while (batches.hasNext()) {
-            PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch = batches.next();
+            PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch = batches.next().batch();
             if (partitions.contains(batch.key().partition())) {
                 batches.remove();
                 closedRows -= batch.rows().size();

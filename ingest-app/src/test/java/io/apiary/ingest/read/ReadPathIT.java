@@ -358,6 +358,82 @@ class ReadPathIT {
         assertThat(newestFirst).hasSize(48);
     }
 
+    /**
+     * A year of readings on 20 scattered days, at 96 time shards (the default): with probes, the
+     * read asks which partitions hold rows, 1,000 per request, and queries only those; without,
+     * it queries every partition of the range. Three years, past read.max.partition.queries
+     * without probes, read too. A dense day is not probed.
+     */
+    @Test
+    void should_read_a_sparse_year_with_a_request_per_thousand_partitions_plus_one_per_partition_with_rows() {
+        String hive = "rp-sparse";
+        int shards = 96;
+        Map<String, Object> settings = new java.util.HashMap<>(config.originals());
+        settings.put(IngestConfig.TELEMETRY_SHARDS, shards);
+        ReadSettings probing = ReadSettings.from(ConfigLoader.load(null, Map.of(), settings));
+        HiveDataReader withProbes = new HiveDataReader(session, probing);
+        HiveDataReader withoutProbes = new HiveDataReader(session, probing.withProbes(0, 1));
+        java.util.Random random = new java.util.Random(20261202);
+        List<TelemetryRow> written = new ArrayList<>();
+        java.util.TreeSet<Integer> days = new java.util.TreeSet<>();
+        while (days.size() < 20) {
+            days.add(random.nextInt(365));
+        }
+        java.util.Set<List<Object>> partitions = new java.util.HashSet<>();
+        for (int day : days) {
+            for (int i = 0; i < 1 + random.nextInt(4); i++) { // 1 to 4 readings at random times of the day
+                Instant t = Instant.parse("2022-01-01T00:00:00Z").plus(Duration.ofDays(day))
+                        .plusSeconds(random.nextInt(86_400));
+                long millis = t.toEpochMilli();
+                int shard = ShardStrategy.TIME.shard(hive, "WEIGHT", millis, shards);
+                session.execute("INSERT INTO " + KEYSPACE + ".hive_telemetry_v2 (hive_id, day, shard, sensor_type, "
+                        + "sensor_id, reading_time, gateway_id, value, unit) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", hive,
+                        DayBucket.of(millis), shard, "WEIGHT", "default", t, "rp-gw", 40.0 + i, "kg");
+                written.add(new TelemetryRow(hive, "WEIGHT", "default", t, 40.0 + i, "kg", "rp-gw"));
+                partitions.add(List.of(DayBucket.of(millis), shard));
+            }
+        }
+        written.sort(MergedRows.rowOrder(ReadOrder.ASC));
+        ReadRequest<TelemetryRow> year = ReadRequest.of(SeriesTable.TELEMETRY, hive,
+                TimeRange.days(LocalDate.parse("2022-01-01"), LocalDate.parse("2022-12-31")));
+
+        ReadPage<TelemetryRow> before = readWith(withoutProbes, year);
+        ReadPage<TelemetryRow> after = readWith(withProbes, year);
+
+        System.out.printf("ReadPathIT sparse year: %d readings in %d partitions of %d; without probes %,d requests in "
+                + "%d ms, with probes %,d requests in %d ms%n", written.size(), partitions.size(),
+                after.stats().partitionsInRange(), before.stats().requests(), before.stats().elapsed().toMillis(),
+                after.stats().requests(), after.stats().elapsed().toMillis());
+        assertThat(before.rows()).containsExactlyElementsOf(written);
+        assertThat(after.rows()).containsExactlyElementsOf(written);
+        assertThat(before.stats().requests()).isEqualTo(365L * shards);
+        assertThat(after.stats().partitionsInRange()).isEqualTo(365 * shards);
+        assertThat(after.stats().partitionsRead()).isEqualTo(partitions.size());
+        // 1,000 partitions a probe: 10 days of 96 shards each, so 37 probes for 365 days
+        assertThat(after.stats().requests()).isEqualTo(37L + partitions.size());
+
+        ReadRequest<TelemetryRow> threeYears = ReadRequest.of(SeriesTable.TELEMETRY, hive,
+                TimeRange.days(LocalDate.parse("2021-01-01"), LocalDate.parse("2023-12-31")));
+        ReadPage<TelemetryRow> three = readWith(withProbes, threeYears);
+        System.out.printf("ReadPathIT sparse three years: %,d partitions, with probes %,d requests in %d ms%n",
+                three.stats().partitionsInRange(), three.stats().requests(), three.stats().elapsed().toMillis());
+        assertThat(three.rows()).as("1,095 days x 96 shards, past 100,000 queries").containsExactlyElementsOf(written);
+
+        LocalDate first = LocalDate.ofEpochDay(LocalDate.parse("2022-01-01").toEpochDay() + days.first());
+        ReadRequest<TelemetryRow> oneDay = ReadRequest.of(SeriesTable.TELEMETRY, hive, TimeRange.days(first, first));
+        assertThat(readWith(withProbes, oneDay).stats().requests()).as("a day is not probed")
+                .isEqualTo(readWith(withoutProbes, oneDay).stats().requests()).isEqualTo(shards);
+    }
+
+    /** @return every row of the read, with its cost */
+    private static ReadPage<TelemetryRow> readWith(HiveDataReader reader, ReadRequest<TelemetryRow> request) {
+        try (MergedRows<TelemetryRow> rows = reader.stream(request)) {
+            List<TelemetryRow> read = new ArrayList<>();
+            rows.forEachRemaining(read::add);
+            return new ReadPage<>(read, null, rows.stats());
+        }
+    }
+
     /** Inserts a row into the legacy hive_telemetry, bucketed as the old topology wrote it (8 time shards). */
     private static void insertLegacy(TelemetryRow row) {
         long millis = row.readingTime().toEpochMilli();

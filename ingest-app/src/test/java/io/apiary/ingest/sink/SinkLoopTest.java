@@ -238,27 +238,58 @@ class SinkLoopTest {
         // 10 rows/s in 2-row batches: the first 10 rows go at once, then one batch every 200 ms
         start(Map.of(IngestConfig.SINK_MAX_ROWS_PER_SECOND, "10", IngestConfig.SINK_BATCH_MAX_ROWS, "2",
                 IngestConfig.SINK_LINGER_MS, "500"));
+        java.util.concurrent.atomic.AtomicLong acknowledgedAtFirstCommit = new java.util.concurrent.atomic.AtomicLong(-1);
+        consumer.onCommit(offsets -> {
+            OffsetAndMetadata p0 = offsets.get(P0);
+            if (p0 != null && p0.offset() >= 1) {
+                acknowledgedAtFirstCommit.compareAndSet(-1, writer.acknowledgedRows());
+            }
+        });
         assign(P0);
         add(P0, "a|1|x");
         await().atMost(Duration.ofSeconds(10)).until(() -> sink.activity().heldRows() == 1);
-        String[] busy = new String[40];
-        for (int i = 0; i < busy.length; i++) {
-            busy[i] = "b|" + i + "|x";
-        }
-        add(P0, busy);
+        add(P0, rows("b", 40));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) >= 1);
-        assertThat(writer.acknowledgedRows()).as("offset 0 committed while most of the backlog still waits")
-                .isLessThan(30);
-        int first = -1;
+        assertThat(acknowledgedAtFirstCommit.get()).as("offset 0 committed while most of the backlog still waits")
+                .isBetween(1L, 30L);
+        assertThat(requestOf("a|1|x")).as("the lingered row's request").isBetween(0, 12);
+        await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) == 41);
+    }
+
+    @Test
+    void a_batch_that_fills_up_late_keeps_its_age_and_goes_before_younger_full_batches() {
+        start(Map.of(IngestConfig.SINK_MAX_ROWS_PER_SECOND, "10", IngestConfig.SINK_BATCH_MAX_ROWS, "2",
+                IngestConfig.SINK_LINGER_MS, "60000"));
+        assign(P0);
+        add(P0, "a|1|x");
+        await().atMost(Duration.ofSeconds(10)).until(() -> sink.activity().heldRows() == 1);
+        add(P0, rows("b", 40));
+        await().atMost(Duration.ofSeconds(10)).until(() -> writer.requests().size() >= 5);
+        add(P0, "a|2|x"); // fills a's batch: full now, but its first row is older than every b batch
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> writer.acknowledged().contains("a|2|x"));
+        assertThat(requestOf("a|2|x")).as("a's batch, closed after the b batches queued").isBetween(0, 10);
+        await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) == 42);
+    }
+
+    private static String[] rows(String key, int count) {
+        String[] values = new String[count];
+        for (int i = 0; i < count; i++) {
+            values[i] = key + "|" + i + "|x";
+        }
+        return values;
+    }
+
+    /** @return the index of the first request holding the value, or -1 */
+    private int requestOf(String value) {
         List<List<SinkTable.Write>> requests = writer.requests();
-        for (int i = 0; i < requests.size() && first < 0; i++) {
-            if (values(requests.get(i)).contains("a|1|x")) {
-                first = i;
+        for (int i = 0; i < requests.size(); i++) {
+            if (values(requests.get(i)).contains(value)) {
+                return i;
             }
         }
-        assertThat(first).as("the lingered row's request, of %s", requests.size()).isBetween(0, 10);
-        await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) == 41);
+        return -1;
     }
 
     @Test
@@ -338,6 +369,7 @@ class SinkLoopTest {
      */
     static final class QuietMockConsumer extends MockConsumer<byte[], byte[]> {
         private final Map<TopicPartition, Long> committed = new java.util.concurrent.ConcurrentHashMap<>();
+        private volatile java.util.function.Consumer<Map<TopicPartition, OffsetAndMetadata>> onCommit = offsets -> { };
         private volatile Set<TopicPartition> pausedNow = Set.of();
 
         QuietMockConsumer() {
@@ -362,12 +394,14 @@ class SinkLoopTest {
         public synchronized void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
             super.commitSync(offsets);
             offsets.forEach((p, o) -> committed.put(p, o.offset()));
+            onCommit.accept(offsets);
         }
 
         @Override
         public synchronized void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
             super.commitSync(offsets, timeout);
             offsets.forEach((p, o) -> committed.put(p, o.offset()));
+            onCommit.accept(offsets);
         }
 
         @Override
@@ -375,6 +409,12 @@ class SinkLoopTest {
                 org.apache.kafka.clients.consumer.OffsetCommitCallback callback) {
             super.commitAsync(offsets, callback);
             offsets.forEach((p, o) -> committed.put(p, o.offset()));
+            onCommit.accept(offsets);
+        }
+
+        /** @param hook called on the sink's thread with the offsets of each commit */
+        void onCommit(java.util.function.Consumer<Map<TopicPartition, OffsetAndMetadata>> hook) {
+            onCommit = hook;
         }
 
         Long lastCommitted(TopicPartition partition) {
