@@ -75,12 +75,16 @@ public final class ReadOptions {
                                 + "which of them hold rows, this many partitions per request (hive_id = ? AND day IN ? "
                                 + "AND shard IN ? PER PARTITION LIMIT 1), and then queries only those: a sparse year "
                                 + "costs a request per this many partitions plus one per partition with rows, not one "
-                                + "per partition. 0 never asks (every partition in range is queried).")
-                .define(READ_MAX_PROBED_PARTITIONS, Type.INT, 1_000_000, Range.between(1, 100_000_000), Importance.LOW,
-                        "Most partitions one probed read may ask about (days x shards of every shard scheme); "
-                                + "about 100 bytes of memory each while the read is planned. At 96 shards a day, "
-                                + "1,000,000 covers 28 years. read.max.partition.queries then counts only the "
-                                + "partitions that hold rows.")
+                                + "per partition. Up to a quarter of read.max.in.flight.requests probes are in flight. "
+                                + "A cluster with a guardrail on partition keys in a SELECT "
+                                + "(partition_keys_in_select_fail_threshold, in_select_cartesian_product_fail_threshold) "
+                                + "refuses larger probes: set this at or below it (a refused probe makes the read query "
+                                + "every partition, with a warning). 0 never asks (every partition in range is queried).")
+                .define(READ_MAX_PROBED_PARTITIONS, Type.INT, 400_000, Range.between(1, 100_000_000), Importance.LOW,
+                        "Most partitions one probed read may ask about (days x shards of every shard scheme; a "
+                                + "larger read.max.partition.queries wins); about 500 bytes of memory each while the "
+                                + "read is planned. At 96 shards a day, 400,000 covers 11 years (about 200 MB). "
+                                + "read.max.partition.queries then counts only the partitions that hold rows.")
                 .define(READ_PAGE_SIZE, Type.INT, 5_000, Range.between(1, 100_000), Importance.LOW,
                         "Rows per page Cassandra returns for one partition query (the driver's page size); a "
                                 + "read of one sensor with a limit asks for at most the limit plus one. A limited read "

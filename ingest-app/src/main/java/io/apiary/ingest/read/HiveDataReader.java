@@ -15,11 +15,15 @@ import io.apiary.ingest.bucket.DayBucket;
  * {@link SeriesTable}), queried in parallel with at most {@code read.max.in.flight.requests}
  * requests in flight, and merged in time order (oldest or newest first), with a limit and
  * stateless page tokens. Every query is one partition (its whole key restricted by equality):
- * never {@code ALLOW FILTERING}, never an {@code IN} on the partition key, never a token range.
+ * never {@code ALLOW FILTERING}, never a token range, and an {@code IN} on the partition key only
+ * in the probe of a sparse read (below).
  *
  * <p>Requests: one query per partition that can hold the read's rows, whatever the number of
  * sensor types and sensors asked for, plus a query per further page; a week of every sensor type
- * at 96 {@code time} shards is 672 requests. Which query a partition of {@code hive_telemetry_v2}
+ * at 96 {@code time} shards is 672 requests. A read of {@code hive_telemetry_v2} over more than
+ * {@code read.probe.partitions} partitions first asks which of them hold rows, that many per
+ * request, and queries only those ({@code ReadPlanner#existing}); the probes are sent when the
+ * read is opened, before its first row, also for a limited read and again for each page. Which query a partition of {@code hive_telemetry_v2}
  * gets, and what the layout costs (edge partitions read whole for their types; with {@code hash}
  * shards every partition spans a day, so a short range over-reads), is in {@link TelemetryPlanner}.
  *
@@ -61,7 +65,8 @@ public final class HiveDataReader {
      * @throws IllegalArgumentException if the request's page token is not one of this table and order,
      *                                  the read would plan more than {@code read.max.partition.queries},
      *                                  or the keyspace or table is missing (schema not applied)
-     * @throws ReadException            while iterating, if Cassandra cannot answer a partition's query
+     * @throws ReadException            when opened, if a probe of a sparse read fails; while iterating, if
+     *                                  Cassandra cannot answer a partition's query
      */
     public <R extends TimedRow> MergedRows<R> stream(ReadRequest<R> request) {
         return open(request, settings.pageSize(), BufferedPartitionCursor.MAX_BUFFERED_ROWS);
@@ -135,7 +140,7 @@ public final class HiveDataReader {
                 : planner.plan(legacy);
         if (plan.partitions() > settings.maxPartitionQueries()) {
             throw new IllegalArgumentException(String.format(Locale.ROOT, "reading %s of %s from %s to %s would "
-                    + "query %,d partitions that hold rows (of %,d in the range), more than read.max.partition.queries"
+                    + "query %,d partitions (of %,d in the range), more than read.max.partition.queries"
                     + " (%,d): narrow the range, or raise that setting", table.name(), request.entity(), range.from(),
                     range.to(), plan.partitions(), plan.partitionsInRange(), settings.maxPartitionQueries()));
         }
@@ -159,11 +164,12 @@ public final class HiveDataReader {
     /** Refuses a probed read that would ask about more partitions than {@code read.max.probed.partitions}. */
     private void checkProbeSize(ReadRequest<?> request, TimeRange range) {
         long partitions = plannedQueries(request, range, 1);
-        if (partitions > settings.maxProbedPartitions()) {
+        if (partitions > Math.max(settings.maxProbedPartitions(), settings.maxPartitionQueries())) {
             throw new IllegalArgumentException(String.format(Locale.ROOT, "reading %s of %s from %s to %s would "
-                    + "ask about %,d partitions, more than read.max.probed.partitions (%,d): narrow the range, or "
-                    + "raise that setting", request.table().name(), request.entity(), range.from(), range.to(),
-                    partitions, settings.maxProbedPartitions()));
+                    + "ask about %,d partitions, more than read.max.probed.partitions (%,d) and "
+                    + "read.max.partition.queries (%,d): narrow the range, or raise read.max.probed.partitions",
+                    request.table().name(), request.entity(), range.from(), range.to(), partitions,
+                    settings.maxProbedPartitions(), settings.maxPartitionQueries()));
         }
     }
 

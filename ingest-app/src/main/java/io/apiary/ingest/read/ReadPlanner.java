@@ -104,8 +104,11 @@ class ReadPlanner<R extends TimedRow> {
     /**
      * Keeps the partitions that hold rows, when there are more than {@code read.probe.partitions}
      * of them: asks Cassandra which exist, that many per request ({@code hive_id = ? AND day IN ?
-     * AND shard IN ? PER PARTITION LIMIT 1}: one row per partition that has any), up to
-     * {@code read.max.in.flight.requests} requests at once. A sparse range then costs a request per
+     * AND shard IN ? PER PARTITION LIMIT 1}: one row per partition that has any; whole days per
+     * request, a day of more shards in pieces), up to a quarter of {@code read.max.in.flight.requests}
+     * requests at once. If Cassandra refuses a probe as invalid (a guardrail on partition keys in a
+     * SELECT), every partition is read, as without probes, and a warning says so. Probing stops
+     * once more partitions than {@code read.max.partition.queries} hold rows (the read is then refused). A sparse range then costs a request per
      * {@code read.probe.partitions} partitions plus the queries of those with rows, instead of one
      * query per partition; a range of at most that many partitions (a dense day at 96 shards) is
      * not probed and costs what it did. Cassandra answers an absent partition from its bloom
@@ -133,30 +136,61 @@ class ReadPlanner<R extends TimedRow> {
                 + " WHERE hive_id = ? AND day IN ? AND shard IN ? PER PARTITION LIMIT 1";
         Set<List<Object>> found = new HashSet<>();
         java.util.ArrayDeque<java.util.concurrent.CompletableFuture<AsyncResultSet>> inFlight = new java.util.ArrayDeque<>();
-        List<java.time.LocalDate> days = new ArrayList<>();
-        java.util.TreeSet<Integer> shards = new java.util.TreeSet<>();
-        for (var day : byDay.entrySet()) {
-            java.util.TreeSet<Integer> union = new java.util.TreeSet<>(shards);
-            union.addAll(day.getValue());
-            if (!days.isEmpty() && (long) (days.size() + 1) * union.size() > per) {
-                probe(cql, days, shards, inFlight, found, table);
-                days = new ArrayList<>();
-                union = new java.util.TreeSet<>(day.getValue());
+        try {
+            List<java.time.LocalDate> days = new ArrayList<>();
+            java.util.TreeSet<Integer> shards = new java.util.TreeSet<>();
+            for (var day : byDay.entrySet()) {
+                if (day.getValue().size() > per) { // a day of more shards than a request may ask about: in pieces
+                    List<Integer> all = List.copyOf(day.getValue());
+                    for (int from = 0; from < all.size(); from += per) {
+                        probe(cql, List.of(day.getKey()), all.subList(from, Math.min(all.size(), from + per)), inFlight,
+                                found, table);
+                    }
+                    continue;
+                }
+                java.util.TreeSet<Integer> union = new java.util.TreeSet<>(shards);
+                union.addAll(day.getValue());
+                if (!days.isEmpty() && (long) (days.size() + 1) * union.size() > per) {
+                    probe(cql, days, shards, inFlight, found, table);
+                    days = new ArrayList<>();
+                    union = new java.util.TreeSet<>(day.getValue());
+                }
+                days.add(day.getKey());
+                shards = union;
             }
-            days.add(day.getKey());
-            shards = union;
-        }
-        probe(cql, days, shards, inFlight, found, table);
-        while (!inFlight.isEmpty()) {
-            collect(inFlight.poll(), found, table);
+            if (!days.isEmpty()) {
+                probe(cql, days, shards, inFlight, found, table);
+            }
+            while (!inFlight.isEmpty()) {
+                collect(inFlight.poll(), found, table);
+            }
+        } catch (ReadException e) {
+            inFlight.forEach(f -> f.cancel(false));
+            if (!(e.getCause() instanceof com.datastax.oss.driver.api.core.servererrors.InvalidQueryException)) {
+                throw e;
+            }
+            // e.g. a guardrail on partition keys in a SELECT: read every partition, as without probes
+            org.slf4j.LoggerFactory.getLogger(ReadPlanner.class).warn("Cassandra refused the probe of {} ({}): "
+                    + "reading every partition of the range; lower read.probe.partitions to the cluster's limit on "
+                    + "partition keys in a SELECT, or set it to 0", table, e.getCause().getMessage());
+            probed = 0;
+            return parts;
         }
         return parts.stream().filter(part -> found.contains(part.slice().keys())).toList();
     }
 
-    private void probe(String cql, List<java.time.LocalDate> days, Set<Integer> shards,
+    /** Probes in flight at once: a quarter of the read's bound, each asking about up to read.probe.partitions partitions. */
+    private int probesInFlight() {
+        return Math.max(1, settings.maxInFlight() / 4);
+    }
+
+    private void probe(String cql, List<java.time.LocalDate> days, java.util.Collection<Integer> shards,
             java.util.ArrayDeque<java.util.concurrent.CompletableFuture<AsyncResultSet>> inFlight,
             Set<List<Object>> found, String table) {
-        if (inFlight.size() >= settings.maxInFlight()) {
+        if (found.size() > settings.maxPartitionQueries()) {
+            return; // refused after planning anyway (read.max.partition.queries): ask no more
+        }
+        if (inFlight.size() >= probesInFlight()) {
             collect(inFlight.poll(), found, table);
         }
         probeRequests++;

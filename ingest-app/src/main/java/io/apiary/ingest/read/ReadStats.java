@@ -14,7 +14,8 @@ import java.util.Objects;
  *                          stops early and leaves later partitions unread)
  * @param requests          CQL requests sent: one per partition opened, plus one per further page,
  *                          plus, for a partition too large to hold in memory, the requests that
- *                          read it again series by series (see {@link HiveDataReader})
+ *                          read it again series by series (see {@link HiveDataReader}), plus the
+ *                          probes of a sparse read (which partitions hold rows)
  * @param rows              rows returned to the caller
  * @param elapsed           wall-clock time from the start of the read to its end (or to now, while it runs), not null
  * @param tables            the tables read: the current one, then the legacy one when it was read too; not null

@@ -70,8 +70,25 @@ final class FakeTelemetryTables implements ReadBackend {
         return tables.containsKey(table);
     }
 
+    private final List<Integer> probeSizes = new CopyOnWriteArrayList<>();
+    private volatile boolean refuseProbes;
+
+    /** @return the partitions each probe asked about, in order */
+    List<Integer> probeSizes() {
+        return probeSizes;
+    }
+
+    /** Refuses probes as a guardrail on partition keys in a SELECT does. */
+    FakeTelemetryTables refusingProbes() {
+        refuseProbes = true;
+        return this;
+    }
+
     @Override
     public Supplier<CompletionStage<AsyncResultSet>> request(String table, String cql, Object[] values, int pageSize) {
+        if (cql.endsWith(" WHERE hive_id = ? AND day IN ? AND shard IN ? PER PARTITION LIMIT 1")) {
+            return () -> probe(table, values);
+        }
         assertThat(cql).contains(" WHERE hive_id = ? AND day = ? AND shard = ? AND ")
                 .doesNotContainIgnoringCase("ALLOW FILTERING");
         assertThat(tables).as("prepared on a table that exists").containsKey(table);
@@ -79,6 +96,28 @@ final class FakeTelemetryTables implements ReadBackend {
             sent.add(new Sent(table, cql, List.of(values)));
             return CompletableFuture.completedFuture(page(answer(table, cql, values), 0, pageSize));
         };
+    }
+
+    /** One row (day, shard) per asked partition that holds a row. */
+    private CompletionStage<AsyncResultSet> probe(String table, Object[] v) {
+        List<?> days = (List<?>) v[1];
+        List<?> shards = (List<?>) v[2];
+        probeSizes.add(days.size() * shards.size());
+        if (refuseProbes) {
+            return CompletableFuture.failedFuture(new com.datastax.oss.driver.api.core.servererrors.InvalidQueryException(
+                    null, "Guardrail partition_keys_in_select violated: 1000 > 20"));
+        }
+        Set<List<Object>> held = new java.util.LinkedHashSet<>();
+        for (TelemetryRow r : tables.getOrDefault(table, List.of())) {
+            long millis = r.readingTime().toEpochMilli();
+            Object day = DayBucket.of(millis);
+            Object shard = scheme.strategy().shard(r.hiveId(), r.sensorType(), millis, scheme.shards());
+            if (r.hiveId().equals(v[0]) && days.contains(day) && shards.contains(shard)) {
+                held.add(List.of(day, shard));
+            }
+        }
+        return CompletableFuture.completedFuture(page(held.stream().map(k -> FakeResults.row(k.get(0), k.get(1)))
+                .toList(), 0, Math.max(1, days.size() * shards.size())));
     }
 
     private List<Row> answer(String table, String cql, Object[] v) {

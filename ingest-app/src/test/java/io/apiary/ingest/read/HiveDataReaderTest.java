@@ -234,4 +234,63 @@ class HiveDataReaderTest {
         Collections.reverse(copy);
         return copy;
     }
+
+    /** Readings on 3 days of 40 at 96 shards: probed 1,000 partitions a request by default. */
+    private static List<TelemetryRow> sparse() {
+        List<TelemetryRow> rows = new ArrayList<>();
+        for (int day : new int[] {2, 17, 33}) {
+            rows.add(new TelemetryRow("h", "WEIGHT", "default", Instant.parse("2021-07-01T06:00:00Z")
+                    .plus(java.time.Duration.ofDays(day)), 40 + day, "kg", "gw"));
+        }
+        return rows;
+    }
+
+    private static final TimeRange FORTY_DAYS = TimeRange.days(java.time.LocalDate.parse("2021-07-01"),
+            java.time.LocalDate.parse("2021-08-09"));
+
+    @Test
+    void should_probe_a_sparse_range_and_query_only_the_partitions_that_hold_rows() {
+        ShardScheme ninetySix = new ShardScheme(ShardStrategy.TIME, 96);
+        FakeTelemetryTables cassandra = new FakeTelemetryTables(ninetySix).with(V2, sparse());
+        ReadSettings probing = new ReadSettings("ks", List.of(ninetySix), List.of(new ShardScheme(ShardStrategy.TIME, 4)),
+                4, 5_000, DefaultConsistencyLevel.LOCAL_QUORUM, 100_000, "", "agent_alerts", 1_000, 400_000);
+
+        try (MergedRows<TelemetryRow> rows = new HiveDataReader(cassandra, probing).stream(
+                ReadRequest.of(SeriesTable.TELEMETRY, "h", FORTY_DAYS))) {
+            List<TelemetryRow> read = new ArrayList<>();
+            rows.forEachRemaining(read::add);
+            assertThat(read).containsExactlyElementsOf(sparse());
+            // 40 days x 96 shards: 10 days a probe (960 partitions), then the 3 partitions with rows
+            assertThat(cassandra.probeSizes()).containsExactly(960, 960, 960, 960);
+            assertThat(cassandra.sent()).hasSize(3);
+            assertThat(rows.stats().requests()).isEqualTo(4 + 3);
+            assertThat(rows.stats().partitionsInRange()).isEqualTo(40 * 96);
+            assertThat(rows.stats().partitionsRead()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void should_probe_a_day_of_more_shards_than_a_probe_asks_about_in_pieces() {
+        ShardScheme ninetySix = new ShardScheme(ShardStrategy.TIME, 96);
+        FakeTelemetryTables cassandra = new FakeTelemetryTables(ninetySix).with(V2, sparse());
+        ReadSettings probing = new ReadSettings("ks", List.of(ninetySix), List.of(new ShardScheme(ShardStrategy.TIME, 4)),
+                4, 5_000, DefaultConsistencyLevel.LOCAL_QUORUM, 100_000, "", "agent_alerts", 40, 400_000);
+
+        assertThat(read(new HiveDataReader(cassandra, probing), ReadRequest.of(SeriesTable.TELEMETRY, "h", FORTY_DAYS)))
+                .containsExactlyElementsOf(sparse());
+        assertThat(cassandra.probeSizes()).hasSize(40 * 3).allMatch(n -> n <= 40);
+        assertThat(cassandra.sent()).hasSize(3);
+    }
+
+    @Test
+    void should_read_every_partition_when_cassandra_refuses_the_probe() {
+        ShardScheme ninetySix = new ShardScheme(ShardStrategy.TIME, 96);
+        FakeTelemetryTables cassandra = new FakeTelemetryTables(ninetySix).with(V2, sparse()).refusingProbes();
+        ReadSettings probing = new ReadSettings("ks", List.of(ninetySix), List.of(new ShardScheme(ShardStrategy.TIME, 4)),
+                4, 5_000, DefaultConsistencyLevel.LOCAL_QUORUM, 100_000, "", "agent_alerts", 1_000, 400_000);
+
+        assertThat(read(new HiveDataReader(cassandra, probing), ReadRequest.of(SeriesTable.TELEMETRY, "h", FORTY_DAYS)))
+                .containsExactlyElementsOf(sparse());
+        assertThat(cassandra.sent()).as("every partition, as without probes").hasSize(40 * 96);
+    }
 }
