@@ -245,15 +245,21 @@ class HiveDataReaderTest {
         return rows;
     }
 
+    private static final ShardScheme NINETY_SIX = new ShardScheme(ShardStrategy.TIME, 96);
+
+    /** @param per partitions a probe asks about; no legacy table */
+    private static ReadSettings probing(int per) {
+        return new ReadSettings("ks", List.of(NINETY_SIX), List.of(new ShardScheme(ShardStrategy.TIME, 4)), 4, 5_000,
+                DefaultConsistencyLevel.LOCAL_QUORUM, 100_000, "", "agent_alerts", per, 400_000);
+    }
+
     private static final TimeRange FORTY_DAYS = TimeRange.days(java.time.LocalDate.parse("2021-07-01"),
             java.time.LocalDate.parse("2021-08-09"));
 
     @Test
     void should_probe_a_sparse_range_and_query_only_the_partitions_that_hold_rows() {
-        ShardScheme ninetySix = new ShardScheme(ShardStrategy.TIME, 96);
-        FakeTelemetryTables cassandra = new FakeTelemetryTables(ninetySix).with(V2, sparse());
-        ReadSettings probing = new ReadSettings("ks", List.of(ninetySix), List.of(new ShardScheme(ShardStrategy.TIME, 4)),
-                4, 5_000, DefaultConsistencyLevel.LOCAL_QUORUM, 100_000, "", "agent_alerts", 1_000, 400_000);
+        FakeTelemetryTables cassandra = new FakeTelemetryTables(NINETY_SIX).with(V2, sparse());
+        ReadSettings probing = probing(1_000);
 
         try (MergedRows<TelemetryRow> rows = new HiveDataReader(cassandra, probing).stream(
                 ReadRequest.of(SeriesTable.TELEMETRY, "h", FORTY_DAYS))) {
@@ -271,10 +277,8 @@ class HiveDataReaderTest {
 
     @Test
     void should_probe_a_day_of_more_shards_than_a_probe_asks_about_in_pieces() {
-        ShardScheme ninetySix = new ShardScheme(ShardStrategy.TIME, 96);
-        FakeTelemetryTables cassandra = new FakeTelemetryTables(ninetySix).with(V2, sparse());
-        ReadSettings probing = new ReadSettings("ks", List.of(ninetySix), List.of(new ShardScheme(ShardStrategy.TIME, 4)),
-                4, 5_000, DefaultConsistencyLevel.LOCAL_QUORUM, 100_000, "", "agent_alerts", 40, 400_000);
+        FakeTelemetryTables cassandra = new FakeTelemetryTables(NINETY_SIX).with(V2, sparse());
+        ReadSettings probing = probing(40);
 
         assertThat(read(new HiveDataReader(cassandra, probing), ReadRequest.of(SeriesTable.TELEMETRY, "h", FORTY_DAYS)))
                 .containsExactlyElementsOf(sparse());
@@ -284,10 +288,8 @@ class HiveDataReaderTest {
 
     @Test
     void should_read_every_partition_when_cassandra_refuses_the_probe() {
-        ShardScheme ninetySix = new ShardScheme(ShardStrategy.TIME, 96);
-        FakeTelemetryTables cassandra = new FakeTelemetryTables(ninetySix).with(V2, sparse()).refusingProbes();
-        ReadSettings probing = new ReadSettings("ks", List.of(ninetySix), List.of(new ShardScheme(ShardStrategy.TIME, 4)),
-                4, 5_000, DefaultConsistencyLevel.LOCAL_QUORUM, 100_000, "", "agent_alerts", 1_000, 400_000);
+        FakeTelemetryTables cassandra = new FakeTelemetryTables(NINETY_SIX).with(V2, sparse()).refusingProbes();
+        ReadSettings probing = probing(1_000);
 
         assertThat(read(new HiveDataReader(cassandra, probing), ReadRequest.of(SeriesTable.TELEMETRY, "h", FORTY_DAYS)))
                 .containsExactlyElementsOf(sparse());
