@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "devstack", mixinStandardHelpOptions = true,
         description = {"Starts a local Kafka broker and Cassandra node and keeps them running until Ctrl-C: "
-                + "applies cql/, creates the topics and writes a settings file that run, import-csv, "
+                + "applies cql/, creates the topics and writes a settings file that run, import-csv, import-counts, "
                 + "schema apply and topics create take with --config.",
                 "Needs JDK 17 and the build's dev stack (./mvnw -DskipTests package)."})
 public final class DevStackCommand implements Callable<Integer> {

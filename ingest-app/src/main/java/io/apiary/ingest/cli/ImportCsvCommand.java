@@ -2,11 +2,9 @@ package io.apiary.ingest.cli;
 
 import java.io.PrintWriter;
 import java.io.Reader;
-import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
@@ -17,7 +15,6 @@ import io.apiary.ingest.gateway.CsvReadingParser;
 import io.apiary.ingest.gateway.DuplicateReadings;
 import io.apiary.ingest.gateway.GatewayProducer;
 import io.apiary.ingest.gateway.KafkaReachability;
-import io.apiary.ingest.gateway.ReadingTimeParser;
 import io.apiary.ingest.gateway.SensorColumn;
 import io.apiary.ingest.gateway.SensorColumnSpec;
 import io.apiary.ingest.gateway.SensorMapping;
@@ -28,7 +25,6 @@ import io.apiary.ingest.topology.TopologySettings;
 import io.apiary.ingest.validation.Rejection;
 import io.apiary.ingest.validation.TimeLimits;
 import org.apache.kafka.common.errors.RecordTooLargeException;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -55,53 +51,8 @@ import picocli.CommandLine.Spec;
                 "warns when the readings fall outside the limits its own configuration gives."})
 public final class ImportCsvCommand implements Callable<Integer> {
 
-    @Option(names = "--file", required = true, paramLabel = "CSV", description = "The CSV file, with a header line.")
-    Path file;
-
-    @Option(names = "--time-column", required = true, paramLabel = "NAME", description = "Header of the time column.")
-    String timeColumn;
-
-    @Option(names = "--time-format", defaultValue = "yyyy-MM-dd HH:mm:ss[XXX]", paramLabel = "FORMAT",
-            description = {"iso, epoch-ms, epoch-s (decimal fractions allowed, cut to milliseconds), elapsed-ms,"
-                    + " elapsed-s, elapsed-min, elapsed-h (since --time-start), or a java.time pattern, read"
-                    + " strictly: a date that does not exist is an error (default: ${DEFAULT-VALUE})."})
-    String timeFormat;
-
-    @Option(names = "--time-start", paramLabel = "TIME",
-            description = "The start that elapsed-* times count from: ISO-8601, with an offset or read in --zone,"
-                    + " e.g. 2021-06-01T08:00:00+02:00.")
-    String timeStart;
-
-    @Option(names = "--dst", defaultValue = "reject", paramLabel = "RESOLUTION",
-            description = {"Local times that a daylight-saving change in --zone makes missing (spring) or"
-                    + " ambiguous (autumn): reject (report the row, default), earlier (the offset before the change:"
-                    + " the first of two instants), later (the offset after it: the second), or infer (an ambiguous"
-                    + " time from the file's order: the second instant once the hive's times went back; a missing"
-                    + " time is rejected). Each one resolved is reported with its line too."})
-    String dst;
-
-    @Option(names = "--zone", defaultValue = "UTC", paramLabel = "ZONE",
-            description = "Zone of times written without an offset, e.g. UTC, -05:00, America/Montreal "
-                    + "(default: ${DEFAULT-VALUE}).")
-    ZoneId zone;
-
-    /** Exactly one source of hive ids. */
-    static final class HiveOptions {
-        @Option(names = "--hive-column", required = true, paramLabel = "NAME",
-                description = "Header of the hive id column.")
-        String column;
-
-        @Option(names = "--hive-id", required = true, paramLabel = "ID",
-                description = "The hive id of every row, for a file of one hive without a hive column.")
-        String id;
-    }
-
-    @ArgGroup(exclusive = true, multiplicity = "1")
-    HiveOptions hive;
-
-    @Option(names = "--comment-prefix", paramLabel = "CHAR",
-            description = "Skip lines that start with this character, before the header too, e.g. '#'.")
-    String commentPrefix;
+    @Mixin
+    CsvFileOptions input;
 
     @Option(names = "--sensor", required = true, paramLabel = "COLUMN=TYPE:UNIT[:SENSOR_ID]",
             description = {"A sensor column, e.g. temperature=TEMPERATURE:degC or temp_in=TEMPERATURE:degC:inside."
@@ -110,23 +61,6 @@ public final class ImportCsvCommand implements Callable<Integer> {
                     + " quantity as one the pipeline takes is converted to it (weight=WEIGHT:g to kg, degF or K to"
                     + " degC, m/s to mm/s)."})
     List<String> sensors;
-
-    @Option(names = "--gateway-id", defaultValue = "csv-import", paramLabel = "ID",
-            description = "Gateway id given to the readings (default: ${DEFAULT-VALUE}).")
-    String gatewayId;
-
-    @Option(names = "--delimiter", defaultValue = ",", paramLabel = "CHAR",
-            description = "Field delimiter: one character, or \\t or tab for a tab (default: ${DEFAULT-VALUE}).")
-    String delimiter;
-
-    @Option(names = "--charset", defaultValue = "UTF-8", paramLabel = "NAME",
-            description = "Character set of the file, e.g. UTF-8, ISO-8859-1, windows-1252 (default: ${DEFAULT-VALUE}).")
-    Charset charset;
-
-    @Option(names = "--max-reported", defaultValue = "1000", paramLabel = "N",
-            description = "Problems and conflicting duplicates printed one by one before only counting them"
-                    + " (default: ${DEFAULT-VALUE}).")
-    int maxReported;
 
     @Option(names = "--duplicate-check-limit", paramLabel = "N",
             description = "Distinct (hive, sensor, time) keys the duplicate check holds, about 27 to 54 bytes each;"
@@ -144,69 +78,31 @@ public final class ImportCsvCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    private char delimiterChar() {
-        if ("\\t".equals(delimiter) || "tab".equalsIgnoreCase(delimiter)) {
-            return '\t';
-        }
-        if (delimiter.length() != 1) {
-            throw new IllegalArgumentException("--delimiter must be one character, \\t or tab, was '" + delimiter + "'");
-        }
-        return delimiter.charAt(0);
-    }
-
-    private ReadingTimeParser.DstResolution dstResolution() {
-        for (ReadingTimeParser.DstResolution r : ReadingTimeParser.DstResolution.values()) {
-            if (r.name().equalsIgnoreCase(dst.trim())) {
-                return r;
-            }
-        }
-        throw new IllegalArgumentException("--dst must be reject, earlier, later or infer, was '" + dst + "'");
-    }
-
-    private Character commentMarker() {
-        if (commentPrefix == null) {
-            return null;
-        }
-        if (commentPrefix.length() != 1) {
-            throw new IllegalArgumentException("--comment-prefix must be one character, was '" + commentPrefix + "'");
-        }
-        return commentPrefix.charAt(0);
-    }
-
     @Override
     public Integer call() throws Exception {
         CsvReadingParser parser;
         List<SensorColumn> columns;
         DuplicateReadings duplicates;
+        Path file;
         try {
+            file = input.singleFile("import-csv");
             columns = SensorMapping.resolve(sensors.stream().map(SensorColumnSpec::parse).toList());
-            if (maxReported < 0) {
-                throw new IllegalArgumentException("--max-reported must not be negative, was " + maxReported);
-            }
+            input.requireMaxReported();
             duplicates = new DuplicateReadings(duplicateCheckLimit);
-            ReadingTimeParser.DstResolution resolution = dstResolution();
-            ReadingTimeParser times = new ReadingTimeParser(timeFormat, zone, resolution, timeStart == null ? null
-                    : new ReadingTimeParser("iso", zone, resolution == ReadingTimeParser.DstResolution.INFER
-                            ? ReadingTimeParser.DstResolution.REJECT : resolution, null).parse(timeStart));
-            parser = new CsvReadingParser(timeColumn, times, hive.id != null
-                    ? CsvReadingParser.HiveSource.fixed(hive.id) : CsvReadingParser.HiveSource.column(hive.column),
-                    columns, gatewayId, delimiterChar(), commentMarker());
-        } catch (IllegalArgumentException | java.time.DateTimeException e) {
-            throw new ParameterException(spec.commandLine(), e instanceof java.time.DateTimeException
-                    ? "--time-start: " + e.getMessage() : e.getMessage(), e);
+            parser = new CsvReadingParser(input.timeColumn, input.timeParser(), input.hiveSource(file), columns,
+                    input.gatewayId, input.delimiterChar(), input.commentMarker());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-            throw new IllegalArgumentException("Cannot read " + file.toAbsolutePath() + ": "
-                    + (Files.exists(file) ? (Files.isDirectory(file) ? "it is a folder" : "permission denied")
-                    : "no such file"));
-        }
-        try (Reader header = Files.newBufferedReader(file, charset)) {
+        CsvFileOptions.requireReadable(file);
+        try (Reader header = Files.newBufferedReader(file, input.charset)) {
             parser.checkHeader(header);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), file.getFileName() + ": " + e.getMessage(), e);
+            throw new ParameterException(spec.commandLine(), CsvFileOptions.name(file) + ": " + e.getMessage(), e);
         }
         PrintWriter err = spec.commandLine().getErr();
-        String name = file.getFileName().toString();
+        String name = CsvFileOptions.name(file);
+        int maxReported = input.maxReported;
         columns.forEach(column -> err.println(name + ": " + column.describe()));
         IngestConfig cfg = config.load();
         KafkaReachability.require(cfg.kafkaClientSettings(), Duration.ofSeconds(30));
@@ -223,7 +119,7 @@ public final class ImportCsvCommand implements Callable<Integer> {
         CsvReadingParser.Totals totals;
         try (GatewayProducer producer = new GatewayProducer(cfg.kafkaClientSettings(), topics.telemetryTopic(),
                 topics.entranceCountsTopic());
-             Reader reader = Files.newBufferedReader(file, charset)) {
+             Reader reader = Files.newBufferedReader(file, input.charset)) {
             totals = parser.parseWithLines(reader, (reading, line) -> {
                 Rejection time = limits.check("reading_time", reading.getReadingTime().toEpochMilli(), startedAt);
                 if (time != null) {
@@ -249,8 +145,8 @@ public final class ImportCsvCommand implements Callable<Integer> {
                 + " rejected, %d exact duplicates, %d conflicting duplicates%s%n", name, totals.rows(), totals.readings(),
                 topics.telemetry(), totals.rejectedRows(), totals.rejectedCells(), duplicates.duplicates(),
                 duplicates.conflicts(), (totals.resolvedTimes() == 0 ? ""
-                        : ", " + totals.resolvedTimes() + " daylight-saving times resolved (--dst " + dst.trim() + ")")
-                        + (commentPrefix == null ? "" : ", " + totals.commentLines() + " comment lines skipped"));
+                        : ", " + totals.resolvedTimes() + " daylight-saving times resolved (--dst " + input.dst.trim() + ")")
+                        + (input.commentPrefix == null ? "" : ", " + totals.commentLines() + " comment lines skipped"));
         warn(err, name, duplicates, limits, outsideLimits);
         if (totals.rows() > 0 && totals.readings() == 0) {
             err.printf("%s: no reading could be read; check --time-column, --time-format, --zone and --sensor%n", name);
@@ -269,17 +165,30 @@ public final class ImportCsvCommand implements Callable<Integer> {
         if (duplicates.partial() != null) {
             err.printf("%s: warning: %s (--duplicate-check-limit)%n", name, duplicates.partial());
         }
+        warnOutsideLimits(err, name, "readings", limits, outsideLimits);
+    }
+
+    /**
+     * Warns of records the topology will dead-letter for their time under the importer's configuration.
+     *
+     * @param err           where to print, not null
+     * @param name          the file's name
+     * @param what          what the records are, plural ("readings", "samples")
+     * @param limits        the topology's time limits under this configuration, not null
+     * @param outsideLimits records older than the maximum age, then records too far ahead of the clock
+     */
+    static void warnOutsideLimits(PrintWriter err, String name, String what, TimeLimits limits, long[] outsideLimits) {
         if (outsideLimits[0] > 0) {
-            err.printf("%s: warning: %,d of the readings are older than the maximum age of %s that a topology with this"
+            err.printf("%s: warning: %,d of the %s are older than the maximum age of %s that a topology with this"
                     + " configuration accepts; it will dead-letter them as EXPIRED_TIMESTAMP. To replay history, run"
                     + " the topology with a larger validation.max.age.ms (ms; e.g. --set validation.max.age.ms=%d for"
-                    + " 20 years; the devstack settings file has it).%n", name, outsideLimits[0],
+                    + " 20 years; the devstack settings file has it).%n", name, outsideLimits[0], what,
                     TimeLimits.describe(limits.maxAge()), Duration.ofDays(365 * 20).toMillis());
         }
         if (outsideLimits[1] > 0) {
-            err.printf("%s: warning: %,d of the readings are more than %s ahead of this machine's clock; the topology"
+            err.printf("%s: warning: %,d of the %s are more than %s ahead of this machine's clock; the topology"
                     + " will dead-letter them as FUTURE_TIMESTAMP (validation.max.future.skew.ms); check --zone.%n",
-                    name, outsideLimits[1], TimeLimits.describe(limits.maxFutureSkew()));
+                    name, outsideLimits[1], what, TimeLimits.describe(limits.maxFutureSkew()));
         }
     }
 }

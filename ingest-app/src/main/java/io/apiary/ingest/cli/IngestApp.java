@@ -5,7 +5,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code ingest-app} command line: {@code demo}, {@code run}, {@code import-csv},
+ * The {@code ingest-app} command line: {@code demo}, {@code run}, {@code import-csv}, {@code import-counts},
  * {@code schema apply}, {@code topics create}, {@code devstack}, {@code dump}, {@code table copy} and
  * {@code table verify}, among others. Errors are printed as one
  * actionable line on stderr (stack traces with {@code APIARY_LOG_LEVEL=DEBUG}); exit code 1 on
@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "ingest-app", mixinStandardHelpOptions = true, versionProvider = IngestApp.Version.class,
         description = "Apiary Ingest: hive gateway telemetry from Kafka to Cassandra.",
-        subcommands = {DemoCommand.class, RunCommand.class, ImportCsvCommand.class, SchemaCommand.class,
+        subcommands = {DemoCommand.class, RunCommand.class, ImportCsvCommand.class, ImportCountsCommand.class, SchemaCommand.class,
                 TopicsCommand.class, DevStackCommand.class, DumpCommand.class, BenchCommand.class, ConfigCommand.class,
                 PartitionsCommand.class, QueryCommand.class, ReportCommand.class, TableCommand.class,
                 CommandLine.HelpCommand.class})

@@ -103,6 +103,9 @@ public final class LocalStackSession {
             out.println("  java -jar ingest-app/target/ingest-app.jar run --config " + settings);
             out.println("  java -jar ingest-app/target/ingest-app.jar import-csv --config " + settings
                     + " --file FILE.csv --time-column ... --hive-column ... --sensor COLUMN=TYPE:UNIT");
+            out.println("  java -jar ingest-app/target/ingest-app.jar import-counts --config " + settings
+                    + " --file FILE.csv --time-column ... --hive-id ... --in-column ... --out-column ..."
+                    + " --interval-seconds ... --await");
         }
         out.println("Press Ctrl-C to stop everything.");
         out.flush();

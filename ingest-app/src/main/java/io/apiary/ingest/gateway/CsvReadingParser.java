@@ -1,12 +1,8 @@
 package io.apiary.ingest.gateway;
 
-import java.io.IOException;
-import java.io.PushbackReader;
 import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.nio.charset.CharacterCodingException;
 import java.time.Instant;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -15,10 +11,8 @@ import java.util.regex.Pattern;
 
 import io.apiary.ingest.identity.Identifiers;
 import io.apiary.schema.TelemetryReading;
-import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
-import org.apache.commons.csv.DuplicateHeaderMode;
 
 /**
  * Turns a CSV of readings (one row per time and hive, one column per sensor) into gateway
@@ -162,13 +156,7 @@ public final class CsvReadingParser {
             throw new IllegalArgumentException("at least one sensor column is needed");
         }
         SensorMapping.requireDistinct(sensors);
-        if (commentMarker != null && (commentMarker == delimiter || commentMarker == '"'
-                || Character.isLetterOrDigit(commentMarker) || Character.isWhitespace(commentMarker)
-                || "+-.".indexOf(commentMarker) >= 0)) {
-            throw new IllegalArgumentException("The comment marker must not be the delimiter, the quote, a letter, a"
-                    + " digit, a sign, a point or white space (data lines start with those), was '" + commentMarker
-                    + "'");
-        }
+        CsvFiles.requireCommentMarker(commentMarker, delimiter);
         this.timeColumn = Objects.requireNonNull(timeColumn);
         this.timeParser = Objects.requireNonNull(timeParser);
         this.hive = Objects.requireNonNull(hive);
@@ -230,29 +218,11 @@ public final class CsvReadingParser {
      */
     public Totals parseWithLines(Reader in, LineReadings readings, Consumer<Problem> problems) {
         long[] totals = new long[6]; // rows, readings, rejected rows, rejected cells, resolved times, comments
-        CSVParser parser = open(in);
-        try (parser) {
-            checkHeader(parser.getHeaderMap());
-            Iterator<CSVRecord> records = parser.iterator();
-            while (true) {
-                CSVRecord record;
-                try {
-                    if (!records.hasNext()) {
-                        break;
-                    }
-                    record = records.next();
-                } catch (UncheckedIOException e) {
-                    throw new UncheckedIOException("Cannot read the CSV after line " + parser.getCurrentLineNumber()
-                            + ": " + readFailure(e), e.getCause());
-                }
-                totals[0]++;
-                totals[5] += lines(record.getComment());
-                parseRow(record, parser, readings, problems, totals);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the CSV: " + e.getMessage(), e);
-        }
-        totals[5] += lines(parser.getHeaderComment()) + lines(parser.getTrailerComment());
+        CSVParser parser = CsvFiles.open(in, delimiter, commentMarker);
+        totals[5] = CsvFiles.forEachRecord(parser, columns(), record -> {
+            totals[0]++;
+            parseRow(record, parser, readings, problems, totals);
+        });
         return new Totals(totals[0], totals[1], totals[2], totals[3], totals[4], totals[5]);
     }
 
@@ -282,7 +252,7 @@ public final class CsvReadingParser {
                 totals[4]++;
             }
         } catch (RuntimeException e) {
-            problems.accept(new Problem(line, timeColumn, "cannot read time " + quote(record.get(timeColumn))
+            problems.accept(new Problem(line, timeColumn, "cannot read time " + CsvFiles.quote(record.get(timeColumn))
                     + " with the time format '" + timeParser.format() + "' (--time-format: "
                     + String.join(", ", ReadingTimeParser.NAMED_FORMATS) + " or a java.time pattern): "
                     + e.getMessage()));
@@ -294,13 +264,13 @@ public final class CsvReadingParser {
             Double value = parseValue(cell);
             if (value == null) {
                 problems.accept(new Problem(line, sensor.column(), cell.isEmpty()
-                        ? "empty cell, no reading" : "not a finite decimal number: " + quote(cell)));
+                        ? "empty cell, no reading" : "not a finite decimal number: " + CsvFiles.quote(cell)));
                 totals[3]++;
                 continue;
             }
             double converted = sensor.conversion().apply(value);
             if (!Double.isFinite(converted) || (converted == 0 && value != 0 && sensor.conversion().apply(0) == 0)) {
-                problems.accept(new Problem(line, sensor.column(), quote(cell) + " " + sensor.conversion().from()
+                problems.accept(new Problem(line, sensor.column(), CsvFiles.quote(cell) + " " + sensor.conversion().from()
                         + " is " + converted + " " + sensor.unit() + ", out of the range of a double"));
                 totals[3]++;
                 continue;
@@ -317,34 +287,6 @@ public final class CsvReadingParser {
         }
     }
 
-    private static long lines(String comment) {
-        return comment == null ? 0 : comment.chars().filter(c -> c == '\n').count() + 1;
-    }
-
-    private static Reader skipByteOrderMark(Reader in) throws IOException {
-        PushbackReader reader = new PushbackReader(in, 1);
-        int first = reader.read();
-        if (first != -1 && first != '\uFEFF') {
-            reader.unread(first);
-        }
-        return reader;
-    }
-
-    private static String readFailure(Exception e) {
-        Throwable cause = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
-        return cause instanceof CharacterCodingException
-                ? "the text is not in the expected character set (see --charset)" : String.valueOf(cause.getMessage());
-    }
-
-    private static IOException asIo(Exception e) {
-        return e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
-    }
-
-    private static String quote(String cell) {
-        return cell.length() <= 60 ? "'" + cell + "'" : "'" + cell.substring(0, 60) + "...' (" + cell.length()
-                + " characters)";
-    }
-
     /**
      * Reads only the header line and checks it as {@link #parseWithLines} does, so that a command
      * can refuse a file whose header lacks a configured column before it connects or sends anything.
@@ -355,36 +297,7 @@ public final class CsvReadingParser {
      * @throws UncheckedIOException if reading fails
      */
     public void checkHeader(Reader in) {
-        checkHeader(open(in).getHeaderMap());
-    }
-
-    private CSVParser open(Reader in) {
-        CSVFormat format = CSVFormat.DEFAULT.builder().setDelimiter(delimiter).setCommentMarker(commentMarker).setHeader()
-                .setSkipHeaderRecord(true).setTrim(true).setIgnoreEmptyLines(true)
-                .setDuplicateHeaderMode(DuplicateHeaderMode.DISALLOW).get();
-        try {
-            return CSVParser.builder().setReader(skipByteOrderMark(in)).setFormat(format).get();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("The CSV header is not usable: " + e.getMessage().split("\\. If")[0], e);
-        } catch (IOException | UncheckedIOException e) {
-            throw new UncheckedIOException("Cannot read the CSV header: " + readFailure(e), asIo(e));
-        }
-    }
-
-    private void checkHeader(Map<String, Integer> header) {
-        if (header == null || header.isEmpty()) {
-            throw new IllegalArgumentException("The CSV is empty: it has no header line");
-        }
-        StringBuilder missing = new StringBuilder();
-        for (String column : columns()) {
-            if (!header.containsKey(column)) {
-                missing.append(missing.length() == 0 ? "" : ", ").append('\'').append(column).append('\'');
-            }
-        }
-        if (missing.length() > 0) {
-            throw new IllegalArgumentException("The CSV header lacks column(s) " + missing
-                    + "; its columns are " + header.keySet());
-        }
+        CsvFiles.requireColumns(CsvFiles.open(in, delimiter, commentMarker).getHeaderMap(), columns());
     }
 
     private List<String> columns() {

@@ -3,6 +3,8 @@ package io.apiary.ingest.gateway;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -14,6 +16,8 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -35,6 +39,7 @@ public final class GatewayProducer implements AutoCloseable {
     private final Topic<String, TelemetryReading> telemetry;
     private final Topic<String, EntranceCount> entranceCounts;
     private final AtomicLong acknowledged = new AtomicLong();
+    private final Map<TopicPartition, Long> lastOffsets = new ConcurrentHashMap<>();
     private final AtomicReference<Exception> failure = new AtomicReference<>();
     private final int maxRecordBytes;
 
@@ -78,10 +83,37 @@ public final class GatewayProducer implements AutoCloseable {
      * @throws KafkaException if an earlier send failed
      */
     public void send(EntranceCount sample) {
-        send(entranceCounts, sample.getHiveId(), sample);
+        send(entranceCounts, sample.getHiveId(), sample, null);
+    }
+
+    /**
+     * Sends an entrance-counter sample asynchronously with record headers (for example, those that
+     * let an import find its samples on the late and dead letter topics again); the offsets Kafka
+     * gives them are kept ({@link #lastOffsets()}).
+     *
+     * @param sample  the sample, not null
+     * @param headers headers of the record, not null
+     * @throws KafkaException if an earlier send failed
+     */
+    public void send(EntranceCount sample, Headers headers) {
+        send(entranceCounts, sample.getHiveId(), sample, Objects.requireNonNull(headers, "headers"));
+    }
+
+    /**
+     * The last offset acknowledged in each partition for records sent with headers; complete for
+     * every record once {@link #flush()} has returned. A copy, not a view.
+     *
+     * @return partition to its last acknowledged offset
+     */
+    public Map<TopicPartition, Long> lastOffsets() {
+        return Map.copyOf(lastOffsets);
     }
 
     private <V> void send(Topic<String, V> topic, String key, V value) {
+        send(topic, key, value, null);
+    }
+
+    private <V> void send(Topic<String, V> topic, String key, V value, Headers headers) {
         Exception earlier = failure.get();
         if (earlier != null) {
             throw new KafkaException("Producing gateway records failed: " + earlier.getMessage(), earlier);
@@ -92,9 +124,13 @@ public final class GatewayProducer implements AutoCloseable {
             throw new RecordTooLargeException("The record is " + (k.length + v.length) + " bytes, over the "
                     + maxRecordBytes + " bytes Kafka accepts (max.request.size)");
         }
-        producer.send(new ProducerRecord<>(topic.name(), k, v), (metadata, error) -> {
+        producer.send(new ProducerRecord<>(topic.name(), null, k, v, headers), (metadata, error) -> {
             if (error == null) {
                 acknowledged.incrementAndGet();
+                if (headers != null) {
+                    lastOffsets.merge(new TopicPartition(metadata.topic(), metadata.partition()), metadata.offset(),
+                            Math::max);
+                }
             } else {
                 failure.compareAndSet(null, error);
             }

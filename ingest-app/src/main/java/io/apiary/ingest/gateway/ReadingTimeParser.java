@@ -258,6 +258,22 @@ public final class ReadingTimeParser {
      * @throws DateTimeException as {@link #parseWithNote(String)}
      */
     public Parsed parseWithNote(String text, Instant previous) {
+        return parseWithNote(text, previous, false);
+    }
+
+    /**
+     * As {@link #parseWithNote(String, Instant)}, for series in which one time may repeat without
+     * the clock having gone back (an event log: two bees passing within one second). Under
+     * {@link DstResolution#INFER} an ambiguous time then reads as the second instant only if the
+     * first is before the previous time, not when it equals it.
+     *
+     * @param text           the cell's text, not null
+     * @param previous       the time read before this one in the same series, or null
+     * @param repeatsAllowed whether an equal time is a repeat of the series rather than the clock going back
+     * @return the instant, with a note when a missing or ambiguous local time was resolved
+     * @throws DateTimeException as {@link #parseWithNote(String)}
+     */
+    public Parsed parseWithNote(String text, Instant previous, boolean repeatsAllowed) {
         String t = text.trim();
         if (unitMillis > 0) {
             return new Parsed(fromNumber(t), null);
@@ -274,7 +290,7 @@ public final class ReadingTimeParser {
             return new Parsed(local.toInstant(offset), null);
         }
         ZoneId written = parsed.query(TemporalQueries.zoneId());
-        return atZone(local, written != null ? written : zone, previous);
+        return atZone(local, written != null ? written : zone, previous, repeatsAllowed);
     }
 
     private Instant fromNumber(String t) {
@@ -295,7 +311,7 @@ public final class ReadingTimeParser {
         return Instant.ofEpochMilli(millis.longValueExact());
     }
 
-    private Parsed atZone(LocalDateTime local, ZoneId zone, Instant previous) {
+    private Parsed atZone(LocalDateTime local, ZoneId zone, Instant previous, boolean repeatsAllowed) {
         List<ZoneOffset> offsets = zone.getRules().getValidOffsets(local);
         if (offsets.size() == 1) {
             return new Parsed(local.toInstant(offsets.get(0)), null);
@@ -312,7 +328,8 @@ public final class ReadingTimeParser {
                     + (gap && dst == DstResolution.INFER ? " (--dst infer cannot infer a time that does not exist)" : ""));
         }
         boolean takeLater = dst == DstResolution.LATER
-                || (dst == DstResolution.INFER && previous != null && !earlier.isAfter(previous));
+                || (dst == DstResolution.INFER && previous != null
+                        && (repeatsAllowed ? earlier.isBefore(previous) : !earlier.isAfter(previous)));
         Instant chosen = takeLater ? later : earlier;
         return new Parsed(chosen, what + "; read as " + chosen + " (--dst " + dst.name().toLowerCase(Locale.ROOT)
                 + (dst == DstResolution.INFER ? (takeLater ? ": the clock went back" : ": first pass") : "") + ")");
