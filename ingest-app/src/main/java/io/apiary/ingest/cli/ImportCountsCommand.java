@@ -208,9 +208,9 @@ public final class ImportCountsCommand implements Callable<Integer> {
             err.println(label + ": " + e.getMessage());
             return 1;
         } catch (OutOfMemoryError e) {
-            err.printf("%s: out of memory while holding the samples to sort them (about 200 bytes each at the peak, 300 per bucket of an event log);"
-                    + " nothing was sent. Raise the heap (JAVA_TOOL_OPTIONS=-Xmx4g), lower --max-samples, or split"
-                    + " the input by time%n", label);
+            err.printf("%s: out of memory while holding the samples to sort them (about 200 bytes each at the"
+                    + " peak, 300 per bucket of an event log); nothing was sent. Raise the heap"
+                    + " (JAVA_TOOL_OPTIONS=-Xmx4g), lower --max-samples, or split the input by time%n", label);
             return 1;
         }
         List<CountLogParser.Sample> samples = finished.samples();
@@ -283,7 +283,8 @@ public final class ImportCountsCommand implements Callable<Integer> {
             return 3;
         }
         long problems = totals.stream().mapToLong(CountLogParser.FileTotals::rejectedRows).sum()
-                + finished.conflicts() + finished.rejectedPassages() + (outcome == null ? 0 : outcome.late().size() + outcome.rejected().size());
+                + finished.conflicts() + finished.rejectedPassages()
+                + (outcome == null ? 0 : outcome.late().size() + outcome.rejected().size());
         return strict && problems > 0 ? 3 : 0;
     }
 

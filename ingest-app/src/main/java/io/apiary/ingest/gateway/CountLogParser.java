@@ -396,9 +396,10 @@ public final class CountLogParser {
 
     private TooManySamples tooMany(String source, long line) {
         return new TooManySamples("The input holds more than " + maxSamples + (layout instanceof Events
-                ? " buckets" : " samples") + " (at line " + (source == null ? "" : source + ":") + line + "), more than this import holds in memory (about"
-                + " 200 to 300 bytes each) to send them in time order; nothing was sent. Split the file by time, or raise"
-                + " --max-samples (and the heap, -Xmx, with it)");
+                ? " buckets" : " samples") + " (at line " + (source == null ? "" : source + ":") + line
+                + "), more than this import holds in memory (about 200 to 300 bytes each) to send them in time"
+                + " order; nothing was sent. Split the file by time, or raise --max-samples (and the heap, -Xmx,"
+                + " with it)");
     }
 
     private record BucketKey(String hiveId, long start) {
