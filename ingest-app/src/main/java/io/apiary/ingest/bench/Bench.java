@@ -179,16 +179,17 @@ public final class Bench {
      * @param base         settings of Kafka, Cassandra and the sink (as for {@code run}); the benchmark
      *                     overrides the keyspace, topic names, group ids and the shard strategy
      * @param options      what to run
-     * @param cassandraPid the Cassandra node's process, when it runs on this machine (for its CPU)
+     * @param cassandraPids the Cassandra nodes' processes, when they run on this machine (their CPU
+     *                     is summed); empty otherwise
      * @param kafkaPid     the Kafka broker's process, when it runs on this machine (for its CPU)
      * @param stateDir     a folder for the topology's state stores
      * @param out          where progress goes
      */
-    public Bench(IngestConfig base, Options options, OptionalLong cassandraPid, OptionalLong kafkaPid, Path stateDir,
+    public Bench(IngestConfig base, Options options, List<Long> cassandraPids, OptionalLong kafkaPid, Path stateDir,
             PrintWriter out) {
         this.base = Objects.requireNonNull(base);
         this.options = Objects.requireNonNull(options);
-        this.meter = new RunMeter(cassandraPid, kafkaPid);
+        this.meter = new RunMeter(cassandraPids, kafkaPid);
         this.stateDir = Objects.requireNonNull(stateDir);
         this.out = Objects.requireNonNull(out);
         // unique per run, so that two benchmarks on one cluster never share topics or groups

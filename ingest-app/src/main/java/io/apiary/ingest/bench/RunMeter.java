@@ -3,6 +3,7 @@ package io.apiary.ingest.bench;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.time.Duration;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -11,7 +12,7 @@ import java.util.function.LongSupplier;
 
 /**
  * Measures one benchmark run while it works: wall time, CPU time of this JVM (the client) and
- * of the Cassandra and Kafka server processes, and heap.
+ * of the Cassandra node (or the nodes of a local cluster, summed) and the Kafka broker, and heap.
  *
  * <p>The measured window opens at the first progress (the first row acknowledged, the first
  * record committed), so client start-up (connecting, joining a consumer group, Kafka Streams'
@@ -53,15 +54,16 @@ public final class RunMeter {
         }
     }
 
-    private final OptionalLong cassandraPid;
+    private final List<Long> cassandraPids;
     private final OptionalLong kafkaPid;
 
     /**
-     * @param cassandraPid process id of the Cassandra node whose CPU to count, if it runs on this machine
-     * @param kafkaPid     process id of the Kafka broker whose CPU to count, if it runs on this machine
+     * @param cassandraPids process ids of the Cassandra nodes whose CPU to count, summed, when they run on
+     *                      this machine; empty when they do not (the figure is then NaN)
+     * @param kafkaPid      process id of the Kafka broker whose CPU to count, if it runs on this machine
      */
-    RunMeter(OptionalLong cassandraPid, OptionalLong kafkaPid) {
-        this.cassandraPid = cassandraPid;
+    RunMeter(List<Long> cassandraPids, OptionalLong kafkaPid) {
+        this.cassandraPids = List.copyOf(cassandraPids);
         this.kafkaPid = kafkaPid;
     }
 
@@ -162,7 +164,11 @@ public final class RunMeter {
     }
 
     private double[] allCpuSeconds(ProcessHandle client) {
-        return new double[] {cpuSeconds(client), cpuSeconds(cassandraPid), cpuSeconds(kafkaPid)};
+        double cassandra = cassandraPids.isEmpty() ? Double.NaN : 0;
+        for (long pid : cassandraPids) {
+            cassandra += cpuSeconds(OptionalLong.of(pid)); // a node that is gone makes the sum NaN
+        }
+        return new double[] {cpuSeconds(client), cassandra, cpuSeconds(kafkaPid)};
     }
 
     private static double cpuSeconds(OptionalLong pid) {

@@ -18,16 +18,23 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import io.apiary.ingest.bench.Bench;
 import io.apiary.ingest.bench.BenchReport;
 import io.apiary.ingest.bench.BenchResult;
 import io.apiary.ingest.bench.SparkPeerLaunch;
 import io.apiary.ingest.bucket.ShardStrategy;
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.apiary.ingest.cassandra.RingWait;
 import io.apiary.ingest.cassandra.SchemaApplier;
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.demo.LocalStackSession;
+import io.apiary.ingest.devstack.CassandraCluster;
+import io.apiary.ingest.devstack.CassandraNode;
 import io.apiary.ingest.devstack.LocalStack;
 import io.apiary.ingest.devstack.LocalStackOptions;
 import io.apiary.ingest.devstack.StackFiles;
@@ -51,6 +58,13 @@ import picocli.CommandLine.Spec;
                 + "its own keyspace (--keyspace, emptied before each run and kept afterwards with the last run's "
                 + "rows) and to topics and consumer groups of its own, deleted after each run."})
 public final class BenchCommand implements Callable<Integer> {
+
+    /** Most nodes {@code --cassandra-nodes} starts on one machine (each a JVM of up to 1 GiB of heap). */
+    static final int MAX_LOCAL_NODES = 5;
+    /** A {@code 'key': value} entry of a CQL replication map; the value's digits in group 2 (absent for the class). */
+    private static final Pattern REPLICATION_ENTRY = Pattern.compile("'([^']+)'\\s*:\\s*'?(\\d+)?");
+    /** How long the driver may take to see a new local cluster whole. */
+    static final Duration RING_TIMEOUT = Duration.ofSeconds(120);
 
     @Option(names = "--rows", defaultValue = "2000000", paramLabel = "N",
             description = "Rows per write run (sink, naive, ceiling) (default: ${DEFAULT-VALUE}).")
@@ -109,8 +123,16 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--replication", paramLabel = "CQL-MAP",
             description = "Replication of that keyspace, e.g. \"{'class': 'NetworkTopologyStrategy', 'dc1': 3}\" "
-                    + "(default: replication factor 1).")
-    String replication = SchemaApplier.DEV_REPLICATION;
+                    + "(default: replication factor 1; with --cassandra-nodes N above 1, NetworkTopologyStrategy with factor "
+                    + "min(N, 3) in datacenter1, the local nodes' data center).")
+    String replication;
+
+    @Option(names = "--cassandra-nodes", defaultValue = "1", paramLabel = "N",
+            description = "Nodes of the local Cassandra cluster, 1 to 5, all on this machine: with more than 1 the "
+                    + "benchmark starts a cluster of N nodes instead of the stack's single node, waits until the "
+                    + "driver sees every node up with its tokens, and sums the nodes' CPU (default: "
+                    + "${DEFAULT-VALUE}; local stack only).")
+    int cassandraNodes;
 
     @Option(names = "--table-options", paramLabel = "CQL",
             description = "Table options applied to the benchmark's hive_telemetry_v2 after it is created from "
@@ -148,6 +170,7 @@ public final class BenchCommand implements Callable<Integer> {
         boolean local = !configured(IngestConfig.KAFKA_BOOTSTRAP_SERVERS)
                 && !configured(IngestConfig.CASSANDRA_CONTACT_POINTS);
         if (local) {
+            checkLocalReplication(options.replication());
             // every setting is checked before anything starts (the stack's addresses are placeholders here)
             config.load(Map.of(IngestConfig.KAFKA_BOOTSTRAP_SERVERS, "127.0.0.1:9092",
                     IngestConfig.CASSANDRA_CONTACT_POINTS, "127.0.0.1:9042",
@@ -156,12 +179,15 @@ public final class BenchCommand implements Callable<Integer> {
                 || !configured(IngestConfig.CASSANDRA_CONTACT_POINTS)) {
             throw new ParameterException(spec.commandLine(), "Configure both kafka.bootstrap.servers and "
                     + "cassandra.contact.points (a cluster), or neither (a local stack is started)");
-        } else if (workDir != null || keepWorkDir) {
+        } else if (workDir != null || keepWorkDir
+                || spec.commandLine().getParseResult().hasMatchedOption("--cassandra-nodes")) {
             throw new ParameterException(spec.commandLine(),
-                    "--work-dir and --keep-work-dir are for the local stack, which is not started with a configured "
-                            + "cluster");
+                    "--work-dir, --keep-work-dir and --cassandra-nodes are for the local stack, which is not started "
+                            + "with a configured cluster");
         }
         LocalStack stack = null;
+        CassandraCluster cluster = null;
+        boolean keepClusterDir = keepWorkDir;
         Path tempStateDir = null;
         try {
             IngestConfig base;
@@ -175,7 +201,15 @@ public final class BenchCommand implements Callable<Integer> {
                 stack = LocalStack.start(stackOptions.build());
                 out.printf("Local stack work folder: %s (%s afterwards)%n", stack.workDir(),
                         keepWorkDir ? "kept" : "deleted");
-                base = config.load(LocalStackSession.settings(stack));
+                Map<String, String> settings = new LinkedHashMap<>(LocalStackSession.settings(stack));
+                if (cassandraNodes > 1) {
+                    keepClusterDir = true; // until the cluster has started and been seen whole
+                    cluster = startCluster(stack, out);
+                    keepClusterDir = keepWorkDir;
+                    settings.put(IngestConfig.CASSANDRA_CONTACT_POINTS, cluster.contactPoints().stream()
+                            .map(a -> a.getHostString() + ":" + a.getPort()).collect(Collectors.joining(",")));
+                }
+                base = config.load(settings);
             } else {
                 base = config.load();
             }
@@ -188,22 +222,25 @@ public final class BenchCommand implements Callable<Integer> {
                 tempStateDir = Files.createTempDirectory("apiary-bench-state");
             }
             Path stateDir = stack != null ? stack.workDir().resolve("bench-state") : tempStateDir;
-            Bench bench = new Bench(base, options,
-                    stack == null ? OptionalLong.empty() : OptionalLong.of(stack.cassandra().pid()),
+            List<Long> cassandraPids = cluster != null
+                    ? cluster.nodes().stream().map(CassandraNode::pid).collect(Collectors.toList())
+                    : stack != null ? List.of(stack.cassandra().pid()) : List.of();
+            Bench bench = new Bench(base, options, cassandraPids,
                     stack == null ? OptionalLong.empty() : OptionalLong.of(stack.kafka().pid()), stateDir, out);
             boolean writeRuns = options.runs().stream().anyMatch(Bench.Run::writesRows);
             boolean gatewayRuns = options.runs().stream().anyMatch(r -> !r.writesRows());
-            out.printf("Workload: %,d hives x 1,000 readings per minute%s%s; %d shards per day; keyspace %s%n", hives,
+            out.printf("Workload: %,d hives x 1,000 readings per minute%s%s; %d shards per day; keyspace %s, "
+                            + "replication %s, writes at %s%n", hives,
                     writeRuns ? String.format(", %,d rows per write run", rows) : "",
                     gatewayRuns ? String.format(", %,d gateway readings", gatewayReadings) : "",
-                    base.getInt(IngestConfig.TELEMETRY_SHARDS), keyspace);
+                    base.getInt(IngestConfig.TELEMETRY_SHARDS), keyspace, replication,
+                    base.getString(IngestConfig.SINK_CONSISTENCY));
             out.flush();
             List<List<BenchResult>> results = bench.run();
             BenchReport report = new BenchReport(results, context(started, base, options, local));
             out.println();
             out.printf("Apiary Ingest benchmark, %s, %d cores, %s%n", started.truncatedTo(ChronoUnit.SECONDS),
-                    Runtime.getRuntime().availableProcessors(), local ? "local Kafka and Cassandra on this machine"
-                            : "configured cluster (Cassandra and Kafka CPU not measured)");
+                    Runtime.getRuntime().availableProcessors(), stackDescription(local));
             report.print(out);
             report.write(file);
             out.printf("%nResults written to %s (%.0f s in all)%n", file.toAbsolutePath(),
@@ -211,6 +248,12 @@ public final class BenchCommand implements Callable<Integer> {
             out.flush();
             return results.stream().flatMap(List::stream).allMatch(BenchResult::completed) ? 0 : 1;
         } finally {
+            if (cluster != null) {
+                cluster.close();
+                if (!keepClusterDir) {
+                    StackFiles.deleteRecursively(cluster.workDir());
+                }
+            }
             if (stack != null) {
                 stack.close();
             }
@@ -233,9 +276,14 @@ public final class BenchCommand implements Callable<Integer> {
                 "--run-timeout-minutes must be between 1 and 1440, was " + runTimeoutMinutes);
         require(SchemaApplier.NAME.matcher(keyspace).matches(), "--keyspace '" + keyspace
                 + "' is not a keyspace name: a letter, then up to 47 letters, digits or underscores");
+        require(cassandraNodes >= 1 && cassandraNodes <= MAX_LOCAL_NODES, "--cassandra-nodes must be between 1 and "
+                + MAX_LOCAL_NODES + ", was " + cassandraNodes);
+        if (replication == null) {
+            replication = defaultReplication(cassandraNodes);
+        }
         String map = replication.trim();
         require(map.startsWith("{") && map.endsWith("}") && map.contains("'class'"), "--replication must be a CQL "
-                + "replication map such as \"{'class': 'NetworkTopologyStrategy', 'dc1': 3}\", was " + replication);
+                + "replication map such as \"{'class': 'NetworkTopologyStrategy', 'datacenter1': 3}\", was " + replication);
         require(tableOptions == null || (!tableOptions.isBlank() && tableOptions.indexOf(';') < 0),
                 "--table-options must be the options of one ALTER TABLE ... WITH clause (not blank, no ';'), was '"
                         + tableOptions + "'");
@@ -273,6 +321,91 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * @param nodes nodes of the local cluster, at least 1
+     * @return the keyspace replication used when {@code --replication} is not given: factor 1 on one node,
+     *     else {@code NetworkTopologyStrategy} with factor min(nodes, 3) in the local data center
+     */
+    static String defaultReplication(int nodes) {
+        return nodes == 1 ? SchemaApplier.DEV_REPLICATION
+                : "{'class': 'NetworkTopologyStrategy', '" + CassandraNode.LOCAL_DATACENTER + "': "
+                        + Math.min(nodes, 3) + "}";
+    }
+
+    private String stackDescription(boolean local) {
+        if (!local) {
+            return "configured cluster (Cassandra and Kafka CPU not measured)";
+        }
+        return cassandraNodes == 1 ? "local Kafka and Cassandra on this machine"
+                : "local Kafka and a " + cassandraNodes + "-node Cassandra cluster on this machine (Cassandra CPU "
+                        + "summed over the nodes)";
+    }
+
+    /** The results file's {@code stack} value: the same words as before local clusters existed. */
+    private String stackContext(boolean local) {
+        if (!local) {
+            return "configured";
+        }
+        return cassandraNodes == 1 ? "local: one Kafka broker and one Cassandra node on this machine"
+                : "local: one Kafka broker and a " + cassandraNodes + "-node Cassandra cluster on this machine";
+    }
+
+    /**
+     * Refuses, before anything starts, a replication map the local nodes cannot hold: every factor in it (the
+     * {@code replication_factor} of SimpleStrategy, or a data center's of NetworkTopologyStrategy) must be at most
+     * {@link #cassandraNodes}, and the only data center is {@value CassandraNode#LOCAL_DATACENTER} (writes at
+     * LOCAL_QUORUM fail, or keep fewer copies than the output says, otherwise).
+     */
+    private void checkLocalReplication(String map) {
+        Matcher m = REPLICATION_ENTRY.matcher(map);
+        while (m.find()) {
+            String key = m.group(1);
+            if (key.equals("class")) {
+                continue;
+            }
+            require(key.equals("replication_factor") || key.equals(CassandraNode.LOCAL_DATACENTER), "--replication "
+                    + "names data center '" + key + "', but the local Cassandra's only data center is "
+                    + CassandraNode.LOCAL_DATACENTER);
+            require(m.group(2) != null, "--replication gives '" + key + "' no replica count: " + map);
+            int factor = Integer.parseInt(m.group(2));
+            require(factor >= 1 && factor <= cassandraNodes, "--replication asks for " + factor + " replicas, but the "
+                    + "local Cassandra has " + cassandraNodes + " node" + (cassandraNodes == 1 ? "" : "s")
+                    + " (--cassandra-nodes)");
+        }
+    }
+
+    /**
+     * Replaces the stack's single Cassandra node by a cluster of {@link #cassandraNodes} nodes in a folder of the
+     * stack's work folder, and waits until a driver session sees all of them up with their tokens (token-aware
+     * routing and the sink's grouping by replicas need the whole ring).
+     */
+    private CassandraCluster startCluster(LocalStack stack, PrintWriter out) {
+        out.printf("Stopping the stack's single Cassandra node; starting a %d-node cluster instead (one node after "
+                + "the other, about 30 s each on 2 cores)...%n", cassandraNodes);
+        out.flush();
+        stack.cassandra().stop();
+        // beside the stack's folder, not in it: the stack deletes its own whole, the cluster keeps its own on failure
+        Path dir = stack.workDir().resolveSibling(stack.workDir().getFileName() + "-cassandra-cluster");
+        CassandraCluster cluster = CassandraCluster.start(stack.options().toBuilder()
+                .workDir(dir).keepWorkDir(true).build(), cassandraNodes);
+        boolean seen = false;
+        try (CqlSession session = CqlSession.builder().addContactPoints(cluster.contactPoints())
+                .withLocalDatacenter(cluster.localDatacenter()).build()) {
+            RingWait.await(session, cassandraNodes, RING_TIMEOUT);
+            seen = true;
+        } finally {
+            if (!seen) {
+                cluster.close();
+                out.printf("The Cassandra cluster did not come up whole; its folder (with each node's logs) is kept: "
+                        + "%s%n", dir);
+                out.flush();
+            }
+        }
+        out.printf("Cassandra cluster of %d nodes ready: CQL at %s%n", cassandraNodes, cluster.contactPoints());
+        out.flush();
+        return cluster;
+    }
+
     private void require(boolean condition, String message) {
         if (!condition) {
             throw new ParameterException(spec.commandLine(), message);
@@ -303,7 +436,9 @@ public final class BenchCommand implements Callable<Integer> {
         context.put("java", System.getProperty("java.vm.name") + " " + Runtime.version());
         context.put("jvm_arguments", ManagementFactory.getRuntimeMXBean().getInputArguments());
         context.put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
-        context.put("stack", local ? "local: one Kafka broker and one Cassandra node on this machine" : "configured");
+        context.put("stack", stackContext(local));
+        context.put("cassandra_nodes", local ? cassandraNodes : null);
+        context.put("replication", options.replication());
         context.put("rows", options.rows());
         context.put("gateway_readings", options.gatewayReadings());
         context.put("hives", options.hives());

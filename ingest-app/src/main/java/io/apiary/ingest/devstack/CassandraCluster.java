@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A Cassandra cluster of several real nodes on 127.0.0.1, for tests that need more than one
- * replica (e.g. of token-aware routing). Each node is a {@link CassandraNode} in its own child JVM
+ * replica (e.g. of token-aware routing) and for {@code bench --cassandra-nodes N} (replication
+ * factor 3 measured on one machine). Each node is a {@link CassandraNode} in its own child JVM
  * with its own free CQL, storage, SSL storage and JMX ports and its own folder
  * {@code <work folder>/cassandra-N}, N = 1, 2, ... No Kafka: the dev stack is {@link LocalStack}.
  *

@@ -52,13 +52,12 @@ class BenchIT {
                 SchemaApplier.DEV_REPLICATION, 1, Optional.empty(),
                 // the local node's cassandra.yaml defines 5.0's stock memtable configurations
                 Optional.of("memtable = 'trie'"));
-        OptionalLong cassandraPid = stack.localStack().map(s -> OptionalLong.of(s.cassandra().pid()))
-                .orElse(OptionalLong.empty());
+        List<Long> cassandraPids = stack.localStack().map(s -> List.of(s.cassandra().pid())).orElse(List.of());
         OptionalLong kafkaPid = stack.localStack().map(s -> OptionalLong.of(s.kafka().pid()))
                 .orElse(OptionalLong.empty());
         StringWriter progress = new StringWriter();
 
-        List<List<BenchResult>> repeats = new Bench(base, options, cassandraPid, kafkaPid, dir,
+        List<List<BenchResult>> repeats = new Bench(base, options, cassandraPids, kafkaPid, dir,
                 new PrintWriter(progress)).run();
         assertThat(repeats).hasSize(1);
         List<BenchResult> results = repeats.get(0);
@@ -78,7 +77,7 @@ class BenchIT {
             assertThat(r.items()).as("%s items in the window", r.run()).isPositive();
             assertThat(r.perSecond()).isPositive();
             assertThat(r.clientCpuMicros()).as("%s client CPU", r.run()).isPositive();
-            if (cassandraPid.isPresent() && !r.run().equals("topology")) {
+            if (!cassandraPids.isEmpty() && !r.run().equals("topology")) {
                 assertThat(r.cassandraCpuMicros()).as("%s Cassandra CPU", r.run()).isPositive();
             }
             assertThat(r.peakHeapMiB()).isPositive();

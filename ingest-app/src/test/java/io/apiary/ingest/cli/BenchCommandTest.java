@@ -21,7 +21,7 @@ class BenchCommandTest {
     static Path dir;
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
+    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
         "--rows 0                          | --rows must be at least 1, was 0",
         "--hives -1                        | --hives must be at least 1, was -1",
         "--warm-up-rows -1                 | --warm-up-rows must be at least 0, was -1",
@@ -35,6 +35,16 @@ class BenchCommandTest {
         "-o /nonexistent/dir/x.json        | Cannot write the results to /nonexistent/dir/x.json",
         "--set sink.linger.ms=abc          | Invalid value abc for configuration sink.linger.ms",
         "--set kafka.bootstrap.servers=127.0.0.1:1 | Configure both kafka.bootstrap.servers and cassandra.contact.points",
+        "--cassandra-nodes 2 --replication {'class':'NetworkTopologyStrategy','datacenter1':3} | --replication asks for 3 replicas, but the local Cassandra has 2 nodes",
+        "--replication {'class':'NetworkTopologyStrategy','dc1':1} | --replication names data center 'dc1', but the local Cassandra's only data center is datacenter1",
+        "--replication {'class':'SimpleStrategy','replication_factor':2} | --replication asks for 2 replicas, but the local Cassandra has 1 node",
+        "--replication {'class':'SimpleStrategy','replication_factor':x} | --replication gives 'replication_factor' no replica count",
+        "--cassandra-nodes 1 --set kafka.bootstrap.servers=127.0.0.1:1 --set cassandra.contact.points=127.0.0.1:2"
+            + " | --cassandra-nodes are for the local stack",
+        "--cassandra-nodes 0               | --cassandra-nodes must be between 1 and 5, was 0",
+        "--cassandra-nodes 6               | --cassandra-nodes must be between 1 and 5, was 6",
+        "--cassandra-nodes 3 --set kafka.bootstrap.servers=127.0.0.1:1 --set cassandra.contact.points=127.0.0.1:2"
+            + " | --cassandra-nodes are for the local stack",
     })
     void is_refused_before_anything_starts(String args, String message) {
         StringWriter out = new StringWriter();
@@ -50,6 +60,17 @@ class BenchCommandTest {
         assertThat(err.toString().lines().findFirst().orElse("")).contains(message);
         assertThat(out.toString()).doesNotContain("Starting");
         assertThat(System.nanoTime() - start).as("nothing was started").isLessThan(10_000_000_000L);
+    }
+
+    @Test
+    void a_local_cluster_defaults_to_replication_factor_three_at_most_in_the_local_data_center() {
+        assertThat(BenchCommand.defaultReplication(1)).isEqualTo("{'class': 'SimpleStrategy', 'replication_factor': 1}");
+        assertThat(BenchCommand.defaultReplication(2))
+                .isEqualTo("{'class': 'NetworkTopologyStrategy', 'datacenter1': 2}");
+        assertThat(BenchCommand.defaultReplication(3))
+                .isEqualTo("{'class': 'NetworkTopologyStrategy', 'datacenter1': 3}");
+        assertThat(BenchCommand.defaultReplication(5))
+                .isEqualTo("{'class': 'NetworkTopologyStrategy', 'datacenter1': 3}");
     }
 
     @Test

@@ -3,10 +3,8 @@ package io.apiary.ingest.it;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
-import com.datastax.oss.driver.api.core.metadata.Metadata;
-import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
-import com.datastax.oss.driver.api.core.metadata.TokenMap;
+import io.apiary.ingest.cassandra.RingWait;
 import io.apiary.ingest.devstack.CassandraCluster;
 import io.apiary.ingest.devstack.LocalStackOptions;
 import java.io.IOException;
@@ -18,7 +16,6 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -102,7 +99,7 @@ public final class TwoNodeCassandra implements AutoCloseable {
                             .build())
                     .withApplicationName("apiary-ingest-it")
                     .build();
-            awaitRing(session, RING_TIMEOUT);
+            RingWait.await(session, 2, RING_TIMEOUT);
         } catch (RuntimeException e) {
             if (session != null) {
                 session.close();
@@ -169,36 +166,6 @@ public final class TwoNodeCassandra implements AutoCloseable {
             LOG.info("Deleted the two-node Cassandra work folder {}", dir);
         } catch (IOException | UncheckedIOException e) {
             LOG.warn("Could not delete the two-node Cassandra work folder {}: {}", dir, e.toString());
-        }
-    }
-
-    private static void awaitRing(CqlSession session, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String seen = "";
-        while (true) {
-            Metadata metadata = session.getMetadata();
-            Optional<TokenMap> tokenMap = metadata.getTokenMap();
-            List<Node> nodes = List.copyOf(metadata.getNodes().values());
-            boolean ready = nodes.size() == 2 && tokenMap.isPresent() && nodes.stream()
-                    .allMatch(n -> n.getState() == NodeState.UP && n.getOpenConnections() > 0
-                            && !tokenMap.get().getTokens(n).isEmpty());
-            if (ready) {
-                return;
-            }
-            seen = nodes.stream().map(n -> n.getEndPoint() + " " + n.getState() + " ("
-                            + n.getOpenConnections() + " connections, "
-                            + tokenMap.map(t -> t.getTokens(n).size()).orElse(0) + " tokens)")
-                    .collect(Collectors.joining(", ", "[", "]"))
-                    + (tokenMap.isPresent() ? "" : ", no token map");
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("after " + seconds(timeout) + " it sees " + seen);
-            }
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting; it saw " + seen, e);
-            }
         }
     }
 
