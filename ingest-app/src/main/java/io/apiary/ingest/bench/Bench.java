@@ -131,11 +131,14 @@ public final class Bench {
      *                         from {@code cql/} ({@code ALTER TABLE ... WITH <tableOptions>}, e.g.
      *                         {@code memtable = 'trie'}), to measure other options against the
      *                         shipped ones; empty for the shipped options
+     * @param rowCompression   the compression type the row topics are produced with ({@code none},
+     *                         {@code gzip}, {@code snappy}, {@code lz4} or {@code zstd}, Kafka's
+     *                         {@code compression.type} values); the topology's producer uses lz4
      */
     public record Options(long rows, long gatewayReadings, int hives, List<ShardStrategy> strategies, Set<Run> runs,
             int naiveInFlight, int ceilingBatchRows, int ceilingInFlight, long warmUpRows, Duration runTimeout,
             String keyspace, String replication, int repeats, Optional<SparkPeerLaunch> spark,
-            Optional<String> tableOptions) {
+            Optional<String> tableOptions, String rowCompression) {
 
         /** Validates the options. */
         public Options {
@@ -159,8 +162,15 @@ public final class Bench {
             Objects.requireNonNull(replication, "replication");
             Objects.requireNonNull(tableOptions, "tableOptions");
             tableOptions = tableOptions.map(String::strip).filter(o -> !o.isEmpty());
+            if (!ROW_COMPRESSIONS.contains(rowCompression)) {
+                throw new IllegalArgumentException("row compression must be one of " + ROW_COMPRESSIONS
+                        + ": '" + rowCompression + "'");
+            }
         }
     }
+
+    /** Kafka's {@code compression.type} values a row topic can be produced with. */
+    public static final List<String> ROW_COMPRESSIONS = List.of("none", "gzip", "snappy", "lz4", "zstd");
 
     /** Name of the table every write run fills. */
     static final String TABLE = io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY;
@@ -226,9 +236,10 @@ public final class Bench {
                     createTopics(admin, config);
                     long start = System.nanoTime();
                     long sent = workload(strategy).sendRows(config.kafkaClientSettings(),
-                            config.topics().telemetryRowsTopic(), options.rows());
-                    out.printf("Produced %,d %s rows (shard strategy %s) to %s in %.1f s%n", sent, TABLE,
-                            label(strategy), config.topics().telemetryRows(), (System.nanoTime() - start) / 1e9);
+                            config.topics().telemetryRowsTopic(), options.rows(), options.rowCompression());
+                    out.printf("Produced %,d %s rows (shard strategy %s) to %s in %.1f s, compression %s%n", sent,
+                            TABLE, label(strategy), config.topics().telemetryRows(), (System.nanoTime() - start) / 1e9,
+                            options.rowCompression());
                     out.flush();
                     rowConfigs.put(strategy, config);
                 }

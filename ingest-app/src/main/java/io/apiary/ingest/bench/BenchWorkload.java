@@ -156,11 +156,22 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
      * @return a new mutable map
      */
     public static Map<String, Object> producerSettings(Map<String, Object> kafka) {
+        return producerSettings(kafka, "lz4");
+    }
+
+    /**
+     * {@link #producerSettings(Map)} with another compression type.
+     *
+     * @param kafka       Kafka client settings, not null
+     * @param compression Kafka's {@code compression.type}: none, gzip, snappy, lz4 or zstd
+     * @return a new mutable map
+     */
+    public static Map<String, Object> producerSettings(Map<String, Object> kafka, String compression) {
         Map<String, Object> settings = new HashMap<>(kafka);
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
         settings.put(ProducerConfig.LINGER_MS_CONFIG, 20);
         settings.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        settings.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        settings.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression);
         settings.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000);
         settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
         settings.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
@@ -174,12 +185,13 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
      * @param kafka Kafka client settings, not null
      * @param topic the hive_telemetry row topic with its serdes
      * @param count rows to send, at least 0
+     * @param compression Kafka's {@code compression.type} of the producer: none, gzip, snappy, lz4 or zstd
      * @return records acknowledged
      * @throws KafkaException if Kafka refused a record
      */
     public long sendRows(Map<String, Object> kafka, Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic,
-            long count) {
-        return send(kafka, count, i -> {
+            long count, String compression) {
+        return send(producerSettings(kafka, compression), count, i -> {
             HiveTelemetryRow row = row(i);
             return new ProducerRecord<>(topic.name(),
                     topic.keySerde().serializer().serialize(topic.name(), partitionKey(row)),
@@ -201,7 +213,7 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
      */
     public long sendGatewayRecords(Map<String, Object> kafka, Topic<String, TelemetryReading> telemetry,
             Topic<String, EntranceCount> counts, long count) {
-        return send(kafka, count, i -> {
+        return send(producerSettings(kafka), count, i -> {
             TelemetryReading reading = reading(i);
             return new ProducerRecord<>(telemetry.name(), reading.getHiveId().getBytes(
                     java.nio.charset.StandardCharsets.UTF_8),
@@ -214,13 +226,13 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
         });
     }
 
-    private static long send(Map<String, Object> kafka, long count,
+    private static long send(Map<String, Object> producerSettings, long count,
             LongFunction<ProducerRecord<byte[], byte[]>> records,
             LongFunction<ProducerRecord<byte[], byte[]>> extra) {
         AtomicLong acknowledged = new AtomicLong();
         AtomicReference<Exception> failure = new AtomicReference<>();
         long sent = 0;
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerSettings(kafka),
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerSettings,
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             org.apache.kafka.clients.producer.Callback callback = (metadata, error) -> {
                 if (error == null) {

@@ -141,6 +141,12 @@ public final class BenchCommand implements Callable<Integer> {
                     + "(default: none).")
     String tableOptions;
 
+    @Option(names = "--row-compression", defaultValue = "lz4", paramLabel = "TYPE",
+            description = "Compression the row topics are produced with, as Kafka's compression.type: none, gzip, "
+                    + "snappy, lz4 or zstd (default: ${DEFAULT-VALUE}, as the topology's producer); the sink's "
+                    + "and the naive writer's fetches decompress it.")
+    String rowCompression;
+
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
             description = "Results file: JSON, or CSV if the name ends with .csv "
                     + "(default: apiary-bench-<UTC time>.json in the current folder).")
@@ -315,7 +321,7 @@ public final class BenchCommand implements Callable<Integer> {
             }
             return new Bench.Options(rows, gatewayReadings, hives, List.copyOf(parsedStrategies), parsedRuns,
                     naiveInFlight, ceilingBatchRows, ceilingInFlight, warmUpRows, Duration.ofMinutes(runTimeoutMinutes),
-                    keyspace, replication, repeat, spark, Optional.ofNullable(tableOptions));
+                    keyspace, replication, repeat, spark, Optional.ofNullable(tableOptions), rowCompression);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -450,6 +456,7 @@ public final class BenchCommand implements Callable<Integer> {
         context.put("repeats", options.repeats());
         options.spark().ifPresent(s -> context.put("spark_peer", s.dir().toString()));
         options.tableOptions().ifPresent(o -> context.put("table_options", o));
+        context.put("row_compression", options.rowCompression());
         Map<String, Object> sink = new LinkedHashMap<>();
         for (String key : List.of(IngestConfig.SINK_LINGER_MS, IngestConfig.SINK_MAX_IN_FLIGHT,
                 IngestConfig.SINK_BATCH_MAX_ROWS, IngestConfig.SINK_BATCH_MAX_BYTES, IngestConfig.SINK_MAX_BUFFERED_ROWS,

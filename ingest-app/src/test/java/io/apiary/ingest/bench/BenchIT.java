@@ -51,7 +51,7 @@ class BenchIT {
                 EnumSet.complementOf(EnumSet.of(Bench.Run.SPARK)), 64, 100, 8, 2_000, Duration.ofMinutes(3), KEYSPACE,
                 SchemaApplier.DEV_REPLICATION, 1, Optional.empty(),
                 // the local node's cassandra.yaml defines 5.0's stock memtable configurations
-                Optional.of("memtable = 'trie'"));
+                Optional.of("memtable = 'trie'"), "zstd");
         List<Long> cassandraPids = stack.localStack().map(s -> List.of(s.cassandra().pid())).orElse(List.of());
         OptionalLong kafkaPid = stack.localStack().map(s -> OptionalLong.of(s.kafka().pid()))
                 .orElse(OptionalLong.empty());

@@ -19,7 +19,7 @@ class BenchOptionsTest {
     private static Bench.Options options(Set<Bench.Run> runs, int repeats, Optional<SparkPeerLaunch> spark) {
         return new Bench.Options(1_000, 1_000, 10, List.of(ShardStrategy.TIME), runs, 8, 100, 8, 0,
                 Duration.ofMinutes(1), "apiary_bench", SchemaApplier.DEV_REPLICATION, repeats, spark,
-                Optional.empty());
+                Optional.empty(), "lz4");
     }
 
     @Test

@@ -31,6 +31,7 @@ class BenchCommandTest {
         "--runs bogus                      | Unknown run 'bogus'",
         "--table-options a;DROP            | --table-options must be the options of one ALTER TABLE",
         "--repeat 0                        | --repeat must be between 1 and 100, was 0",
+        "--row-compression brotli          | row compression must be one of [none, gzip, snappy, lz4, zstd]: 'brotli'",
         "--shard-strategies foo            | Unknown shard strategy 'foo'",
         "-o /nonexistent/dir/x.json        | Cannot write the results to /nonexistent/dir/x.json",
         "--set sink.linger.ms=abc          | Invalid value abc for configuration sink.linger.ms",

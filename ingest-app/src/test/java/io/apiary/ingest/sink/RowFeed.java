@@ -46,7 +46,7 @@ final class RowFeed {
             int readingsPerHive) {
         long startNanos = System.nanoTime();
         long sent = new BenchWorkload(hives, SHARDS, ShardStrategy.TIME).sendRows(kafka, topic,
-                (long) hives * readingsPerHive);
+                (long) hives * readingsPerHive, "lz4");
         System.out.printf("SINK-IT produced %,d rows to %s in %.1f s%n", sent, topic.name(),
                 (System.nanoTime() - startNanos) / 1e9);
         return sent;

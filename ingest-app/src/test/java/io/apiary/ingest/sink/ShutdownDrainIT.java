@@ -84,7 +84,7 @@ class ShutdownDrainIT {
             TopicProvisioner.createMissing(admin, config);
             TopicProvisioner.awaitLeaders(admin, List.of(topic.name()), Duration.ofMinutes(1));
         }
-        new BenchWorkload(300, 96, ShardStrategy.TIME).sendRows(config.kafkaClientSettings(), topic, ROWS);
+        new BenchWorkload(300, 96, ShardStrategy.TIME).sendRows(config.kafkaClientSettings(), topic, ROWS, "lz4");
 
         // Given a sink that may write only 150 rows/s, holding 1,000 to 2,000 rows (plus one poll of 500) when
         // stopped (it resumes polling below half its bound): more than the drain timeout's 750
