@@ -39,15 +39,21 @@ public final class DevStackCommand implements Callable<Integer> {
     @Option(names = "--keep-work-dir", description = "Keep the working folder (data and server logs) afterwards.")
     boolean keepWorkDir;
 
+    @Option(names = "--registry",
+            description = "Also start a schema registry (Apicurio Registry, Confluent-compatible API on 127.0.0.1) "
+                    + "and print its URL.")
+    boolean registry;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        out.println("Starting a Kafka broker and a Cassandra node...");
+        out.println(registry ? "Starting a Kafka broker, a Cassandra node and a schema registry..."
+                : "Starting a Kafka broker and a Cassandra node...");
         out.flush();
-        LocalStackOptions.Builder options = LocalStackOptions.builder().keepWorkDir(keepWorkDir);
+        LocalStackOptions.Builder options = LocalStackOptions.builder().keepWorkDir(keepWorkDir).registry(registry);
         if (workDir != null) {
             options.workDir(workDir);
         }
@@ -61,6 +67,9 @@ public final class DevStackCommand implements Callable<Integer> {
         out.printf("Kafka is at %s and Cassandra at %s (datacenter %s); work folder %s%n",
                 stack.kafkaBootstrapServers(), config.getList(IngestConfig.CASSANDRA_CONTACT_POINTS).get(0),
                 stack.cassandraLocalDatacenter(), stack.workDir());
+        stack.registry().ifPresent(r -> out.printf("The schema registry (Apicurio Registry %s) is at %s: Confluent "
+                + "Schema Registry's REST API, for registry-aware clients' schema.registry.url%n", r.version(),
+                r.confluentApiUrl()));
         LocalStackSession.printUsage(out, LocalStackSession.writeSettings(stack));
         LocalStackSession.awaitShutdown();
         return 0;

@@ -17,11 +17,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real Kafka broker (KRaft) and a real Cassandra node, each in a child JVM on free loopback
- * ports, for the {@code demo} command and the integration tests. No Docker needed.
+ * A real Kafka broker (KRaft) and a real Cassandra node, and when asked ({@link
+ * LocalStackOptions#registry()}) a schema registry ({@link RegistryServer}), each in a child JVM on
+ * free loopback ports, for the {@code demo} command and the integration tests. No Docker needed.
  *
  * <p><b>Classpaths.</b> The servers' jars are listed in {@code kafka-server/classpath.txt} and
- * {@code cassandra-server/classpath.txt} (written by the build) in the folder given by
+ * {@code cassandra-server/classpath.txt} (and {@code registry-server/classpath.txt}, naming the
+ * registry's runner jar) (written by the build) in the folder given by
  * {@link LocalStackOptions#devstackDir()}, else the system property {@code apiary.devstack.dir},
  * else the environment variable {@code APIARY_DEVSTACK_DIR}, else {@code devstack} beside the
  * application's classes folder or jar ({@code ingest-app/target/devstack}).
@@ -30,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * LocalStackOptions#javaHome()}, else this JVM if it is a Java 17, else {@code
  * APIARY_DEVSTACK_JAVA_HOME}, else a Java 17 found under {@code /usr/lib/jvm}.
  *
- * <p><b>No orphans.</b> {@link #close()} stops both servers; a shutdown hook does the same when
+ * <p><b>No orphans.</b> {@link #close()} stops every server; a shutdown hook does the same when
  * the JVM exits; and each server runs under {@link ParentWatchdog}, which ends it within about a
  * second of this JVM's death, even after {@code kill -9}.
  *
@@ -46,20 +48,25 @@ public final class LocalStack implements AutoCloseable {
     private final Path workDir;
     private final KafkaBroker kafka;
     private final CassandraNode cassandra;
+    private final RegistryServer registry; // null without one
+    private final List<ManagedServer> servers;
     private final Thread shutdownHook;
     private boolean closed; // guarded by this
 
     private LocalStack(LocalStackOptions options, Path workDir, KafkaBroker kafka,
-                       CassandraNode cassandra) {
+                       CassandraNode cassandra, RegistryServer registry) {
         this.options = options;
         this.workDir = workDir;
         this.kafka = kafka;
         this.cassandra = cassandra;
+        this.registry = registry;
+        this.servers = registry == null ? List.of(kafka, cassandra) : List.of(kafka, cassandra, registry);
         this.shutdownHook = new Thread(this::closeOnExit, "apiary-devstack-shutdown");
     }
 
     /**
-     * Starts Kafka and Cassandra in parallel and returns once both are ready.
+     * Starts Kafka and Cassandra (and the registry, if asked) in parallel and returns once all
+     * are ready.
      *
      * @param options how to start; not null
      * @return the running stack, to be closed by the caller
@@ -73,19 +80,24 @@ public final class LocalStack implements AutoCloseable {
         ServerRuntime runtime = ServerRuntime.resolve(options);
         Path workDir = createWorkDir(options);
         Path watchdogDir = installWatchdog(workDir);
-        int[] ports = StackFiles.freePorts(6);
+        int[] ports = StackFiles.freePorts(7);
         KafkaBroker kafka = new KafkaBroker(runtime, options, workDir, watchdogDir,
                 ports[0], ports[1]);
         CassandraNode cassandra = new CassandraNode(runtime, options, workDir, watchdogDir,
                 ports[2], ports[3], ports[4], ports[5]);
-        LocalStack stack = new LocalStack(options, workDir, kafka, cassandra);
-        LOG.info("Starting Kafka {} and Cassandra {} with {} in {}", kafka.version(),
-                cassandra.version(), runtime.javaSource(), workDir);
+        RegistryServer registry = options.registry()
+                ? new RegistryServer(runtime, options, workDir, watchdogDir, ports[6]) : null;
+        LocalStack stack = new LocalStack(options, workDir, kafka, cassandra, registry);
+        LOG.info("Starting Kafka {}{} Cassandra {}{} with {} in {}", kafka.version(),
+                registry == null ? " and" : ",", cassandra.version(),
+                registry == null ? "" : " and Apicurio Registry " + registry.version(),
+                runtime.javaSource(), workDir);
         Runtime.getRuntime().addShutdownHook(stack.shutdownHook);
-        stack.startBoth();
-        LOG.info("Local stack ready in {}: Kafka at {}, Cassandra at 127.0.0.1:{} (work folder {})",
+        stack.startAll();
+        LOG.info("Local stack ready in {}: Kafka at {}, Cassandra at 127.0.0.1:{}{} (work folder {})",
                 ServerProcess.seconds(Duration.ofNanos(System.nanoTime() - t0)),
-                kafka.bootstrapServers(), cassandra.cqlPort(), workDir);
+                kafka.bootstrapServers(), cassandra.cqlPort(),
+                registry == null ? "" : ", schema registry at " + registry.confluentApiUrl(), workDir);
         return stack;
     }
 
@@ -114,7 +126,15 @@ public final class LocalStack implements AutoCloseable {
         return cassandra.localDatacenter();
     }
 
-    /** @return the work folder holding both servers' configuration, data and logs */
+    /**
+     * @return the schema registry, when the stack was started with one ({@link
+     *     LocalStackOptions#registry()}); to stop, restart or inspect it
+     */
+    public java.util.Optional<RegistryServer> registry() {
+        return java.util.Optional.ofNullable(registry);
+    }
+
+    /** @return the work folder holding the servers' configuration, data and logs */
     public Path workDir() {
         return workDir;
     }
@@ -145,7 +165,7 @@ public final class LocalStack implements AutoCloseable {
     }
 
     /**
-     * Stops both servers (in parallel: SIGTERM, then SIGKILL after the stop timeout), removes the
+     * Stops every server (in parallel: SIGTERM, then SIGKILL after the stop timeout), removes the
      * shutdown hook and deletes the work folder, unless {@link LocalStackOptions#keepWorkDir()}
      * or a server failed to start. Blocks until done; calling it again does nothing. Never
      * throws: a folder that cannot be deleted is logged.
@@ -167,8 +187,8 @@ public final class LocalStack implements AutoCloseable {
             return false;
         }
         closed = true;
-        stopBoth();
-        if (options.keepWorkDir() || kafka.startFailed() || cassandra.startFailed()) {
+        stopAll();
+        if (options.keepWorkDir() || servers.stream().anyMatch(ManagedServer::startFailed)) {
             LOG.info("Local stack stopped; its work folder is kept: {}", workDir);
         } else {
             try {
@@ -186,28 +206,26 @@ public final class LocalStack implements AutoCloseable {
         shutDown();
     }
 
-    private void startBoth() {
+    private void startAll() {
         // in order of occurrence: the first is the cause, later ones are often consequences
         Queue<RuntimeException> failures = new ConcurrentLinkedQueue<>();
-        CompletableFuture<Void> k = CompletableFuture.runAsync(
-                () -> startOrStopOther(kafka::start, cassandra::stop, failures),
-                daemonExecutor("kafka"));
-        CompletableFuture<Void> c = CompletableFuture.runAsync(
-                () -> startOrStopOther(cassandra::start, kafka::stop, failures),
-                daemonExecutor("cassandra"));
-        for (CompletableFuture<Void> f : List.of(k, c)) {
+        List<CompletableFuture<Void>> starts = servers.stream()
+                .map(server -> CompletableFuture.runAsync(() -> startOrStopOthers(server, failures),
+                        daemonExecutor(server.dir.getFileName().toString())))
+                .toList();
+        for (CompletableFuture<Void> f : starts) {
             try {
                 f.join();
             } catch (CompletionException e) {
                 if (!(e.getCause() instanceof RuntimeException)) {
-                    failures.add(e); // an Error: not recorded by startOrStopOther
+                    failures.add(e); // an Error: not recorded by startOrStopOthers
                 }
             }
         }
         if (failures.isEmpty()) {
             return;
         }
-        // A server may have launched after the other's failure stopped it: stop both again.
+        // A server may have launched after another's failure stopped it: stop them all again.
         close();
         RuntimeException cause = failures.peek();
         LocalStackException first = cause instanceof LocalStackException
@@ -219,21 +237,23 @@ public final class LocalStack implements AutoCloseable {
         throw first;
     }
 
-    private static void startOrStopOther(Runnable start, Runnable stopOther,
-                                         Queue<RuntimeException> failures) {
+    private void startOrStopOthers(ManagedServer server, Queue<RuntimeException> failures) {
         try {
-            start.run();
+            server.start();
         } catch (RuntimeException e) {
             failures.add(e);
-            stopOther.run(); // don't wait for the other server to finish starting in vain
+            // don't wait for the other servers to finish starting in vain
+            servers.stream().filter(other -> other != server).forEach(ManagedServer::stop);
             throw e;
         }
     }
 
-    private void stopBoth() {
-        CompletableFuture<Void> k = CompletableFuture.runAsync(kafka::stop, daemonExecutor("kafka-stop"));
-        cassandra.stop();
-        k.join();
+    private void stopAll() {
+        List<CompletableFuture<Void>> stops = servers.stream()
+                .map(server -> CompletableFuture.runAsync(server::stop,
+                        daemonExecutor(server.dir.getFileName() + "-stop")))
+                .toList();
+        stops.forEach(CompletableFuture::join);
     }
 
     /** @return an executor running each task in a new daemon thread {@code apiary-devstack-NAME} */

@@ -33,6 +33,7 @@ public final class LocalStackOptions {
     private final String cassandraMaxHeap;
     private final List<String> kafkaJvmOptions;
     private final List<String> cassandraJvmOptions;
+    private final boolean registry;
 
     private LocalStackOptions(Builder b) {
         this.workDir = b.workDir;
@@ -47,6 +48,7 @@ public final class LocalStackOptions {
         this.cassandraMaxHeap = b.cassandraMaxHeap;
         this.kafkaJvmOptions = List.copyOf(b.kafkaJvmOptions);
         this.cassandraJvmOptions = List.copyOf(b.cassandraJvmOptions);
+        this.registry = b.registry;
     }
 
     /** @return the default options; never {@code null} */
@@ -74,7 +76,16 @@ public final class LocalStackOptions {
         b.cassandraMaxHeap = cassandraMaxHeap;
         b.kafkaJvmOptions.addAll(kafkaJvmOptions);
         b.cassandraJvmOptions.addAll(cassandraJvmOptions);
+        b.registry = registry;
         return b;
+    }
+
+    /**
+     * @return whether the stack also runs a schema registry ({@link RegistryServer}); false by
+     *     default
+     */
+    public boolean registry() {
+        return registry;
     }
 
     /** @return the work folder asked for; empty for a fresh temporary folder */
@@ -146,7 +157,7 @@ public final class LocalStackOptions {
                 + ", kafkaHeap=" + kafkaInitialHeap + "/" + kafkaMaxHeap
                 + ", cassandraHeap=" + cassandraInitialHeap + "/" + cassandraMaxHeap
                 + ", kafkaJvmOptions=" + kafkaJvmOptions
-                + ", cassandraJvmOptions=" + cassandraJvmOptions + "]";
+                + ", cassandraJvmOptions=" + cassandraJvmOptions + ", registry=" + registry + "]";
     }
 
     /** Mutable builder of {@link LocalStackOptions}; not thread-safe. */
@@ -163,6 +174,7 @@ public final class LocalStackOptions {
         private String cassandraMaxHeap = "1g";
         private final List<String> kafkaJvmOptions = new ArrayList<>();
         private final List<String> cassandraJvmOptions = new ArrayList<>();
+        private boolean registry;
 
         private Builder() {
         }
@@ -263,6 +275,16 @@ public final class LocalStackOptions {
          */
         public Builder addCassandraJvmOption(String option) {
             cassandraJvmOptions.add(Objects.requireNonNull(option, "option"));
+            return this;
+        }
+
+        /**
+         * @param run whether the stack also starts a schema registry ({@link RegistryServer}),
+         *            beside Kafka and Cassandra
+         * @return this builder
+         */
+        public Builder registry(boolean run) {
+            this.registry = run;
             return this;
         }
 

@@ -25,9 +25,15 @@ import java.util.stream.Stream;
  * @param javaSource         where that Java was found, for messages
  * @param kafkaClasspath     the Kafka broker's jars
  * @param cassandraClasspath the Cassandra node's jars
+ * @param registryClasspath  the schema registry's runner jar (its libraries are named by the jar's
+ *                           manifest); empty when the stack was not asked to run a registry
  */
 record ServerRuntime(Path java, String javaSource, List<Path> kafkaClasspath,
-                     List<Path> cassandraClasspath) {
+                     List<Path> cassandraClasspath, List<Path> registryClasspath) {
+
+    ServerRuntime(Path java, String javaSource, List<Path> kafkaClasspath, List<Path> cassandraClasspath) {
+        this(java, javaSource, kafkaClasspath, cassandraClasspath, List.of());
+    }
 
     /** System property naming the folder with {@code kafka-server/classpath.txt} etc. */
     static final String DIR_PROPERTY = "apiary.devstack.dir";
@@ -37,9 +43,9 @@ record ServerRuntime(Path java, String javaSource, List<Path> kafkaClasspath,
     static final String JAVA_HOME_ENV = "APIARY_DEVSTACK_JAVA_HOME";
 
     private static final String REBUILD = "Run ./mvnw -DskipTests package from the project's"
-            + " top folder (it resolves the server classpaths), or set -D" + DIR_PROPERTY
-            + " or " + DIR_ENV + " to a folder holding kafka-server/classpath.txt and"
-            + " cassandra-server/classpath.txt.";
+            + " top folder (it resolves the server classpaths and builds the registry), or set -D"
+            + DIR_PROPERTY + " or " + DIR_ENV + " to a folder holding kafka-server/classpath.txt and"
+            + " cassandra-server/classpath.txt (and registry-server/classpath.txt for a registry).";
     private static final Pattern JAVA_VERSION = Pattern.compile("JAVA_VERSION=\"(\\d+)[^\"]*\"");
 
     /**
@@ -53,7 +59,8 @@ record ServerRuntime(Path java, String javaSource, List<Path> kafkaClasspath,
         Path dir = locateDevstackDir(options);
         List<Path> kafka = readClasspath(dir, "kafka-server");
         List<Path> cassandra = readClasspath(dir, "cassandra-server");
-        return new ServerRuntime(Path.of(javaFound[0]), javaFound[1], kafka, cassandra);
+        List<Path> registry = options.registry() ? readClasspath(dir, "registry-server") : List.of();
+        return new ServerRuntime(Path.of(javaFound[0]), javaFound[1], kafka, cassandra, registry);
     }
 
     /** @return the version in the name of the first jar called {@code artifact-VERSION.jar} */

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Starts real Kafka and Cassandra servers through {@link LocalStack}; see DEVSTACK.md. */
+/** Starts real Kafka, Cassandra and schema registry servers through {@link LocalStack}. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -42,7 +42,7 @@ class LocalStackIT {
 
     @BeforeAll
     void startStack() {
-        stack = LocalStack.start(LocalStackOptions.defaults());
+        stack = LocalStack.start(LocalStackOptions.builder().registry(true).build());
     }
 
     @AfterAll
@@ -76,8 +76,13 @@ class LocalStackIT {
     void should_report_servers_and_files_when_stack_started() {
         assertThat(stack.kafkaBootstrapServers()).matches("127\\.0\\.0\\.1:\\d+");
         assertThat(stack.cassandraContactPoint().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
+        RegistryServer registry = stack.registry().orElseThrow();
         assertThat(List.of(stack.kafka().port(), stack.kafka().controllerPort(),
-                stack.cassandra().cqlPort(), stack.cassandra().jmxPort())).doesNotHaveDuplicates();
+                stack.cassandra().cqlPort(), stack.cassandra().jmxPort(), registry.port())).doesNotHaveDuplicates();
+        assertThat(registry.confluentApiUrl()).isEqualTo("http://127.0.0.1:" + registry.port() + "/apis/ccompat/v6");
+        assertThat(registry.version()).startsWith("2.1.");
+        assertThat(registry.isRunning()).isTrue();
+        assertThat(registry.logFile()).isRegularFile().startsWith(stack.workDir());
         assertThat(stack.kafkaStartupTime()).isPositive();
         assertThat(stack.cassandraStartupTime()).isPositive();
         assertThat(stack.kafka().isRunning()).isTrue();
@@ -121,6 +126,50 @@ class LocalStackIT {
     }
 
     @Test
+    @Order(5)
+    void should_keep_schemas_and_their_ids_and_check_compatibility_when_registry_restarted() throws Exception {
+        RegistryServer registry = stack.registry().orElseThrow();
+        String v1 = "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"}]}";
+        String id = registryCall(registry, "POST", "/subjects/devstack-it-value/versions", schemaBody(v1))
+                .replaceAll("\\D", "");
+        assertThat(id).isNotEmpty();
+        assertThat(registryCall(registry, "PUT", "/config/devstack-it-value", "{\"compatibility\":\"FULL_TRANSITIVE\"}"))
+                .contains("FULL_TRANSITIVE");
+        long oldPid = registry.pid();
+
+        registry.stop();
+        assertThat(ServerProcesses.alive(oldPid)).isFalse();
+        assertThat(acceptsConnection(registry.port())).isFalse();
+        registry.start();
+
+        assertThat(registry.pid()).isNotEqualTo(oldPid);
+        assertThat(registryCall(registry, "GET", "/schemas/ids/" + id, null)).contains("\\\"name\\\":\\\"a\\\"");
+        assertThat(registryCall(registry, "GET", "/config/devstack-it-value", null)).contains("FULL_TRANSITIVE");
+        // a field replaced by another of another type: neither direction reads the other
+        String incompatible = v1.replace("\"a\",\"type\":\"int\"", "\"b\",\"type\":\"string\"");
+        assertThat(registryCall(registry, "POST", "/compatibility/subjects/devstack-it-value/versions/latest",
+                schemaBody(incompatible))).contains("\"is_compatible\":false");
+    }
+
+    @Test
+    @Order(5)
+    void should_serve_the_registry_on_the_loopback_address_only() throws Exception {
+        RegistryServer registry = stack.registry().orElseThrow();
+        assertThat(acceptsConnection(registry.port())).isTrue();
+        Optional<java.net.InetAddress> other = java.net.NetworkInterface.networkInterfaces()
+                .filter(i -> { try { return i.isUp() && !i.isLoopback(); } catch (java.net.SocketException e) { return false; } })
+                .flatMap(java.net.NetworkInterface::inetAddresses)
+                .filter(a -> a instanceof java.net.Inet4Address)
+                .findFirst();
+        org.junit.jupiter.api.Assumptions.assumeTrue(other.isPresent(),
+                "this machine has no non-loopback IPv4 address to try the registry's port on");
+        try (Socket s = new Socket()) {
+            assertThatThrownBy(() -> s.connect(new java.net.InetSocketAddress(other.get(), registry.port()), 1_000))
+                    .isInstanceOf(IOException.class);
+        }
+    }
+
+    @Test
     @Order(6)
     void should_kill_servers_when_parent_jvm_is_killed(@TempDir Path temp) throws Exception {
         Path out = temp.resolve("child.out");
@@ -140,11 +189,13 @@ class LocalStackIT {
         }
         long kafkaPid = Long.parseLong(started.get("kafkaPid"));
         long cassandraPid = Long.parseLong(started.get("cassandraPid"));
+        long registryPid = Long.parseLong(started.get("registryPid"));
         Path childWorkDir = Path.of(started.get("workDir"));
         assertThat(started.get("bootstrap")).isNotEqualTo(stack.kafkaBootstrapServers());
 
         await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(250))
-                .until(() -> !ServerProcesses.alive(kafkaPid) && !ServerProcesses.alive(cassandraPid));
+                .until(() -> !ServerProcesses.alive(kafkaPid) && !ServerProcesses.alive(cassandraPid)
+                        && !ServerProcesses.alive(registryPid));
 
         assertThat(ServerProcesses.mentioning(childWorkDir)).isEmpty();
         StackFiles.deleteRecursively(childWorkDir); // nobody else will: its owner was killed
@@ -250,6 +301,27 @@ class LocalStackIT {
             return session.execute("SELECT release_version FROM system.local").one()
                     .getString("release_version");
         }
+    }
+
+    /** @return the body of a call to the registry's Confluent-compatible API; fails on a status other than 200 */
+    private static String registryCall(RegistryServer registry, String method, String path, String body)
+            throws Exception {
+        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(registry.confluentApiUrl() + path))
+                .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                .timeout(Duration.ofSeconds(10))
+                .method(method, body == null ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                        : java.net.http.HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
+                .send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("%s %s: %s", method, path, response.body()).isEqualTo(200);
+        return response.body();
+    }
+
+    /** @return {@code {"schema": "<schema as a JSON string>"}} */
+    private static String schemaBody(String schema) {
+        return "{\"schema\":\"" + schema.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
     }
 
     private static boolean acceptsConnection(int port) {

@@ -4,8 +4,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Test helper run in a separate JVM by {@link LocalStackIT}: starts a {@link LocalStack}, prints
- * one line {@code STACK kafkaPid=.. cassandraPid=.. workDir=.. bootstrap=..} and then waits
- * forever, so the test can {@code SIGKILL} this JVM and check that the servers die with it.
+ * one line {@code STACK kafkaPid=.. cassandraPid=.. registryPid=.. workDir=.. bootstrap=..} and then waits
+ * forever, so the test can {@code SIGKILL} this JVM and check that the servers (the schema registry
+ * included) die with it.
  */
 public final class OrphanCheckMain {
 
@@ -20,9 +21,10 @@ public final class OrphanCheckMain {
      * @throws InterruptedException never in practice: the JVM is killed while waiting
      */
     public static void main(String[] args) throws InterruptedException {
-        LocalStack stack = LocalStack.start(LocalStackOptions.defaults());
+        LocalStack stack = LocalStack.start(LocalStackOptions.builder().registry(true).build());
         System.out.println(STACK_LINE + "kafkaPid=" + stack.kafka().pid()
                 + " cassandraPid=" + stack.cassandra().pid()
+                + " registryPid=" + stack.registry().orElseThrow().pid()
                 + " workDir=" + stack.workDir()
                 + " bootstrap=" + stack.kafkaBootstrapServers());
         System.out.flush();

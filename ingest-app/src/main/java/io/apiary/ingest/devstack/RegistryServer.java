@@ -1,0 +1,132 @@
+package io.apiary.ingest.devstack;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The dev stack's schema registry: Apicurio Registry 2.1 (a Quarkus application built by the
+ * {@code devstack/registry-server} module) in a child JVM, serving HTTP on 127.0.0.1 only, with
+ * Confluent Schema Registry's REST API at {@link #confluentApiUrl()}. Its storage is an embedded
+ * H2 database in files of its folder, so schemas and their ids survive a restart. Files live in
+ * {@code <work folder>/registry}: {@code data/} (the database), {@code logs/registry.log} (the
+ * {@link #logFile()}), {@code tmp/} and {@code stdout.log}.
+ *
+ * <p>Network: Quarkus's HTTP server is the only listener (bound to {@code quarkus.http.host} =
+ * 127.0.0.1); this release has no separate management interface, no TLS port without
+ * certificates, and H2 runs embedded, without its TCP server. Authentication is off, as for the
+ * stack's other servers: the stack is for one machine.
+ *
+ * <p>Ready once {@code GET /apis/ccompat/v6/subjects} answers 200 (the database is initialised
+ * and the REST resources are up). {@link #version()} comes from the name of the
+ * {@code apicurio-registry-app} jar in the runner's {@code lib/} folder.
+ *
+ * <p>Thread-safety: all methods may be called from any thread. {@link #start()} calls are
+ * serialized; {@link #stop()} may be called while a start is in progress, which then fails.
+ */
+public final class RegistryServer extends ManagedServer {
+
+    /** The path of the Confluent-compatible API below the server's root URL. */
+    public static final String CONFLUENT_API_PATH = "/apis/ccompat/v6";
+
+    private static final Logger LOG = LoggerFactory.getLogger(RegistryServer.class);
+    private static final String MAIN_CLASS = "io.apicurio.registry.RegistryQuarkusMain";
+    private static final Pattern APP_JAR = Pattern.compile("io\\.apicurio\\.apicurio-registry-app-(.+)\\.jar");
+
+    private final int port;
+
+    RegistryServer(ServerRuntime runtime, LocalStackOptions options, Path workDir, Path watchdogDir, int port) {
+        super(runtime, options, workDir, watchdogDir, "registry", "logs/registry.log", "Apicurio Registry",
+                versionOf(runtime.registryClasspath()), "schema registry");
+        this.port = port;
+    }
+
+    /** @return the server's root URL, {@code http://127.0.0.1:PORT}; never null */
+    public String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /**
+     * @return the base URL of the Confluent-compatible REST API, what Confluent's serializers and
+     *     other registry-aware clients take as their schema registry URL, e.g.
+     *     {@code http://127.0.0.1:PORT/apis/ccompat/v6}; never null
+     */
+    public String confluentApiUrl() {
+        return url() + CONFLUENT_API_PATH;
+    }
+
+    /** @return the HTTP port on 127.0.0.1 */
+    public int port() {
+        return port;
+    }
+
+    @Override
+    void prepare() {
+        StackFiles.mkdirs(dir.resolve("logs"));
+        StackFiles.mkdirs(dir.resolve("data"));
+        StackFiles.mkdirs(dir.resolve("tmp"));
+    }
+
+    @Override
+    List<String> command() {
+        List<String> jvm = new ArrayList<>(List.of(
+                "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Djava.awt.headless=true",
+                "-Djava.io.tmpdir=" + dir.resolve("tmp"),
+                "-Dquarkus.http.host=127.0.0.1",
+                "-Dquarkus.http.port=" + port,
+                "-Dquarkus.datasource.jdbc.url=jdbc:h2:file:" + dir.resolve("data/registry"),
+                "-Dquarkus.log.file.enable=true",
+                "-Dquarkus.log.file.path=" + dir.resolve("logs/registry.log")));
+        return ServerProcess.javaCommand(runtime.java(), jvm, watchdogDir, runtime.registryClasspath(),
+                MAIN_CLASS, List.of());
+    }
+
+    @Override
+    void awaitReady(long startNanos) {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest probe = HttpRequest.newBuilder(URI.create(confluentApiUrl() + "/subjects"))
+                .timeout(Duration.ofSeconds(5)).GET().build();
+        process.awaitReady(() -> client.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200,
+                startTimeLeft(startNanos));
+    }
+
+    @Override
+    void logReady() {
+        LOG.info("Apicurio Registry {} ready at {} in {} (pid {})", version, confluentApiUrl(),
+                ServerProcess.seconds(startupTime()), process.pid());
+    }
+
+    /** @return the version in the name of the registry's application jar beside the runner, or a placeholder */
+    static String versionOf(List<Path> classpath) {
+        for (Path runner : classpath) {
+            Path lib = runner.toAbsolutePath().getParent().resolve("lib");
+            if (!Files.isDirectory(lib)) {
+                continue;
+            }
+            try (Stream<Path> jars = Files.list(lib)) {
+                for (Path jar : (Iterable<Path>) jars::iterator) {
+                    Matcher m = APP_JAR.matcher(jar.getFileName().toString());
+                    if (m.matches()) {
+                        return m.group(1);
+                    }
+                }
+            } catch (IOException e) {
+                LOG.debug("Cannot list {}", lib, e);
+            }
+        }
+        return "(unknown version)";
+    }
+}
