@@ -26,8 +26,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Network: Quarkus's HTTP server is the only listener (bound to {@code quarkus.http.host} =
  * 127.0.0.1); this release has no separate management interface, no TLS port without
- * certificates, and H2 runs embedded, without its TCP server. Authentication is off, as for the
- * stack's other servers: the stack is for one machine.
+ * certificates, H2 runs embedded, without its TCP server, and the transaction manager's process
+ * id is a UUID rather than its default, a socket of its own. Authentication is off, as for the
+ * stack's other servers: the stack is for one machine, and on it anyone can use the port's other
+ * APIs too (Apicurio's own {@code /apis/registry/v2}, its web UI at {@code /ui}, an export of all
+ * data at {@code /apis/registry/v2/admin/export}).
+ *
+ * <p>Known limits of this release, not of Confluent's registry: concurrent registrations can
+ * fail with HTTP 500 (an H2 lock or unique-key race; register one schema at a time), a refused
+ * incompatible schema answers 409 with {@code error_code} 0, and the default compatibility is
+ * {@code NONE} (set it per subject).
  *
  * <p>Ready once {@code GET /apis/ccompat/v6/subjects} answers 200 (the database is initialised
  * and the REST resources are up). {@link #version()} comes from the name of the
@@ -88,8 +96,15 @@ public final class RegistryServer extends ManagedServer {
                 "-Dquarkus.http.host=127.0.0.1",
                 "-Dquarkus.http.port=" + port,
                 "-Dquarkus.datasource.jdbc.url=jdbc:h2:file:" + dir.resolve("data/registry"),
+                // Narayana's default process id opens a loopback socket of its own: use a UUID instead
+                "-DCoreEnvironmentBean.processImplementationClassName="
+                        + "com.arjuna.ats.internal.arjuna.utils.UuidProcessId",
+                // the log once, in a file kept to 4 x 10 MB (each refused request logs stack traces)
+                "-Dquarkus.log.console.enable=false",
                 "-Dquarkus.log.file.enable=true",
-                "-Dquarkus.log.file.path=" + dir.resolve("logs/registry.log")));
+                "-Dquarkus.log.file.path=" + dir.resolve("logs/registry.log"),
+                "-Dquarkus.log.file.rotation.max-file-size=10M",
+                "-Dquarkus.log.file.rotation.max-backup-index=3"));
         return ServerProcess.javaCommand(runtime.java(), jvm, watchdogDir, runtime.registryClasspath(),
                 MAIN_CLASS, List.of());
     }

@@ -27,6 +27,8 @@ final class ServerProcess {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerProcess.class);
     private static final long POLL_MILLIS = 200L;
+    /** Exit code of a JVM ended by SIGINT (128 + 2). */
+    private static final int SIGINT_EXIT = 130;
 
     /** A readiness check, called repeatedly; may throw while the server is not ready. */
     @FunctionalInterface
@@ -42,6 +44,8 @@ final class ServerProcess {
     private final Duration stopTimeout;
 
     private volatile Process process;
+    /** The process {@link #stop()} was called for: its end is expected. */
+    private volatile Process stopping;
     private volatile long logOffset;
     private volatile long stdoutOffset;
 
@@ -118,7 +122,24 @@ final class ServerProcess {
         logOffset = StackFiles.size(logFile);
         stdoutOffset = StackFiles.size(stdoutFile);
         LOG.debug("Starting {}: {}", name, command);
-        process = start(command, dir, stdoutFile, name);
+        Process launched = start(command, dir, stdoutFile, name);
+        process = launched;
+        launched.onExit().thenAccept(this::reportUnexpectedEnd);
+    }
+
+    /**
+     * Logs an error when the server's process ends without {@link #stop()}: a server killed or
+     * crashed under a running stack would otherwise go unnoticed until clients fail. Exit code
+     * 130 (SIGINT) is not reported: Ctrl-C reaches the whole process group, servers included,
+     * while the stack itself is stopping.
+     */
+    private void reportUnexpectedEnd(Process ended) {
+        if (stopping == ended || ended.exitValue() == SIGINT_EXIT) {
+            return;
+        }
+        LOG.error("{} (pid {}) ended on its own with exit code {}: it no longer serves. Its log: {}; restart"
+                + " the stack (or the server, from code: LocalStack's kafka(), cassandra(), registry())", name,
+                ended.pid(), ended.exitValue(), logFile);
     }
 
     /**
@@ -168,6 +189,7 @@ final class ServerProcess {
         if (p == null) {
             return;
         }
+        stopping = p;
         List<ProcessHandle> descendants = p.descendants().collect(Collectors.toList());
         if (p.isAlive()) {
             long start = System.nanoTime();
