@@ -394,7 +394,8 @@ public final class Bench {
     }
 
     private SinkTable<?> table(CqlSession session) {
-        return SinkTable.hiveTelemetry(session, options.keyspace(), Pipeline.tableOptions(base, TABLE));
+        return SinkTable.hiveTelemetry(session, options.keyspace(), Pipeline.tableOptions(base, TABLE))
+                .readingWith(base.topics().telemetryRowsTopic().valueSerde());
     }
 
     private BenchResult sink(CqlSession session, IngestConfig config, ShardStrategy strategy)

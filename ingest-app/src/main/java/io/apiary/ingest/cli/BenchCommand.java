@@ -219,6 +219,12 @@ public final class BenchCommand implements Callable<Integer> {
             } else {
                 base = config.load();
             }
+            if (options.runs().contains(Bench.Run.SPARK)
+                    && base.wireFormat().write() == io.apiary.ingest.serde.WireFormat.Framing.REGISTRY) {
+                throw new ParameterException(spec.commandLine(), "the spark run's peer reads single-object encoded "
+                        + "rows only: add --set " + io.apiary.ingest.config.RegistryOptions.WIRE_FORMAT_WRITE
+                        + "=single-object to compare with it (every run then uses that format)");
+            }
             if (options.keyspace().equals(base.getString(IngestConfig.CASSANDRA_KEYSPACE))) {
                 throw new ParameterException(spec.commandLine(), "--keyspace " + options.keyspace() + " is the "
                         + "pipeline's own keyspace (cassandra.keyspace): the benchmark empties its tables, so give it "

@@ -39,9 +39,10 @@ public final class DevStackCommand implements Callable<Integer> {
     @Option(names = "--keep-work-dir", description = "Keep the working folder (data and server logs) afterwards.")
     boolean keepWorkDir;
 
-    @Option(names = "--registry",
-            description = "Also start a schema registry (Apicurio Registry, Confluent-compatible API on 127.0.0.1) "
-                    + "and print its URL.")
+    @Option(names = "--registry", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Start a schema registry too (Apicurio Registry, Confluent-compatible API on 127.0.0.1; the "
+                    + "default) and print its URL. --no-registry leaves it out: the settings file then sets "
+                    + "wire.format.write=single-object.")
     boolean registry;
 
     @Spec

@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 @Command(name = "ingest-app", mixinStandardHelpOptions = true, versionProvider = IngestApp.Version.class,
         description = "Apiary Ingest: hive gateway telemetry from Kafka to Cassandra.",
         subcommands = {DemoCommand.class, RunCommand.class, ImportCsvCommand.class, ImportCountsCommand.class, SchemaCommand.class,
-                TopicsCommand.class, DevStackCommand.class, DumpCommand.class, BenchCommand.class, ConfigCommand.class,
+                RegistryCommand.class, TopicsCommand.class, DevStackCommand.class, DumpCommand.class, BenchCommand.class, ConfigCommand.class,
                 PartitionsCommand.class, QueryCommand.class, ReportCommand.class, TableCommand.class,
                 CommandLine.HelpCommand.class})
 public final class IngestApp {
@@ -52,7 +52,9 @@ public final class IngestApp {
                             ? "no Cassandra node accepted a connection: " + e.getMessage() + " (check "
                                     + "cassandra.contact.points and the credentials; for a local stack, pass --config"
                                     + " with the settings file that 'devstack' or 'demo --keep-running' printed)"
-                    : e instanceof IllegalArgumentException || e instanceof io.apiary.ingest.read.ReadException
+                    : e instanceof IllegalArgumentException || e instanceof IllegalStateException
+                            || e instanceof io.apiary.ingest.serde.SchemaRegistryException
+                            || e instanceof io.apiary.ingest.read.ReadException
                             ? e.getMessage() : e.toString();
             commandLine.getErr().println("error: " + message);
             if (org.slf4j.LoggerFactory.getLogger(IngestApp.class).isDebugEnabled()) {

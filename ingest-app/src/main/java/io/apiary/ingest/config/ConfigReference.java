@@ -36,6 +36,8 @@ public final class ConfigReference {
         sections.put("sink.", "Cassandra sink");
         sections.put("cassandra.", "Cassandra connection");
         sections.put("topic.", "Topics");
+        sections.put("wire.format.", "Wire format and schema registry");
+        sections.put("schema.registry.", "Wire format and schema registry");
         sections.put("http.", "HTTP endpoints, health and shutdown");
         sections.put("health.", "HTTP endpoints, health and shutdown");
         sections.put("shutdown.", "HTTP endpoints, health and shutdown");

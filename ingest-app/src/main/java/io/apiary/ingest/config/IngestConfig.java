@@ -243,6 +243,7 @@ public final class IngestConfig extends AbstractConfig {
 
     static {
         OperationsOptions.define(DEFINITION);
+        RegistryOptions.define(DEFINITION);
         PlanOptions.define(DEFINITION);
         HotPartitionOptions.define(DEFINITION);
         ReadOptions.define(DEFINITION);
@@ -318,6 +319,30 @@ public final class IngestConfig extends AbstractConfig {
         super(DEFINITION, settings, false);
     }
 
+    private volatile io.apiary.ingest.serde.WireFormat wireFormat; // built on first use
+
+    /**
+     * The wire format of the topics ({@code wire.format.*}) with its schema registry client
+     * ({@code schema.registry.*}), built once per configuration so that its caches are shared.
+     *
+     * @return the wire format
+     * @throws org.apache.kafka.common.config.ConfigException if registry framing is asked for
+     *         without {@code schema.registry.url}, or a registry setting is invalid
+     */
+    public io.apiary.ingest.serde.WireFormat wireFormat() {
+        io.apiary.ingest.serde.WireFormat format = wireFormat;
+        if (format == null) {
+            synchronized (this) {
+                format = wireFormat;
+                if (format == null) {
+                    format = RegistryOptions.wireFormat(this);
+                    wireFormat = format;
+                }
+            }
+        }
+        return format;
+    }
+
     /**
      * Settings that are neither defined nor a setting their pass-through prefix's clients know:
      * most likely misspelt. {@code kafka.*} must name a setting of a Kafka consumer, producer,
@@ -348,13 +373,16 @@ public final class IngestConfig extends AbstractConfig {
         return unknown;
     }
 
-    /** @return the topic names */
+    /**
+     * @return the topic names, in the configured wire format ({@link #wireFormat()}, built when
+     *         the topics' serdes are first asked for)
+     */
     public Topics topics() {
         return new Topics(getString(TOPIC_TELEMETRY), getString(TOPIC_ENTRANCE_COUNTS),
                 getString(TOPIC_HOURLY_ACTIVITY), getString(TOPIC_TELEMETRY_ROWS),
                 getString(TOPIC_ACTIVITY_ROWS), getString(TOPIC_DEAD_LETTER), getString(TOPIC_ACTIVITY_LATE),
                 getString(TOPIC_WEATHER), getString(TOPIC_ALERTS), getString(TOPIC_WEATHER_ROWS),
-                getString(TOPIC_ALERT_ROWS));
+                getString(TOPIC_ALERT_ROWS), this::wireFormat);
     }
 
     /** @return the shard strategy of hive_telemetry_v2 and weather_readings */

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import io.apiary.ingest.serde.SchemaRegistryException;
+
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -55,6 +57,12 @@ public final class DeadLetterExceptionHandlers {
         @Override
         public Response handleError(ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record,
                 Exception exception) {
+            if (SchemaRegistryException.unavailableIn(exception)) {
+                LOG.error("Cannot read record {}-{}@{}: the schema registry is unavailable ({}); the stream thread"
+                        + " stops and is replaced, resuming from the committed offsets", context.topic(),
+                        context.partition(), context.offset(), exception.getMessage());
+                return Response.fail();
+            }
             LOG.debug("Dead-lettering undecodable record {}-{}@{}: {}", context.topic(), context.partition(),
                     context.offset(), exception.getMessage());
             return Response.resume(List.of(DeadLetterHeaders.record(Objects.requireNonNull(deadLetterTopic),
@@ -94,6 +102,12 @@ public final class DeadLetterExceptionHandlers {
         @SuppressWarnings("rawtypes")
         public Response handleSerializationError(ErrorHandlerContext context, ProducerRecord record,
                 Exception exception, SerializationExceptionOrigin origin) {
+            if (SchemaRegistryException.unavailableIn(exception)) {
+                LOG.error("Cannot write output of {}-{}@{}: the schema registry is unavailable ({}); the stream"
+                        + " thread stops and is replaced, resuming from the committed offsets", context.topic(),
+                        context.partition(), context.offset(), exception.getMessage());
+                return Response.fail();
+            }
             return Response.resume(List.of(fromSource(context, null, null, RejectReason.PROCESSING_ERROR, exception)));
         }
 

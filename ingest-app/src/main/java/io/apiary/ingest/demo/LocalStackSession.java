@@ -35,7 +35,8 @@ public final class LocalStackSession {
     /**
      * The settings that point the application at a local stack: Kafka, Cassandra, its
      * datacenter, 4 partitions per topic, a state folder inside the stack's work folder, and a
-     * maximum event-time age of {@link #REPLAY_MAX_AGE} for replays of history.
+     * maximum event-time age of {@link #REPLAY_MAX_AGE} for replays of history, and the stack's
+     * schema registry (or, without one, the single-object wire format).
      *
      * @param stack a started stack
      * @return option name to value, in a stable order
@@ -49,6 +50,12 @@ public final class LocalStackSession {
         settings.put(IngestConfig.TOPIC_PARTITIONS, "4");
         settings.put(IngestConfig.TOPOLOGY_STATE_DIR, stack.workDir().resolve("topology-state").toString());
         settings.put(IngestConfig.VALIDATION_MAX_AGE_MS, Long.toString(REPLAY_MAX_AGE.toMillis()));
+        if (stack.registry().isPresent()) {
+            settings.put(io.apiary.ingest.config.RegistryOptions.REGISTRY_URL, stack.registry().get().confluentApiUrl());
+        } else {
+            settings.put(io.apiary.ingest.config.RegistryOptions.WIRE_FORMAT_WRITE,
+                    io.apiary.ingest.serde.WireFormat.Framing.SINGLE_OBJECT.setting());
+        }
         return settings;
     }
 

@@ -174,7 +174,7 @@ public final class LocalStackOptions {
         private String cassandraMaxHeap = "1g";
         private final List<String> kafkaJvmOptions = new ArrayList<>();
         private final List<String> cassandraJvmOptions = new ArrayList<>();
-        private boolean registry;
+        private boolean registry = true;
 
         private Builder() {
         }
@@ -280,7 +280,7 @@ public final class LocalStackOptions {
 
         /**
          * @param run whether the stack also starts a schema registry ({@link RegistryServer}),
-         *            beside Kafka and Cassandra
+         *            beside Kafka and Cassandra (the default: the topics' wire format needs one)
          * @return this builder
          */
         public Builder registry(boolean run) {

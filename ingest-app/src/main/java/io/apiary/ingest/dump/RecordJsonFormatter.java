@@ -80,6 +80,9 @@ public final class RecordJsonFormatter {
         if (name.equals(topics.deadLetter())) {
             return Optional.of(raw());
         }
+        if (!topics.all().contains(name)) {
+            return Optional.empty(); // before any serde: naming a wrong topic needs no registry settings
+        }
         for (Topic<?, ?> topic : List.of(topics.telemetryTopic(), topics.entranceCountsTopic(),
                 topics.hourlyActivityTopic(), topics.telemetryRowsTopic(), topics.activityRowsTopic(),
                 topics.activityLateTopic(), topics.weatherTopic(), topics.alertsTopic(), topics.weatherRowsTopic(),

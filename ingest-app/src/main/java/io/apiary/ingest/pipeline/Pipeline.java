@@ -71,6 +71,8 @@ public final class Pipeline implements AutoCloseable {
      * @return the running pipeline
      * @throws org.apache.kafka.common.KafkaException or com.datastax.oss.driver.api.core.DriverException
      *         if a client cannot be created or a table is missing
+     * @throws IllegalStateException if a schema registry subject does not fit the application's
+     *         schemas, or is missing without auto-registration ({@link RegistrySubjects})
      */
     public static Pipeline start(IngestConfig config, boolean withTopology, boolean withSink, MeterRegistry registry) {
         KafkaStreams streams = null;
@@ -78,6 +80,7 @@ public final class Pipeline implements AutoCloseable {
         CqlSession session = null;
         List<AutoCloseable> binders = new ArrayList<>();
         Pipeline pipeline;
+        RegistrySubjects.prepare(config.topics());
         try {
             if (withSink) {
                 session = CassandraSessions.open(config, registry);
@@ -108,12 +111,16 @@ public final class Pipeline implements AutoCloseable {
         Topics topics = config.topics();
         Map<String, SinkTable<?>> tables = Map.of(
                 topics.telemetryRows(), SinkTable.hiveTelemetry(session, keyspace,
-                        tableOptions(config, TableNames.HIVE_TELEMETRY)),
+                        tableOptions(config, TableNames.HIVE_TELEMETRY))
+                        .readingWith(topics.telemetryRowsTopic().valueSerde()),
                 topics.activityRows(), SinkTable.hiveActivity(session, keyspace,
-                        tableOptions(config, TableNames.HIVE_ACTIVITY)),
+                        tableOptions(config, TableNames.HIVE_ACTIVITY))
+                        .readingWith(topics.activityRowsTopic().valueSerde()),
                 topics.weatherRows(), SinkTable.weatherReadings(session, keyspace,
-                        tableOptions(config, TableNames.WEATHER_READINGS)),
-                topics.alertRows(), SinkTable.agentAlerts(session, keyspace, tableOptions(config, TableNames.AGENT_ALERTS)));
+                        tableOptions(config, TableNames.WEATHER_READINGS))
+                        .readingWith(topics.weatherRowsTopic().valueSerde()),
+                topics.alertRows(), SinkTable.agentAlerts(session, keyspace, tableOptions(config, TableNames.AGENT_ALERTS))
+                        .readingWith(topics.alertRowsTopic().valueSerde()));
 
         Map<String, Object> consumerSettings = new HashMap<>(config.kafkaClientSettings());
         consumerSettings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);
@@ -181,6 +188,10 @@ public final class Pipeline implements AutoCloseable {
                     LOG.error("The topology's input topics do not exist ({}); create them with "
                             + "'ingest-app topics create'", cause.getMessage());
                     fail("topology: input topics missing (ingest-app topics create)");
+                } else if (io.apiary.ingest.serde.SchemaRegistryException.unavailableIn(e)) {
+                    LOG.error("A stream thread stopped because the schema registry is unavailable; it is replaced"
+                            + " and resumes from the committed offsets: {}", e.getMessage());
+                    return StreamThreadExceptionResponse.REPLACE_THREAD;
                 } else {
                     LOG.error("The topology stopped on an unexpected error", e);
                     fail("topology: " + e);

@@ -426,6 +426,11 @@ public final class CassandraSink implements Runnable {
                 bound.add(BoundRow.bind(key, row));
             } catch (SerializationException e) {
                 deadLetter(row.record(key), RejectReason.UNDECODABLE, e);
+            } catch (io.apiary.ingest.serde.SchemaRegistryException e) {
+                if (e.unavailable()) {
+                    throw e; // not bad input: stop uncommitted, a restart resumes from the acknowledged rows
+                }
+                deadLetter(row.record(key), RejectReason.UNDECODABLE, e);
             } catch (RuntimeException e) {
                 deadLetter(row.record(key), RejectReason.INVALID_ROW, e);
             }

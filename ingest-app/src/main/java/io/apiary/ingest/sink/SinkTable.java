@@ -23,6 +23,8 @@ import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import com.datastax.oss.driver.api.core.type.reflect.GenericType;
 import io.apiary.ingest.identity.AlertIds;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
 import io.apiary.ingest.tables.TableNames;
 import io.apiary.schema.AgentAlertRow;
 import io.apiary.schema.HiveTelemetryRow;
@@ -192,7 +194,7 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
     private final PreparedStatement insert;
     private final PreparedStatement delete;
     private final ConsistencyLevel consistency;
-    private final AvroSingleObjectSerde<T> serde;
+    private final Deserializer<T> deserializer;
     private final ColumnBinder<T> binder;
     private final WriteTime<T> writeTime;
     private volatile PreparedStatement copyInsert;
@@ -205,9 +207,34 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
         this.consistency = options.consistency();
         this.insert = session.prepare(insertCql(options.usingClause()));
         this.delete = layout.deleteFirst() ? session.prepare(deleteCql()) : null;
-        this.serde = AvroSingleObjectSerde.of(type);
+        this.deserializer = AvroSingleObjectSerde.of(type).deserializer();
         this.binder = binder;
         this.writeTime = writeTime;
+    }
+
+    private SinkTable(SinkTable<T> table, Deserializer<T> deserializer) {
+        this.layout = table.layout;
+        this.session = table.session;
+        this.keyspace = table.keyspace;
+        this.consistency = table.consistency;
+        this.insert = table.insert;
+        this.delete = table.delete;
+        this.deserializer = Objects.requireNonNull(deserializer);
+        this.binder = table.binder;
+        this.writeTime = table.writeTime;
+        this.copyInsert = table.copyInsert;
+    }
+
+    /**
+     * This table, reading its row topic's values with another deserializer: the row topic's own
+     * (its {@link io.apiary.ingest.serde.WireFormat}). Without it, a table reads single-object
+     * encoded values only.
+     *
+     * @param valueSerde the serde of the row topic's values, not null
+     * @return a table sharing this one's prepared statements
+     */
+    public SinkTable<T> readingWith(Serde<T> valueSerde) {
+        return new SinkTable<>(this, valueSerde.deserializer());
     }
 
     private String insertCql(String using) {
@@ -265,18 +292,18 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
     /**
      * Decodes a row topic value.
      *
-     * @param value the record value (Avro single-object encoding), not null
+     * @param value the record value (in the row topic's wire format), not null
      * @return the row
      * @throws org.apache.kafka.common.errors.SerializationException if the value cannot be decoded
      */
     public T decode(byte[] value) {
-        return Objects.requireNonNull(serde.decode(value));
+        return Objects.requireNonNull(deserializer.deserialize(null, value));
     }
 
     /**
      * Decodes a row topic value and binds it, with the write timestamp derived from the row.
      *
-     * @param value the record value (Avro single-object encoding), not null
+     * @param value the record value (in the row topic's wire format), not null
      * @return the row's idempotent statements
      * @throws org.apache.kafka.common.errors.SerializationException if the value cannot be decoded
      * @throws RuntimeException if it cannot be bound (e.g. a time past year 294,247)

@@ -2,7 +2,8 @@ package io.apiary.ingest.topics;
 
 import java.util.List;
 
-import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.ingest.serde.SchemaSubjects;
+import io.apiary.ingest.serde.WireFormat;
 import io.apiary.ingest.serde.StrictUtf8Deserializer;
 import io.apiary.schema.AgentAlert;
 import io.apiary.schema.AgentAlertRow;
@@ -21,8 +22,9 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * The topics of the pipeline, with their contract names (DESIGN.md) as defaults. Names can be
- * changed by configuration ({@code topic.*}); keys and wire formats cannot.
+ * The topics of the pipeline, with their contract names (DESIGN.md) as defaults, and the wire
+ * format of their Avro keys and values. Names can be changed by configuration ({@code topic.*}),
+ * the framing by {@code wire.format.*} (see {@link WireFormat}); key and value types cannot.
  *
  * <p>Immutable and thread-safe.
  *
@@ -41,6 +43,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *                       (station_id, day, shard), value {@link WeatherReadingRow}
  * @param alertRows      rows of agent_alerts; key {@link AgentAlertsPartitionKey} (agent_id, day),
  *                       value {@link AgentAlertRow}
+ * @param format         how Avro keys and values are framed (registry framing or single-object
+ *                       encoding), built when first needed (so that commands which only use the
+ *                       names need no registry settings); not null, and so is what it supplies
  */
 public record Topics(
         String telemetry,
@@ -53,7 +58,22 @@ public record Topics(
         String weather,
         String alerts,
         String weatherRows,
-        String alertRows) {
+        String alertRows,
+        java.util.function.Supplier<WireFormat> format) {
+
+    /** Checks that no component is null. */
+    public Topics {
+        java.util.Objects.requireNonNull(format, "format");
+    }
+
+    /**
+     * @return the wire format (built on the first call when it comes from a configuration)
+     * @throws org.apache.kafka.common.config.ConfigException if the configuration's registry
+     *         settings are missing or invalid
+     */
+    public WireFormat wireFormat() {
+        return java.util.Objects.requireNonNull(format.get(), "wire format");
+    }
 
     /** Contract name of the gateway telemetry topic. */
     public static final String TELEMETRY = "hive.telemetry.v1";
@@ -83,10 +103,40 @@ public record Topics(
     private static final Serde<String> HIVE_ID = Serdes.serdeFrom(new StringSerializer(),
             new StrictUtf8Deserializer());
 
-    /** @return the contract names */
+    /** @return the contract names, in single-object encoding without a registry */
     public static Topics defaults() {
         return new Topics(TELEMETRY, ENTRANCE_COUNTS, HOURLY_ACTIVITY, TELEMETRY_ROWS, ACTIVITY_ROWS, DEAD_LETTER,
-                ACTIVITY_LATE, WEATHER, ALERTS, WEATHER_ROWS, ALERT_ROWS);
+                ACTIVITY_LATE, WEATHER, ALERTS, WEATHER_ROWS, ALERT_ROWS, WireFormat::singleObject);
+    }
+
+    /**
+     * @param format the wire format, not null
+     * @return these topic names in that format
+     */
+    public Topics withWireFormat(WireFormat format) {
+        return new Topics(telemetry, entranceCounts, hourlyActivity, telemetryRows, activityRows, deadLetter,
+                activityLate, weather, alerts, weatherRows, alertRows, () -> format);
+    }
+
+    /**
+     * @return every Avro subject of the pipeline's topics (by Kafka's topic naming), gateway
+     *         topics first: what {@code registry register} registers
+     */
+    public List<SchemaSubjects.Subject> avroSubjects() {
+        return List.of(new SchemaSubjects.Subject(telemetry, false, TelemetryReading.class),
+                new SchemaSubjects.Subject(entranceCounts, false, EntranceCount.class),
+                new SchemaSubjects.Subject(weather, false, WeatherReading.class),
+                new SchemaSubjects.Subject(alerts, false, AgentAlert.class),
+                new SchemaSubjects.Subject(hourlyActivity, false, HourlyActivity.class),
+                new SchemaSubjects.Subject(activityLate, false, EntranceCount.class),
+                new SchemaSubjects.Subject(telemetryRows, true, HiveTelemetryPartitionKey.class),
+                new SchemaSubjects.Subject(telemetryRows, false, HiveTelemetryRow.class),
+                new SchemaSubjects.Subject(activityRows, true, HiveActivityPartitionKey.class),
+                new SchemaSubjects.Subject(activityRows, false, HourlyActivity.class),
+                new SchemaSubjects.Subject(weatherRows, true, WeatherReadingsPartitionKey.class),
+                new SchemaSubjects.Subject(weatherRows, false, WeatherReadingRow.class),
+                new SchemaSubjects.Subject(alertRows, true, AgentAlertsPartitionKey.class),
+                new SchemaSubjects.Subject(alertRows, false, AgentAlertRow.class));
     }
 
     /** @return every topic of the pipeline, gateway topics first */
@@ -102,55 +152,55 @@ public record Topics(
 
     /** @return the late entrance-counter samples topic (key hive id, value the original sample) */
     public Topic<String, EntranceCount> activityLateTopic() {
-        return new Topic<>(activityLate, HIVE_ID, AvroSingleObjectSerde.of(EntranceCount.class));
+        return new Topic<>(activityLate, HIVE_ID, wireFormat().serde(EntranceCount.class, false));
     }
 
     /** @return the gateway telemetry topic */
     public Topic<String, TelemetryReading> telemetryTopic() {
-        return new Topic<>(telemetry, HIVE_ID, AvroSingleObjectSerde.of(TelemetryReading.class));
+        return new Topic<>(telemetry, HIVE_ID, wireFormat().serde(TelemetryReading.class, false));
     }
 
     /** @return the gateway entrance-counter topic */
     public Topic<String, EntranceCount> entranceCountsTopic() {
-        return new Topic<>(entranceCounts, HIVE_ID, AvroSingleObjectSerde.of(EntranceCount.class));
+        return new Topic<>(entranceCounts, HIVE_ID, wireFormat().serde(EntranceCount.class, false));
     }
 
     /** @return the final hourly activity topic */
     public Topic<String, HourlyActivity> hourlyActivityTopic() {
-        return new Topic<>(hourlyActivity, HIVE_ID, AvroSingleObjectSerde.of(HourlyActivity.class));
+        return new Topic<>(hourlyActivity, HIVE_ID, wireFormat().serde(HourlyActivity.class, false));
     }
 
     /** @return the hive_telemetry row topic */
     public Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> telemetryRowsTopic() {
-        return new Topic<>(telemetryRows, AvroSingleObjectSerde.of(HiveTelemetryPartitionKey.class),
-                AvroSingleObjectSerde.of(HiveTelemetryRow.class));
+        return new Topic<>(telemetryRows, wireFormat().serde(HiveTelemetryPartitionKey.class, true),
+                wireFormat().serde(HiveTelemetryRow.class, false));
     }
 
     /** @return the hive_activity row topic */
     public Topic<HiveActivityPartitionKey, HourlyActivity> activityRowsTopic() {
-        return new Topic<>(activityRows, AvroSingleObjectSerde.of(HiveActivityPartitionKey.class),
-                AvroSingleObjectSerde.of(HourlyActivity.class));
+        return new Topic<>(activityRows, wireFormat().serde(HiveActivityPartitionKey.class, true),
+                wireFormat().serde(HourlyActivity.class, false));
     }
 
     /** @return the gateway weather station readings topic (key station id, UTF-8) */
     public Topic<String, WeatherReading> weatherTopic() {
-        return new Topic<>(weather, HIVE_ID, AvroSingleObjectSerde.of(WeatherReading.class));
+        return new Topic<>(weather, HIVE_ID, wireFormat().serde(WeatherReading.class, false));
     }
 
     /** @return the gateway agent alerts topic (key agent id, UTF-8) */
     public Topic<String, AgentAlert> alertsTopic() {
-        return new Topic<>(alerts, HIVE_ID, AvroSingleObjectSerde.of(AgentAlert.class));
+        return new Topic<>(alerts, HIVE_ID, wireFormat().serde(AgentAlert.class, false));
     }
 
     /** @return the weather_readings row topic */
     public Topic<WeatherReadingsPartitionKey, WeatherReadingRow> weatherRowsTopic() {
-        return new Topic<>(weatherRows, AvroSingleObjectSerde.of(WeatherReadingsPartitionKey.class),
-                AvroSingleObjectSerde.of(WeatherReadingRow.class));
+        return new Topic<>(weatherRows, wireFormat().serde(WeatherReadingsPartitionKey.class, true),
+                wireFormat().serde(WeatherReadingRow.class, false));
     }
 
     /** @return the agent_alerts row topic */
     public Topic<AgentAlertsPartitionKey, AgentAlertRow> alertRowsTopic() {
-        return new Topic<>(alertRows, AvroSingleObjectSerde.of(AgentAlertsPartitionKey.class),
-                AvroSingleObjectSerde.of(AgentAlertRow.class));
+        return new Topic<>(alertRows, wireFormat().serde(AgentAlertsPartitionKey.class, true),
+                wireFormat().serde(AgentAlertRow.class, false));
     }
 }

@@ -29,7 +29,7 @@ class CassandraAuthIT {
 
     @BeforeAll
     static void startStack() {
-        stack = LocalStack.start(LocalStackOptions.builder()
+        stack = LocalStack.start(LocalStackOptions.builder().registry(false)
                 .addCassandraJvmOption("-Dcassandra.config.allow_system_properties=true")
                 .addCassandraJvmOption("-Dcassandra.settings.authenticator=PasswordAuthenticator")
                 .build());

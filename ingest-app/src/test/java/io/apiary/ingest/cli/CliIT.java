@@ -93,7 +93,7 @@ class CliIT {
         assertThat(out.toString()).contains("4 rows read, 4 readings produced to " + TOPIC + ", 1 rows and 2 cells rejected");
         List<ConsumerRecord<String, byte[]>> records = readTopic(4);
         assertThat(records).extracting(ConsumerRecord::key).containsOnly("h1", "h2");
-        TelemetryReading first = AvroSingleObjectSerde.of(TelemetryReading.class).decode(records.stream()
+        TelemetryReading first = config(Map.of()).wireFormat().serde(TelemetryReading.class, false).decode(records.stream()
                 .filter(r -> r.key().equals("h1")).findFirst().orElseThrow().value());
         assertThat(first).isEqualTo(new TelemetryReading("h1", "station-7", SensorType.TEMPERATURE, "default",
                 Instant.parse("2021-06-01T05:00:00Z"), 14.6, "degC", null));
@@ -193,7 +193,7 @@ class CliIT {
         assertThat(out.toString()).contains("scale.csv: 8 rows read, 6 readings produced to " + topic
                 + ", 2 rows and 0 cells rejected, 0 exact duplicates, 0 conflicting duplicates,"
                 + " 2 daylight-saving times resolved (--dst infer), 2 comment lines skipped");
-        AvroSingleObjectSerde<TelemetryReading> serde = AvroSingleObjectSerde.of(TelemetryReading.class);
+        io.apiary.ingest.serde.AvroWireSerde<TelemetryReading> serde = config(Map.of()).wireFormat().serde(TelemetryReading.class, false);
         Map<Instant, Double> kilograms = new HashMap<>();
         for (ConsumerRecord<String, byte[]> record : readTopic(topic, 6)) {
             TelemetryReading reading = serde.decode(record.value());
@@ -255,7 +255,7 @@ class CliIT {
                  "window_end":1626372000000,"entries":2315,"exits":2457,"samples":60,"revision":0}"""));
         JsonNode second = json.readTree(lines.get(1));
         assertThat(second.get("offset").asLong()).isEqualTo(first.get("offset").asLong() + 1);
-        assertThat(second.get("error").asText()).contains("Not Avro single-object encoding");
+        assertThat(second.get("error").asText()).contains("Neither registry framing (byte 0, a 4-byte schema id) nor single-object encoding (C3 01)");
         assertThat(second.get("value_base64").asText()).isEqualTo("bm90IGF2cm8=");
         assertThat(err.toString()).contains("2 records printed from " + hourlyTopic);
 
@@ -270,6 +270,7 @@ class CliIT {
         all.addAll(List.of("--set", IngestConfig.KAFKA_BOOTSTRAP_SERVERS + "=" + stack.kafkaBootstrapServers(),
                 "--set", IngestConfig.CASSANDRA_CONTACT_POINTS + "=" + contactPoint(),
                 "--set", IngestConfig.CASSANDRA_LOCAL_DATACENTER + "=" + stack.cassandraLocalDatacenter()));
+        stack.registrySettings().forEach((k, v) -> all.addAll(List.of("--set", k + "=" + v)));
         return cli.execute(all.toArray(String[]::new));
     }
 
@@ -288,6 +289,7 @@ class CliIT {
         settings.put(IngestConfig.KAFKA_BOOTSTRAP_SERVERS, stack.kafkaBootstrapServers());
         settings.put(IngestConfig.CASSANDRA_CONTACT_POINTS, contactPoint());
         settings.put(IngestConfig.CASSANDRA_LOCAL_DATACENTER, stack.cassandraLocalDatacenter());
+        settings.putAll(stack.registrySettings());
         return ConfigLoader.load(null, Map.of(), settings);
     }
 

@@ -24,7 +24,6 @@ import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.it.ItPipelineSettings;
 import io.apiary.ingest.pipeline.Pipeline;
-import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.schema.HourlyActivity;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -263,7 +262,7 @@ class ImportCountsIT {
     private static List<HourlyActivity> readHourly() {
         Map<String, Object> consumerSettings = new HashMap<>(config.kafkaClientSettings());
         consumerSettings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        AvroSingleObjectSerde<HourlyActivity> serde = AvroSingleObjectSerde.of(HourlyActivity.class);
+        io.apiary.ingest.serde.AvroWireSerde<HourlyActivity> serde = config.wireFormat().serde(HourlyActivity.class, false);
         List<HourlyActivity> all = new ArrayList<>();
         String topic = config.topics().hourlyActivity();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerSettings,

@@ -64,6 +64,7 @@ class RunIT {
                 "topic.weather.rows=run-it.rows.weather",
                 "topic.alert.rows=run-it.rows.alerts",
                 "validation.max.age.ms=" + Duration.ofDays(365 * 20).toMillis(),
+                registrySetting(stack),
                 ""));
         // The keyspace comes from the environment, as in a container.
         IngestConfig config = ConfigLoader.load(configFile, Map.of("APIARY_CASSANDRA_KEYSPACE", KEYSPACE), Map.of());
@@ -109,5 +110,11 @@ class RunIT {
         } finally {
             run.destroyForcibly();
         }
+    }
+
+    /** @return the stack's wire format setting as a properties line */
+    private static String registrySetting(ItEndpoints stack) {
+        return stack.registrySettings().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(java.util.stream.Collectors.joining("\n"));
     }
 }

@@ -207,7 +207,7 @@ class LocalStackIT {
     @Test
     @Order(7)
     void should_fail_with_log_tail_and_stop_kafka_when_cassandra_jvm_option_is_bogus() {
-        LocalStackOptions bogus = LocalStackOptions.builder()
+        LocalStackOptions bogus = LocalStackOptions.builder().registry(false)
                 .addCassandraJvmOption("-XX:+ApiaryNoSuchJvmOption").build();
 
         LocalStackException e = catchThrowableOfType(LocalStackException.class,
@@ -226,7 +226,7 @@ class LocalStackIT {
     @Test
     @Order(8)
     void should_fail_with_timeout_reason_and_stop_servers_when_start_timeout_is_too_short() {
-        LocalStackOptions hasty = LocalStackOptions.builder().startTimeout(Duration.ofSeconds(1)).build();
+        LocalStackOptions hasty = LocalStackOptions.builder().registry(false).startTimeout(Duration.ofSeconds(1)).build();
 
         LocalStackException e = catchThrowableOfType(LocalStackException.class,
                 () -> LocalStack.start(hasty).close());

@@ -18,7 +18,7 @@ class LocalStackOptionsTest {
         assertThat(o.startTimeout()).isEqualTo(Duration.ofSeconds(180));
         assertThat(o.stopTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(o.devstackDir()).isEmpty();
-        assertThat(o.registry()).isFalse();
+        assertThat(o.registry()).isTrue();
         assertThat(o.javaHome()).isEmpty();
         assertThat(o.kafkaInitialHeap() + "/" + o.kafkaMaxHeap()).isEqualTo("512m/1g");
         assertThat(o.cassandraInitialHeap() + "/" + o.cassandraMaxHeap()).isEqualTo("256m/1g");
@@ -30,11 +30,11 @@ class LocalStackOptionsTest {
     void should_keep_every_value_when_copied_through_to_builder() {
         LocalStackOptions o = LocalStackOptions.builder().workDir(Path.of("/tmp/x")).keepWorkDir(true)
                 .startTimeout(Duration.ofSeconds(5)).kafkaHeap("256m", "512m")
-                .addCassandraJvmOption("-Dx=y").registry(true).build();
+                .addCassandraJvmOption("-Dx=y").registry(false).build();
 
         LocalStackOptions copy = o.toBuilder().build();
 
-        assertThat(copy.registry()).isTrue();
+        assertThat(copy.registry()).isFalse();
 
         assertThat(copy.toString()).isEqualTo(o.toString());
         assertThat(copy.workDir()).contains(Path.of("/tmp/x"));

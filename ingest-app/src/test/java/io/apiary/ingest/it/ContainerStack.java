@@ -29,7 +29,7 @@ final class ContainerStack implements AutoCloseable {
     ItEndpoints start() {
         Startables.deepStart(kafka, cassandra).join();
         return new ItEndpoints("testcontainers", kafka.getBootstrapServers(),
-                cassandra.getContactPoint(), cassandra.getLocalDatacenter(), null);
+                cassandra.getContactPoint(), cassandra.getLocalDatacenter(), null, null);
     }
 
     @Override

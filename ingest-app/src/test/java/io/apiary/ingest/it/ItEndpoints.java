@@ -17,9 +17,11 @@ public final class ItEndpoints {
     private final InetSocketAddress cassandraContactPoint;
     private final String cassandraLocalDatacenter;
     private final LocalStack localStack;
+    private final String registryUrl;
 
     ItEndpoints(String kind, String kafkaBootstrapServers, InetSocketAddress cassandraContactPoint,
-                String cassandraLocalDatacenter, LocalStack localStack) {
+                String cassandraLocalDatacenter, LocalStack localStack, String registryUrl) {
+        this.registryUrl = registryUrl;
         this.kind = Objects.requireNonNull(kind);
         this.kafkaBootstrapServers = Objects.requireNonNull(kafkaBootstrapServers);
         this.cassandraContactPoint = Objects.requireNonNull(cassandraContactPoint);
@@ -49,14 +51,35 @@ public final class ItEndpoints {
 
     /**
      * @return a new mutable map of the settings that point the application at these servers:
-     *     Kafka's bootstrap servers, Cassandra's contact point and local data center
+     *     Kafka's bootstrap servers, Cassandra's contact point and local data center, and the
+     *     {@link #registrySettings() wire format's}
      */
     public java.util.Map<String, Object> clientSettings() {
         java.util.Map<String, Object> settings = new java.util.HashMap<>();
         settings.put(io.apiary.ingest.config.IngestConfig.KAFKA_BOOTSTRAP_SERVERS, kafkaBootstrapServers);
         settings.put(io.apiary.ingest.config.IngestConfig.CASSANDRA_CONTACT_POINTS, cassandraContactPointSetting());
         settings.put(io.apiary.ingest.config.IngestConfig.CASSANDRA_LOCAL_DATACENTER, cassandraLocalDatacenter);
+        settings.putAll(registrySettings());
         return settings;
+    }
+
+    /**
+     * @return a new mutable map of the wire format settings: the schema registry's URL (the
+     *     default registry framing), or single-object encoding when the stack has no registry
+     */
+    public java.util.Map<String, String> registrySettings() {
+        java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
+        if (registryUrl != null) {
+            settings.put(io.apiary.ingest.config.RegistryOptions.REGISTRY_URL, registryUrl);
+        } else {
+            settings.put(io.apiary.ingest.config.RegistryOptions.WIRE_FORMAT_WRITE, "single-object");
+        }
+        return settings;
+    }
+
+    /** @return the schema registry's Confluent-compatible URL, if the stack runs one */
+    public Optional<String> registryUrl() {
+        return Optional.ofNullable(registryUrl);
     }
 
     /** @return Cassandra's local data center, for the driver; never null */

@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Kafka broker and Cassandra node shared by all integration tests of one test JVM: started
+ * The Kafka broker, Cassandra node and schema registry shared by all integration tests of one test JVM: started
  * on the first {@link #get()} and stopped by a JVM shutdown hook at the end of the run.
  *
  * <p>Which servers, by system property {@value #PROPERTY}: {@code local} (child JVMs, see
@@ -95,7 +95,8 @@ public final class SharedStack {
             LocalStack stack = LocalStack.start(LocalStackOptions.defaults());
             resource = stack;
             started = new ItEndpoints("local", stack.kafkaBootstrapServers(),
-                    stack.cassandraContactPoint(), stack.cassandraLocalDatacenter(), stack);
+                    stack.cassandraContactPoint(), stack.cassandraLocalDatacenter(), stack,
+                    stack.registry().map(r -> r.confluentApiUrl()).orElse(null));
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(resource),
                 "apiary-it-shared-stack-close"));

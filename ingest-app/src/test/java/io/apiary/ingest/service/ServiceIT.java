@@ -61,6 +61,7 @@ class ServiceIT {
                 stack.cassandraContactPoint().getHostString() + ":" + stack.cassandraContactPoint().getPort());
         settings.put(IngestConfig.CASSANDRA_LOCAL_DATACENTER, stack.cassandraLocalDatacenter());
         settings.put(IngestConfig.CASSANDRA_KEYSPACE, KEYSPACE);
+        settings.put(io.apiary.ingest.config.RegistryOptions.REGISTRY_URL, stack.registry().orElseThrow().confluentApiUrl());
         settings.put(IngestConfig.TOPIC_PARTITIONS, 2);
         settings.put("shutdown.timeout.ms", 30_000);
         settings.put(IngestConfig.SINK_DRAIN_TIMEOUT_MS, 10_000);

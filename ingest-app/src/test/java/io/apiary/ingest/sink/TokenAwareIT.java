@@ -134,6 +134,7 @@ class TokenAwareIT {
         io.apiary.ingest.it.ItEndpoints kafka = io.apiary.ingest.it.SharedStack.get();
         Map<String, Object> settings = new HashMap<>();
         settings.put(io.apiary.ingest.config.IngestConfig.KAFKA_BOOTSTRAP_SERVERS, kafka.kafkaBootstrapServers());
+        settings.putAll(kafka.registrySettings());
         settings.put(io.apiary.ingest.config.IngestConfig.CASSANDRA_CONTACT_POINTS, String.join(",",
                 cassandra.contactPoints().stream().map(a -> a.getHostString() + ":" + a.getPort()).toList()));
         settings.put(io.apiary.ingest.config.IngestConfig.CASSANDRA_LOCAL_DATACENTER, cassandra.localDatacenter());

@@ -24,7 +24,7 @@ class TopologyDescriptionTest {
 
     @Test
     void should_match_the_committed_description() throws IOException {
-        String actual = IngestTopology.build(TopologySettings.from(ConfigLoader.load(null, Map.of(), Map.of())))
+        String actual = IngestTopology.build(TopologySettings.from(ConfigLoader.load(null, Map.of(), TopologyFixture.singleObject(Map.of()))))
                 .describe().toString();
         if (Boolean.getBoolean("apiary.topology.update")) {
             Files.writeString(COMMITTED, actual, StandardCharsets.UTF_8);
@@ -36,7 +36,7 @@ class TopologyDescriptionTest {
 
     @Test
     void should_name_every_processor_and_store() {
-        String description = IngestTopology.build(TopologySettings.from(ConfigLoader.load(null, Map.of(), Map.of())))
+        String description = IngestTopology.build(TopologySettings.from(ConfigLoader.load(null, Map.of(), TopologyFixture.singleObject(Map.of()))))
                 .describe().toString();
         assertThat(description).doesNotContainPattern("KSTREAM-[A-Z]+-\\d{10}").doesNotContainPattern("KTABLE-")
                 .doesNotContain("-repartition");

@@ -61,7 +61,7 @@ final class TopologyFixture implements AutoCloseable {
      */
     TopologyFixture(Map<String, Object> overrides, Instant wallClockStart) {
         wallClock.set(wallClockStart.toEpochMilli());
-        config = ConfigLoader.load(null, Map.of(), overrides);
+        config = ConfigLoader.load(null, Map.of(), singleObject(overrides));
         topics = config.topics();
         Properties props = StreamsProperties.from(config);
         props.put("state.dir", stateDir.toString());
@@ -138,5 +138,13 @@ final class TopologyFixture implements AutoCloseable {
     public void close() {
         driver.close();
         io.apiary.ingest.devstack.StackFiles.deleteRecursively(stateDir);
+    }
+
+    /** Tests of the topology's logic run without a registry: single-object encoding, unless overridden. */
+    static Map<String, Object> singleObject(Map<String, ?> overrides) {
+        Map<String, Object> settings = new java.util.HashMap<>();
+        settings.put(io.apiary.ingest.config.RegistryOptions.WIRE_FORMAT_WRITE, "single-object");
+        settings.putAll(overrides);
+        return settings;
     }
 }

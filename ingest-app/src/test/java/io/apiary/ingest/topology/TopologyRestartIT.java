@@ -23,7 +23,6 @@ import io.apiary.ingest.gateway.GatewayProducer;
 import io.apiary.ingest.it.ItEndpoints;
 import io.apiary.ingest.it.SharedStack;
 import io.apiary.ingest.pipeline.TopicProvisioner;
-import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HourlyActivity;
@@ -68,6 +67,7 @@ class TopologyRestartIT {
         for (String key : IngestConfig.TOPIC_NAME_SETTINGS) {
             lines.add(key + "=" + PREFIX + key);
         }
+        stack.registrySettings().forEach((k, v) -> lines.add(k + "=" + v));
         Files.write(configFile, lines);
         IngestConfig config = ConfigLoader.load(configFile, Map.of(), Map.of());
         Topics topics = config.topics();
@@ -160,7 +160,7 @@ class TopologyRestartIT {
     private static List<HourlyActivity> readFinals(IngestConfig config, Topics topics, Duration quiet) {
         Map<String, Object> settings = new HashMap<>(config.kafkaClientSettings());
         settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        AvroSingleObjectSerde<HourlyActivity> serde = AvroSingleObjectSerde.of(HourlyActivity.class);
+        io.apiary.ingest.serde.AvroWireSerde<HourlyActivity> serde = config.wireFormat().serde(HourlyActivity.class, false);
         List<HourlyActivity> finals = new ArrayList<>();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(settings, new StringDeserializer(),
                 new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {

@@ -43,7 +43,7 @@ final class WeatherAndAlertsFixture implements AutoCloseable {
     final TestOutputTopic<byte[], byte[]> deadLetter;
 
     WeatherAndAlertsFixture(Map<String, Object> overrides) {
-        IngestConfig config = ConfigLoader.load(null, Map.of(), overrides);
+        IngestConfig config = ConfigLoader.load(null, Map.of(), singleObject(overrides));
         topics = config.topics();
         Properties props = StreamsProperties.from(config);
         props.put("state.dir", stateDir.toString());
@@ -78,5 +78,13 @@ final class WeatherAndAlertsFixture implements AutoCloseable {
     public void close() {
         driver.close();
         io.apiary.ingest.devstack.StackFiles.deleteRecursively(stateDir);
+    }
+
+    /** Tests of the topology's logic run without a registry: single-object encoding, unless overridden. */
+    static Map<String, Object> singleObject(Map<String, ?> overrides) {
+        Map<String, Object> settings = new java.util.HashMap<>();
+        settings.put(io.apiary.ingest.config.RegistryOptions.WIRE_FORMAT_WRITE, "single-object");
+        settings.putAll(overrides);
+        return settings;
     }
 }

@@ -1,0 +1,96 @@
+package io.apiary.ingest.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.config.RegistryOptions;
+import io.apiary.ingest.serde.SchemaRegistryClient;
+import io.apiary.ingest.serde.SchemaSubjects;
+import io.apiary.ingest.topics.Topics;
+import org.apache.kafka.common.config.ConfigException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code registry register} and {@code registry check}: the pipeline's subjects in a schema registry. */
+@Command(name = "registry", mixinStandardHelpOptions = true, description = "Schema registry commands.",
+        subcommands = {RegistryCommand.Register.class, RegistryCommand.Check.class})
+public final class RegistryCommand {
+
+    private static SchemaRegistryClient registry(IngestConfig cfg) {
+        return cfg.wireFormat().registryClient().orElseThrow(() -> new ConfigException(RegistryOptions.REGISTRY_URL,
+                "", "this command needs the URL of a schema registry"));
+    }
+
+    private static void print(PrintWriter out, SchemaSubjects.Outcome outcome) {
+        out.printf("%-40s %s  %d version(s)%s  compatibility %s%n", outcome.subject(),
+                outcome.id() < 0 ? "not registered" : "id " + outcome.id(), outcome.versions(),
+                outcome.registered() > 0 ? " (" + outcome.registered() + " registered now)" : "",
+                outcome.compatibility());
+    }
+
+    /** Registers every subject. */
+    @Command(name = "register", mixinStandardHelpOptions = true,
+            description = "Registers the schemas of every topic (subjects <topic>-value and <topic>-key): on a new "
+                    + "subject, sets compatibility " + SchemaSubjects.COMPATIBILITY + " and registers each kept "
+                    + "version of schemas/ oldest first; on an existing one, checks every version against this "
+                    + "application's schema (both directions) and registers it if missing. Running it twice is "
+                    + "harmless.")
+    static final class Register implements Callable<Integer> {
+
+        @Mixin
+        ConfigOptions config;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            IngestConfig cfg = config.load();
+            SchemaRegistryClient registry = registry(cfg);
+            Topics topics = cfg.topics();
+            PrintWriter out = spec.commandLine().getOut();
+            for (SchemaSubjects.Subject subject : topics.avroSubjects()) {
+                print(out, SchemaSubjects.register(registry, subject));
+            }
+            return 0;
+        }
+    }
+
+    /** Checks every subject. */
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = "Checks, without changing anything, that every subject's versions fit this application's "
+                    + "schemas both directions (what 'run' checks at start). Exit 1 if a subject lacks the schema or "
+                    + "holds a version that does not fit (the error names it).")
+    static final class Check implements Callable<Integer> {
+
+        @Mixin
+        ConfigOptions config;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            IngestConfig cfg = config.load();
+            SchemaRegistryClient registry = registry(cfg);
+            PrintWriter out = spec.commandLine().getOut();
+            int missing = 0;
+            for (SchemaSubjects.Subject subject : cfg.topics().avroSubjects()) {
+                SchemaSubjects.Outcome outcome = SchemaSubjects.check(registry, subject);
+                print(out, outcome);
+                if (outcome.id() < 0) {
+                    missing++;
+                }
+            }
+            if (missing > 0) {
+                spec.commandLine().getErr().println("error: " + missing + " subject(s) lack this application's schema:"
+                        + " run `ingest-app registry register`");
+                return 1;
+            }
+            return 0;
+        }
+    }
+}

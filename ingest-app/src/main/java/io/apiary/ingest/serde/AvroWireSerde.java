@@ -1,0 +1,255 @@
+package io.apiary.ingest.serde;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.avro.AvroRuntimeException;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Kafka serde of a generated Avro class in the pipeline's {@link WireFormat}: writes one framing,
+ * reads both, told apart by the first byte ({@code 00} registry framing, {@code C3} single-object
+ * encoding).
+ *
+ * <p>Registry framing (Confluent's wire format): byte {@code 0}, the schema id as a 4-byte
+ * big-endian int, then the Avro binary body, nothing after it. Writing looks up (or, with
+ * auto-registration, registers) the class's schema under the topic's subject once; reading
+ * fetches the writer schema by id once and resolves it to the class's schema (Avro schema
+ * resolution), so records written by other producers with other compatible versions are read.
+ * The body is encoded and decoded by Avro's own binary encoder and datum readers and writers.
+ *
+ * <p>Errors: a record that cannot be read (unknown framing, an id the registry does not know, a
+ * writer schema that cannot be resolved to the class's, a corrupt body, bytes left over, a
+ * refused framing) raises {@link SerializationException} with the reason, which sends it to the
+ * dead letter topic. A registry that cannot be reached raises {@link SchemaRegistryException}
+ * with {@link SchemaRegistryException#unavailable()} true instead: the record is fine, and the
+ * callers treat that as a fault of the moment, not as bad input.
+ *
+ * <p>Thread-safe: Avro's datum readers and writers are, and buffers are per thread.
+ *
+ * @param <T> the generated class
+ */
+public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
+
+    /** First byte of a registry-framed record. */
+    public static final byte MAGIC_BYTE = 0;
+    /** Bytes before the Avro body in a registry-framed record: the magic byte and a 4-byte id. */
+    public static final int HEADER_BYTES = 5;
+
+    private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
+
+    private final AvroSingleObjectSerde<T> singleObject;
+    private final WireFormat format;
+    private final boolean key;
+    private final Schema schema;
+    private final SpecificData model;
+    private final SpecificDatumWriter<T> writer;
+    private final Map<Integer, Object> readersById = new ConcurrentHashMap<>();
+    private final Map<String, Integer> idsByTopic = new ConcurrentHashMap<>();
+
+    AvroWireSerde(AvroSingleObjectSerde<T> singleObject, WireFormat format, boolean key) {
+        this.singleObject = Objects.requireNonNull(singleObject);
+        this.format = Objects.requireNonNull(format);
+        this.key = key;
+        this.schema = singleObject.schema();
+        this.model = SpecificData.getForSchema(schema);
+        this.writer = new SpecificDatumWriter<>(schema, model);
+    }
+
+    /** @return the schema this serde writes with (the generated class's schema) */
+    public Schema schema() {
+        return schema;
+    }
+
+    /** @return the format: framing written, framings read, registry */
+    public WireFormat format() {
+        return format;
+    }
+
+    /**
+     * Encodes one record for a topic.
+     *
+     * @param topic  the topic (its subject holds the schema in registry framing), not null
+     * @param record the record, or null
+     * @return the framed record, or null for a null record
+     * @throws SerializationException  if the record does not fit its schema, or its schema is not
+     *                                 registered and auto-registration is off, or the registry
+     *                                 refuses it (e.g. incompatible with the subject)
+     * @throws SchemaRegistryException if the registry is unavailable
+     */
+    public byte[] encode(String topic, T record) {
+        if (record == null) {
+            return null;
+        }
+        if (format.write() == WireFormat.Framing.SINGLE_OBJECT) {
+            return singleObject.encode(record);
+        }
+        int id = idFor(Objects.requireNonNull(topic, "topic"));
+        Buffers buffers = BUFFERS.get();
+        buffers.out.reset();
+        buffers.out.write(MAGIC_BYTE);
+        buffers.out.write(id >>> 24);
+        buffers.out.write(id >>> 16);
+        buffers.out.write(id >>> 8);
+        buffers.out.write(id);
+        try {
+            buffers.encoder = EncoderFactory.get().directBinaryEncoder(buffers.out, buffers.encoder);
+            writer.write(record, buffers.encoder);
+            buffers.encoder.flush();
+        } catch (IOException | AvroRuntimeException | NullPointerException | ClassCastException e) {
+            throw new SerializationException(
+                    "Cannot encode " + schema.getName() + " as Avro: " + e.getMessage(), e);
+        }
+        return buffers.out.toByteArray();
+    }
+
+    private int idFor(String topic) {
+        Integer known = idsByTopic.get(topic);
+        if (known != null) {
+            return known;
+        }
+        String subject = WireFormat.subject(topic, key);
+        SchemaRegistryClient registry = format.registry();
+        int id;
+        try {
+            if (format.autoRegister()) {
+                id = registry.register(subject, schema);
+            } else {
+                OptionalInt found = registry.lookup(subject, schema);
+                if (found.isEmpty()) {
+                    throw new SerializationException("The schema of " + schema.getFullName() + " is not registered"
+                            + " under subject " + subject + " and auto-registration is off: run"
+                            + " `ingest-app schemas register` first");
+                }
+                id = found.getAsInt();
+            }
+        } catch (SchemaRegistryException e) {
+            if (e.unavailable()) {
+                throw e;
+            }
+            throw new SerializationException("The schema registry refused the schema of " + schema.getFullName()
+                    + " under subject " + subject + ": " + e.getMessage(), e);
+        }
+        idsByTopic.put(topic, id);
+        return id;
+    }
+
+    /**
+     * Decodes one record in either framing.
+     *
+     * @param bytes the record as read, or null
+     * @return the record, or null for null bytes
+     * @throws SerializationException  with the reason it cannot be read (see the class comment)
+     * @throws SchemaRegistryException if the registry is unavailable
+     */
+    public T decode(byte[] bytes) {
+        if (bytes == null) {
+            return null;
+        }
+        if (bytes.length > 0 && bytes[0] == MAGIC_BYTE) {
+            return decodeFramed(bytes);
+        }
+        if (bytes.length > 1 && bytes[0] == (byte) 0xC3 && bytes[1] == 0x01) {
+            if (!format.acceptSingleObject()) {
+                throw new SerializationException("A single-object encoded (C3 01) " + schema.getName()
+                        + " is no longer accepted (wire.format.read.single.object=false): producers must write"
+                        + " the registry framing (byte 0, 4-byte schema id)");
+            }
+            return singleObject.decode(bytes);
+        }
+        throw new SerializationException("Neither registry framing (byte 0, a 4-byte schema id) nor single-object"
+                + " encoding (C3 01) for " + schema.getName() + ": payload of " + bytes.length + " bytes"
+                + (bytes.length > 0 ? String.format(" starting 0x%02X", bytes[0] & 0xFF) : ""));
+    }
+
+    @SuppressWarnings("unchecked")
+    private T decodeFramed(byte[] bytes) {
+        if (bytes.length < HEADER_BYTES) {
+            throw new SerializationException("A registry-framed " + schema.getName() + " needs at least "
+                    + HEADER_BYTES + " bytes (byte 0 and a 4-byte schema id); got " + bytes.length);
+        }
+        SchemaRegistryClient registry = format.registry();
+        if (registry == null) {
+            throw new SerializationException("A registry-framed " + schema.getName()
+                    + " (byte 0, schema id) but no schema registry is configured (schema.registry.url)");
+        }
+        int id = ((bytes[1] & 0xFF) << 24) | ((bytes[2] & 0xFF) << 16) | ((bytes[3] & 0xFF) << 8) | (bytes[4] & 0xFF);
+        Object reader = readersById.computeIfAbsent(id, i -> readerFor(registry, i));
+        if (reader instanceof SerializationException refused) {
+            throw new SerializationException(refused.getMessage(), refused.getCause());
+        }
+        Buffers buffers = BUFFERS.get();
+        try {
+            buffers.decoder = DecoderFactory.get().binaryDecoder(bytes, HEADER_BYTES, bytes.length - HEADER_BYTES,
+                    buffers.decoder);
+            T record = ((SpecificDatumReader<T>) reader).read(null, buffers.decoder);
+            if (!buffers.decoder.isEnd()) {
+                throw new SerializationException("Bytes follow the " + schema.getName() + " record (schema id " + id
+                        + ") in a payload of " + bytes.length + " bytes: not one registry-framed record");
+            }
+            return record;
+        } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException
+                | ClassCastException e) {
+            throw new SerializationException("Corrupt Avro body for " + schema.getName() + " (schema id " + id
+                    + "), payload of " + bytes.length + " bytes: " + e, e);
+        }
+    }
+
+    /**
+     * @return the reader of records written with schema id {@code id}, or the refusal (cached: a
+     *         schema id names one schema forever); registry unavailability is thrown, not cached
+     */
+    private Object readerFor(SchemaRegistryClient registry, int id) {
+        Schema writerSchema;
+        try {
+            writerSchema = registry.schemaById(id);
+        } catch (SchemaRegistryException e) {
+            if (e.unavailable()) {
+                throw e;
+            }
+            return new SerializationException("Schema id " + id + " of a registry-framed " + schema.getName()
+                    + " cannot be used: " + e.getMessage(), e);
+        }
+        SchemaCompatibility.SchemaPairCompatibility pair =
+                SchemaCompatibility.checkReaderWriterCompatibility(schema, writerSchema);
+        if (pair.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
+            return new SerializationException("Schema id " + id + " (" + writerSchema.getFullName() + ") cannot be read"
+                    + " as " + schema.getFullName() + ": " + pair.getResult().getIncompatibilities());
+        }
+        return new SpecificDatumReader<T>(writerSchema, schema, model);
+    }
+
+    @Override
+    public Serializer<T> serializer() {
+        return this::encode;
+    }
+
+    @Override
+    public Deserializer<T> deserializer() {
+        return (topic, data) -> decode(data);
+    }
+
+    /** Per-thread encoder state. */
+    private static final class Buffers {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        BinaryEncoder encoder;
+        BinaryDecoder decoder;
+    }
+}

@@ -1,0 +1,333 @@
+package io.apiary.ingest.serde;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaParseException;
+
+/**
+ * A client of the REST API of Confluent Schema Registry (version 1 of its media type), which
+ * Apicurio Registry also serves ({@code /apis/ccompat/v6} and {@code /v7}) and Karapace too.
+ * Only the calls the pipeline needs: register and look up a schema under a subject, fetch a schema
+ * by id, list a subject's versions, read and set a subject's compatibility level.
+ *
+ * <p>Why our own client: the registry-aware Avro serdes on Maven Central (Apicurio's) fetch
+ * schemas through Apicurio's own API, so they cannot run against Confluent Schema Registry, and
+ * Confluent's serdes are not on Maven Central. The wire format both write is the same (byte 0, a
+ * 4-byte big-endian schema id, the Avro body), and that is what {@link RegistryAvroSerde} writes
+ * with Avro's own encoders.
+ *
+ * <p>Schemas by id and ids by (subject, schema) are cached for the life of the client: an id
+ * names one schema forever in this API. Requests that find the registry unavailable (no answer,
+ * a timeout, 5xx) are tried again {@link RegistrySettings#retries()} times with a doubling
+ * backoff, then on the next URL; registering is safe to retry (registering a schema that is
+ * already there returns its id).
+ *
+ * <p>Thread-safe. Credentials never appear in messages or logs.
+ */
+public final class SchemaRegistryClient {
+
+    /** The media type of Confluent's API, version 1. */
+    public static final String MEDIA_TYPE = "application/vnd.schemaregistry.v1+json";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final RegistrySettings settings;
+    private final HttpClient http;
+    private final String authorization;
+    private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
+    private final Map<String, Integer> idsBySubjectAndSchema = new ConcurrentHashMap<>();
+
+    /**
+     * @param settings where the registry is and how to authenticate, not null
+     */
+    public SchemaRegistryClient(RegistrySettings settings) {
+        this.settings = Objects.requireNonNull(settings);
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(settings.requestTimeout())
+                .version(HttpClient.Version.HTTP_1_1);
+        if (settings.sslContext() != null) {
+            builder.sslContext(settings.sslContext());
+        }
+        this.http = builder.build();
+        if (settings.basicUserInfo() != null) {
+            authorization = "Basic " + Base64.getEncoder()
+                    .encodeToString(settings.basicUserInfo().getBytes(StandardCharsets.UTF_8));
+        } else if (settings.bearerToken() != null) {
+            authorization = "Bearer " + settings.bearerToken();
+        } else {
+            authorization = null;
+        }
+    }
+
+    /** @return the settings (their text holds no credential) */
+    public RegistrySettings settings() {
+        return settings;
+    }
+
+    /**
+     * Registers a schema under a subject, or finds it there.
+     *
+     * @param subject the subject, e.g. {@code hive.telemetry.v1-value}; not null
+     * @param schema  an Avro schema, not null
+     * @return its id in the registry
+     * @throws SchemaRegistryException 409 if the subject's compatibility level refuses it, 422 if
+     *                                 the registry finds it invalid, or unavailable
+     */
+    public int register(String subject, Schema schema) {
+        String key = subject + '\n' + schema.toString();
+        Integer known = idsBySubjectAndSchema.get(key);
+        if (known != null) {
+            return known;
+        }
+        JsonNode answer = call("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema),
+                "register a schema under subject " + subject);
+        int id = answer.path("id").asInt(-1);
+        if (id < 0) {
+            throw new SchemaRegistryException("The registry's answer to registering under " + subject
+                    + " holds no id: " + answer, 200, 0, null);
+        }
+        idsBySubjectAndSchema.put(key, id);
+        schemasById.putIfAbsent(id, schema);
+        return id;
+    }
+
+    /**
+     * Looks up the id of a schema under a subject without registering it.
+     *
+     * @param subject the subject, not null
+     * @param schema  the schema, not null
+     * @return its id, or empty if the subject does not exist or does not hold the schema
+     * @throws SchemaRegistryException if the registry is unavailable or refuses the request
+     */
+    public OptionalInt lookup(String subject, Schema schema) {
+        String key = subject + '\n' + schema.toString();
+        Integer known = idsBySubjectAndSchema.get(key);
+        if (known != null) {
+            return OptionalInt.of(known);
+        }
+        try {
+            JsonNode answer = call("POST", "/subjects/" + encode(subject), schemaBody(schema),
+                    "look up a schema under subject " + subject);
+            int id = answer.path("id").asInt(-1);
+            if (id < 0) {
+                return OptionalInt.empty();
+            }
+            idsBySubjectAndSchema.put(key, id);
+            schemasById.putIfAbsent(id, schema);
+            return OptionalInt.of(id);
+        } catch (SchemaRegistryException e) {
+            if (e.notFound()) {
+                return OptionalInt.empty();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * @param id a schema id
+     * @return the schema with that id (cached after the first call)
+     * @throws SchemaRegistryException 404 if there is none, or unavailable; or if the registry's
+     *                                 schema is not valid Avro
+     */
+    public Schema schemaById(int id) {
+        Schema known = schemasById.get(id);
+        if (known != null) {
+            return known;
+        }
+        JsonNode answer = call("GET", "/schemas/ids/" + id, null, "fetch schema id " + id);
+        Schema schema = parse(answer, "schema id " + id);
+        Schema previous = schemasById.putIfAbsent(id, schema);
+        return previous == null ? schema : previous;
+    }
+
+    /**
+     * @param subject the subject, not null
+     * @return the subject's versions in ascending order; empty if the subject does not exist
+     * @throws SchemaRegistryException if the registry is unavailable or refuses the request
+     */
+    public List<Integer> versions(String subject) {
+        try {
+            JsonNode answer = call("GET", "/subjects/" + encode(subject) + "/versions", null,
+                    "list the versions of subject " + subject);
+            List<Integer> versions = new ArrayList<>();
+            answer.forEach(v -> versions.add(v.asInt()));
+            versions.sort(null);
+            return versions;
+        } catch (SchemaRegistryException e) {
+            if (e.notFound()) {
+                return List.of();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * One version of a subject.
+     *
+     * @param version the version number
+     * @param id      its schema id
+     * @param schema  its schema
+     */
+    public record SubjectVersion(int version, int id, Schema schema) {
+    }
+
+    /**
+     * @param subject the subject, not null
+     * @param version one of {@link #versions}
+     * @return that version's id and schema
+     * @throws SchemaRegistryException 404 if there is no such version, or unavailable
+     */
+    public SubjectVersion version(String subject, int version) {
+        JsonNode answer = call("GET", "/subjects/" + encode(subject) + "/versions/" + version, null,
+                "fetch version " + version + " of subject " + subject);
+        Schema schema = parse(answer, "version " + version + " of subject " + subject);
+        int id = answer.path("id").asInt(-1);
+        if (id >= 0) {
+            schemasById.putIfAbsent(id, schema);
+        }
+        return new SubjectVersion(version, id, schema);
+    }
+
+    /**
+     * @param subject the subject, not null
+     * @return the subject's own compatibility level (e.g. {@code FULL_TRANSITIVE}), or empty when
+     *         it has none of its own (the registry's global level applies)
+     * @throws SchemaRegistryException if the registry is unavailable or refuses the request
+     */
+    public Optional<String> compatibility(String subject) {
+        try {
+            JsonNode answer = call("GET", "/config/" + encode(subject), null,
+                    "read the compatibility level of subject " + subject);
+            String level = answer.path("compatibilityLevel").asText(answer.path("compatibility").asText(""));
+            return level.isEmpty() ? Optional.empty() : Optional.of(level);
+        } catch (SchemaRegistryException e) {
+            if (e.notFound()) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Sets a subject's compatibility level. The subject need not exist yet.
+     *
+     * @param subject the subject, not null
+     * @param level   a level of Confluent's API: NONE, BACKWARD, FORWARD, FULL, or one of them
+     *                with {@code _TRANSITIVE}; not null
+     * @throws SchemaRegistryException if the registry refuses it (422 for an unknown level) or is
+     *                                 unavailable
+     */
+    public void setCompatibility(String subject, String level) {
+        ObjectNode body = JSON.createObjectNode().put("compatibility", Objects.requireNonNull(level));
+        call("PUT", "/config/" + encode(subject), body.toString(), "set the compatibility level of subject " + subject);
+    }
+
+    private static String schemaBody(Schema schema) {
+        return JSON.createObjectNode().put("schema", schema.toString()).toString();
+    }
+
+    private static Schema parse(JsonNode answer, String what) {
+        String text = answer.path("schema").asText("");
+        String type = answer.path("schemaType").asText("AVRO");
+        if (!"AVRO".equals(type)) {
+            throw new SchemaRegistryException(what + " is a " + type + " schema, not Avro", 200, 0, null);
+        }
+        try {
+            return new Schema.Parser().setValidateDefaults(true).parse(text);
+        } catch (SchemaParseException e) {
+            throw new SchemaRegistryException(what + " is not a valid Avro schema: " + e.getMessage(), 200, 0, e);
+        }
+    }
+
+    private static String encode(String pathSegment) {
+        return URLEncoder.encode(pathSegment, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private JsonNode call(String method, String path, String body, String what) {
+        SchemaRegistryException last = null;
+        for (URI base : settings.urls()) {
+            long backoff = settings.retryBackoff().toMillis();
+            for (int attempt = 0; attempt <= settings.retries(); attempt++) {
+                try {
+                    return once(base, method, path, body, what);
+                } catch (SchemaRegistryException e) {
+                    if (!e.unavailable()) {
+                        throw e;
+                    }
+                    last = e;
+                }
+                if (attempt < settings.retries()) {
+                    try {
+                        Thread.sleep(backoff);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new SchemaRegistryException("Interrupted while trying to " + what, 0, 0, e);
+                    }
+                    backoff *= 2;
+                }
+            }
+        }
+        throw last;
+    }
+
+    private JsonNode once(URI base, String method, String path, String body, String what) {
+        URI uri = URI.create(base + path);
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(settings.requestTimeout())
+                .header("Accept", MEDIA_TYPE + ", application/json");
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        if (body == null) {
+            request.method(method, HttpRequest.BodyPublishers.noBody());
+        } else {
+            request.header("Content-Type", MEDIA_TYPE)
+                    .method(method, HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+        }
+        HttpResponse<String> response;
+        try {
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new SchemaRegistryException("Cannot " + what + ": schema registry at " + base
+                    + " unreachable (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")", 0, 0, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SchemaRegistryException("Interrupted while trying to " + what, 0, 0, e);
+        }
+        JsonNode json;
+        try {
+            json = response.body().isBlank() ? JSON.nullNode() : JSON.readTree(response.body());
+        } catch (IOException e) {
+            json = JSON.nullNode();
+        }
+        int status = response.statusCode();
+        if (status / 100 == 2) {
+            return json;
+        }
+        int errorCode = json.path("error_code").asInt(0);
+        String message = json.path("message").asText("");
+        if (message.isEmpty()) {
+            String text = response.body();
+            message = text.length() > 300 ? text.substring(0, 300) + "..." : text;
+        }
+        throw new SchemaRegistryException("Cannot " + what + ": schema registry at " + base + " answered HTTP "
+                + status + (errorCode != 0 ? " (error " + errorCode + ")" : "") + ": " + message, status,
+                errorCode, null);
+    }
+}

@@ -1,0 +1,68 @@
+package io.apiary.ingest.serde;
+
+/**
+ * A schema registry answered with an error, or could not be reached.
+ *
+ * <p>{@link #unavailable()} tells the two apart: a registry that cannot be reached, times out or
+ * answers 5xx is a fault of the moment (the record is fine; retry later), while 4xx answers are
+ * about the request (an unknown schema id, an incompatible schema, a missing subject).
+ * Immutable.
+ */
+public class SchemaRegistryException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Confluent's error code for an unknown subject. */
+    public static final int SUBJECT_NOT_FOUND = 40401;
+    /** Confluent's error code for an unknown schema (by id, or under a subject). */
+    public static final int SCHEMA_NOT_FOUND = 40403;
+
+    private final int status;
+    private final int errorCode;
+
+    /**
+     * @param message   what was asked and what the registry said; never a credential
+     * @param status    HTTP status, or 0 when no answer came
+     * @param errorCode the registry's {@code error_code}, or 0 when absent
+     * @param cause     the I/O failure, or null
+     */
+    public SchemaRegistryException(String message, int status, int errorCode, Throwable cause) {
+        super(message, cause);
+        this.status = status;
+        this.errorCode = errorCode;
+    }
+
+    /** @return the HTTP status, or 0 when the registry did not answer */
+    public int status() {
+        return status;
+    }
+
+    /** @return the registry's {@code error_code} (e.g. {@value #SCHEMA_NOT_FOUND}), or 0 */
+    public int errorCode() {
+        return errorCode;
+    }
+
+    /** @return whether the registry could not be reached or answered 5xx (try again later) */
+    public boolean unavailable() {
+        return status == 0 || status >= 500;
+    }
+
+    /**
+     * @param failure an exception, or null
+     * @return whether it, or one of its causes, is a registry found unavailable: a fault of the
+     *         moment, never a reason to dead-letter the record being read or written
+     */
+    public static boolean unavailableIn(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SchemaRegistryException e && e.unavailable()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return whether the answer was 404 (subject, version or schema not found) */
+    public boolean notFound() {
+        return status == 404;
+    }
+}

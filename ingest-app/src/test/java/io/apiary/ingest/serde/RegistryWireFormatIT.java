@@ -1,0 +1,244 @@
+package io.apiary.ingest.serde;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import io.apiary.ingest.cli.IngestApp;
+import io.apiary.ingest.config.ConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.config.RegistryOptions;
+import io.apiary.ingest.it.ItEndpoints;
+import io.apiary.ingest.it.SharedStack;
+import io.apiary.ingest.pipeline.RegistrySubjects;
+import io.apiary.ingest.topics.Topics;
+import io.apiary.schema.TelemetryReading;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * The registry framing against the local stack's real schema registry (Apicurio Registry's
+ * Confluent-compatible API): every topic's schema round trip, the two framings side by side, the
+ * subjects registered and checked, an incompatible subject refused, an unreachable registry told
+ * apart from bad input.
+ */
+class RegistryWireFormatIT {
+
+    private static ItEndpoints stack;
+    private static String url;
+
+    @BeforeAll
+    static void stack() {
+        stack = SharedStack.get();
+        url = stack.registryUrl().orElseThrow(() -> new IllegalStateException("the shared stack runs no registry"));
+    }
+
+    private static IngestConfig config(String prefix, Map<String, Object> extra) {
+        Map<String, Object> settings = new java.util.HashMap<>(stack.clientSettings());
+        for (String key : IngestConfig.TOPIC_NAME_SETTINGS) {
+            settings.put(key, prefix + "." + key);
+        }
+        settings.putAll(extra);
+        return ConfigLoader.load(null, Map.of(), settings);
+    }
+
+    @Test
+    void every_topic_schema_round_trips_through_the_registry_in_its_framing_under_its_subject() {
+        Topics topics = config("rt", Map.of()).topics();
+        Random random = new Random(20261203L);
+        List<String> checked = new ArrayList<>();
+        for (SchemaSubjects.Subject subject : topics.avroSubjects()) {
+            AvroWireSerde<SpecificRecord> serde = serde(topics.wireFormat(), subject);
+            for (int i = 0; i < 20; i++) {
+                SpecificRecord record = randomRecord(subject.schema(), random);
+                byte[] bytes = serde.encode(subject.topic(), record);
+                assertThat(bytes[0]).isEqualTo(AvroWireSerde.MAGIC_BYTE);
+                int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
+                assertThat(topics.wireFormat().registry().lookup(subject.name(), subject.schema())).hasValue(id);
+                assertThat(serde.decode(bytes)).as(subject.name()).isEqualTo(record);
+            }
+            checked.add(subject.name());
+        }
+        assertThat(checked).hasSize(14).contains("rt.topic.telemetry-value", "rt.topic.telemetry.rows-key");
+    }
+
+    @Test
+    void single_object_records_are_read_while_the_setting_allows_them_and_refused_with_its_name_after() {
+        Topics lenient = config("so", Map.of()).topics();
+        Topics strict = config("so", Map.of(RegistryOptions.WIRE_FORMAT_READ_SINGLE_OBJECT, false)).topics();
+        TelemetryReading reading = (TelemetryReading) randomRecord(TelemetryReading.getClassSchema(), new Random(7));
+        byte[] singleObject = AvroSingleObjectSerde.of(TelemetryReading.class).encode(reading);
+        byte[] framed = lenient.telemetryTopic().valueSerde().serializer().serialize(lenient.telemetry(), reading);
+
+        assertThat(lenient.telemetryTopic().valueSerde().deserializer().deserialize(lenient.telemetry(), singleObject))
+                .isEqualTo(reading);
+        assertThat(strict.telemetryTopic().valueSerde().deserializer().deserialize(strict.telemetry(), framed))
+                .isEqualTo(reading);
+        assertThatThrownBy(() -> strict.telemetryTopic().valueSerde().deserializer()
+                .deserialize(strict.telemetry(), singleObject)).isInstanceOf(SerializationException.class)
+                .hasMessageContaining("wire.format.read.single.object=false");
+        // The old writers can still be chosen while consumers are being upgraded.
+        Topics old = config("so", Map.of(RegistryOptions.WIRE_FORMAT_WRITE, "single-object")).topics();
+        assertThat(old.telemetryTopic().valueSerde().serializer().serialize(old.telemetry(), reading))
+                .isEqualTo(singleObject);
+    }
+
+    @Test
+    void an_unknown_schema_id_or_a_corrupt_body_is_bad_input_with_its_reason() {
+        Topics topics = config("bad", Map.of()).topics();
+        AvroWireSerde<TelemetryReading> serde = topics.wireFormat().serde(TelemetryReading.class, false);
+        assertThatThrownBy(() -> serde.decode(new byte[] {0, 0x7f, 0, 0, 1, 2, 3}))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("Schema id " + 0x7f000001);
+        byte[] good = serde.encode(topics.telemetry(),
+                (TelemetryReading) randomRecord(TelemetryReading.getClassSchema(), new Random(3)));
+        byte[] longer = java.util.Arrays.copyOf(good, good.length + 1);
+        assertThatThrownBy(() -> serde.decode(longer)).isInstanceOf(SerializationException.class)
+                .hasMessageContaining("Bytes follow");
+        // The id of another subject's record type: resolution fails, the reason names both.
+        int otherId = topics.wireFormat().registry().register("bad.other-value", io.apiary.schema.AgentAlert.getClassSchema());
+        byte[] other = good.clone();
+        ByteBuffer.wrap(other, 1, 4).putInt(otherId);
+        assertThatThrownBy(() -> serde.decode(other)).isInstanceOf(SerializationException.class)
+                .hasMessageContaining("cannot be read as io.apiary.schema.TelemetryReading");
+    }
+
+    @Test
+    void registry_register_sets_full_transitive_with_every_kept_version_and_is_harmless_twice() {
+        String prefix = "reg";
+        List<String> args = new ArrayList<>(List.of("registry", "register"));
+        config(prefix, Map.of()).originalsStrings().forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
+        for (int run = 0; run < 2; run++) {
+            java.io.StringWriter out = new java.io.StringWriter();
+            java.io.StringWriter err = new java.io.StringWriter();
+            CommandLine cli = IngestApp.commandLine();
+            cli.setOut(new java.io.PrintWriter(out, true));
+            cli.setErr(new java.io.PrintWriter(err, true));
+            assertThat(cli.execute(args.toArray(String[]::new))).as(err.toString()).isZero();
+            assertThat(out.toString()).contains(prefix + ".topic.telemetry-value").contains("compatibility FULL_TRANSITIVE");
+        }
+        SchemaRegistryClient registry = config(prefix, Map.of()).wireFormat().registry();
+        String subject = prefix + ".topic.telemetry-value";
+        int kept = SchemaVersions.load("TelemetryReading", TelemetryReading.class.getClassLoader()).size();
+        assertThat(registry.versions(subject)).hasSize(kept);
+        assertThat(registry.compatibility(subject)).hasValue("FULL_TRANSITIVE");
+        // The registry now refuses a change the build refuses too: a field's type changed.
+        Schema incompatible = new Schema.Parser().parse(TelemetryReading.getClassSchema().toString()
+                .replace("\"name\":\"value\",\"type\":\"double\"", "\"name\":\"value\",\"type\":\"boolean\""));
+        assertThat(incompatible.toString()).isNotEqualTo(TelemetryReading.getClassSchema().toString());
+        assertThatThrownBy(() -> registry.register(subject, incompatible)).isInstanceOf(SchemaRegistryException.class)
+                .satisfies(e -> assertThat(((SchemaRegistryException) e).status()).isEqualTo(409));
+    }
+
+    @Test
+    void the_pipeline_refuses_to_start_on_a_subject_that_does_not_fit_and_says_which() {
+        IngestConfig config = config("clash", Map.of());
+        SchemaRegistryClient registry = config.wireFormat().registry();
+        String subject = "clash.topic.hourly.activity-value";
+        registry.register(subject, new Schema.Parser().parse(
+                "{\"type\":\"record\",\"name\":\"HourlyActivity\",\"namespace\":\"io.apiary.schema\","
+                        + "\"fields\":[{\"name\":\"hive_id\",\"type\":\"long\"}]}"));
+        assertThatThrownBy(() -> RegistrySubjects.prepare(config.topics()))
+                .isInstanceOf(SchemaSubjects.IncompatibleSubjectException.class)
+                .hasMessageContaining(subject).hasMessageContaining("version 1");
+        IngestConfig noRegistering = config("missing", Map.of(RegistryOptions.REGISTRY_AUTO_REGISTER, false));
+        assertThatThrownBy(() -> RegistrySubjects.prepare(noRegistering.topics()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("registry register");
+    }
+
+    @Test
+    void an_unreachable_registry_is_a_fault_of_the_moment_not_bad_input() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        SchemaRegistryClient gone = new SchemaRegistryClient(new RegistrySettings(
+                List.of(java.net.URI.create("http://127.0.0.1:" + port)), null, null, null, Duration.ofSeconds(2),
+                Duration.ofMillis(10), 1));
+        AvroWireSerde<TelemetryReading> serde = WireFormat.registry(gone).serde(TelemetryReading.class, false);
+        assertThatThrownBy(() -> serde.decode(new byte[] {0, 0, 0, 0, 1, 2}))
+                .isInstanceOf(SchemaRegistryException.class)
+                .satisfies(e -> assertThat(SchemaRegistryException.unavailableIn(e)).isTrue())
+                .hasMessageContaining("unreachable");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static AvroWireSerde<SpecificRecord> serde(WireFormat format, SchemaSubjects.Subject subject) {
+        return (AvroWireSerde<SpecificRecord>) (AvroWireSerde<?>) format.serde(subject.type(), subject.key());
+    }
+
+    /** A record of the schema with seeded random values (strings of 0 to 8 letters, every union branch). */
+    static SpecificRecord randomRecord(Schema schema, Random random) {
+        return (SpecificRecord) randomValue(schema, random);
+    }
+
+    private static Object randomValue(Schema schema, Random random) {
+        switch (schema.getType()) {
+            case RECORD: {
+                SpecificRecord record = (SpecificRecord) SpecificData.get().newRecord(null, schema);
+                for (Schema.Field field : schema.getFields()) {
+                    record.put(field.pos(), randomValue(field.schema(), random));
+                }
+                return record;
+            }
+            case UNION:
+                return randomValue(schema.getTypes().get(random.nextInt(schema.getTypes().size())), random);
+            case ENUM:
+                return SpecificData.get().createEnum(
+                        schema.getEnumSymbols().get(random.nextInt(schema.getEnumSymbols().size())), schema);
+            case STRING: {
+                StringBuilder text = new StringBuilder();
+                for (int i = random.nextInt(9); i > 0; i--) {
+                    text.append((char) ('a' + random.nextInt(26)));
+                }
+                return text.toString();
+            }
+            case INT:
+                return schema.getLogicalType() != null ? java.time.LocalDate.ofEpochDay(random.nextInt(20_000))
+                        : random.nextInt();
+            case LONG:
+                return schema.getLogicalType() != null
+                        ? java.time.Instant.ofEpochMilli(1_600_000_000_000L + random.nextInt(1_000_000_000))
+                        : random.nextLong();
+            case DOUBLE:
+                return random.nextDouble() * 100;
+            case FLOAT:
+                return random.nextFloat();
+            case BOOLEAN:
+                return random.nextBoolean();
+            case NULL:
+                return null;
+            case BYTES:
+                byte[] bytes = new byte[random.nextInt(9)];
+                random.nextBytes(bytes);
+                return ByteBuffer.wrap(bytes);
+            case ARRAY: {
+                List<Object> items = new ArrayList<>();
+                for (int i = random.nextInt(4); i > 0; i--) {
+                    items.add(randomValue(schema.getElementType(), random));
+                }
+                return items;
+            }
+            case MAP: {
+                Map<String, Object> map = new java.util.HashMap<>();
+                for (int i = random.nextInt(4); i > 0; i--) {
+                    map.put("k" + i, randomValue(schema.getValueType(), random));
+                }
+                return map;
+            }
+            default:
+                throw new IllegalArgumentException("no random value for " + schema);
+        }
+    }
+}
