@@ -21,7 +21,6 @@ import io.apiary.ingest.pipeline.RegistrySubjects;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.schema.TelemetryReading;
 import org.apache.avro.Schema;
-import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,7 +61,7 @@ class RegistryWireFormatIT {
         for (SchemaSubjects.Subject subject : topics.avroSubjects()) {
             AvroWireSerde<SpecificRecord> serde = serde(topics.wireFormat(), subject);
             for (int i = 0; i < 20; i++) {
-                SpecificRecord record = randomRecord(subject.schema(), random);
+                SpecificRecord record = RandomRecords.of(subject.schema(), random);
                 byte[] bytes = serde.encode(subject.topic(), record);
                 assertThat(bytes[0]).isEqualTo(AvroWireSerde.MAGIC_BYTE);
                 int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
@@ -78,7 +77,7 @@ class RegistryWireFormatIT {
     void single_object_records_are_read_while_the_setting_allows_them_and_refused_with_its_name_after() {
         Topics lenient = config("so", Map.of()).topics();
         Topics strict = config("so", Map.of(RegistryOptions.WIRE_FORMAT_READ_SINGLE_OBJECT, false)).topics();
-        TelemetryReading reading = (TelemetryReading) randomRecord(TelemetryReading.getClassSchema(), new Random(7));
+        TelemetryReading reading = (TelemetryReading) RandomRecords.of(TelemetryReading.getClassSchema(), new Random(7));
         byte[] singleObject = AvroSingleObjectSerde.of(TelemetryReading.class).encode(reading);
         byte[] framed = lenient.telemetryTopic().valueSerde().serializer().serialize(lenient.telemetry(), reading);
 
@@ -102,7 +101,7 @@ class RegistryWireFormatIT {
         assertThatThrownBy(() -> serde.decode(new byte[] {0, 0x7f, 0, 0, 1, 2, 3}))
                 .isInstanceOf(SerializationException.class).hasMessageContaining("Schema id " + 0x7f000001);
         byte[] good = serde.encode(topics.telemetry(),
-                (TelemetryReading) randomRecord(TelemetryReading.getClassSchema(), new Random(3)));
+                (TelemetryReading) RandomRecords.of(TelemetryReading.getClassSchema(), new Random(3)));
         byte[] longer = java.util.Arrays.copyOf(good, good.length + 1);
         assertThatThrownBy(() -> serde.decode(longer)).isInstanceOf(SerializationException.class)
                 .hasMessageContaining("Bytes follow");
@@ -176,69 +175,5 @@ class RegistryWireFormatIT {
     @SuppressWarnings("unchecked")
     private static AvroWireSerde<SpecificRecord> serde(WireFormat format, SchemaSubjects.Subject subject) {
         return (AvroWireSerde<SpecificRecord>) (AvroWireSerde<?>) format.serde(subject.type(), subject.key());
-    }
-
-    /** A record of the schema with seeded random values (strings of 0 to 8 letters, every union branch). */
-    static SpecificRecord randomRecord(Schema schema, Random random) {
-        return (SpecificRecord) randomValue(schema, random);
-    }
-
-    private static Object randomValue(Schema schema, Random random) {
-        switch (schema.getType()) {
-            case RECORD: {
-                SpecificRecord record = (SpecificRecord) SpecificData.get().newRecord(null, schema);
-                for (Schema.Field field : schema.getFields()) {
-                    record.put(field.pos(), randomValue(field.schema(), random));
-                }
-                return record;
-            }
-            case UNION:
-                return randomValue(schema.getTypes().get(random.nextInt(schema.getTypes().size())), random);
-            case ENUM:
-                return SpecificData.get().createEnum(
-                        schema.getEnumSymbols().get(random.nextInt(schema.getEnumSymbols().size())), schema);
-            case STRING: {
-                StringBuilder text = new StringBuilder();
-                for (int i = random.nextInt(9); i > 0; i--) {
-                    text.append((char) ('a' + random.nextInt(26)));
-                }
-                return text.toString();
-            }
-            case INT:
-                return schema.getLogicalType() != null ? java.time.LocalDate.ofEpochDay(random.nextInt(20_000))
-                        : random.nextInt();
-            case LONG:
-                return schema.getLogicalType() != null
-                        ? java.time.Instant.ofEpochMilli(1_600_000_000_000L + random.nextInt(1_000_000_000))
-                        : random.nextLong();
-            case DOUBLE:
-                return random.nextDouble() * 100;
-            case FLOAT:
-                return random.nextFloat();
-            case BOOLEAN:
-                return random.nextBoolean();
-            case NULL:
-                return null;
-            case BYTES:
-                byte[] bytes = new byte[random.nextInt(9)];
-                random.nextBytes(bytes);
-                return ByteBuffer.wrap(bytes);
-            case ARRAY: {
-                List<Object> items = new ArrayList<>();
-                for (int i = random.nextInt(4); i > 0; i--) {
-                    items.add(randomValue(schema.getElementType(), random));
-                }
-                return items;
-            }
-            case MAP: {
-                Map<String, Object> map = new java.util.HashMap<>();
-                for (int i = random.nextInt(4); i > 0; i--) {
-                    map.put("k" + i, randomValue(schema.getValueType(), random));
-                }
-                return map;
-            }
-            default:
-                throw new IllegalArgumentException("no random value for " + schema);
-        }
     }
 }
