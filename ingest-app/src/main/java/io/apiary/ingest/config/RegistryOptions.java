@@ -37,6 +37,23 @@ public final class RegistryOptions {
     }
 
     /**
+     * Refuses {@code user:password@} in registry URLs, before the settings are ever logged; the
+     * refusal does not repeat the value.
+     */
+    static final ConfigDef.Validator NO_CREDENTIALS_IN_URL = ConfigDef.LambdaValidator.with((name, value) -> {
+        for (String url : String.valueOf(value).split(",")) {
+            String text = url.trim();
+            int scheme = text.indexOf("://");
+            int end = text.indexOf('/', scheme < 0 ? 0 : scheme + 3);
+            String authority = text.substring(scheme < 0 ? 0 : scheme + 3, end < 0 ? text.length() : end);
+            if (authority.contains("@")) {
+                throw new ConfigException(name, "[hidden]", "a registry URL must not hold credentials (user:password@):"
+                        + " set them in " + REGISTRY_BASIC_AUTH_USER_INFO + ", from a Secret");
+            }
+        }
+    }, () -> "http(s) URLs without credentials, comma-separated");
+
+    /**
      * Adds the options to a definition.
      *
      * @param definition the application's definition, not null
@@ -53,13 +70,14 @@ public final class RegistryOptions {
                 .define(WIRE_FORMAT_READ_SINGLE_OBJECT, Type.BOOLEAN, true, Importance.MEDIUM,
                         "Whether single-object encoded records are still read. Set false once no producer "
                                 + "writes them: such records are then dead-lettered with reason "
-                                + "DESERIALIZATION_FAILED and a message naming this setting.")
-                .define(REGISTRY_URL, Type.STRING, "", Importance.HIGH,
+                                + "UNDECODABLE and a message naming this setting.")
+                .define(REGISTRY_URL, Type.STRING, "", NO_CREDENTIALS_IN_URL, Importance.HIGH,
                         "Base URL(s), comma-separated, of a schema registry speaking Confluent's REST API: "
                                 + "Confluent Schema Registry (http://host:8081), Apicurio Registry "
                                 + "(http://host:8080/apis/ccompat/v6) or Karapace. Required when "
                                 + "wire.format.write=registry; with several, the next is tried when one is "
-                                + "unreachable.")
+                                + "unreachable. No credentials in the URL (they would be logged with the settings): "
+                                + "use schema.registry.basic.auth.user.info.")
                 .define(REGISTRY_BASIC_AUTH_USER_INFO, Type.PASSWORD, "", Importance.MEDIUM,
                         "user:password for HTTP basic authentication to the registry; set it from a Secret, "
                                 + "e.g. APIARY_SCHEMA_REGISTRY_BASIC_AUTH_USER_INFO. Never logged.")

@@ -101,7 +101,7 @@ public final class Demo {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             out.println("Apiary Ingest demo: real Kafka and Cassandra, real hive readings (UrBAN, CC BY 4.0)");
-            out.println("Starting a Kafka broker and a Cassandra node...");
+            out.println("Starting a Kafka broker, a Cassandra node and a schema registry...");
             out.flush();
             LocalStackOptions.Builder stackOptions = LocalStackOptions.builder().keepWorkDir(options.keepWorkDir());
             if (options.workDir() != null) {
@@ -112,6 +112,8 @@ public final class Demo {
                     stack.kafkaBootstrapServers(), seconds(stack.kafka().startupTime()),
                     LocalStackSession.settings(stack).get(IngestConfig.CASSANDRA_CONTACT_POINTS),
                     seconds(stack.cassandra().startupTime()), stack.workDir());
+            stack.registry().ifPresent(r -> out.printf("  schema registry ready at %s in %.1f s: the topics carry registry "
+                    + "framing (byte 0, schema id, Avro body)%n", r.confluentApiUrl(), seconds(r.startupTime())));
 
             IngestConfig config = config(stack);
             long tSetup = System.nanoTime();

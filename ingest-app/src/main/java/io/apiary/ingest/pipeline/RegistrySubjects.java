@@ -40,6 +40,9 @@ public final class RegistrySubjects {
         List<SchemaSubjects.Outcome> outcomes = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         for (SchemaSubjects.Subject subject : topics.avroSubjects()) {
+            SchemaSubjects.check(registry, subject); // all first: a subject that does not fit changes nothing
+        }
+        for (SchemaSubjects.Subject subject : topics.avroSubjects()) {
             SchemaSubjects.Outcome outcome = register ? SchemaSubjects.register(registry, subject)
                     : SchemaSubjects.check(registry, subject);
             if (outcome.id() < 0) {

@@ -136,7 +136,7 @@ public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
                 if (found.isEmpty()) {
                     throw new SerializationException("The schema of " + schema.getFullName() + " is not registered"
                             + " under subject " + subject + " and auto-registration is off: run"
-                            + " `ingest-app schemas register` first");
+                            + " `ingest-app registry register` first");
                 }
                 id = found.getAsInt();
             }
@@ -192,8 +192,14 @@ public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
         }
         int id = ((bytes[1] & 0xFF) << 24) | ((bytes[2] & 0xFF) << 16) | ((bytes[3] & 0xFF) << 8) | (bytes[4] & 0xFF);
         Object reader = readersById.computeIfAbsent(id, i -> readerFor(registry, i));
-        if (reader instanceof SerializationException refused) {
-            throw new SerializationException(refused.getMessage(), refused.getCause());
+        if (reader instanceof Refusal refusal) {
+            if (refusal.expired()) { // an id unknown a moment ago may have been registered since
+                readersById.remove(id, reader);
+                reader = readersById.computeIfAbsent(id, i -> readerFor(registry, i));
+            }
+        }
+        if (reader instanceof Refusal refusal) {
+            throw new SerializationException(refusal.reason().getMessage(), refusal.reason().getCause());
         }
         Buffers buffers = BUFFERS.get();
         try {
@@ -214,7 +220,8 @@ public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
 
     /**
      * @return the reader of records written with schema id {@code id}, or the refusal (cached: a
-     *         schema id names one schema forever); registry unavailability is thrown, not cached
+     *         schema id names one schema forever; an id the registry does not know is asked again
+     *         after {@link #UNKNOWN_ID_RECHECK_NANOS}); registry unavailability is thrown, not cached
      */
     private Object readerFor(SchemaRegistryClient registry, int id) {
         Schema writerSchema;
@@ -224,14 +231,15 @@ public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
             if (e.unavailable()) {
                 throw e;
             }
-            return new SerializationException("Schema id " + id + " of a registry-framed " + schema.getName()
-                    + " cannot be used: " + e.getMessage(), e);
+            return new Refusal(new SerializationException("Schema id " + id + " of a registry-framed " + schema.getName()
+                    + " cannot be used: " + e.getMessage(), e), System.nanoTime() + UNKNOWN_ID_RECHECK_NANOS);
         }
         SchemaCompatibility.SchemaPairCompatibility pair =
                 SchemaCompatibility.checkReaderWriterCompatibility(schema, writerSchema);
         if (pair.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
-            return new SerializationException("Schema id " + id + " (" + writerSchema.getFullName() + ") cannot be read"
-                    + " as " + schema.getFullName() + ": " + pair.getResult().getIncompatibilities());
+            return new Refusal(new SerializationException("Schema id " + id + " (" + writerSchema.getFullName()
+                    + ") cannot be read as " + schema.getFullName() + ": " + SchemaSubjects.describe(pair)),
+                    Long.MAX_VALUE);
         }
         return new SpecificDatumReader<T>(writerSchema, schema, model);
     }
@@ -244,6 +252,16 @@ public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
     @Override
     public Deserializer<T> deserializer() {
         return (topic, data) -> decode(data);
+    }
+
+    /** How long an id the registry did not know stays refused before it is asked again: 10 s. */
+    static final long UNKNOWN_ID_RECHECK_NANOS = 10_000_000_000L;
+
+    /** A cached refusal of a schema id: permanent (a schema that does not resolve) or until a time. */
+    private record Refusal(SerializationException reason, long untilNanos) {
+        boolean expired() {
+            return untilNanos != Long.MAX_VALUE && System.nanoTime() - untilNanos > 0;
+        }
     }
 
     /** Per-thread encoder state. */

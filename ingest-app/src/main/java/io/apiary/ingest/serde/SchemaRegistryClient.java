@@ -37,7 +37,7 @@ import org.apache.avro.SchemaParseException;
  * <p>Schemas by id and ids by (subject, schema) are cached for the life of the client: an id
  * names one schema forever in this API. Requests that find the registry unavailable (no answer,
  * a timeout, 5xx) are tried again {@link RegistrySettings#retries()} times with a doubling
- * backoff, then on the next URL; registering is safe to retry (registering a schema that is
+ * backoff, then on the next URL (the URL that answered last is tried first); registering is safe to retry (registering a schema that is
  * already there returns its id).
  *
  * <p>Thread-safe. Credentials never appear in messages or logs.
@@ -54,6 +54,7 @@ public final class SchemaRegistryClient {
     private final String authorization;
     private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
     private final Map<String, Integer> idsBySubjectAndSchema = new ConcurrentHashMap<>();
+    private volatile int preferredUrl; // the URL that answered last: tried first
 
     /**
      * @param settings where the registry is and how to authenticate, not null
@@ -262,11 +263,17 @@ public final class SchemaRegistryClient {
 
     private JsonNode call(String method, String path, String body, String what) {
         SchemaRegistryException last = null;
-        for (URI base : settings.urls()) {
+        List<URI> urls = settings.urls();
+        int first = preferredUrl;
+        for (int u = 0; u < urls.size(); u++) {
+            int index = (first + u) % urls.size();
+            URI base = urls.get(index);
             long backoff = settings.retryBackoff().toMillis();
             for (int attempt = 0; attempt <= settings.retries(); attempt++) {
                 try {
-                    return once(base, method, path, body, what);
+                    JsonNode answer = once(base, method, path, body, what);
+                    preferredUrl = index;
+                    return answer;
                 } catch (SchemaRegistryException e) {
                     if (!e.unavailable()) {
                         throw e;
@@ -305,7 +312,8 @@ public final class SchemaRegistryClient {
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new SchemaRegistryException("Cannot " + what + ": schema registry at " + base
-                    + " unreachable (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")", 0, 0, e);
+                    + " unreachable (" + e.getClass().getSimpleName() + (e.getMessage() == null ? ""
+                    : ": " + e.getMessage()) + ")", 0, 0, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SchemaRegistryException("Interrupted while trying to " + what, 0, 0, e);

@@ -42,9 +42,13 @@ public class SchemaRegistryException extends RuntimeException {
         return errorCode;
     }
 
-    /** @return whether the registry could not be reached or answered 5xx (try again later) */
+    /**
+     * @return whether the registry could not be reached, answered 5xx, refused the credentials
+     *         (401, 403: an expired or revoked credential is the deployment's fault, not the
+     *         record's) or asked to slow down (408, 429): try again later, never dead-letter
+     */
     public boolean unavailable() {
-        return status == 0 || status >= 500;
+        return status == 0 || status >= 500 || status == 401 || status == 403 || status == 408 || status == 429;
     }
 
     /**

@@ -167,6 +167,25 @@ public final class SchemaSubjects {
     }
 
     /**
+     * @param pair a result of Avro's compatibility check
+     * @return its incompatibilities, each as type, location and message, at most 3 and 600
+     *         characters (Avro's own text repeats whole schemas)
+     */
+    static String describe(SchemaCompatibility.SchemaPairCompatibility pair) {
+        StringBuilder text = new StringBuilder();
+        int shown = 0;
+        for (SchemaCompatibility.Incompatibility i : pair.getResult().getIncompatibilities()) {
+            if (shown++ == 3) {
+                text.append("; ...");
+                break;
+            }
+            text.append(shown > 1 ? "; " : "").append(i.getType()).append(" at ").append(i.getLocation())
+                    .append(": ").append(i.getMessage());
+        }
+        return text.length() > 600 ? text.substring(0, 600) + "..." : text.toString();
+    }
+
+    /**
      * @param ours   the pipeline's schema
      * @param theirs another schema
      * @return why the two cannot read each other's data, or null if both directions work
@@ -174,12 +193,12 @@ public final class SchemaSubjects {
     static String incompatibility(Schema ours, Schema theirs) {
         SchemaCompatibility.SchemaPairCompatibility read = SchemaCompatibility.checkReaderWriterCompatibility(ours, theirs);
         if (read.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
-            return "it cannot read that version's data: " + read.getResult().getIncompatibilities();
+            return "it cannot read that version's data: " + describe(read);
         }
         SchemaCompatibility.SchemaPairCompatibility written =
                 SchemaCompatibility.checkReaderWriterCompatibility(theirs, ours);
         if (written.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
-            return "that version cannot read its data: " + written.getResult().getIncompatibilities();
+            return "that version cannot read its data: " + describe(written);
         }
         return null;
     }

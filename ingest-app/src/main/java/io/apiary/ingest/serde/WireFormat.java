@@ -33,7 +33,7 @@ import org.apache.avro.specific.SpecificRecord;
  *                           framing must be single-object, and registry-framed records are refused)
  * @param autoRegister       whether a writer registers its schema under its subject when it is
  *                           not there yet (Confluent's {@code auto.register.schemas}); else it is
- *                           refused until {@code schemas register} has run
+ *                           refused until {@code registry register} has run
  */
 public record WireFormat(Framing write, boolean acceptSingleObject, SchemaRegistryClient registry,
         boolean autoRegister) {
