@@ -37,6 +37,13 @@ class SchemaRegistryClientTest {
     private final List<String> requests = new ArrayList<>();
     private final List<String> authorizations = new ArrayList<>();
 
+    @org.junit.jupiter.api.BeforeAll
+    static void jdkServerLimitsFirst() throws ClassNotFoundException {
+        // The JDK's HTTP server reads its limits once, when its first server is created: let the
+        // application's endpoints set theirs first, as in the application (HttpEndpointsTest relies on them).
+        Class.forName("io.apiary.ingest.service.HttpEndpoints", true, SchemaRegistryClientTest.class.getClassLoader());
+    }
+
     @BeforeEach
     void start() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
