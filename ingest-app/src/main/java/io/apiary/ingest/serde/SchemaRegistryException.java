@@ -65,8 +65,12 @@ public class SchemaRegistryException extends RuntimeException {
         return false;
     }
 
-    /** @return whether the answer was 404 (subject, version or schema not found) */
+    /**
+     * @return whether the registry said a subject, version or schema is not there: 404 with one
+     *         of Confluent's 404xx error codes. A bare 404 is a wrong URL or path (e.g. an
+     *         Apicurio URL without {@code /apis/ccompat/v6}), an error, never "absent"
+     */
     public boolean notFound() {
-        return status == 404;
+        return status == 404 && errorCode / 100 == 404;
     }
 }
