@@ -2,6 +2,8 @@ package io.apiary.benchspark;
 
 import static org.apache.spark.sql.functions.col;
 
+import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.schema.HiveTelemetryRow;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,9 +17,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-
-import io.apiary.ingest.serde.AvroSingleObjectSerde;
-import io.apiary.schema.HiveTelemetryRow;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.metrics.CassandraConnectorSource;
@@ -55,8 +54,7 @@ public final class SparkPeer {
     /** Name under which the connector's metrics source is registered. */
     static final String METRICS_SOURCE = "cassandra-connector";
 
-    private SparkPeer() {
-    }
+    private SparkPeer() {}
 
     /**
      * @param args {@code key=value} pairs, see the class comment
@@ -90,17 +88,18 @@ public final class SparkPeer {
                 .config("spark.cassandra.output.concurrent.writes", need(a, "concurrent-writes"))
                 .config("spark.cassandra.output.consistency.level", need(a, "consistency"))
                 .config("spark.cassandra.output.metrics", "true")
-                .config("spark.metrics.conf.driver.source." + METRICS_SOURCE + ".class",
+                .config(
+                        "spark.metrics.conf.driver.source." + METRICS_SOURCE + ".class",
                         CassandraConnectorSource.class.getName())
-                .config("spark.metrics.conf.executor.source." + METRICS_SOURCE + ".class",
+                .config(
+                        "spark.metrics.conf.executor.source." + METRICS_SOURCE + ".class",
                         CassandraConnectorSource.class.getName())
                 .getOrCreate();
         spark.sparkContext().setLogLevel("WARN");
         AtomicLong written = new AtomicLong();
         spark.streams().addListener(new StreamingQueryListener() {
             @Override
-            public void onQueryStarted(QueryStartedEvent event) {
-            }
+            public void onQueryStarted(QueryStartedEvent event) {}
 
             @Override
             public void onQueryProgress(QueryProgressEvent event) {
@@ -109,24 +108,34 @@ public final class SparkPeer {
             }
 
             @Override
-            public void onQueryTerminated(QueryTerminatedEvent event) {
-            }
+            public void onQueryTerminated(QueryTerminatedEvent event) {}
         });
         writeProgress(progress, 0, null);
-        Dataset<Row> records = spark.readStream().format("kafka")
+        Dataset<Row> records = spark.readStream()
+                .format("kafka")
                 .option("kafka.bootstrap.servers", need(a, "bootstrap"))
                 .option("subscribe", need(a, "topic"))
                 .option("startingOffsets", "earliest")
                 .option("kafka.isolation.level", "read_committed")
                 .option("maxOffsetsPerTrigger", need(a, "max-offsets-per-trigger"))
                 .load();
-        Dataset<TelemetryRowBean> rows = records.select("value").as(Encoders.BINARY())
-                .mapPartitions((MapPartitionsFunction<byte[], TelemetryRowBean>) SparkPeer::decode,
+        Dataset<TelemetryRowBean> rows = records.select("value")
+                .as(Encoders.BINARY())
+                .mapPartitions(
+                        (MapPartitionsFunction<byte[], TelemetryRowBean>) SparkPeer::decode,
                         Encoders.bean(TelemetryRowBean.class));
-        Dataset<Row> columns = rows.select(col("hiveId").as("hive_id"), col("day"), col("shard"),
-                col("sensorType").as("sensor_type"), col("sensorId").as("sensor_id"),
-                col("readingTime").as("reading_time"), col("gatewayId").as("gateway_id"), col("value"), col("unit"));
-        StreamingQuery query = columns.writeStream().format("org.apache.spark.sql.cassandra")
+        Dataset<Row> columns = rows.select(
+                col("hiveId").as("hive_id"),
+                col("day"),
+                col("shard"),
+                col("sensorType").as("sensor_type"),
+                col("sensorId").as("sensor_id"),
+                col("readingTime").as("reading_time"),
+                col("gatewayId").as("gateway_id"),
+                col("value"),
+                col("unit"));
+        StreamingQuery query = columns.writeStream()
+                .format("org.apache.spark.sql.cassandra")
                 .option("keyspace", need(a, "keyspace"))
                 .option("table", need(a, "table"))
                 .option("checkpointLocation", need(a, "checkpoint"))
@@ -136,8 +145,8 @@ public final class SparkPeer {
         try {
             while (written.get() < target) {
                 if (query.awaitTermination(TimeUnit.MILLISECONDS.toMillis(100))) {
-                    throw new IllegalStateException("the streaming query ended before " + target + " rows: "
-                            + query.exception());
+                    throw new IllegalStateException(
+                            "the streaming query ended before " + target + " rows: " + query.exception());
                 }
             }
             writeProgress(progress, written.get(), "done=true");
@@ -187,17 +196,29 @@ public final class SparkPeer {
         for (CassandraConnectorSource source : sources) {
             requests += source.writeBatchTimer().getCount();
             connectorRows += source.writeRowMeter().getCount();
-            if (busiest == null || source.writeBatchTimer().getCount() > busiest.writeBatchTimer().getCount()) {
+            if (busiest == null
+                    || source.writeBatchTimer().getCount()
+                            > busiest.writeBatchTimer().getCount()) {
                 busiest = source;
             }
         }
         lines.add("requests=" + requests);
         lines.add("connector_rows=" + connectorRows);
         boolean timed = busiest != null && busiest.writeBatchTimer().getCount() > 0;
-        lines.add("p50_ms=" + (timed ? String.format(Locale.ROOT, "%.3f",
-                busiest.writeBatchTimer().getSnapshot().getMedian() / 1e6) : "NaN"));
-        lines.add("p99_ms=" + (timed ? String.format(Locale.ROOT, "%.3f",
-                busiest.writeBatchTimer().getSnapshot().get99thPercentile() / 1e6) : "NaN"));
+        lines.add("p50_ms="
+                + (timed
+                        ? String.format(
+                                Locale.ROOT,
+                                "%.3f",
+                                busiest.writeBatchTimer().getSnapshot().getMedian() / 1e6)
+                        : "NaN"));
+        lines.add("p99_ms="
+                + (timed
+                        ? String.format(
+                                Locale.ROOT,
+                                "%.3f",
+                                busiest.writeBatchTimer().getSnapshot().get99thPercentile() / 1e6)
+                        : "NaN"));
         if (end != null) {
             lines.add(end);
         }
@@ -214,7 +235,8 @@ public final class SparkPeer {
         List<CassandraConnectorSource> found = new ArrayList<>();
         SparkEnv env = SparkEnv.get();
         if (env != null) {
-            scala.collection.Iterator<Source> sources = env.metricsSystem().getSourcesByName(METRICS_SOURCE).iterator();
+            scala.collection.Iterator<Source> sources =
+                    env.metricsSystem().getSourcesByName(METRICS_SOURCE).iterator();
             while (sources.hasNext()) {
                 if (sources.next() instanceof CassandraConnectorSource c) {
                     found.add(c);

@@ -1,10 +1,9 @@
 package io.apiary.benchspark;
 
+import io.apiary.schema.HiveTelemetryRow;
 import java.io.Serializable;
 import java.time.Instant;
 import java.time.LocalDate;
-
-import io.apiary.schema.HiveTelemetryRow;
 
 /**
  * One hive_telemetry_v2 row as a Java bean, the shape Spark's bean encoder maps to a Dataset
@@ -26,8 +25,7 @@ public final class TelemetryRowBean implements Serializable {
     private String unit;
 
     /** An empty row, for the encoder. */
-    public TelemetryRowBean() {
-    }
+    public TelemetryRowBean() {}
 
     /**
      * @param row a decoded row topic value, not null

@@ -1,13 +1,12 @@
 package io.apiary.ingest.bench;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.Statement;
-import io.micrometer.core.instrument.Timer;
 
 /**
  * Asynchronous writes with a fixed number in flight, for the benchmark's baseline writers: each

@@ -1,23 +1,5 @@
 package io.apiary.ingest.bench;
 
-import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.apiary.ingest.bucket.ShardStrategy;
@@ -37,6 +19,23 @@ import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.micrometer.core.instrument.search.Search;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
 
@@ -102,8 +101,8 @@ public final class Bench {
                     return run;
                 }
             }
-            throw new IllegalArgumentException("Unknown run '" + label
-                    + "': use ceiling, naive, sink, spark, topology or end-to-end");
+            throw new IllegalArgumentException(
+                    "Unknown run '" + label + "': use ceiling, naive, sink, spark, topology or end-to-end");
         }
     }
 
@@ -135,22 +134,41 @@ public final class Bench {
      *                         {@code gzip}, {@code snappy}, {@code lz4} or {@code zstd}, Kafka's
      *                         {@code compression.type} values); the topology's producer uses lz4
      */
-    public record Options(long rows, long gatewayReadings, int hives, List<ShardStrategy> strategies, Set<Run> runs,
-            int naiveInFlight, int ceilingBatchRows, int ceilingInFlight, long warmUpRows, Duration runTimeout,
-            String keyspace, String replication, int repeats, Optional<SparkPeerLaunch> spark,
-            Optional<String> tableOptions, String rowCompression) {
+    public record Options(
+            long rows,
+            long gatewayReadings,
+            int hives,
+            List<ShardStrategy> strategies,
+            Set<Run> runs,
+            int naiveInFlight,
+            int ceilingBatchRows,
+            int ceilingInFlight,
+            long warmUpRows,
+            Duration runTimeout,
+            String keyspace,
+            String replication,
+            int repeats,
+            Optional<SparkPeerLaunch> spark,
+            Optional<String> tableOptions,
+            String rowCompression) {
 
         /** Validates the options. */
         public Options {
-            if (rows < 1 || gatewayReadings < 1 || hives < 1 || naiveInFlight < 1 || ceilingBatchRows < 1
-                    || ceilingInFlight < 1 || warmUpRows < 0 || repeats < 1) {
+            if (rows < 1
+                    || gatewayReadings < 1
+                    || hives < 1
+                    || naiveInFlight < 1
+                    || ceilingBatchRows < 1
+                    || ceilingInFlight < 1
+                    || warmUpRows < 0
+                    || repeats < 1) {
                 throw new IllegalArgumentException("rows, gateway readings, hives, in-flight limits, batch rows "
                         + "and repeats must be at least 1");
             }
             Objects.requireNonNull(spark, "spark");
             if (runs.contains(Run.SPARK) && spark.isEmpty()) {
-                throw new IllegalArgumentException("the spark run needs the Spark peer, which is not built: "
-                        + SparkPeerLaunch.BUILD_COMMAND);
+                throw new IllegalArgumentException(
+                        "the spark run needs the Spark peer, which is not built: " + SparkPeerLaunch.BUILD_COMMAND);
             }
             if (strategies.isEmpty() || runs.isEmpty()) {
                 throw new IllegalArgumentException("at least one shard strategy and one run are needed");
@@ -163,8 +181,8 @@ public final class Bench {
             Objects.requireNonNull(tableOptions, "tableOptions");
             tableOptions = tableOptions.map(String::strip).filter(o -> !o.isEmpty());
             if (!ROW_COMPRESSIONS.contains(rowCompression)) {
-                throw new IllegalArgumentException("row compression must be one of " + ROW_COMPRESSIONS
-                        + ": '" + rowCompression + "'");
+                throw new IllegalArgumentException(
+                        "row compression must be one of " + ROW_COMPRESSIONS + ": '" + rowCompression + "'");
             }
         }
     }
@@ -174,6 +192,7 @@ public final class Bench {
 
     /** Name of the table every write run fills. */
     static final String TABLE = io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY;
+
     private static final Duration POLL = Duration.ofMillis(20);
     private static final Duration LAG_POLL = Duration.ofMillis(250);
     private static final String WRITE_LATENCY = "apiary.sink.write.latency";
@@ -195,7 +214,12 @@ public final class Bench {
      * @param stateDir     a folder for the topology's state stores
      * @param out          where progress goes
      */
-    public Bench(IngestConfig base, Options options, List<Long> cassandraPids, OptionalLong kafkaPid, Path stateDir,
+    public Bench(
+            IngestConfig base,
+            Options options,
+            List<Long> cassandraPids,
+            OptionalLong kafkaPid,
+            Path stateDir,
             PrintWriter out) {
         this.base = Objects.requireNonNull(base);
         this.options = Objects.requireNonNull(options);
@@ -204,7 +228,8 @@ public final class Bench {
         this.out = Objects.requireNonNull(out);
         // unique per run, so that two benchmarks on one cluster never share topics or groups
         this.tag = "apiary-bench-" + Long.toString(Instant.now().getEpochSecond(), 36)
-                + Integer.toString(java.util.concurrent.ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
+                + Integer.toString(
+                        java.util.concurrent.ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
     }
 
     /**
@@ -221,7 +246,8 @@ public final class Bench {
     public List<List<BenchResult>> run() throws Exception {
         List<List<BenchResult>> repeats = new ArrayList<>();
         IngestConfig setup = config("setup", options.strategies().get(0), Map.of());
-        try (CqlSession session = CassandraSessions.open(setup); Admin admin = Admin.create(setup.kafkaClientSettings())) {
+        try (CqlSession session = CassandraSessions.open(setup);
+                Admin admin = Admin.create(setup.kafkaClientSettings())) {
             SchemaApplier.apply(session, SchemaApplier.load(null, options.keyspace(), options.replication()));
             if (options.tableOptions().isPresent()) {
                 alterTable(session, options.tableOptions().get());
@@ -229,16 +255,26 @@ public final class Bench {
             Map<ShardStrategy, IngestConfig> rowConfigs = new LinkedHashMap<>();
             boolean writeRuns = options.runs().stream().anyMatch(Run::writesRows);
             // the ceiling builds its rows in memory: the naive writer, the sink and Spark read a row topic
-            if (options.runs().contains(Run.NAIVE) || options.runs().contains(Run.SINK)
+            if (options.runs().contains(Run.NAIVE)
+                    || options.runs().contains(Run.SINK)
                     || options.runs().contains(Run.SPARK)) {
                 for (ShardStrategy strategy : options.strategies()) {
                     IngestConfig config = config("rows-" + label(strategy), strategy, Map.of());
                     createTopics(admin, config);
                     long start = System.nanoTime();
-                    long sent = workload(strategy).sendRows(config.kafkaClientSettings(),
-                            config.topics().telemetryRowsTopic(), options.rows(), options.rowCompression());
-                    out.printf("Produced %,d %s rows (shard strategy %s) to %s in %.1f s, compression %s%n", sent,
-                            TABLE, label(strategy), config.topics().telemetryRows(), (System.nanoTime() - start) / 1e9,
+                    long sent = workload(strategy)
+                            .sendRows(
+                                    config.kafkaClientSettings(),
+                                    config.topics().telemetryRowsTopic(),
+                                    options.rows(),
+                                    options.rowCompression());
+                    out.printf(
+                            "Produced %,d %s rows (shard strategy %s) to %s in %.1f s, compression %s%n",
+                            sent,
+                            TABLE,
+                            label(strategy),
+                            config.topics().telemetryRows(),
+                            (System.nanoTime() - start) / 1e9,
                             options.rowCompression());
                     out.flush();
                     rowConfigs.put(strategy, config);
@@ -265,8 +301,8 @@ public final class Bench {
     }
 
     /** One repeat of the selected runs; {@code rowConfigs} hold the row topics of each strategy. */
-    private List<BenchResult> repeat(CqlSession session, Admin admin, Map<ShardStrategy, IngestConfig> rowConfigs,
-            int repeat) throws Exception {
+    private List<BenchResult> repeat(
+            CqlSession session, Admin admin, Map<ShardStrategy, IngestConfig> rowConfigs, int repeat) throws Exception {
         List<BenchResult> results = new ArrayList<>();
         ShardStrategy first = options.strategies().get(0);
         if (options.runs().contains(Run.CEILING)) {
@@ -279,8 +315,12 @@ public final class Bench {
             for (ShardStrategy strategy : options.strategies()) {
                 // a consumer group per repeat: each sink run reads the row topic from its start
                 IngestConfig config = rowConfigs.get(strategy);
-                IngestConfig again = config("rows-" + label(strategy), strategy, Map.of(IngestConfig.SINK_GROUP_ID,
-                        config.getString(IngestConfig.SINK_GROUP_ID) + "-" + repeat));
+                IngestConfig again = config(
+                        "rows-" + label(strategy),
+                        strategy,
+                        Map.of(
+                                IngestConfig.SINK_GROUP_ID,
+                                config.getString(IngestConfig.SINK_GROUP_ID) + "-" + repeat));
                 try {
                     results.add(sink(session, again, strategy));
                 } finally {
@@ -306,9 +346,15 @@ public final class Bench {
             throws Exception {
         announce(Run.SPARK, strategy);
         truncate(session);
-        SparkRun.Outcome o = new SparkRun(options.spark().orElseThrow(), meter, out).run(config, options.keyspace(),
-                TABLE, options.rows(), options.hives(), Files.createDirectories(stateDir.resolve("spark-" + repeat)),
-                options.runTimeout());
+        SparkRun.Outcome o = new SparkRun(options.spark().orElseThrow(), meter, out)
+                .run(
+                        config,
+                        options.keyspace(),
+                        TABLE,
+                        options.rows(),
+                        options.hives(),
+                        Files.createDirectories(stateDir.resolve("spark-" + repeat)),
+                        options.runTimeout());
         String note = o.note();
         long landed;
         try {
@@ -324,9 +370,23 @@ public final class Bench {
             note = "only " + landed + " of " + options.rows() + " rows are in Cassandra; " + note;
         }
         BenchResult r = result(Run.SPARK, strategy, "rows", o.window(), o.rowsPerRequest(), o.requests(), null, note);
-        return report(new BenchResult(r.run(), r.shardStrategy(), r.unit(), r.items(), r.seconds(), r.clientCpuMicros(),
-                r.cassandraCpuMicros(), r.kafkaCpuMicros(), r.rowsPerRequest(), r.requests(), o.p50Millis(),
-                o.p99Millis(), Double.NaN, Double.NaN, r.completed() && landed >= options.rows(), r.note()));
+        return report(new BenchResult(
+                r.run(),
+                r.shardStrategy(),
+                r.unit(),
+                r.items(),
+                r.seconds(),
+                r.clientCpuMicros(),
+                r.cassandraCpuMicros(),
+                r.kafkaCpuMicros(),
+                r.rowsPerRequest(),
+                r.requests(),
+                o.p50Millis(),
+                o.p99Millis(),
+                Double.NaN,
+                Double.NaN,
+                r.completed() && landed >= options.rows(),
+                r.note()));
     }
 
     private BenchResult ceiling(CqlSession session, ShardStrategy strategy) throws InterruptedException {
@@ -349,30 +409,47 @@ public final class Bench {
         long start = System.nanoTime();
         truncate(session);
         for (int batchRows : new int[] {options.ceilingBatchRows(), 1}) {
-            AsyncWrites writes = new AsyncWrites(session, batchRows == 1 ? options.naiveInFlight()
-                    : options.ceilingInFlight(), Timer.builder(WRITE_LATENCY).register(registry()));
+            AsyncWrites writes = new AsyncWrites(
+                    session,
+                    batchRows == 1 ? options.naiveInFlight() : options.ceilingInFlight(),
+                    Timer.builder(WRITE_LATENCY).register(registry()));
             CeilingWriter writer = new CeilingWriter(table(session), batchRows, writes);
-            writer.group(workload(options.strategies().get(0)), base.topics().telemetryRowsTopic(),
-                    options.warmUpRows());
+            writer.group(
+                    workload(options.strategies().get(0)), base.topics().telemetryRowsTopic(), options.warmUpRows());
             writer.run();
             if (writes.failure() != null) {
                 throw new IllegalStateException("Warming up failed: " + writes.failure(), writes.failure());
             }
         }
-        out.printf("Warmed up with %,d rows in batches and %,d as single INSERTs in %.1f s (not measured)%n",
+        out.printf(
+                "Warmed up with %,d rows in batches and %,d as single INSERTs in %.1f s (not measured)%n",
                 options.warmUpRows(), options.warmUpRows(), (System.nanoTime() - start) / 1e9);
         out.flush();
     }
 
     private BenchResult naive(CqlSession session, IngestConfig config, ShardStrategy strategy)
             throws InterruptedException {
-        return baseline(Run.NAIVE, strategy, session, options.naiveInFlight(), writes -> new NaiveWriter(
-                config.kafkaClientSettings(), config.topics().telemetryRows(), options.rows(), table(session), writes));
+        return baseline(
+                Run.NAIVE,
+                strategy,
+                session,
+                options.naiveInFlight(),
+                writes -> new NaiveWriter(
+                        config.kafkaClientSettings(),
+                        config.topics().telemetryRows(),
+                        options.rows(),
+                        table(session),
+                        writes));
     }
 
     /** Runs a baseline writer made by {@code writer} on its own thread and measures it. */
-    private BenchResult baseline(Run run, ShardStrategy strategy, CqlSession session, int inFlight,
-            java.util.function.Function<AsyncWrites, Runnable> writer) throws InterruptedException {
+    private BenchResult baseline(
+            Run run,
+            ShardStrategy strategy,
+            CqlSession session,
+            int inFlight,
+            java.util.function.Function<AsyncWrites, Runnable> writer)
+            throws InterruptedException {
         announce(run, strategy);
         truncate(session);
         Timer latency = Timer.builder(WRITE_LATENCY).register(registry());
@@ -382,14 +459,24 @@ public final class Bench {
         thread.start();
         RunMeter.Window window;
         try {
-            window = meter.measure(writes::acknowledgedRows, options.rows(), () -> writes.failure() != null, POLL,
+            window = meter.measure(
+                    writes::acknowledgedRows,
+                    options.rows(),
+                    () -> writes.failure() != null,
+                    POLL,
                     options.runTimeout());
         } finally {
             writes.stop();
             thread.join(TimeUnit.MINUTES.toMillis(1));
         }
-        return report(result(run, strategy, "rows", window, (double) writes.acknowledgedRows()
-                / Math.max(1, writes.requests()), writes.requests(), latency,
+        return report(result(
+                run,
+                strategy,
+                "rows",
+                window,
+                (double) writes.acknowledgedRows() / Math.max(1, writes.requests()),
+                writes.requests(),
+                latency,
                 writes.failure() == null ? "" : writes.failure().toString()));
     }
 
@@ -407,15 +494,26 @@ public final class Bench {
         Pipeline pipeline = Pipeline.start(config, false, true, registry);
         RunMeter.Window window;
         try {
-            window = meter.measure(() -> (long) counter(registry, "apiary.sink.rows.written", "table", TABLE),
-                    options.rows(), () -> pipeline.failure() != null, POLL, options.runTimeout());
+            window = meter.measure(
+                    () -> (long) counter(registry, "apiary.sink.rows.written", "table", TABLE),
+                    options.rows(),
+                    () -> pipeline.failure() != null,
+                    POLL,
+                    options.runTimeout());
         } finally {
             pipeline.close();
         }
         var batchRows = registry.find("apiary.sink.batch.rows").summary();
         Timer latency = registry.find(WRITE_LATENCY).timer();
-        return report(result(Run.SINK, strategy, "rows", window, batchRows == null ? Double.NaN : batchRows.mean(),
-                batchRows == null ? 0 : batchRows.count(), latency, Objects.toString(pipeline.failure(), "")));
+        return report(result(
+                Run.SINK,
+                strategy,
+                "rows",
+                window,
+                batchRows == null ? Double.NaN : batchRows.mean(),
+                batchRows == null ? 0 : batchRows.count(),
+                latency,
+                Objects.toString(pipeline.failure(), "")));
     }
 
     /** The topology alone ({@code withSink} false) or the topology and the sink together. */
@@ -426,9 +524,14 @@ public final class Bench {
         IngestConfig config = config(run.label() + suffix, strategy, Map.of());
         createTopics(admin, config);
         long start = System.nanoTime();
-        long records = workload(strategy).sendGatewayRecords(config.kafkaClientSettings(),
-                config.topics().telemetryTopic(), config.topics().entranceCountsTopic(), options.gatewayReadings());
-        out.printf("  produced %,d gateway records (%,d readings and their entrance-counter samples) in %.1f s%n",
+        long records = workload(strategy)
+                .sendGatewayRecords(
+                        config.kafkaClientSettings(),
+                        config.topics().telemetryTopic(),
+                        config.topics().entranceCountsTopic(),
+                        options.gatewayReadings());
+        out.printf(
+                "  produced %,d gateway records (%,d readings and their entrance-counter samples) in %.1f s%n",
                 records, options.gatewayReadings(), (System.nanoTime() - start) / 1e9);
         out.flush();
         if (withSink) {
@@ -436,52 +539,89 @@ public final class Bench {
         }
         SimpleMeterRegistry registry = registry();
         String applicationId = config.getString(IngestConfig.TOPOLOGY_APPLICATION_ID);
-        List<String> inputs = List.of(config.topics().telemetry(), config.topics().entranceCounts());
+        List<String> inputs =
+                List.of(config.topics().telemetry(), config.topics().entranceCounts());
         RunMeter.collectGarbage();
         Pipeline pipeline = Pipeline.start(config, true, withSink, registry);
         RunMeter.Window window;
         try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
-            long ends = lag.endOffsets(inputs).values().stream().mapToLong(Long::longValue).sum();
+            long ends = lag.endOffsets(inputs).values().stream()
+                    .mapToLong(Long::longValue)
+                    .sum();
             AtomicReference<Long> committed = new AtomicReference<>(0L);
             window = withSink
-                    ? meter.measure(() -> (long) counter(registry, "apiary.sink.rows.written", "table", TABLE),
-                            options.gatewayReadings(), () -> pipeline.failure() != null, POLL, options.runTimeout())
-                    : meter.measure(() -> {
-                        try {
-                            committed.set(ends - lag.lag(applicationId, inputs));
-                        } catch (RuntimeException e) {
-                            // the group has not committed yet: keep the last value
-                        }
-                        return committed.get();
-                    }, ends, () -> pipeline.failure() != null, LAG_POLL, options.runTimeout());
+                    ? meter.measure(
+                            () -> (long) counter(registry, "apiary.sink.rows.written", "table", TABLE),
+                            options.gatewayReadings(),
+                            () -> pipeline.failure() != null,
+                            POLL,
+                            options.runTimeout())
+                    : meter.measure(
+                            () -> {
+                                try {
+                                    committed.set(ends - lag.lag(applicationId, inputs));
+                                } catch (RuntimeException e) {
+                                    // the group has not committed yet: keep the last value
+                                }
+                                return committed.get();
+                            },
+                            ends,
+                            () -> pipeline.failure() != null,
+                            LAG_POLL,
+                            options.runTimeout());
         } finally {
             pipeline.close();
             deleteTopicsAndGroups(admin, config, true);
         }
         if (withSink) {
             var batchRows = registry.find("apiary.sink.batch.rows").summary();
-            return report(result(run, strategy, "rows", window, batchRows == null ? Double.NaN : batchRows.mean(),
-                    batchRows == null ? 0 : batchRows.count(), registry.find(WRITE_LATENCY).timer(),
+            return report(result(
+                    run,
+                    strategy,
+                    "rows",
+                    window,
+                    batchRows == null ? Double.NaN : batchRows.mean(),
+                    batchRows == null ? 0 : batchRows.count(),
+                    registry.find(WRITE_LATENCY).timer(),
                     Objects.toString(pipeline.failure(), "")));
         }
-        return report(result(run, strategy, "records", window, Double.NaN, 0, null,
-                Objects.toString(pipeline.failure(), "")));
+        return report(result(
+                run, strategy, "records", window, Double.NaN, 0, null, Objects.toString(pipeline.failure(), "")));
     }
 
-    private BenchResult result(Run run, ShardStrategy strategy, String unit, RunMeter.Window w, double rowsPerRequest,
-            long requests, Timer latency, String failure) {
+    private BenchResult result(
+            Run run,
+            ShardStrategy strategy,
+            String unit,
+            RunMeter.Window w,
+            double rowsPerRequest,
+            long requests,
+            Timer latency,
+            String failure) {
         String note = failure;
         if (!w.completed() && note.isEmpty()) {
-            note = w.items() == 0 ? "nothing done within " + options.runTimeout().toSeconds() + " s"
+            note = w.items() == 0
+                    ? "nothing done within " + options.runTimeout().toSeconds() + " s"
                     : "incomplete: timed out after " + options.runTimeout().toSeconds() + " s";
         }
         boolean nothing = w.items() == 0;
-        return new BenchResult(run.label(), label(strategy), unit, w.items(), w.seconds(),
-                w.microsPerItem(w.clientCpuSeconds()), w.microsPerItem(w.cassandraCpuSeconds()),
-                w.microsPerItem(w.kafkaCpuSeconds()), nothing ? Double.NaN : rowsPerRequest, requests,
-                nothing ? Double.NaN : percentile(latency, 0.5), nothing ? Double.NaN : percentile(latency, 0.99), w.peakHeapBytes() < 0 ? Double.NaN : w.peakHeapBytes() / 1048576.0,
+        return new BenchResult(
+                run.label(),
+                label(strategy),
+                unit,
+                w.items(),
+                w.seconds(),
+                w.microsPerItem(w.clientCpuSeconds()),
+                w.microsPerItem(w.cassandraCpuSeconds()),
+                w.microsPerItem(w.kafkaCpuSeconds()),
+                nothing ? Double.NaN : rowsPerRequest,
+                requests,
+                nothing ? Double.NaN : percentile(latency, 0.5),
+                nothing ? Double.NaN : percentile(latency, 0.99),
+                w.peakHeapBytes() < 0 ? Double.NaN : w.peakHeapBytes() / 1048576.0,
                 w.peakLiveHeapBytes() < 0 ? Double.NaN : w.peakLiveHeapBytes() / 1048576.0,
-                w.completed(), note);
+                w.completed(),
+                note);
     }
 
     private void announce(Run run, ShardStrategy strategy) {
@@ -490,9 +630,17 @@ public final class Bench {
     }
 
     private BenchResult report(BenchResult r) {
-        out.printf("  %s: %,d %s in %.1f s = %s %s/s; client CPU %s us, Cassandra %s us per %s%s%n", r.run(),
-                r.items(), r.unit(), r.seconds(), BenchReport.format(r.perSecond(), 0), r.unit(), BenchReport.format(r.clientCpuMicros(), 1),
-                BenchReport.format(r.cassandraCpuMicros(), 1), r.unit().replaceAll("s$", ""),
+        out.printf(
+                "  %s: %,d %s in %.1f s = %s %s/s; client CPU %s us, Cassandra %s us per %s%s%n",
+                r.run(),
+                r.items(),
+                r.unit(),
+                r.seconds(),
+                BenchReport.format(r.perSecond(), 0),
+                r.unit(),
+                BenchReport.format(r.clientCpuMicros(), 1),
+                BenchReport.format(r.cassandraCpuMicros(), 1),
+                r.unit().replaceAll("s$", ""),
                 r.completed() ? "" : "  NOT COMPLETED: " + r.note());
         out.flush();
         return r;
@@ -510,8 +658,13 @@ public final class Bench {
                 if (!id.getName().equals(WRITE_LATENCY)) {
                     return config;
                 }
-                return DistributionStatisticConfig.builder().percentiles(0.5, 0.99).percentilePrecision(2)
-                        .expiry(Duration.ofHours(2)).bufferLength(1).build().merge(config);
+                return DistributionStatisticConfig.builder()
+                        .percentiles(0.5, 0.99)
+                        .percentilePrecision(2)
+                        .expiry(Duration.ofHours(2))
+                        .bufferLength(1)
+                        .build()
+                        .merge(config);
             }
         });
         return registry;
@@ -530,7 +683,9 @@ public final class Bench {
     }
 
     static double counter(MeterRegistry registry, String name, String... tags) {
-        return Search.in(registry).name(name).tags(tags).counters().stream().mapToDouble(c -> c.count()).sum();
+        return Search.in(registry).name(name).tags(tags).counters().stream()
+                .mapToDouble(c -> c.count())
+                .sum();
     }
 
     private BenchWorkload workload(ShardStrategy strategy) {
@@ -545,7 +700,9 @@ public final class Bench {
         settings.put(IngestConfig.TOPOLOGY_APPLICATION_ID, tag + "-" + name);
         settings.put(IngestConfig.TOPOLOGY_STATE_DIR, stateDir.resolve(name).toString());
         // the workload's event times are fixed (BenchWorkload.START): accept them at any later date
-        settings.put(IngestConfig.VALIDATION_MAX_AGE_MS, Long.toString(Duration.ofDays(365L * 20).toMillis()));
+        settings.put(
+                IngestConfig.VALIDATION_MAX_AGE_MS,
+                Long.toString(Duration.ofDays(365L * 20).toMillis()));
         for (String topic : IngestConfig.TOPIC_NAME_SETTINGS) {
             settings.put(topic, tag + "." + name + "." + base.getString(topic));
         }
@@ -560,8 +717,10 @@ public final class Bench {
      */
     private long count(CqlSession session) {
         long rows = 0;
-        for (var ignored : session.execute(SimpleStatement.newInstance("SELECT hive_id FROM " + options.keyspace()
-                + "." + TABLE).setPageSize(5_000).setTimeout(Duration.ofMinutes(1)))) {
+        for (var ignored :
+                session.execute(SimpleStatement.newInstance("SELECT hive_id FROM " + options.keyspace() + "." + TABLE)
+                        .setPageSize(5_000)
+                        .setTimeout(Duration.ofMinutes(1)))) {
             rows++;
         }
         return rows;
@@ -575,12 +734,21 @@ public final class Bench {
      *         refuses the options (an unknown memtable configuration, a bad compaction map)
      */
     private void alterTable(CqlSession session, String tableOptions) {
-        session.execute(SimpleStatement.newInstance("ALTER TABLE " + options.keyspace() + "." + TABLE + " WITH "
-                + tableOptions).setTimeout(Duration.ofMinutes(1)));
-        var row = session.execute(SimpleStatement.newInstance("SELECT memtable, compaction FROM system_schema.tables "
-                + "WHERE keyspace_name = ? AND table_name = ?", options.keyspace(), TABLE)).one();
-        out.printf("Table options of %s.%s: WITH %s (memtable %s, compaction %s)%n", options.keyspace(), TABLE,
-                tableOptions, row == null ? "?" : row.getString("memtable"),
+        session.execute(
+                SimpleStatement.newInstance("ALTER TABLE " + options.keyspace() + "." + TABLE + " WITH " + tableOptions)
+                        .setTimeout(Duration.ofMinutes(1)));
+        var row = session.execute(SimpleStatement.newInstance(
+                        "SELECT memtable, compaction FROM system_schema.tables "
+                                + "WHERE keyspace_name = ? AND table_name = ?",
+                        options.keyspace(),
+                        TABLE))
+                .one();
+        out.printf(
+                "Table options of %s.%s: WITH %s (memtable %s, compaction %s)%n",
+                options.keyspace(),
+                TABLE,
+                tableOptions,
+                row == null ? "?" : row.getString("memtable"),
                 row == null ? "?" : row.getMap("compaction", String.class, String.class));
         out.flush();
     }
@@ -605,7 +773,8 @@ public final class Bench {
             List<String> names = new ArrayList<>(config.topics().all());
             List<String> groups = new ArrayList<>(List.of(config.getString(IngestConfig.SINK_GROUP_ID)));
             if (streams) {
-                admin.listTopics().names().get().stream().filter(n -> n.startsWith(applicationId + "-"))
+                admin.listTopics().names().get().stream()
+                        .filter(n -> n.startsWith(applicationId + "-"))
                         .forEach(names::add);
                 groups.add(applicationId);
             }

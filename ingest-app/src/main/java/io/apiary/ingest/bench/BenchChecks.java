@@ -96,8 +96,7 @@ public final class BenchChecks {
         }
     }
 
-    private BenchChecks() {
-    }
+    private BenchChecks() {}
 
     /**
      * @param results the runs of one repeat, in order, not null
@@ -113,16 +112,20 @@ public final class BenchChecks {
                 continue;
             }
             String s = " (" + sink.shardStrategy() + ")";
-            naive.ifPresent(n -> checks.add(new Check("sink/naive rows/s" + s, sink.perSecond() / n.perSecond(),
-                    Target.atLeast(SINK_OVER_NAIVE))));
-            spark.ifPresent(p -> checks.add(new Check("sink/spark rows/s" + s, sink.perSecond() / p.perSecond(),
-                    Target.atLeast(SINK_OVER_SPARK))));
+            naive.ifPresent(n -> checks.add(new Check(
+                    "sink/naive rows/s" + s, sink.perSecond() / n.perSecond(), Target.atLeast(SINK_OVER_NAIVE))));
+            spark.ifPresent(p -> checks.add(new Check(
+                    "sink/spark rows/s" + s, sink.perSecond() / p.perSecond(), Target.atLeast(SINK_OVER_SPARK))));
             ceiling.ifPresent(c -> {
                 checks.add(new Check("sink/ceiling rows/s" + s, sink.perSecond() / c.perSecond(), Target.report()));
-                checks.add(new Check("sink/ceiling Cassandra CPU per row" + s,
-                        sink.cassandraCpuMicros() / c.cassandraCpuMicros(), Target.atMost(CASSANDRA_CPU_OVER_CEILING)));
-                checks.add(new Check("sink/ceiling client CPU per row" + s,
-                        sink.clientCpuMicros() / c.clientCpuMicros(), Target.atMost(CLIENT_CPU_OVER_CEILING)));
+                checks.add(new Check(
+                        "sink/ceiling Cassandra CPU per row" + s,
+                        sink.cassandraCpuMicros() / c.cassandraCpuMicros(),
+                        Target.atMost(CASSANDRA_CPU_OVER_CEILING)));
+                checks.add(new Check(
+                        "sink/ceiling client CPU per row" + s,
+                        sink.clientCpuMicros() / c.clientCpuMicros(),
+                        Target.atMost(CLIENT_CPU_OVER_CEILING)));
             });
             checks.add(new Check("sink p99 write ms" + s, sink.p99Millis(), Target.report()));
             checks.add(new Check("sink peak live heap MiB" + s, sink.peakLiveHeapMiB(), Target.report()));
@@ -132,16 +135,21 @@ public final class BenchChecks {
                 continue;
             }
             String s = " (" + e2e.shardStrategy() + ")";
-            find(results, "sink", e2e.shardStrategy()).ifPresent(sink -> checks.add(new Check(
-                    "end-to-end/sink Cassandra CPU per row" + s, e2e.cassandraCpuMicros() / sink.cassandraCpuMicros(),
-                    Target.atMost(END_TO_END_CASSANDRA_CPU_OVER_SINK))));
+            find(results, "sink", e2e.shardStrategy())
+                    .ifPresent(sink -> checks.add(new Check(
+                            "end-to-end/sink Cassandra CPU per row" + s,
+                            e2e.cassandraCpuMicros() / sink.cassandraCpuMicros(),
+                            Target.atMost(END_TO_END_CASSANDRA_CPU_OVER_SINK))));
             checks.add(new Check("end-to-end p99 write ms" + s, e2e.p99Millis(), Target.report()));
         }
         return checks;
     }
 
     private static Optional<BenchResult> find(List<BenchResult> results, String run, String strategy) {
-        return results.stream().filter(r -> r.run().equals(run) && r.completed()
-                && (strategy == null || r.shardStrategy().equals(strategy))).findFirst();
+        return results.stream()
+                .filter(r -> r.run().equals(run)
+                        && r.completed()
+                        && (strategy == null || r.shardStrategy().equals(strategy)))
+                .findFirst();
     }
 }

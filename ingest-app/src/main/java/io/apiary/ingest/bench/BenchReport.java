@@ -1,5 +1,9 @@
 package io.apiary.ingest.bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.apiary.ingest.bench.BenchChecks.Check;
+import io.apiary.ingest.bench.BenchChecks.Target;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -12,11 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import io.apiary.ingest.bench.BenchChecks.Check;
-import io.apiary.ingest.bench.BenchChecks.Target;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
@@ -97,7 +96,8 @@ public final class BenchReport {
         }
         List<Summary> summaries = new ArrayList<>();
         targets.forEach((name, target) -> {
-            List<Double> perRepeat = values.stream().map(m -> m.getOrDefault(name, Double.NaN)).toList();
+            List<Double> perRepeat =
+                    values.stream().map(m -> m.getOrDefault(name, Double.NaN)).toList();
             summaries.add(new Summary(name, target, perRepeat, Spread.of(perRepeat)));
         });
         return summaries;
@@ -112,26 +112,39 @@ public final class BenchReport {
         Map<String, List<BenchResult>> byRun = new LinkedHashMap<>();
         for (List<BenchResult> repeat : repeats) {
             for (BenchResult r : repeat) {
-                byRun.computeIfAbsent(r.run() + "/" + r.shardStrategy(), k -> new ArrayList<>()).add(r);
+                byRun.computeIfAbsent(r.run() + "/" + r.shardStrategy(), k -> new ArrayList<>())
+                        .add(r);
             }
         }
         return byRun.values().stream().map(BenchReport::median).toList();
     }
 
     static BenchResult median(List<BenchResult> instances) {
-        List<BenchResult> completed = instances.stream().filter(BenchResult::completed).toList();
+        List<BenchResult> completed =
+                instances.stream().filter(BenchResult::completed).toList();
         List<BenchResult> of = completed.isEmpty() ? instances : completed;
         BenchResult first = of.get(0);
         double seconds = m(of, BenchResult::seconds);
         double perSecond = m(of, BenchResult::perSecond);
         // items/seconds must give the median rate: keep the median items, derive the window
         long items = Math.round(m(of, r -> r.items()));
-        return new BenchResult(first.run(), first.shardStrategy(), first.unit(), items,
-                perSecond > 0 ? items / perSecond : seconds, m(of, BenchResult::clientCpuMicros),
-                m(of, BenchResult::cassandraCpuMicros), m(of, BenchResult::kafkaCpuMicros),
-                m(of, BenchResult::rowsPerRequest), Math.round(m(of, r -> r.requests())), m(of, BenchResult::p50Millis),
-                m(of, BenchResult::p99Millis), m(of, BenchResult::peakHeapMiB), m(of, BenchResult::peakLiveHeapMiB),
-                completed.size() == instances.size(), "median of " + of.size() + " of " + instances.size() + " repeats");
+        return new BenchResult(
+                first.run(),
+                first.shardStrategy(),
+                first.unit(),
+                items,
+                perSecond > 0 ? items / perSecond : seconds,
+                m(of, BenchResult::clientCpuMicros),
+                m(of, BenchResult::cassandraCpuMicros),
+                m(of, BenchResult::kafkaCpuMicros),
+                m(of, BenchResult::rowsPerRequest),
+                Math.round(m(of, r -> r.requests())),
+                m(of, BenchResult::p50Millis),
+                m(of, BenchResult::p99Millis),
+                m(of, BenchResult::peakHeapMiB),
+                m(of, BenchResult::peakLiveHeapMiB),
+                completed.size() == instances.size(),
+                "median of " + of.size() + " of " + instances.size() + " repeats");
     }
 
     private static double m(List<BenchResult> results, ToDoubleFunction<BenchResult> figure) {
@@ -163,13 +176,25 @@ public final class BenchReport {
                 out.println(String.format(Locale.ROOT, "  %-50s %9s %17s", "check", "median", "range"));
             }
             for (Summary s : summaries) {
-                String verdict = s.target().reportOnly() ? "" : "target " + s.target() + ": "
-                        + (s.met() == null ? "not measured" : s.met() ? "met" : "NOT met");
-                out.println(many
-                        ? String.format(Locale.ROOT, "  %-50s %9s %17s   %s", s.name(), format(s.spread().median(), 2),
-                                s.spread().range(2), verdict)
-                        : String.format(Locale.ROOT, "  %-50s %9s   %s", s.name(), format(s.spread().median(), 2),
-                                verdict));
+                String verdict = s.target().reportOnly()
+                        ? ""
+                        : "target " + s.target() + ": "
+                                + (s.met() == null ? "not measured" : s.met() ? "met" : "NOT met");
+                out.println(
+                        many
+                                ? String.format(
+                                        Locale.ROOT,
+                                        "  %-50s %9s %17s   %s",
+                                        s.name(),
+                                        format(s.spread().median(), 2),
+                                        s.spread().range(2),
+                                        verdict)
+                                : String.format(
+                                        Locale.ROOT,
+                                        "  %-50s %9s   %s",
+                                        s.name(),
+                                        format(s.spread().median(), 2),
+                                        verdict));
             }
         }
         out.flush();
@@ -177,16 +202,55 @@ public final class BenchReport {
 
     private static void table(PrintWriter out, List<BenchResult> results) {
         String columns = "%-11s %-5s %10s %8s %9s %12s %10s %10s %9s %8s %8s %9s %9s";
-        out.println(String.format(Locale.ROOT, columns, "run", "shard", "items", "seconds", "items/s", "client us",
-                "Cassandra", "Kafka", "rows/req", "p50 ms", "p99 ms", "heap MiB", "live heap"));
-        out.println(String.format(Locale.ROOT, columns, "", "", "", "", "", "per item", "us/item", "us/item", "", "",
-                "", "peak", "peak"));
+        out.println(String.format(
+                Locale.ROOT,
+                columns,
+                "run",
+                "shard",
+                "items",
+                "seconds",
+                "items/s",
+                "client us",
+                "Cassandra",
+                "Kafka",
+                "rows/req",
+                "p50 ms",
+                "p99 ms",
+                "heap MiB",
+                "live heap"));
+        out.println(String.format(
+                Locale.ROOT,
+                columns,
+                "",
+                "",
+                "",
+                "",
+                "",
+                "per item",
+                "us/item",
+                "us/item",
+                "",
+                "",
+                "",
+                "peak",
+                "peak"));
         for (BenchResult r : results) {
-            out.println(String.format(Locale.ROOT, "%-11s %-5s %,10d %8.1f %9s %12s %10s %10s %9s %8s %8s %9s %9s%s",
-                    r.run(), r.shardStrategy(), r.items(), r.seconds(), format(r.perSecond(), 0),
-                    format(r.clientCpuMicros(), 1), format(r.cassandraCpuMicros(), 1), format(r.kafkaCpuMicros(), 1),
-                    format(r.rowsPerRequest(), 1), format(r.p50Millis(), 1), format(r.p99Millis(), 1),
-                    format(r.peakHeapMiB(), 0), format(r.peakLiveHeapMiB(), 0),
+            out.println(String.format(
+                    Locale.ROOT,
+                    "%-11s %-5s %,10d %8.1f %9s %12s %10s %10s %9s %8s %8s %9s %9s%s",
+                    r.run(),
+                    r.shardStrategy(),
+                    r.items(),
+                    r.seconds(),
+                    format(r.perSecond(), 0),
+                    format(r.clientCpuMicros(), 1),
+                    format(r.cassandraCpuMicros(), 1),
+                    format(r.kafkaCpuMicros(), 1),
+                    format(r.rowsPerRequest(), 1),
+                    format(r.p50Millis(), 1),
+                    format(r.p99Millis(), 1),
+                    format(r.peakHeapMiB(), 0),
+                    format(r.peakLiveHeapMiB(), 0),
                     r.completed() ? "" : "  NOT COMPLETED: " + r.note()));
         }
     }
@@ -207,7 +271,7 @@ public final class BenchReport {
         String name = file.getFileName().toString();
         if (name.toLowerCase(Locale.ROOT).endsWith(".csv")) {
             try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
-                 CSVPrinter csv = new CSVPrinter(w, CSVFormat.DEFAULT)) {
+                    CSVPrinter csv = new CSVPrinter(w, CSVFormat.DEFAULT)) {
                 for (Map<String, Object> row : runRows()) {
                     if (csv.getRecordCount() == 0) {
                         csv.printRecord(row.keySet());
@@ -217,14 +281,15 @@ public final class BenchReport {
             }
             Path checks = file.resolveSibling(name.substring(0, name.length() - 4) + ".checks.csv");
             try (Writer w = Files.newBufferedWriter(checks, StandardCharsets.UTF_8);
-                 CSVPrinter csv = new CSVPrinter(w, CSVFormat.DEFAULT)) {
+                    CSVPrinter csv = new CSVPrinter(w, CSVFormat.DEFAULT)) {
                 List<Object> header = new ArrayList<>(List.of("check", "target", "median", "min", "max", "met"));
                 for (int i = 1; i <= repeats.size(); i++) {
                     header.add("repeat_" + i);
                 }
                 csv.printRecord(header);
                 for (Summary s : summaries()) {
-                    List<Object> row = new ArrayList<>(List.of(s.name(), s.target().toString()));
+                    List<Object> row =
+                            new ArrayList<>(List.of(s.name(), s.target().toString()));
                     row.add(BenchResult.figure(s.spread().median()));
                     row.add(BenchResult.figure(s.spread().min()));
                     row.add(BenchResult.figure(s.spread().max()));
@@ -239,19 +304,27 @@ public final class BenchReport {
         json.put("context", context);
         json.put("repeats", repeats.size());
         List<Map<String, Object>> rows = runRows();
-        json.put("runs", rows.stream().filter(r -> !r.get("repeat").equals("median")).toList());
+        json.put(
+                "runs",
+                rows.stream().filter(r -> !r.get("repeat").equals("median")).toList());
         json.put("medians", medians().stream().map(BenchResult::toMap).toList());
-        json.put("checks", summaries().stream().map(s -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("name", s.name());
-            m.put("target", s.target().toString());
-            m.put("values", s.values().stream().map(BenchResult::figure).toList());
-            m.put("median", BenchResult.figure(s.spread().median()));
-            m.put("min", BenchResult.figure(s.spread().min()));
-            m.put("max", BenchResult.figure(s.spread().max()));
-            m.put("met", s.met());
-            return m;
-        }).toList());
+        json.put(
+                "checks",
+                summaries().stream()
+                        .map(s -> {
+                            Map<String, Object> m = new LinkedHashMap<>();
+                            m.put("name", s.name());
+                            m.put("target", s.target().toString());
+                            m.put(
+                                    "values",
+                                    s.values().stream().map(BenchResult::figure).toList());
+                            m.put("median", BenchResult.figure(s.spread().median()));
+                            m.put("min", BenchResult.figure(s.spread().min()));
+                            m.put("max", BenchResult.figure(s.spread().max()));
+                            m.put("met", s.met());
+                            return m;
+                        })
+                        .toList());
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);
     }
 

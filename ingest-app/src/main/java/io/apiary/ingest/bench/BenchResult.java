@@ -27,10 +27,23 @@ import java.util.Map;
  * @param completed            whether the run reached its target without failing
  * @param note                 what else to know about the run (why it did not complete), or empty
  */
-public record BenchResult(String run, String shardStrategy, String unit, long items, double seconds,
-        double clientCpuMicros, double cassandraCpuMicros, double kafkaCpuMicros, double rowsPerRequest,
-        long requests, double p50Millis, double p99Millis, double peakHeapMiB, double peakLiveHeapMiB,
-        boolean completed, String note) {
+public record BenchResult(
+        String run,
+        String shardStrategy,
+        String unit,
+        long items,
+        double seconds,
+        double clientCpuMicros,
+        double cassandraCpuMicros,
+        double kafkaCpuMicros,
+        double rowsPerRequest,
+        long requests,
+        double p50Millis,
+        double p99Millis,
+        double peakHeapMiB,
+        double peakLiveHeapMiB,
+        boolean completed,
+        String note) {
 
     /** @return items per second over the measured window */
     public double perSecond() {

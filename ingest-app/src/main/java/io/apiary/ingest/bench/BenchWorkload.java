@@ -1,5 +1,14 @@
 package io.apiary.ingest.bench;
 
+import io.apiary.ingest.bucket.ShardStrategy;
+import io.apiary.ingest.gateway.EntranceCountSimulator;
+import io.apiary.ingest.identity.Identifiers;
+import io.apiary.ingest.topics.Topic;
+import io.apiary.schema.EntranceCount;
+import io.apiary.schema.HiveTelemetryPartitionKey;
+import io.apiary.schema.HiveTelemetryRow;
+import io.apiary.schema.SensorType;
+import io.apiary.schema.TelemetryReading;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -9,16 +18,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongFunction;
-
-import io.apiary.ingest.bucket.ShardStrategy;
-import io.apiary.ingest.gateway.EntranceCountSimulator;
-import io.apiary.ingest.topics.Topic;
-import io.apiary.schema.EntranceCount;
-import io.apiary.schema.HiveTelemetryPartitionKey;
-import io.apiary.ingest.identity.Identifiers;
-import io.apiary.schema.HiveTelemetryRow;
-import io.apiary.schema.SensorType;
-import io.apiary.schema.TelemetryReading;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -48,8 +47,10 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
     public static final long READING_INTERVAL_MS = 60;
     /** Event time of the first round. */
     public static final Instant START = Instant.parse("2026-11-02T06:00:00Z");
-    private static final SensorType[] SENSORS = {SensorType.TEMPERATURE, SensorType.HUMIDITY, SensorType.WEIGHT,
-        SensorType.SOUND_LEVEL, SensorType.CO2};
+
+    private static final SensorType[] SENSORS = {
+        SensorType.TEMPERATURE, SensorType.HUMIDITY, SensorType.WEIGHT, SensorType.SOUND_LEVEL, SensorType.CO2
+    };
     private static final String[] UNITS = {"degC", "%RH", "kg", "dB", "ppm"};
 
     /** Validates the arguments. */
@@ -85,8 +86,15 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
     public TelemetryReading reading(long index) {
         int hive = (int) (index % hives);
         long round = index / hives;
-        return new TelemetryReading(hiveId(hive), "gw-" + hive % 100, SENSORS[(int) (round % SENSORS.length)],
-                Identifiers.DEFAULT_SENSOR_ID, Instant.ofEpochMilli(time(hive, round)), 20.0 + round % 7, UNITS[(int) (round % UNITS.length)], round);
+        return new TelemetryReading(
+                hiveId(hive),
+                "gw-" + hive % 100,
+                SENSORS[(int) (round % SENSORS.length)],
+                Identifiers.DEFAULT_SENSOR_ID,
+                Instant.ofEpochMilli(time(hive, round)),
+                20.0 + round % 7,
+                UNITS[(int) (round % UNITS.length)],
+                round);
     }
 
     /**
@@ -110,10 +118,16 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
         long time = time(hive, round);
         String hiveId = hiveId(hive);
         String sensor = SENSORS[(int) (round % SENSORS.length)].name();
-        return new HiveTelemetryRow(hiveId, LocalDate.ofInstant(Instant.ofEpochMilli(time), ZoneOffset.UTC),
-                shardStrategy.shard(hiveId, sensor, time, shards), sensor, Identifiers.DEFAULT_SENSOR_ID,
+        return new HiveTelemetryRow(
+                hiveId,
+                LocalDate.ofInstant(Instant.ofEpochMilli(time), ZoneOffset.UTC),
+                shardStrategy.shard(hiveId, sensor, time, shards),
+                sensor,
+                Identifiers.DEFAULT_SENSOR_ID,
                 Instant.ofEpochMilli(time),
-                "gw-" + hive % 100, 20.0 + round % 7, UNITS[(int) (round % UNITS.length)]);
+                "gw-" + hive % 100,
+                20.0 + round % 7,
+                UNITS[(int) (round % UNITS.length)]);
     }
 
     private static long time(int hive, long round) {
@@ -189,14 +203,22 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
      * @return records acknowledged
      * @throws KafkaException if Kafka refused a record
      */
-    public long sendRows(Map<String, Object> kafka, Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic,
-            long count, String compression) {
-        return send(producerSettings(kafka, compression), count, i -> {
-            HiveTelemetryRow row = row(i);
-            return new ProducerRecord<>(topic.name(),
-                    topic.keySerde().serializer().serialize(topic.name(), partitionKey(row)),
-                    topic.valueSerde().serializer().serialize(topic.name(), row));
-        }, null);
+    public long sendRows(
+            Map<String, Object> kafka,
+            Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic,
+            long count,
+            String compression) {
+        return send(
+                producerSettings(kafka, compression),
+                count,
+                i -> {
+                    HiveTelemetryRow row = row(i);
+                    return new ProducerRecord<>(
+                            topic.name(),
+                            topic.keySerde().serializer().serialize(topic.name(), partitionKey(row)),
+                            topic.valueSerde().serializer().serialize(topic.name(), row));
+                },
+                null);
     }
 
     /**
@@ -211,29 +233,42 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
      * @return records acknowledged, readings and samples
      * @throws KafkaException if Kafka refused a record
      */
-    public long sendGatewayRecords(Map<String, Object> kafka, Topic<String, TelemetryReading> telemetry,
-            Topic<String, EntranceCount> counts, long count) {
-        return send(producerSettings(kafka), count, i -> {
-            TelemetryReading reading = reading(i);
-            return new ProducerRecord<>(telemetry.name(), reading.getHiveId().getBytes(
-                    java.nio.charset.StandardCharsets.UTF_8),
-                    telemetry.valueSerde().serializer().serialize(telemetry.name(), reading));
-        }, i -> {
-            EntranceCount sample = entranceCountAfter(i);
-            return sample == null ? null : new ProducerRecord<>(counts.name(),
-                    sample.getHiveId().getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                    counts.valueSerde().serializer().serialize(counts.name(), sample));
-        });
+    public long sendGatewayRecords(
+            Map<String, Object> kafka,
+            Topic<String, TelemetryReading> telemetry,
+            Topic<String, EntranceCount> counts,
+            long count) {
+        return send(
+                producerSettings(kafka),
+                count,
+                i -> {
+                    TelemetryReading reading = reading(i);
+                    return new ProducerRecord<>(
+                            telemetry.name(),
+                            reading.getHiveId().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                            telemetry.valueSerde().serializer().serialize(telemetry.name(), reading));
+                },
+                i -> {
+                    EntranceCount sample = entranceCountAfter(i);
+                    return sample == null
+                            ? null
+                            : new ProducerRecord<>(
+                                    counts.name(),
+                                    sample.getHiveId().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                                    counts.valueSerde().serializer().serialize(counts.name(), sample));
+                });
     }
 
-    private static long send(Map<String, Object> producerSettings, long count,
+    private static long send(
+            Map<String, Object> producerSettings,
+            long count,
             LongFunction<ProducerRecord<byte[], byte[]>> records,
             LongFunction<ProducerRecord<byte[], byte[]>> extra) {
         AtomicLong acknowledged = new AtomicLong();
         AtomicReference<Exception> failure = new AtomicReference<>();
         long sent = 0;
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerSettings,
-                new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(producerSettings, new ByteArraySerializer(), new ByteArraySerializer())) {
             org.apache.kafka.clients.producer.Callback callback = (metadata, error) -> {
                 if (error == null) {
                     acknowledged.incrementAndGet();
@@ -256,8 +291,10 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
             producer.flush();
         }
         if (failure.get() != null) {
-            throw new KafkaException("Kafka refused " + (sent - acknowledged.get()) + " of " + sent + " records: "
-                    + failure.get().getMessage(), failure.get());
+            throw new KafkaException(
+                    "Kafka refused " + (sent - acknowledged.get()) + " of " + sent + " records: "
+                            + failure.get().getMessage(),
+                    failure.get());
         }
         return acknowledged.get();
     }

@@ -1,10 +1,5 @@
 package io.apiary.ingest.bench;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
@@ -14,6 +9,10 @@ import io.apiary.ingest.sink.SinkTable;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The benchmark's raw ceiling: the workload's rows grouped by Cassandra partition in memory
@@ -53,7 +52,8 @@ final class CeilingWriter implements Runnable {
         Map<HiveTelemetryPartitionKey, List<byte[]>> byPartition = new LinkedHashMap<>();
         for (long i = 0; i < rows; i++) {
             HiveTelemetryRow row = workload.row(i);
-            byPartition.computeIfAbsent(BenchWorkload.partitionKey(row), k -> new ArrayList<>())
+            byPartition
+                    .computeIfAbsent(BenchWorkload.partitionKey(row), k -> new ArrayList<>())
                     .add(topic.valueSerde().serializer().serialize(topic.name(), row));
         }
         List<List<byte[]>> all = new ArrayList<>();
@@ -93,7 +93,9 @@ final class CeilingWriter implements Runnable {
         for (int i = 1; i < values.size(); i++) {
             statements.addAll(table.bind(values.get(i)).statements());
         }
-        return BatchStatement.newInstance(BatchType.UNLOGGED, statements).setRoutingKey(first.getRoutingKey())
-                .setConsistencyLevel(first.getConsistencyLevel()).setIdempotent(true);
+        return BatchStatement.newInstance(BatchType.UNLOGGED, statements)
+                .setRoutingKey(first.getRoutingKey())
+                .setConsistencyLevel(first.getConsistencyLevel())
+                .setIdempotent(true);
     }
 }

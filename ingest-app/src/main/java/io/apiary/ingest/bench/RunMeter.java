@@ -8,8 +8,6 @@ import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
-
-
 /**
  * Measures one benchmark run while it works: wall time, CPU time of this JVM (the client) and
  * of the Cassandra node (or the nodes of a local cluster, summed) and the Kafka broker, and heap.
@@ -42,8 +40,15 @@ public final class RunMeter {
     static final Duration FIRST_LIVE_HEAP_PROBE = Duration.ofSeconds(2);
 
     /** What one run measured over its window. CPU seconds are NaN when the process is unknown. */
-    record Window(long items, double seconds, double clientCpuSeconds, double cassandraCpuSeconds,
-            double kafkaCpuSeconds, long peakHeapBytes, long peakLiveHeapBytes, boolean completed) {
+    record Window(
+            long items,
+            double seconds,
+            double clientCpuSeconds,
+            double cassandraCpuSeconds,
+            double kafkaCpuSeconds,
+            long peakHeapBytes,
+            long peakLiveHeapBytes,
+            boolean completed) {
 
         /**
          * @param cpuSeconds CPU seconds over the window
@@ -79,8 +84,8 @@ public final class RunMeter {
      * @return what was measured; {@code completed} false on failure or timeout
      * @throws InterruptedException if interrupted while waiting
      */
-    Window measure(LongSupplier progress, long target, BooleanSupplier failed, Duration pollInterval,
-            Duration timeout) throws InterruptedException {
+    Window measure(LongSupplier progress, long target, BooleanSupplier failed, Duration pollInterval, Duration timeout)
+            throws InterruptedException {
         return measure(ProcessHandle.current(), progress, target, failed, pollInterval, timeout);
     }
 
@@ -98,8 +103,14 @@ public final class RunMeter {
      * @return what was measured; {@code completed} false on failure or timeout
      * @throws InterruptedException if interrupted while waiting
      */
-    Window measure(ProcessHandle client, LongSupplier progress, long target, BooleanSupplier failed,
-            Duration pollInterval, Duration timeout) throws InterruptedException {
+    Window measure(
+            ProcessHandle client,
+            LongSupplier progress,
+            long target,
+            BooleanSupplier failed,
+            Duration pollInterval,
+            Duration timeout)
+            throws InterruptedException {
         boolean self = client.pid() == ProcessHandle.current().pid();
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -154,8 +165,15 @@ public final class RunMeter {
             openItems = 0;
             openNanos = startNanos;
         }
-        return new Window(done - openItems, (closeNanos - openNanos - probeNanos) / 1e9, close[0] - open[0] - probeCpu,
-                close[1] - open[1], close[2] - open[2], peakHeap, peakLive, done >= target && !failed.getAsBoolean());
+        return new Window(
+                done - openItems,
+                (closeNanos - openNanos - probeNanos) / 1e9,
+                close[0] - open[0] - probeCpu,
+                close[1] - open[1],
+                close[2] - open[2],
+                peakHeap,
+                peakLive,
+                done >= target && !failed.getAsBoolean());
     }
 
     /** Collects garbage; called before each run, so that runs start from the same heap. */
@@ -172,7 +190,8 @@ public final class RunMeter {
     }
 
     private static double cpuSeconds(OptionalLong pid) {
-        return pid.isEmpty() ? Double.NaN
+        return pid.isEmpty()
+                ? Double.NaN
                 : ProcessHandle.of(pid.getAsLong()).map(RunMeter::cpuSeconds).orElse(Double.NaN);
     }
 

@@ -37,16 +37,24 @@ public record SparkPeerLaunch(Path dir) {
      * What Spark 3.5 needs to run on Java 17 (its launcher's {@code JavaModuleOptions}): it reaches
      * into JDK internals that the module system closes by default.
      */
-    static final List<String> JAVA_17_OPTIONS = List.of("-XX:+IgnoreUnrecognizedVMOptions",
-            "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
-            "--add-opens=java.base/java.net=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+    static final List<String> JAVA_17_OPTIONS = List.of(
+            "-XX:+IgnoreUnrecognizedVMOptions",
+            "--add-opens=java.base/java.lang=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+            "--add-opens=java.base/java.io=ALL-UNNAMED",
+            "--add-opens=java.base/java.net=ALL-UNNAMED",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "--add-opens=java.base/java.util=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
             "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
-            "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED", "--add-opens=java.base/sun.security.action=ALL-UNNAMED",
+            "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED",
+            "--add-opens=java.base/sun.security.action=ALL-UNNAMED",
             "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
-            "--add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED", "-Djdk.reflect.useDirectMethodHandle=false");
+            "--add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+            "-Djdk.reflect.useDirectMethodHandle=false");
 
     /**
      * Finds the built peer: the folder named by {@value #DIR_PROPERTY}, else
@@ -67,7 +75,11 @@ public record SparkPeerLaunch(Path dir) {
             }
             try {
                 // <repo>/ingest-app/target/ingest-app.jar -> <repo>/ingest-bench-spark/target
-                Path module = Path.of(source.getLocation().toURI()).toAbsolutePath().normalize().getParent().getParent();
+                Path module = Path.of(source.getLocation().toURI())
+                        .toAbsolutePath()
+                        .normalize()
+                        .getParent()
+                        .getParent();
                 dir = module.resolveSibling("ingest-bench-spark").resolve("target");
             } catch (URISyntaxException | IllegalArgumentException | NullPointerException e) {
                 return Optional.empty();
@@ -75,7 +87,8 @@ public record SparkPeerLaunch(Path dir) {
         }
         SparkPeerLaunch launch = new SparkPeerLaunch(dir);
         return Files.isRegularFile(launch.jar()) && Files.isRegularFile(launch.classpathFile())
-                ? Optional.of(launch) : Optional.empty();
+                ? Optional.of(launch)
+                : Optional.empty();
     }
 
     /** @return the module's jar */
@@ -96,12 +109,16 @@ public record SparkPeerLaunch(Path dir) {
      * @throws IOException if the classpath file cannot be read
      */
     List<String> command(int maxHeapMiB, List<String> args) throws IOException {
-        String java = ProcessHandle.current().info().command()
+        String java = ProcessHandle.current()
+                .info()
+                .command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> command = new ArrayList<>(List.of(java, "-Xmx" + maxHeapMiB + "m"));
         command.addAll(JAVA_17_OPTIONS);
         command.add("-cp");
-        command.add(jar() + File.pathSeparator + Files.readString(classpathFile(), StandardCharsets.UTF_8).trim());
+        command.add(jar()
+                + File.pathSeparator
+                + Files.readString(classpathFile(), StandardCharsets.UTF_8).trim());
         command.add(MAIN_CLASS);
         command.addAll(args);
         return command;

@@ -1,5 +1,6 @@
 package io.apiary.ingest.bench;
 
+import io.apiary.ingest.config.IngestConfig;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,8 +8,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import io.apiary.ingest.config.IngestConfig;
 
 /**
  * The {@code spark} run's process: starts the Spark peer ({@link SparkPeerLaunch}) as a JVM of its
@@ -30,12 +29,17 @@ final class SparkRun {
      * @param p99Millis      99th percentile write latency, NaN if not reported
      * @param note           why the run failed, or what was not reported; empty if nothing
      */
-    record Outcome(RunMeter.Window window, double rowsPerRequest, long requests, double p50Millis, double p99Millis,
-            String note) {
-    }
+    record Outcome(
+            RunMeter.Window window,
+            double rowsPerRequest,
+            long requests,
+            double p50Millis,
+            double p99Millis,
+            String note) {}
 
     /** The peer's progress file is replaced after each micro-batch: read it less often than the other runs poll. */
     private static final Duration POLL = Duration.ofMillis(100);
+
     private static final int HEAP_MIB = 1024;
 
     private final SparkPeerLaunch peer;
@@ -71,11 +75,17 @@ final class SparkRun {
             throws Exception {
         Path progress = work.resolve("progress.properties");
         Files.deleteIfExists(progress);
-        List<String> args = List.of("bootstrap=" + String.join(",", config.getList(IngestConfig.KAFKA_BOOTSTRAP_SERVERS)),
+        List<String> args = List.of(
+                "bootstrap=" + String.join(",", config.getList(IngestConfig.KAFKA_BOOTSTRAP_SERVERS)),
                 "topic=" + config.topics().telemetryRows(),
-                "cassandra=" + config.getList(IngestConfig.CASSANDRA_CONTACT_POINTS).get(0),
-                "dc=" + config.getString(IngestConfig.CASSANDRA_LOCAL_DATACENTER), "keyspace=" + keyspace,
-                "table=" + table, "rows=" + rows, "progress=" + progress, "checkpoint=" + work.resolve("checkpoint"),
+                "cassandra="
+                        + config.getList(IngestConfig.CASSANDRA_CONTACT_POINTS).get(0),
+                "dc=" + config.getString(IngestConfig.CASSANDRA_LOCAL_DATACENTER),
+                "keyspace=" + keyspace,
+                "table=" + table,
+                "rows=" + rows,
+                "progress=" + progress,
+                "checkpoint=" + work.resolve("checkpoint"),
                 // tuned as the sink is: its rows per batch, its concurrent requests, its consistency
                 "batch-rows=" + config.getInt(IngestConfig.SINK_BATCH_MAX_ROWS),
                 "concurrent-writes=" + config.getInt(IngestConfig.SINK_MAX_IN_FLIGHT),
@@ -87,17 +97,23 @@ final class SparkRun {
                 // (each hive's readings of a moment share a partition), so that grouping is not cut short
                 "grouping-buffer=" + Math.max(1_000, hives));
         Path log = work.resolve("spark.log");
-        Process process = new ProcessBuilder(peer.command(HEAP_MIB, args)).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(peer.command(HEAP_MIB, args))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         out.printf("  started the Spark peer (pid %d, log %s)%n", process.pid(), log);
         out.flush();
         RunMeter.Window window;
         Map<String, String> last;
         try {
-            window = meter.measure(process.toHandle(),
+            window = meter.measure(
+                    process.toHandle(),
                     () -> (long) SparkPeerLaunch.number(SparkPeerLaunch.progress(progress), "rows"), // NaN: 0
-                    rows, () -> !process.isAlive() || SparkPeerLaunch.progress(progress).containsKey("failed"),
-                    POLL, timeout);
+                    rows,
+                    () -> !process.isAlive()
+                            || SparkPeerLaunch.progress(progress).containsKey("failed"),
+                    POLL,
+                    timeout);
             last = SparkPeerLaunch.progress(progress);
         } finally {
             // the peer waits for the end of its input once done, so that its CPU time could be read
@@ -108,14 +124,20 @@ final class SparkRun {
         }
         double requests = SparkPeerLaunch.number(last, "requests");
         double connectorRows = SparkPeerLaunch.number(last, "connector_rows");
-        String note = last.containsKey("failed") ? "Spark peer failed: " + last.get("failed") + ", see " + log
+        String note = last.containsKey("failed")
+                ? "Spark peer failed: " + last.get("failed") + ", see " + log
                 : !window.completed() && !process.isAlive() && process.exitValue() != 0
-                        ? "Spark peer exited with " + process.exitValue() + ", see " + log : "";
+                        ? "Spark peer exited with " + process.exitValue() + ", see " + log
+                        : "";
         if (note.isEmpty() && !(requests > 0)) {
             note = "rows/request and latency n/a: the connector's streaming sink records no batch metrics";
         }
-        return new Outcome(window, requests > 0 ? connectorRows / requests : Double.NaN,
-                requests > 0 ? (long) requests : 0, SparkPeerLaunch.number(last, "p50_ms"),
-                SparkPeerLaunch.number(last, "p99_ms"), note);
+        return new Outcome(
+                window,
+                requests > 0 ? connectorRows / requests : Double.NaN,
+                requests > 0 ? (long) requests : 0,
+                SparkPeerLaunch.number(last, "p50_ms"),
+                SparkPeerLaunch.number(last, "p99_ms"),
+                note);
     }
 }

@@ -32,7 +32,8 @@ public record Spread(double median, double min, double max, int count) {
      * @return their median and range
      */
     public static Spread of(double... values) {
-        double[] finite = Arrays.stream(values).filter(Double::isFinite).sorted().toArray();
+        double[] finite =
+                Arrays.stream(values).filter(Double::isFinite).sorted().toArray();
         int n = finite.length;
         if (n == 0) {
             return NONE;

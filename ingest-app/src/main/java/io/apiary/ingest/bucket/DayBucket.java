@@ -13,8 +13,7 @@ public final class DayBucket {
     /** Milliseconds in one UTC day (86,400 s x 1,000); UTC has no daylight-saving shifts. */
     public static final long MILLIS_PER_DAY = 86_400_000L;
 
-    private DayBucket() {
-    }
+    private DayBucket() {}
 
     /**
      * The UTC day of an instant, as days since 1970-01-01 (the CQL {@code date} and Avro

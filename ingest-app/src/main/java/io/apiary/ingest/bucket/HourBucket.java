@@ -8,8 +8,7 @@ public final class HourBucket {
     /** Milliseconds in one hour. */
     public static final long MILLIS_PER_HOUR = 3_600_000L;
 
-    private HourBucket() {
-    }
+    private HourBucket() {}
 
     /**
      * The UTC hour of day of an instant.

@@ -2,7 +2,6 @@ package io.apiary.ingest.bucket;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-
 import org.apache.kafka.common.utils.Utils;
 
 /**
@@ -75,8 +74,7 @@ public enum ShardStrategy {
         try {
             return valueOf(name.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new IllegalArgumentException(
-                    "Unknown shard strategy '" + name + "': use 'time' or 'hash'", e);
+            throw new IllegalArgumentException("Unknown shard strategy '" + name + "': use 'time' or 'hash'", e);
         }
     }
 

@@ -1,11 +1,5 @@
 package io.apiary.ingest.cassandra;
 
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
@@ -13,6 +7,11 @@ import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.ssl.ProgrammaticSslEngineFactory;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.config.OperationsOptions;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -26,8 +25,7 @@ import org.apache.kafka.common.config.ConfigException;
  */
 public final class CassandraSessions {
 
-    private CassandraSessions() {
-    }
+    private CassandraSessions() {}
 
     /**
      * Opens a session (no keyspace set; statements name their keyspace).
@@ -63,15 +61,19 @@ public final class CassandraSessions {
                 .withApplicationName("apiary-ingest");
         String username = config.getString(OperationsOptions.CASSANDRA_AUTH_USERNAME);
         if (!username.isBlank()) {
-            builder = builder.withAuthCredentials(username,
-                    config.getPassword(OperationsOptions.CASSANDRA_AUTH_PASSWORD).value());
+            builder = builder.withAuthCredentials(
+                    username,
+                    config.getPassword(OperationsOptions.CASSANDRA_AUTH_PASSWORD)
+                            .value());
         }
         if (config.getBoolean(OperationsOptions.CASSANDRA_SSL_ENABLED)) {
-            builder = builder.withSslEngineFactory(new ProgrammaticSslEngineFactory(CassandraTls.context(config), null,
+            builder = builder.withSslEngineFactory(new ProgrammaticSslEngineFactory(
+                    CassandraTls.context(config),
+                    null,
                     config.getBoolean(OperationsOptions.CASSANDRA_SSL_HOSTNAME_VALIDATION)));
         }
-        String factory = loader.getInitialConfig().getDefaultProfile()
-                .getString(DefaultDriverOption.METRICS_FACTORY_CLASS, "");
+        String factory =
+                loader.getInitialConfig().getDefaultProfile().getString(DefaultDriverOption.METRICS_FACTORY_CLASS, "");
         if (registry != null && factory.contains("Micrometer")) {
             builder = builder.withMetricRegistry(registry);
         }
@@ -84,7 +86,9 @@ public final class CassandraSessions {
         }
         Path path = Path.of(file);
         if (!Files.isReadable(path)) {
-            throw new ConfigException(IngestConfig.CASSANDRA_DRIVER_CONFIG_FILE, file,
+            throw new ConfigException(
+                    IngestConfig.CASSANDRA_DRIVER_CONFIG_FILE,
+                    file,
                     "the Cassandra driver configuration file does not exist or cannot be read");
         }
         return DriverConfigLoader.fromPath(path);
@@ -109,8 +113,8 @@ public final class CassandraSessions {
                 int port = Integer.parseInt(hostPort.substring(colon + 1));
                 points.add(InetSocketAddress.createUnresolved(hostPort.substring(0, colon), port));
             } catch (IllegalArgumentException e) {
-                throw new ConfigException(IngestConfig.CASSANDRA_CONTACT_POINTS, entry,
-                        "expected host:port, e.g. 127.0.0.1:9042");
+                throw new ConfigException(
+                        IngestConfig.CASSANDRA_CONTACT_POINTS, entry, "expected host:port, e.g. 127.0.0.1:9042");
             }
         }
         return points;

@@ -1,10 +1,9 @@
 package io.apiary.ingest.cassandra;
 
-import javax.net.ssl.SSLContext;
-
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.config.OperationsOptions;
 import io.apiary.ingest.config.TlsStores;
+import javax.net.ssl.SSLContext;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -15,8 +14,7 @@ import org.apache.kafka.common.config.ConfigException;
  */
 public final class CassandraTls {
 
-    private CassandraTls() {
-    }
+    private CassandraTls() {}
 
     /**
      * @param config the configuration, not null
@@ -25,9 +23,13 @@ public final class CassandraTls {
      *                         password is wrong; the password itself is never in the message
      */
     public static SSLContext context(IngestConfig config) {
-        return TlsStores.context(config, OperationsOptions.CASSANDRA_SSL_TRUSTSTORE_PATH,
-                OperationsOptions.CASSANDRA_SSL_TRUSTSTORE_PASSWORD, OperationsOptions.CASSANDRA_SSL_KEYSTORE_PATH,
-                OperationsOptions.CASSANDRA_SSL_KEYSTORE_PASSWORD, "Cassandra");
+        return TlsStores.context(
+                config,
+                OperationsOptions.CASSANDRA_SSL_TRUSTSTORE_PATH,
+                OperationsOptions.CASSANDRA_SSL_TRUSTSTORE_PASSWORD,
+                OperationsOptions.CASSANDRA_SSL_KEYSTORE_PATH,
+                OperationsOptions.CASSANDRA_SSL_KEYSTORE_PASSWORD,
+                "Cassandra");
     }
 
     /**

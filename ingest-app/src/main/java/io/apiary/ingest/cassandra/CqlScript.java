@@ -43,8 +43,8 @@ public record CqlScript(String name, List<String> statements) {
                     end = text.indexOf(c, end + 2);
                 }
                 if (end < 0) {
-                    throw new IllegalArgumentException(name + ": unterminated " + (c == '\'' ? "string literal"
-                            : "quoted identifier"));
+                    throw new IllegalArgumentException(
+                            name + ": unterminated " + (c == '\'' ? "string literal" : "quoted identifier"));
                 }
                 current.append(text, i, end + 1);
                 i = end + 1;
@@ -70,8 +70,8 @@ public record CqlScript(String name, List<String> statements) {
         return new CqlScript(name, List.copyOf(statements));
     }
 
-    private static void addStatement(List<String> statements, StringBuilder current, String name,
-            Map<String, String> variables) {
+    private static void addStatement(
+            List<String> statements, StringBuilder current, String name, Map<String, String> variables) {
         String statement = current.toString().strip();
         current.setLength(0);
         if (statement.isEmpty()) {

@@ -23,8 +23,7 @@ public final class RingWait {
 
     private static final long POLL_MILLIS = 250;
 
-    private RingWait() {
-    }
+    private RingWait() {}
 
     /**
      * Polls the session's metadata every 250 ms until it holds exactly {@code nodes} nodes, each
@@ -48,27 +47,36 @@ public final class RingWait {
             Metadata metadata = session.getMetadata();
             Optional<TokenMap> tokenMap = metadata.getTokenMap();
             List<Node> seen = List.copyOf(metadata.getNodes().values());
-            boolean whole = seen.size() == nodes && tokenMap.isPresent() && seen.stream()
-                    .allMatch(n -> n.getState() == NodeState.UP && n.getOpenConnections() > 0
-                            && !tokenMap.get().getTokens(n).isEmpty());
+            boolean whole = seen.size() == nodes
+                    && tokenMap.isPresent()
+                    && seen.stream()
+                            .allMatch(n -> n.getState() == NodeState.UP
+                                    && n.getOpenConnections() > 0
+                                    && !tokenMap.get().getTokens(n).isEmpty());
             if (whole) {
                 return;
             }
-            String described = seen.stream().map(n -> n.getEndPoint() + " " + n.getState() + " ("
-                            + n.getOpenConnections() + " connections, "
-                            + tokenMap.map(t -> t.getTokens(n).size()).orElse(0) + " tokens)")
-                    .collect(Collectors.joining(", ", "[", "]"))
+            String described = seen.stream()
+                            .map(n -> n.getEndPoint() + " " + n.getState() + " ("
+                                    + n.getOpenConnections() + " connections, "
+                                    + tokenMap.map(t -> t.getTokens(n).size()).orElse(0) + " tokens)")
+                            .collect(Collectors.joining(", ", "[", "]"))
                     + (tokenMap.isPresent() ? "" : ", no token map");
             if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException(String.format(Locale.ROOT, "after %.1f s the driver sees %d of"
-                        + " %d nodes: %s", timeout.toMillis() / 1000.0, seen.size(), nodes, described));
+                throw new IllegalStateException(String.format(
+                        Locale.ROOT,
+                        "after %.1f s the driver sees %d of" + " %d nodes: %s",
+                        timeout.toMillis() / 1000.0,
+                        seen.size(),
+                        nodes,
+                        described));
             }
             try {
                 Thread.sleep(POLL_MILLIS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for the ring; the driver saw "
-                        + described, e);
+                throw new IllegalStateException(
+                        "interrupted while waiting for the ring; the driver saw " + described, e);
             }
         }
     }

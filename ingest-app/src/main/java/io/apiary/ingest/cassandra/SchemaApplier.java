@@ -1,5 +1,7 @@
 package io.apiary.ingest.cassandra;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -15,9 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,8 +34,7 @@ public final class SchemaApplier {
     /** What a keyspace name may be here: a letter, then up to 47 letters, digits or underscores. */
     public static final Pattern NAME = Pattern.compile("[a-zA-Z][a-zA-Z0-9_]{0,47}");
 
-    private SchemaApplier() {
-    }
+    private SchemaApplier() {}
 
     /**
      * Reads the CQL files.
@@ -86,7 +84,8 @@ public final class SchemaApplier {
         }
         try (Stream<Path> files = Files.list(folder)) {
             for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".cql") && Files.isRegularFile(f))
-                    .sorted(Comparator.comparing(f -> f.getFileName().toString())).toList()) {
+                    .sorted(Comparator.comparing(f -> f.getFileName().toString()))
+                    .toList()) {
                 String text;
                 try {
                     text = Files.readString(file, StandardCharsets.UTF_8);
@@ -116,11 +115,13 @@ public final class SchemaApplier {
         for (CqlScript script : scripts) {
             for (String statement : script.statements()) {
                 LOG.debug("{}: {}", script.name(), statement);
-                session.execute(SimpleStatement.newInstance(statement)
-                        .setTimeout(java.time.Duration.ofSeconds(60)));
+                session.execute(SimpleStatement.newInstance(statement).setTimeout(java.time.Duration.ofSeconds(60)));
                 count++;
             }
-            LOG.info("Applied {} ({} statements)", script.name(), script.statements().size());
+            LOG.info(
+                    "Applied {} ({} statements)",
+                    script.name(),
+                    script.statements().size());
         }
         return count;
     }

@@ -1,5 +1,21 @@
 package io.apiary.ingest.cli;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.apiary.ingest.bench.Bench;
+import io.apiary.ingest.bench.BenchReport;
+import io.apiary.ingest.bench.BenchResult;
+import io.apiary.ingest.bench.SparkPeerLaunch;
+import io.apiary.ingest.bucket.ShardStrategy;
+import io.apiary.ingest.cassandra.RingWait;
+import io.apiary.ingest.cassandra.SchemaApplier;
+import io.apiary.ingest.config.ConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.demo.LocalStackSession;
+import io.apiary.ingest.devstack.CassandraCluster;
+import io.apiary.ingest.devstack.CassandraNode;
+import io.apiary.ingest.devstack.LocalStack;
+import io.apiary.ingest.devstack.LocalStackOptions;
+import io.apiary.ingest.devstack.StackFiles;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -21,23 +37,6 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import io.apiary.ingest.bench.Bench;
-import io.apiary.ingest.bench.BenchReport;
-import io.apiary.ingest.bench.BenchResult;
-import io.apiary.ingest.bench.SparkPeerLaunch;
-import io.apiary.ingest.bucket.ShardStrategy;
-import com.datastax.oss.driver.api.core.CqlSession;
-import io.apiary.ingest.cassandra.RingWait;
-import io.apiary.ingest.cassandra.SchemaApplier;
-import io.apiary.ingest.config.ConfigLoader;
-import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.demo.LocalStackSession;
-import io.apiary.ingest.devstack.CassandraCluster;
-import io.apiary.ingest.devstack.CassandraNode;
-import io.apiary.ingest.devstack.LocalStack;
-import io.apiary.ingest.devstack.LocalStackOptions;
-import io.apiary.ingest.devstack.StackFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -46,17 +45,22 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code bench}: the sink beside a naive writer and the raw ceiling, the topology, end to end. */
-@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Measures, in one run on the same Kafka and Cassandra: the sink draining the planned load "
-                + "(per shard strategy), a naive writer (one async INSERT per row), the raw ceiling (rows "
-                + "pre-grouped by partition, single-partition batches straight through the driver), the topology "
-                + "alone, topology plus sink end to end, and (when its module is built) the Spark Cassandra Connector "
-                + "draining the same rows from a Spark JVM of its own. Prints a table and writes a JSON (or CSV) file; "
-                + "with --repeat N the whole set N times, with each check's median and range.",
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Measures, in one run on the same Kafka and Cassandra: the sink draining the planned load "
+                    + "(per shard strategy), a naive writer (one async INSERT per row), the raw ceiling (rows "
+                    + "pre-grouped by partition, single-partition batches straight through the driver), the topology "
+                    + "alone, topology plus sink end to end, and (when its module is built) the Spark Cassandra Connector "
+                    + "draining the same rows from a Spark JVM of its own. Prints a table and writes a JSON (or CSV) file; "
+                    + "with --repeat N the whole set N times, with each check's median and range.",
             "Without --config (or --set kafka.bootstrap.servers=...) it starts a local Kafka and Cassandra, "
-                + "as demo does, and also reports their CPU per row. Against a configured cluster it writes to "
-                + "its own keyspace (--keyspace, emptied before each run and kept afterwards with the last run's "
-                + "rows) and to topics and consumer groups of its own, deleted after each run."})
+                    + "as demo does, and also reports their CPU per row. Against a configured cluster it writes to "
+                    + "its own keyspace (--keyspace, emptied before each run and kept afterwards with the last run's "
+                    + "rows) and to topics and consumer groups of its own, deleted after each run."
+        })
 public final class BenchCommand implements Callable<Integer> {
 
     /** Most nodes {@code --cassandra-nodes} starts on one machine (each a JVM of up to 1 GiB of heap). */
@@ -66,93 +70,144 @@ public final class BenchCommand implements Callable<Integer> {
     /** How long the driver may take to see a new local cluster whole. */
     static final Duration RING_TIMEOUT = Duration.ofSeconds(120);
 
-    @Option(names = "--rows", defaultValue = "2000000", paramLabel = "N",
+    @Option(
+            names = "--rows",
+            defaultValue = "2000000",
+            paramLabel = "N",
             description = "Rows per write run (sink, naive, ceiling) (default: ${DEFAULT-VALUE}).")
     long rows;
 
-    @Option(names = "--gateway-readings", defaultValue = "500000", paramLabel = "N",
+    @Option(
+            names = "--gateway-readings",
+            defaultValue = "500000",
+            paramLabel = "N",
             description = "Gateway readings (plus their entrance-counter samples) for the topology and end-to-end "
                     + "runs (default: ${DEFAULT-VALUE}).")
     long gatewayReadings;
 
-    @Option(names = "--hives", defaultValue = "10000", paramLabel = "N",
+    @Option(
+            names = "--hives",
+            defaultValue = "10000",
+            paramLabel = "N",
             description = "Hives of the workload; each sends 1,000 readings per minute (default: ${DEFAULT-VALUE}).")
     int hives;
 
-    @Option(names = "--shard-strategies", defaultValue = "time,hash", split = ",", paramLabel = "S",
+    @Option(
+            names = "--shard-strategies",
+            defaultValue = "time,hash",
+            split = ",",
+            paramLabel = "S",
             description = "Shard strategies to run the sink with; the first is also used by the ceiling, the "
                     + "naive writer, the topology and end-to-end runs (default: ${DEFAULT-VALUE}).")
     List<String> strategies;
 
-    @Option(names = "--runs", split = ",", paramLabel = "RUN",
+    @Option(
+            names = "--runs",
+            split = ",",
+            paramLabel = "RUN",
             description = "Which runs to make, of ceiling, naive, sink, spark, topology, end-to-end (default: all; "
                     + "spark only if its module is built: " + SparkPeerLaunch.BUILD_COMMAND + ").")
     List<String> runs;
 
-    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N",
+    @Option(
+            names = "--repeat",
+            defaultValue = "1",
+            paramLabel = "N",
             description = "Make the whole set of runs N times and report each check's median and range over them "
                     + "(default: ${DEFAULT-VALUE}).")
     int repeat;
 
-    @Option(names = "--naive-in-flight", defaultValue = "256", paramLabel = "N",
+    @Option(
+            names = "--naive-in-flight",
+            defaultValue = "256",
+            paramLabel = "N",
             description = "Concurrent INSERTs of the naive writer (default: ${DEFAULT-VALUE}).")
     int naiveInFlight;
 
-    @Option(names = "--ceiling-batch-rows", defaultValue = "100", paramLabel = "N",
+    @Option(
+            names = "--ceiling-batch-rows",
+            defaultValue = "100",
+            paramLabel = "N",
             description = "Rows per single-partition batch of the ceiling (default: ${DEFAULT-VALUE}).")
     int ceilingBatchRows;
 
-    @Option(names = "--ceiling-in-flight", defaultValue = "32", paramLabel = "N",
+    @Option(
+            names = "--ceiling-in-flight",
+            defaultValue = "32",
+            paramLabel = "N",
             description = "Concurrent batches of the ceiling (default: ${DEFAULT-VALUE}).")
     int ceilingInFlight;
 
-    @Option(names = "--warm-up-rows", defaultValue = "200000", paramLabel = "N",
+    @Option(
+            names = "--warm-up-rows",
+            defaultValue = "200000",
+            paramLabel = "N",
             description = "Rows written before the measured runs, as batches and again as single INSERTs, so that "
                     + "no run pays for JIT compilation (default: ${DEFAULT-VALUE}; 0 for none).")
     long warmUpRows;
 
-    @Option(names = "--run-timeout-minutes", defaultValue = "10", paramLabel = "MIN",
+    @Option(
+            names = "--run-timeout-minutes",
+            defaultValue = "10",
+            paramLabel = "MIN",
             description = "Longest measured window of one run; a run that takes longer is reported as not "
                     + "completed (default: ${DEFAULT-VALUE}).")
     int runTimeoutMinutes;
 
-    @Option(names = "--keyspace", defaultValue = "apiary_bench", paramLabel = "NAME",
+    @Option(
+            names = "--keyspace",
+            defaultValue = "apiary_bench",
+            paramLabel = "NAME",
             description = "Keyspace the benchmark creates (from cql/) and truncates between runs "
                     + "(default: ${DEFAULT-VALUE}).")
     String keyspace;
 
-    @Option(names = "--replication", paramLabel = "CQL-MAP",
+    @Option(
+            names = "--replication",
+            paramLabel = "CQL-MAP",
             description = "Replication of that keyspace, e.g. \"{'class': 'NetworkTopologyStrategy', 'dc1': 3}\" "
                     + "(default: replication factor 1; with --cassandra-nodes N above 1, NetworkTopologyStrategy with factor "
                     + "min(N, 3) in datacenter1, the local nodes' data center).")
     String replication;
 
-    @Option(names = "--cassandra-nodes", defaultValue = "1", paramLabel = "N",
+    @Option(
+            names = "--cassandra-nodes",
+            defaultValue = "1",
+            paramLabel = "N",
             description = "Nodes of the local Cassandra cluster, 1 to 5, all on this machine: with more than 1 the "
                     + "benchmark starts a cluster of N nodes instead of the stack's single node, waits until the "
                     + "driver sees every node up with its tokens, and sums the nodes' CPU (default: "
                     + "${DEFAULT-VALUE}; local stack only).")
     int cassandraNodes;
 
-    @Option(names = "--table-options", paramLabel = "CQL",
+    @Option(
+            names = "--table-options",
+            paramLabel = "CQL",
             description = "Table options applied to the benchmark's hive_telemetry_v2 after it is created from "
                     + "cql/, as in ALTER TABLE ... WITH <CQL>, to measure them against the shipped ones, e.g. "
                     + "\"memtable = 'trie' AND compaction = {'class': 'UnifiedCompactionStrategy'}\" "
                     + "(default: none).")
     String tableOptions;
 
-    @Option(names = "--row-compression", defaultValue = "lz4", paramLabel = "TYPE",
+    @Option(
+            names = "--row-compression",
+            defaultValue = "lz4",
+            paramLabel = "TYPE",
             description = "Compression the row topics are produced with, as Kafka's compression.type: none, gzip, "
                     + "snappy, lz4 or zstd (default: ${DEFAULT-VALUE}, as the topology's producer); the sink's "
                     + "and the naive writer's fetches decompress it.")
     String rowCompression;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FILE",
             description = "Results file: JSON, or CSV if the name ends with .csv "
                     + "(default: apiary-bench-<UTC time>.json in the current folder).")
     Path output;
 
-    @Option(names = "--work-dir", paramLabel = "DIR",
+    @Option(
+            names = "--work-dir",
+            paramLabel = "DIR",
             description = "Working folder of the local Kafka and Cassandra (default: a new temporary folder).")
     Path workDir;
 
@@ -170,24 +225,35 @@ public final class BenchCommand implements Callable<Integer> {
         Bench.Options options = options();
         PrintWriter out = spec.commandLine().getOut();
         Instant started = Instant.now();
-        Path file = output != null ? output : Path.of("apiary-bench-"
-                + DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").format(started.atOffset(ZoneOffset.UTC)) + ".json");
+        Path file = output != null
+                ? output
+                : Path.of("apiary-bench-"
+                        + DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").format(started.atOffset(ZoneOffset.UTC))
+                        + ".json");
         checkWritable(file);
-        boolean local = !configured(IngestConfig.KAFKA_BOOTSTRAP_SERVERS)
-                && !configured(IngestConfig.CASSANDRA_CONTACT_POINTS);
+        boolean local =
+                !configured(IngestConfig.KAFKA_BOOTSTRAP_SERVERS) && !configured(IngestConfig.CASSANDRA_CONTACT_POINTS);
         if (local) {
             checkLocalReplication(options.replication());
             // every setting is checked before anything starts (the stack's addresses are placeholders here)
-            config.load(Map.of(IngestConfig.KAFKA_BOOTSTRAP_SERVERS, "127.0.0.1:9092",
-                    IngestConfig.CASSANDRA_CONTACT_POINTS, "127.0.0.1:9042",
-                    IngestConfig.CASSANDRA_LOCAL_DATACENTER, "datacenter1"));
+            config.load(Map.of(
+                    IngestConfig.KAFKA_BOOTSTRAP_SERVERS,
+                    "127.0.0.1:9092",
+                    IngestConfig.CASSANDRA_CONTACT_POINTS,
+                    "127.0.0.1:9042",
+                    IngestConfig.CASSANDRA_LOCAL_DATACENTER,
+                    "datacenter1"));
         } else if (!configured(IngestConfig.KAFKA_BOOTSTRAP_SERVERS)
                 || !configured(IngestConfig.CASSANDRA_CONTACT_POINTS)) {
-            throw new ParameterException(spec.commandLine(), "Configure both kafka.bootstrap.servers and "
-                    + "cassandra.contact.points (a cluster), or neither (a local stack is started)");
-        } else if (workDir != null || keepWorkDir
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "Configure both kafka.bootstrap.servers and "
+                            + "cassandra.contact.points (a cluster), or neither (a local stack is started)");
+        } else if (workDir != null
+                || keepWorkDir
                 || spec.commandLine().getParseResult().hasMatchedOption("--cassandra-nodes")) {
-            throw new ParameterException(spec.commandLine(),
+            throw new ParameterException(
+                    spec.commandLine(),
                     "--work-dir, --keep-work-dir and --cassandra-nodes are for the local stack, which is not started "
                             + "with a configured cluster");
         }
@@ -200,20 +266,25 @@ public final class BenchCommand implements Callable<Integer> {
             if (local) {
                 out.println("Starting a local Kafka broker and Cassandra node (no cluster configured)...");
                 out.flush();
-                LocalStackOptions.Builder stackOptions = LocalStackOptions.builder().keepWorkDir(keepWorkDir);
+                LocalStackOptions.Builder stackOptions =
+                        LocalStackOptions.builder().keepWorkDir(keepWorkDir);
                 if (workDir != null) {
                     stackOptions.workDir(workDir);
                 }
                 stack = LocalStack.start(stackOptions.build());
-                out.printf("Local stack work folder: %s (%s afterwards)%n", stack.workDir(),
-                        keepWorkDir ? "kept" : "deleted");
+                out.printf(
+                        "Local stack work folder: %s (%s afterwards)%n",
+                        stack.workDir(), keepWorkDir ? "kept" : "deleted");
                 Map<String, String> settings = new LinkedHashMap<>(LocalStackSession.settings(stack));
                 if (cassandraNodes > 1) {
                     keepClusterDir = true; // until the cluster has started and been seen whole
                     cluster = startCluster(stack, out);
                     keepClusterDir = keepWorkDir;
-                    settings.put(IngestConfig.CASSANDRA_CONTACT_POINTS, cluster.contactPoints().stream()
-                            .map(a -> a.getHostString() + ":" + a.getPort()).collect(Collectors.joining(",")));
+                    settings.put(
+                            IngestConfig.CASSANDRA_CONTACT_POINTS,
+                            cluster.contactPoints().stream()
+                                    .map(a -> a.getHostString() + ":" + a.getPort())
+                                    .collect(Collectors.joining(",")));
                 }
                 base = config.load(settings);
             } else {
@@ -221,14 +292,18 @@ public final class BenchCommand implements Callable<Integer> {
             }
             if (options.runs().contains(Bench.Run.SPARK)
                     && base.wireFormat().write() == io.apiary.ingest.serde.WireFormat.Framing.REGISTRY) {
-                throw new ParameterException(spec.commandLine(), "the spark run's peer reads single-object encoded "
-                        + "rows only: add --set " + io.apiary.ingest.config.RegistryOptions.WIRE_FORMAT_WRITE
-                        + "=single-object to compare with it (every run then uses that format)");
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "the spark run's peer reads single-object encoded "
+                                + "rows only: add --set " + io.apiary.ingest.config.RegistryOptions.WIRE_FORMAT_WRITE
+                                + "=single-object to compare with it (every run then uses that format)");
             }
             if (options.keyspace().equals(base.getString(IngestConfig.CASSANDRA_KEYSPACE))) {
-                throw new ParameterException(spec.commandLine(), "--keyspace " + options.keyspace() + " is the "
-                        + "pipeline's own keyspace (cassandra.keyspace): the benchmark empties its tables, so give it "
-                        + "a keyspace of its own");
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "--keyspace " + options.keyspace() + " is the "
+                                + "pipeline's own keyspace (cassandra.keyspace): the benchmark empties its tables, so give it "
+                                + "a keyspace of its own");
             }
             if (stack == null) {
                 tempStateDir = Files.createTempDirectory("apiary-bench-state");
@@ -237,25 +312,41 @@ public final class BenchCommand implements Callable<Integer> {
             List<Long> cassandraPids = cluster != null
                     ? cluster.nodes().stream().map(CassandraNode::pid).collect(Collectors.toList())
                     : stack != null ? List.of(stack.cassandra().pid()) : List.of();
-            Bench bench = new Bench(base, options, cassandraPids,
-                    stack == null ? OptionalLong.empty() : OptionalLong.of(stack.kafka().pid()), stateDir, out);
+            Bench bench = new Bench(
+                    base,
+                    options,
+                    cassandraPids,
+                    stack == null
+                            ? OptionalLong.empty()
+                            : OptionalLong.of(stack.kafka().pid()),
+                    stateDir,
+                    out);
             boolean writeRuns = options.runs().stream().anyMatch(Bench.Run::writesRows);
             boolean gatewayRuns = options.runs().stream().anyMatch(r -> !r.writesRows());
-            out.printf("Workload: %,d hives x 1,000 readings per minute%s%s; %d shards per day; keyspace %s, "
-                            + "replication %s, writes at %s%n", hives,
+            out.printf(
+                    "Workload: %,d hives x 1,000 readings per minute%s%s; %d shards per day; keyspace %s, "
+                            + "replication %s, writes at %s%n",
+                    hives,
                     writeRuns ? String.format(", %,d rows per write run", rows) : "",
                     gatewayRuns ? String.format(", %,d gateway readings", gatewayReadings) : "",
-                    base.getInt(IngestConfig.TELEMETRY_SHARDS), keyspace, replication,
+                    base.getInt(IngestConfig.TELEMETRY_SHARDS),
+                    keyspace,
+                    replication,
                     base.getString(IngestConfig.SINK_CONSISTENCY));
             out.flush();
             List<List<BenchResult>> results = bench.run();
             BenchReport report = new BenchReport(results, context(started, base, options, local));
             out.println();
-            out.printf("Apiary Ingest benchmark, %s, %d cores, %s%n", started.truncatedTo(ChronoUnit.SECONDS),
-                    Runtime.getRuntime().availableProcessors(), stackDescription(local));
+            out.printf(
+                    "Apiary Ingest benchmark, %s, %d cores, %s%n",
+                    started.truncatedTo(ChronoUnit.SECONDS),
+                    Runtime.getRuntime().availableProcessors(),
+                    stackDescription(local));
             report.print(out);
             report.write(file);
-            out.printf("%nResults written to %s (%.0f s in all)%n", file.toAbsolutePath(),
+            out.printf(
+                    "%nResults written to %s (%.0f s in all)%n",
+                    file.toAbsolutePath(),
                     Duration.between(started, Instant.now()).toMillis() / 1000.0);
             out.flush();
             return results.stream().flatMap(List::stream).allMatch(BenchResult::completed) ? 0 : 1;
@@ -284,19 +375,27 @@ public final class BenchCommand implements Callable<Integer> {
         require(ceilingInFlight >= 1, "--ceiling-in-flight must be at least 1, was " + ceilingInFlight);
         require(warmUpRows >= 0, "--warm-up-rows must be at least 0, was " + warmUpRows);
         require(repeat >= 1 && repeat <= 100, "--repeat must be between 1 and 100, was " + repeat);
-        require(runTimeoutMinutes >= 1 && runTimeoutMinutes <= 1_440,
+        require(
+                runTimeoutMinutes >= 1 && runTimeoutMinutes <= 1_440,
                 "--run-timeout-minutes must be between 1 and 1440, was " + runTimeoutMinutes);
-        require(SchemaApplier.NAME.matcher(keyspace).matches(), "--keyspace '" + keyspace
-                + "' is not a keyspace name: a letter, then up to 47 letters, digits or underscores");
-        require(cassandraNodes >= 1 && cassandraNodes <= MAX_LOCAL_NODES, "--cassandra-nodes must be between 1 and "
-                + MAX_LOCAL_NODES + ", was " + cassandraNodes);
+        require(
+                SchemaApplier.NAME.matcher(keyspace).matches(),
+                "--keyspace '" + keyspace
+                        + "' is not a keyspace name: a letter, then up to 47 letters, digits or underscores");
+        require(
+                cassandraNodes >= 1 && cassandraNodes <= MAX_LOCAL_NODES,
+                "--cassandra-nodes must be between 1 and " + MAX_LOCAL_NODES + ", was " + cassandraNodes);
         if (replication == null) {
             replication = defaultReplication(cassandraNodes);
         }
         String map = replication.trim();
-        require(map.startsWith("{") && map.endsWith("}") && map.contains("'class'"), "--replication must be a CQL "
-                + "replication map such as \"{'class': 'NetworkTopologyStrategy', 'datacenter1': 3}\", was " + replication);
-        require(tableOptions == null || (!tableOptions.isBlank() && tableOptions.indexOf(';') < 0),
+        require(
+                map.startsWith("{") && map.endsWith("}") && map.contains("'class'"),
+                "--replication must be a CQL "
+                        + "replication map such as \"{'class': 'NetworkTopologyStrategy', 'datacenter1': 3}\", was "
+                        + replication);
+        require(
+                tableOptions == null || (!tableOptions.isBlank() && tableOptions.indexOf(';') < 0),
                 "--table-options must be the options of one ALTER TABLE ... WITH clause (not blank, no ';'), was '"
                         + tableOptions + "'");
         Set<ShardStrategy> parsedStrategies = new LinkedHashSet<>();
@@ -310,8 +409,11 @@ public final class BenchCommand implements Callable<Integer> {
                 parsedRuns.addAll(List.of(Bench.Run.values()));
                 if (spark.isEmpty()) {
                     parsedRuns.remove(Bench.Run.SPARK);
-                    spec.commandLine().getOut().printf("Skipping the spark run: its module is not built (build it "
-                            + "with %s)%n", SparkPeerLaunch.BUILD_COMMAND);
+                    spec.commandLine()
+                            .getOut()
+                            .printf(
+                                    "Skipping the spark run: its module is not built (build it " + "with %s)%n",
+                                    SparkPeerLaunch.BUILD_COMMAND);
                 }
             } else {
                 for (String r : runs) {
@@ -319,15 +421,35 @@ public final class BenchCommand implements Callable<Integer> {
                 }
                 if (parsedRuns.contains(Bench.Run.SPARK) && spark.isEmpty()) {
                     parsedRuns.remove(Bench.Run.SPARK);
-                    spec.commandLine().getOut().printf("Skipping the spark run: its module is not built (no "
-                            + "ingest-bench-spark/target/classpath.txt); build it with %s%n", SparkPeerLaunch.BUILD_COMMAND);
-                    require(!parsedRuns.isEmpty(), "Nothing left to run without the spark run: build it with "
-                            + SparkPeerLaunch.BUILD_COMMAND);
+                    spec.commandLine()
+                            .getOut()
+                            .printf(
+                                    "Skipping the spark run: its module is not built (no "
+                                            + "ingest-bench-spark/target/classpath.txt); build it with %s%n",
+                                    SparkPeerLaunch.BUILD_COMMAND);
+                    require(
+                            !parsedRuns.isEmpty(),
+                            "Nothing left to run without the spark run: build it with "
+                                    + SparkPeerLaunch.BUILD_COMMAND);
                 }
             }
-            return new Bench.Options(rows, gatewayReadings, hives, List.copyOf(parsedStrategies), parsedRuns,
-                    naiveInFlight, ceilingBatchRows, ceilingInFlight, warmUpRows, Duration.ofMinutes(runTimeoutMinutes),
-                    keyspace, replication, repeat, spark, Optional.ofNullable(tableOptions), rowCompression);
+            return new Bench.Options(
+                    rows,
+                    gatewayReadings,
+                    hives,
+                    List.copyOf(parsedStrategies),
+                    parsedRuns,
+                    naiveInFlight,
+                    ceilingBatchRows,
+                    ceilingInFlight,
+                    warmUpRows,
+                    Duration.ofMinutes(runTimeoutMinutes),
+                    keyspace,
+                    replication,
+                    repeat,
+                    spark,
+                    Optional.ofNullable(tableOptions),
+                    rowCompression);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -339,16 +461,18 @@ public final class BenchCommand implements Callable<Integer> {
      *     else {@code NetworkTopologyStrategy} with factor min(nodes, 3) in the local data center
      */
     static String defaultReplication(int nodes) {
-        return nodes == 1 ? SchemaApplier.DEV_REPLICATION
-                : "{'class': 'NetworkTopologyStrategy', '" + CassandraNode.LOCAL_DATACENTER + "': "
-                        + Math.min(nodes, 3) + "}";
+        return nodes == 1
+                ? SchemaApplier.DEV_REPLICATION
+                : "{'class': 'NetworkTopologyStrategy', '" + CassandraNode.LOCAL_DATACENTER + "': " + Math.min(nodes, 3)
+                        + "}";
     }
 
     private String stackDescription(boolean local) {
         if (!local) {
             return "configured cluster (Cassandra and Kafka CPU not measured)";
         }
-        return cassandraNodes == 1 ? "local Kafka and Cassandra on this machine"
+        return cassandraNodes == 1
+                ? "local Kafka and Cassandra on this machine"
                 : "local Kafka and a " + cassandraNodes + "-node Cassandra cluster on this machine (Cassandra CPU "
                         + "summed over the nodes)";
     }
@@ -358,7 +482,8 @@ public final class BenchCommand implements Callable<Integer> {
         if (!local) {
             return "configured";
         }
-        return cassandraNodes == 1 ? "local: one Kafka broker and one Cassandra node on this machine"
+        return cassandraNodes == 1
+                ? "local: one Kafka broker and one Cassandra node on this machine"
                 : "local: one Kafka broker and a " + cassandraNodes + "-node Cassandra cluster on this machine";
     }
 
@@ -375,14 +500,18 @@ public final class BenchCommand implements Callable<Integer> {
             if (key.equals("class")) {
                 continue;
             }
-            require(key.equals("replication_factor") || key.equals(CassandraNode.LOCAL_DATACENTER), "--replication "
-                    + "names data center '" + key + "', but the local Cassandra's only data center is "
-                    + CassandraNode.LOCAL_DATACENTER);
+            require(
+                    key.equals("replication_factor") || key.equals(CassandraNode.LOCAL_DATACENTER),
+                    "--replication "
+                            + "names data center '" + key + "', but the local Cassandra's only data center is "
+                            + CassandraNode.LOCAL_DATACENTER);
             require(m.group(2) != null, "--replication gives '" + key + "' no replica count: " + map);
             int factor = Integer.parseInt(m.group(2));
-            require(factor >= 1 && factor <= cassandraNodes, "--replication asks for " + factor + " replicas, but the "
-                    + "local Cassandra has " + cassandraNodes + " node" + (cassandraNodes == 1 ? "" : "s")
-                    + " (--cassandra-nodes)");
+            require(
+                    factor >= 1 && factor <= cassandraNodes,
+                    "--replication asks for " + factor + " replicas, but the "
+                            + "local Cassandra has " + cassandraNodes + " node" + (cassandraNodes == 1 ? "" : "s")
+                            + " (--cassandra-nodes)");
         }
     }
 
@@ -392,24 +521,30 @@ public final class BenchCommand implements Callable<Integer> {
      * routing and the sink's grouping by replicas need the whole ring).
      */
     private CassandraCluster startCluster(LocalStack stack, PrintWriter out) {
-        out.printf("Stopping the stack's single Cassandra node; starting a %d-node cluster instead (one node after "
-                + "the other, about 30 s each on 2 cores)...%n", cassandraNodes);
+        out.printf(
+                "Stopping the stack's single Cassandra node; starting a %d-node cluster instead (one node after "
+                        + "the other, about 30 s each on 2 cores)...%n",
+                cassandraNodes);
         out.flush();
         stack.cassandra().stop();
         // beside the stack's folder, not in it: the stack deletes its own whole, the cluster keeps its own on failure
         Path dir = stack.workDir().resolveSibling(stack.workDir().getFileName() + "-cassandra-cluster");
-        CassandraCluster cluster = CassandraCluster.start(stack.options().toBuilder()
-                .workDir(dir).keepWorkDir(true).build(), cassandraNodes);
+        CassandraCluster cluster = CassandraCluster.start(
+                stack.options().toBuilder().workDir(dir).keepWorkDir(true).build(), cassandraNodes);
         boolean seen = false;
-        try (CqlSession session = CqlSession.builder().addContactPoints(cluster.contactPoints())
-                .withLocalDatacenter(cluster.localDatacenter()).build()) {
+        try (CqlSession session = CqlSession.builder()
+                .addContactPoints(cluster.contactPoints())
+                .withLocalDatacenter(cluster.localDatacenter())
+                .build()) {
             RingWait.await(session, cassandraNodes, RING_TIMEOUT);
             seen = true;
         } finally {
             if (!seen) {
                 cluster.close();
-                out.printf("The Cassandra cluster did not come up whole; its folder (with each node's logs) is kept: "
-                        + "%s%n", dir);
+                out.printf(
+                        "The Cassandra cluster did not come up whole; its folder (with each node's logs) is kept: "
+                                + "%s%n",
+                        dir);
                 out.flush();
             }
         }
@@ -426,16 +561,21 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** Whether a setting comes from the settings file, an {@code APIARY_*} variable or {@code --set}. */
     private boolean configured(String key) {
-        return config.configFile != null || config.overrides.containsKey(key)
-                || System.getenv(ConfigLoader.ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_')) != null;
+        return config.configFile != null
+                || config.overrides.containsKey(key)
+                || System.getenv(ConfigLoader.ENV_PREFIX
+                                + key.toUpperCase(Locale.ROOT).replace('.', '_'))
+                        != null;
     }
 
     /** Fails before anything starts if the results file cannot be written. */
     private void checkWritable(Path file) {
         Path folder = file.toAbsolutePath().getParent();
         if (Files.isDirectory(file) || folder == null || !Files.isDirectory(folder) || !Files.isWritable(folder)) {
-            throw new ParameterException(spec.commandLine(), "Cannot write the results to " + file.toAbsolutePath()
-                    + ": its folder does not exist or is not writable, or it is a folder");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "Cannot write the results to " + file.toAbsolutePath()
+                            + ": its folder does not exist or is not writable, or it is a folder");
         }
     }
 
@@ -443,8 +583,10 @@ public final class BenchCommand implements Callable<Integer> {
         Map<String, Object> context = new LinkedHashMap<>();
         context.put("started", started.truncatedTo(ChronoUnit.SECONDS).toString());
         context.put("cores", Runtime.getRuntime().availableProcessors());
-        context.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
-                + System.getProperty("os.arch"));
+        context.put(
+                "os",
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                        + System.getProperty("os.arch"));
         context.put("java", System.getProperty("java.vm.name") + " " + Runtime.version());
         context.put("jvm_arguments", ManagementFactory.getRuntimeMXBean().getInputArguments());
         context.put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
@@ -464,10 +606,17 @@ public final class BenchCommand implements Callable<Integer> {
         options.tableOptions().ifPresent(o -> context.put("table_options", o));
         context.put("row_compression", options.rowCompression());
         Map<String, Object> sink = new LinkedHashMap<>();
-        for (String key : List.of(IngestConfig.SINK_LINGER_MS, IngestConfig.SINK_MAX_IN_FLIGHT,
-                IngestConfig.SINK_BATCH_MAX_ROWS, IngestConfig.SINK_BATCH_MAX_BYTES, IngestConfig.SINK_MAX_BUFFERED_ROWS,
-                IngestConfig.SINK_MAX_BUFFERED_BYTES, IngestConfig.SINK_COMBINE_REPLICAS, IngestConfig.SINK_CONSISTENCY,
-                IngestConfig.TOPIC_PARTITIONS, IngestConfig.TOPOLOGY_PROCESSING_GUARANTEE)) {
+        for (String key : List.of(
+                IngestConfig.SINK_LINGER_MS,
+                IngestConfig.SINK_MAX_IN_FLIGHT,
+                IngestConfig.SINK_BATCH_MAX_ROWS,
+                IngestConfig.SINK_BATCH_MAX_BYTES,
+                IngestConfig.SINK_MAX_BUFFERED_ROWS,
+                IngestConfig.SINK_MAX_BUFFERED_BYTES,
+                IngestConfig.SINK_COMBINE_REPLICAS,
+                IngestConfig.SINK_CONSISTENCY,
+                IngestConfig.TOPIC_PARTITIONS,
+                IngestConfig.TOPOLOGY_PROCESSING_GUARANTEE)) {
             sink.put(key, String.valueOf(base.values().get(key)));
         }
         context.put("settings", sink);

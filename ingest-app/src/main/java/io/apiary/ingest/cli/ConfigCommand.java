@@ -1,11 +1,10 @@
 package io.apiary.ingest.cli;
 
-import java.util.Map;
-import java.util.concurrent.Callable;
-
 import io.apiary.ingest.cassandra.CassandraTls;
 import io.apiary.ingest.config.ConfigReference;
 import io.apiary.ingest.config.IngestConfig;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -16,12 +15,17 @@ import picocli.CommandLine.Spec;
  * file with every option at its default, and the effective settings of a file, the
  * environment and {@code --set} (validated, secrets masked).
  */
-@Command(name = "config", mixinStandardHelpOptions = true, description = "Configuration reference, sample and check.",
+@Command(
+        name = "config",
+        mixinStandardHelpOptions = true,
+        description = "Configuration reference, sample and check.",
         subcommands = {ConfigCommand.Reference.class, ConfigCommand.Sample.class, ConfigCommand.Show.class})
 public final class ConfigCommand {
 
     /** Prints the reference. */
-    @Command(name = "reference", mixinStandardHelpOptions = true,
+    @Command(
+            name = "reference",
+            mixinStandardHelpOptions = true,
             description = "Prints the configuration reference (Markdown), generated from the code.")
     static final class Reference implements Callable<Integer> {
         @Spec
@@ -35,7 +39,9 @@ public final class ConfigCommand {
     }
 
     /** Prints the sample settings file. */
-    @Command(name = "sample", mixinStandardHelpOptions = true,
+    @Command(
+            name = "sample",
+            mixinStandardHelpOptions = true,
             description = "Prints a settings file with every option commented out at its default.")
     static final class Sample implements Callable<Integer> {
         @Spec
@@ -49,11 +55,14 @@ public final class ConfigCommand {
     }
 
     /** Validates and prints the effective settings. */
-    @Command(name = "show", mixinStandardHelpOptions = true,
-            description = "Validates the settings of --config, APIARY_* variables and --set (and reads the "
-                    + "Cassandra trust and key stores when TLS is on) and prints every effective value (passwords, "
-                    + "secrets and JAAS configs masked). Exit 2 if one is invalid or unknown (a pass-through "
-                    + "kafka.*, streams.* or sink.consumer.* setting its Kafka client does not know counts as unknown).")
+    @Command(
+            name = "show",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Validates the settings of --config, APIARY_* variables and --set (and reads the "
+                            + "Cassandra trust and key stores when TLS is on) and prints every effective value (passwords, "
+                            + "secrets and JAAS configs masked). Exit 2 if one is invalid or unknown (a pass-through "
+                            + "kafka.*, streams.* or sink.consumer.* setting its Kafka client does not know counts as unknown).")
     static final class Show implements Callable<Integer> {
         @Mixin
         ConfigOptions config;
@@ -74,8 +83,10 @@ public final class ConfigCommand {
                 spec.commandLine().getOut().println(setting.getKey() + "=" + setting.getValue());
             }
             if (!cfg.unknownSettings().isEmpty()) {
-                spec.commandLine().getErr().println("error: unknown settings (misspelt? `run` would ignore them): "
-                        + cfg.unknownSettings());
+                spec.commandLine()
+                        .getErr()
+                        .println("error: unknown settings (misspelt? `run` would ignore them): "
+                                + cfg.unknownSettings());
                 return 2;
             }
             return 0;

@@ -1,11 +1,10 @@
 package io.apiary.ingest.cli;
 
+import io.apiary.ingest.config.ConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
-import io.apiary.ingest.config.ConfigLoader;
-import io.apiary.ingest.config.IngestConfig;
 import picocli.CommandLine.Option;
 
 /**
@@ -15,11 +14,15 @@ import picocli.CommandLine.Option;
  */
 public final class ConfigOptions {
 
-    @Option(names = {"-c", "--config"}, paramLabel = "FILE",
+    @Option(
+            names = {"-c", "--config"},
+            paramLabel = "FILE",
             description = "Properties file with the settings (see the configuration reference in README.md).")
     Path configFile;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE",
+    @Option(
+            names = "--set",
+            paramLabel = "KEY=VALUE",
             description = "Overrides one setting (see README, Configuration). Repeatable.")
     Map<String, String> overrides = new LinkedHashMap<>();
 

@@ -1,14 +1,13 @@
 package io.apiary.ingest.cli;
 
+import io.apiary.ingest.gateway.CsvReadingParser;
+import io.apiary.ingest.gateway.ReadingTimeParser;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.List;
-
-import io.apiary.ingest.gateway.CsvReadingParser;
-import io.apiary.ingest.gateway.ReadingTimeParser;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
@@ -20,48 +19,74 @@ import picocli.CommandLine.Option;
  */
 public final class CsvFileOptions {
 
-    @Option(names = "--file", required = true, paramLabel = "CSV",
+    @Option(
+            names = "--file",
+            required = true,
+            paramLabel = "CSV",
             description = "The CSV file, with a header line (import-counts takes several: repeat --file).")
     List<Path> files;
 
     @Option(names = "--time-column", required = true, paramLabel = "NAME", description = "Header of the time column.")
     String timeColumn;
 
-    @Option(names = "--time-format", defaultValue = "yyyy-MM-dd HH:mm:ss[XXX]", paramLabel = "FORMAT",
-            description = {"iso, epoch-ms, epoch-s (decimal fractions allowed, cut to milliseconds), elapsed-ms,"
-                    + " elapsed-s, elapsed-min, elapsed-h (since --time-start), or a java.time pattern, read"
-                    + " strictly: a date that does not exist is an error (default: ${DEFAULT-VALUE})."})
+    @Option(
+            names = "--time-format",
+            defaultValue = "yyyy-MM-dd HH:mm:ss[XXX]",
+            paramLabel = "FORMAT",
+            description = {
+                "iso, epoch-ms, epoch-s (decimal fractions allowed, cut to milliseconds), elapsed-ms,"
+                        + " elapsed-s, elapsed-min, elapsed-h (since --time-start), or a java.time pattern, read"
+                        + " strictly: a date that does not exist is an error (default: ${DEFAULT-VALUE})."
+            })
     String timeFormat;
 
-    @Option(names = "--time-start", paramLabel = "TIME",
+    @Option(
+            names = "--time-start",
+            paramLabel = "TIME",
             description = "The start that elapsed-* times count from: ISO-8601, with an offset or read in --zone,"
                     + " e.g. 2021-06-01T08:00:00+02:00.")
     String timeStart;
 
-    @Option(names = "--dst", defaultValue = "reject", paramLabel = "RESOLUTION",
-            description = {"Local times that a daylight-saving change in --zone makes missing (spring) or"
-                    + " ambiguous (autumn): reject (report the row, default), earlier (the offset before the change:"
-                    + " the first of two instants), later (the offset after it: the second), or infer (an ambiguous"
-                    + " time from the file's order: the second instant once the hive's times went back; a missing"
-                    + " time is rejected). Each one resolved is reported with its line too."})
+    @Option(
+            names = "--dst",
+            defaultValue = "reject",
+            paramLabel = "RESOLUTION",
+            description = {
+                "Local times that a daylight-saving change in --zone makes missing (spring) or"
+                        + " ambiguous (autumn): reject (report the row, default), earlier (the offset before the change:"
+                        + " the first of two instants), later (the offset after it: the second), or infer (an ambiguous"
+                        + " time from the file's order: the second instant once the hive's times went back; a missing"
+                        + " time is rejected). Each one resolved is reported with its line too."
+            })
     String dst;
 
-    @Option(names = "--zone", defaultValue = "UTC", paramLabel = "ZONE",
+    @Option(
+            names = "--zone",
+            defaultValue = "UTC",
+            paramLabel = "ZONE",
             description = "Zone of times written without an offset, e.g. UTC, -05:00, America/Montreal "
                     + "(default: ${DEFAULT-VALUE}).")
     ZoneId zone;
 
     /** Exactly one source of hive ids. */
     static final class HiveOptions {
-        @Option(names = "--hive-column", required = true, paramLabel = "NAME",
+        @Option(
+                names = "--hive-column",
+                required = true,
+                paramLabel = "NAME",
                 description = "Header of the hive id column.")
         String column;
 
-        @Option(names = "--hive-id", required = true, paramLabel = "ID",
+        @Option(
+                names = "--hive-id",
+                required = true,
+                paramLabel = "ID",
                 description = "The hive id of every row, for a file of one hive without a hive column.")
         String id;
 
-        @Option(names = "--hive-id-from-file-name", required = true,
+        @Option(
+                names = "--hive-id-from-file-name",
+                required = true,
                 description = "The hive id of every row is the file's name up to its first '.' (hive-7.csv: hive-7),"
                         + " for a data set of one file per hive.")
         boolean fromFileName;
@@ -70,23 +95,38 @@ public final class CsvFileOptions {
     @ArgGroup(exclusive = true, multiplicity = "1")
     HiveOptions hive;
 
-    @Option(names = "--comment-prefix", paramLabel = "CHAR",
+    @Option(
+            names = "--comment-prefix",
+            paramLabel = "CHAR",
             description = "Skip lines that start with this character, before the header too, e.g. '#'.")
     String commentPrefix;
 
-    @Option(names = "--gateway-id", defaultValue = "csv-import", paramLabel = "ID",
+    @Option(
+            names = "--gateway-id",
+            defaultValue = "csv-import",
+            paramLabel = "ID",
             description = "Gateway id given to what is sent (default: ${DEFAULT-VALUE}).")
     String gatewayId;
 
-    @Option(names = "--delimiter", defaultValue = ",", paramLabel = "CHAR",
+    @Option(
+            names = "--delimiter",
+            defaultValue = ",",
+            paramLabel = "CHAR",
             description = "Field delimiter: one character, or \\t or tab for a tab (default: ${DEFAULT-VALUE}).")
     String delimiter;
 
-    @Option(names = "--charset", defaultValue = "UTF-8", paramLabel = "NAME",
-            description = "Character set of the file, e.g. UTF-8, ISO-8859-1, windows-1252 (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--charset",
+            defaultValue = "UTF-8",
+            paramLabel = "NAME",
+            description =
+                    "Character set of the file, e.g. UTF-8, ISO-8859-1, windows-1252 (default: ${DEFAULT-VALUE}).")
     Charset charset;
 
-    @Option(names = "--max-reported", defaultValue = "1000", paramLabel = "N",
+    @Option(
+            names = "--max-reported",
+            defaultValue = "1000",
+            paramLabel = "N",
             description = "Problems and conflicting duplicates printed one by one before only counting them"
                     + " (default: ${DEFAULT-VALUE}).")
     int maxReported;
@@ -100,7 +140,8 @@ public final class CsvFileOptions {
             return '\t';
         }
         if (delimiter.length() != 1) {
-            throw new IllegalArgumentException("--delimiter must be one character, \\t or tab, was '" + delimiter + "'");
+            throw new IllegalArgumentException(
+                    "--delimiter must be one character, \\t or tab, was '" + delimiter + "'");
         }
         return delimiter.charAt(0);
     }
@@ -140,9 +181,20 @@ public final class CsvFileOptions {
     ReadingTimeParser timeParser() {
         ReadingTimeParser.DstResolution resolution = dstResolution();
         try {
-            return new ReadingTimeParser(timeFormat, zone, resolution, timeStart == null ? null
-                    : new ReadingTimeParser("iso", zone, resolution == ReadingTimeParser.DstResolution.INFER
-                            ? ReadingTimeParser.DstResolution.REJECT : resolution, null).parse(timeStart));
+            return new ReadingTimeParser(
+                    timeFormat,
+                    zone,
+                    resolution,
+                    timeStart == null
+                            ? null
+                            : new ReadingTimeParser(
+                                            "iso",
+                                            zone,
+                                            resolution == ReadingTimeParser.DstResolution.INFER
+                                                    ? ReadingTimeParser.DstResolution.REJECT
+                                                    : resolution,
+                                            null)
+                                    .parse(timeStart));
         } catch (DateTimeException e) {
             throw new IllegalArgumentException("--time-start: " + e.getMessage(), e);
         }
@@ -163,7 +215,8 @@ public final class CsvFileOptions {
                 throw new IllegalArgumentException("--hive-id-from-file-name: " + e.getMessage(), e);
             }
         }
-        return hive.id != null ? CsvReadingParser.HiveSource.fixed(hive.id)
+        return hive.id != null
+                ? CsvReadingParser.HiveSource.fixed(hive.id)
                 : CsvReadingParser.HiveSource.column(hive.column);
     }
 
@@ -193,8 +246,9 @@ public final class CsvFileOptions {
     static void requireReadable(Path file) {
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
             throw new IllegalArgumentException("Cannot read " + file.toAbsolutePath() + ": "
-                    + (Files.exists(file) ? (Files.isDirectory(file) ? "it is a folder" : "permission denied")
-                    : "no such file"));
+                    + (Files.exists(file)
+                            ? (Files.isDirectory(file) ? "it is a folder" : "permission denied")
+                            : "no such file"));
         }
     }
 

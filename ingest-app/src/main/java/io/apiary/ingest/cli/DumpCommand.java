@@ -1,16 +1,15 @@
 package io.apiary.ingest.cli;
 
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.dump.RecordJsonFormatter;
+import io.apiary.ingest.gateway.KafkaReachability;
+import io.apiary.ingest.topics.Topics;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-
-import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.dump.RecordJsonFormatter;
-import io.apiary.ingest.gateway.KafkaReachability;
-import io.apiary.ingest.topics.Topics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -32,16 +31,26 @@ import picocli.CommandLine.Spec;
  * transactionally). Records that cannot be decoded are printed with an {@code error} field and
  * their bytes; the command carries on.
  */
-@Command(name = "dump", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "dump",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Prints a topic's records as JSON lines (one object per record) on stdout.",
-        footer = {"", "Stops at the end of the topic as it was when the command started (with --from-beginning,"
-                + " the default, and without --follow), after --max-records records, or when no record came for"
-                + " --timeout-seconds.",
-                "", "Example:",
-                "  ingest-app dump --topic hive.activity.hourly.v1 --max-records 10 --config apiary-devstack.properties"})
+        footer = {
+            "",
+            "Stops at the end of the topic as it was when the command started (with --from-beginning,"
+                    + " the default, and without --follow), after --max-records records, or when no record came for"
+                    + " --timeout-seconds.",
+            "",
+            "Example:",
+            "  ingest-app dump --topic hive.activity.hourly.v1 --max-records 10 --config apiary-devstack.properties"
+        })
 public final class DumpCommand implements Callable<Integer> {
 
-    @Option(names = "--topic", required = true, paramLabel = "NAME",
+    @Option(
+            names = "--topic",
+            required = true,
+            paramLabel = "NAME",
             description = "One of the pipeline's topics (names as configured, e.g. hive.activity.hourly.v1).")
     String topic;
 
@@ -57,14 +66,19 @@ public final class DumpCommand implements Callable<Integer> {
         boolean fromEnd;
     }
 
-    @Option(names = "--follow", description = "Do not stop at the end of the topic: keep waiting for new records (until --max-records, "
+    @Option(
+            names = "--follow",
+            description = "Do not stop at the end of the topic: keep waiting for new records (until --max-records, "
                     + "--timeout-seconds without a record, or Ctrl-C).")
     boolean follow;
 
     @Option(names = "--max-records", paramLabel = "N", description = "Stop after N records (default: no limit).")
     Long maxRecords;
 
-    @Option(names = "--timeout-seconds", defaultValue = "10", paramLabel = "S",
+    @Option(
+            names = "--timeout-seconds",
+            defaultValue = "10",
+            paramLabel = "S",
             description = "Stop when no record came for S seconds (default: ${DEFAULT-VALUE}).")
     long timeoutSeconds;
 
@@ -80,25 +94,30 @@ public final class DumpCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--max-records must be at least 1, was " + maxRecords);
         }
         if (timeoutSeconds < 1) {
-            throw new ParameterException(spec.commandLine(), "--timeout-seconds must be at least 1, was " + timeoutSeconds);
+            throw new ParameterException(
+                    spec.commandLine(), "--timeout-seconds must be at least 1, was " + timeoutSeconds);
         }
         IngestConfig cfg = config.load();
         Topics topics = cfg.topics();
-        RecordJsonFormatter formatter = RecordJsonFormatter.forTopic(topics, topic).orElseThrow(() ->
-                new ParameterException(spec.commandLine(), "--topic " + topic + " is not one of the pipeline's topics: "
-                        + String.join(", ", topics.all())));
+        RecordJsonFormatter formatter = RecordJsonFormatter.forTopic(topics, topic)
+                .orElseThrow(() -> new ParameterException(
+                        spec.commandLine(),
+                        "--topic " + topic + " is not one of the pipeline's topics: "
+                                + String.join(", ", topics.all())));
         KafkaReachability.require(cfg.kafkaClientSettings(), Duration.ofSeconds(30));
 
         PrintWriter out = spec.commandLine().getOut();
         long printed = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerSettings(cfg),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(consumerSettings(cfg), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
             if (infos == null || infos.isEmpty()) {
-                throw new IllegalArgumentException("Topic " + topic + " does not exist (create it with 'topics create')");
+                throw new IllegalArgumentException(
+                        "Topic " + topic + " does not exist (create it with 'topics create')");
             }
             List<TopicPartition> partitions = infos.stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             if (start.fromEnd) {
                 consumer.seekToEnd(partitions);
@@ -109,7 +128,8 @@ public final class DumpCommand implements Callable<Integer> {
             long idleSince = System.nanoTime();
             while ((maxRecords == null || printed < maxRecords)
                     && (stopAt == null || !reached(consumer, stopAt))
-                    && System.nanoTime() - idleSince < Duration.ofSeconds(timeoutSeconds).toNanos()) {
+                    && System.nanoTime() - idleSince
+                            < Duration.ofSeconds(timeoutSeconds).toNanos()) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     if (maxRecords != null && printed >= maxRecords) {
                         break;

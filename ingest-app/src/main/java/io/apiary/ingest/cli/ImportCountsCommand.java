@@ -1,16 +1,5 @@
 package io.apiary.ingest.cli;
 
-import java.io.PrintWriter;
-import java.io.Reader;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Callable;
-
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.deadletter.RejectReason;
 import io.apiary.ingest.gateway.CountLogParser;
@@ -23,6 +12,16 @@ import io.apiary.ingest.topology.IngestTopology;
 import io.apiary.ingest.topology.TopologySettings;
 import io.apiary.ingest.validation.Rejection;
 import io.apiary.ingest.validation.TimeLimits;
+import java.io.PrintWriter;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -40,19 +39,25 @@ import picocli.CommandLine.Spec;
  * {@code --await} it then follows its samples through the topology ({@link ImportAudit}) and says
  * of each one whether it was summed, late (its hour had closed) or rejected (dead-lettered).
  */
-@Command(name = "import-counts", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "import-counts",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Replays an entrance-counter log (counts per interval, or one line per passage) into the"
                 + " entrance-count topic, and with --await says what the topology did with every sample.",
-        footer = {"", "Examples (on a dev stack started with 'devstack', its settings file as --config):",
-                "  ingest-app import-counts --file counts.csv --time-column time --hive-id hive-7 \\",
-                "    --in-column in --out-column out --interval-seconds 300 --await --strict --config apiary-devstack.properties",
-                "  ingest-app import-counts --file passages.csv --time-column t --hive-id hive-7 \\",
-                "    --direction-column dir --in-values in,1 --out-values out,-1 --bucket-seconds 60 --await --strict ...",
-                "",
-                "The topology closes an hour of a partition once its stream time has passed the hour's end plus the",
-                "grace period (activity.window.grace.ms); a sample for a closed hour is late. History imported into",
-                "a topology that has seen newer samples of the same partition is late: see the README, import-counts,",
-                "'Historical counts'."})
+        footer = {
+            "",
+            "Examples (on a dev stack started with 'devstack', its settings file as --config):",
+            "  ingest-app import-counts --file counts.csv --time-column time --hive-id hive-7 \\",
+            "    --in-column in --out-column out --interval-seconds 300 --await --strict --config apiary-devstack.properties",
+            "  ingest-app import-counts --file passages.csv --time-column t --hive-id hive-7 \\",
+            "    --direction-column dir --in-values in,1 --out-values out,-1 --bucket-seconds 60 --await --strict ...",
+            "",
+            "The topology closes an hour of a partition once its stream time has passed the hour's end plus the",
+            "grace period (activity.window.grace.ms); a sample for a closed hour is late. History imported into",
+            "a topology that has seen newer samples of the same partition is late: see the README, import-counts,",
+            "'Historical counts'."
+        })
 public final class ImportCountsCommand implements Callable<Integer> {
 
     @Mixin
@@ -60,19 +65,31 @@ public final class ImportCountsCommand implements Callable<Integer> {
 
     /** One line per counting interval. */
     static final class IntervalOptions {
-        @Option(names = "--in-column", required = true, paramLabel = "NAME",
+        @Option(
+                names = "--in-column",
+                required = true,
+                paramLabel = "NAME",
                 description = "Interval logs: header of the bees-in column (whole numbers).")
         String inColumn;
 
-        @Option(names = "--out-column", required = true, paramLabel = "NAME",
+        @Option(
+                names = "--out-column",
+                required = true,
+                paramLabel = "NAME",
                 description = "Interval logs: header of the bees-out column (whole numbers).")
         String outColumn;
 
-        @Option(names = "--interval-seconds", required = true, paramLabel = "S",
+        @Option(
+                names = "--interval-seconds",
+                required = true,
+                paramLabel = "S",
                 description = "Interval logs: the counting interval, 1 to 3600 s.")
         int intervalSeconds;
 
-        @Option(names = "--time-marks", defaultValue = "end", paramLabel = "end|start",
+        @Option(
+                names = "--time-marks",
+                defaultValue = "end",
+                paramLabel = "end|start",
                 description = "Interval logs: whether a line's time is the end of its interval (as gateways send"
                         + " it) or its start (default: ${DEFAULT-VALUE}).")
         String timeMarks;
@@ -80,19 +97,33 @@ public final class ImportCountsCommand implements Callable<Integer> {
 
     /** One line per passage. */
     static final class EventOptions {
-        @Option(names = "--direction-column", required = true, paramLabel = "NAME",
+        @Option(
+                names = "--direction-column",
+                required = true,
+                paramLabel = "NAME",
                 description = "Event logs: header of the direction column, one line per bee passing.")
         String directionColumn;
 
-        @Option(names = "--in-values", defaultValue = "in", split = ",", paramLabel = "VALUE",
+        @Option(
+                names = "--in-values",
+                defaultValue = "in",
+                split = ",",
+                paramLabel = "VALUE",
                 description = "Event logs: direction values meaning in, ignoring case (default: ${DEFAULT-VALUE}).")
         List<String> inValues;
 
-        @Option(names = "--out-values", defaultValue = "out", split = ",", paramLabel = "VALUE",
+        @Option(
+                names = "--out-values",
+                defaultValue = "out",
+                split = ",",
+                paramLabel = "VALUE",
                 description = "Event logs: direction values meaning out, ignoring case (default: ${DEFAULT-VALUE}).")
         List<String> outValues;
 
-        @Option(names = "--bucket-seconds", defaultValue = "60", paramLabel = "S",
+        @Option(
+                names = "--bucket-seconds",
+                defaultValue = "60",
+                paramLabel = "S",
                 description = "Event logs: passages are counted per hive in buckets of this length, a divisor of"
                         + " 3600, one sample per bucket with passages (default: ${DEFAULT-VALUE}).")
         int bucketSeconds;
@@ -110,22 +141,32 @@ public final class ImportCountsCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     LayoutOptions layout;
 
-    @Option(names = "--max-samples", defaultValue = "5000000", paramLabel = "N",
+    @Option(
+            names = "--max-samples",
+            defaultValue = "5000000",
+            paramLabel = "N",
             description = "Most samples (event logs: buckets) held in memory to send them in time order, about 200"
                     + " (event logs: 300) bytes of heap each at the peak (default: ${DEFAULT-VALUE}).")
     long maxSamples;
 
-    @Option(names = "--await", description = "After sending, wait until the topology has consumed every sample, then"
-            + " report each one it did not sum (late or dead-lettered) with its lines.")
+    @Option(
+            names = "--await",
+            description = "After sending, wait until the topology has consumed every sample, then"
+                    + " report each one it did not sum (late or dead-lettered) with its lines.")
     boolean await;
 
-    @Option(names = "--await-timeout-seconds", defaultValue = "300", paramLabel = "S",
+    @Option(
+            names = "--await-timeout-seconds",
+            defaultValue = "300",
+            paramLabel = "S",
             description = "How long --await waits for the topology (default: ${DEFAULT-VALUE}).")
     long awaitTimeoutSeconds;
 
-    @Option(names = "--strict", description = "Exit with code 3 if any line was rejected, any conflicting duplicate"
-            + " found, or (with --await) any sample late or dead-lettered (without it: only if no sample could be"
-            + " read or, with --await, none was summed).")
+    @Option(
+            names = "--strict",
+            description = "Exit with code 3 if any line was rejected, any conflicting duplicate"
+                    + " found, or (with --await) any sample late or dead-lettered (without it: only if no sample could be"
+                    + " read or, with --await, none was summed).")
     boolean strict;
 
     @Mixin
@@ -143,14 +184,14 @@ public final class ImportCountsCommand implements Callable<Integer> {
             CountLogParser.TimeMark mark = switch (i.timeMarks.trim().toLowerCase(java.util.Locale.ROOT)) {
                 case "end" -> CountLogParser.TimeMark.END;
                 case "start" -> CountLogParser.TimeMark.START;
-                default -> throw new IllegalArgumentException("--time-marks must be end or start, was '"
-                        + i.timeMarks + "'");
+                default ->
+                    throw new IllegalArgumentException("--time-marks must be end or start, was '" + i.timeMarks + "'");
             };
             return new CountLogParser.Intervals(i.inColumn, i.outColumn, i.intervalSeconds, mark);
         }
         EventOptions e = layout.events;
-        return new CountLogParser.Events(e.directionColumn, new LinkedHashSet<>(e.inValues),
-                new LinkedHashSet<>(e.outValues), e.bucketSeconds);
+        return new CountLogParser.Events(
+                e.directionColumn, new LinkedHashSet<>(e.inValues), new LinkedHashSet<>(e.outValues), e.bucketSeconds);
     }
 
     @Override
@@ -166,13 +207,20 @@ public final class ImportCountsCommand implements Callable<Integer> {
             java.util.Set<Path> seen = new java.util.HashSet<>();
             for (Path file : input.files) {
                 if (!seen.add(file.toAbsolutePath().normalize())) {
-                    throw new IllegalArgumentException("--file " + file + " is given twice; its passages or"
-                            + " intervals would count twice");
+                    throw new IllegalArgumentException(
+                            "--file " + file + " is given twice; its passages or" + " intervals would count twice");
                 }
                 hives.add(input.hiveSource(file));
             }
-            parser = new CountLogParser(input.timeColumn, input.timeParser(), hives.get(0), layout(),
-                    input.gatewayId, input.delimiterChar(), input.commentMarker(), maxSamples);
+            parser = new CountLogParser(
+                    input.timeColumn,
+                    input.timeParser(),
+                    hives.get(0),
+                    layout(),
+                    input.gatewayId,
+                    input.delimiterChar(),
+                    input.commentMarker(),
+                    maxSamples);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -198,19 +246,24 @@ public final class ImportCountsCommand implements Callable<Integer> {
                 Path file = input.files.get(f);
                 String name = CsvFileOptions.name(file);
                 try (Reader reader = Files.newBufferedReader(file, input.charset)) {
-                    totals.add(parser.read(reader, hives.get(f), several ? name : null,
+                    totals.add(parser.read(
+                            reader,
+                            hives.get(f),
+                            several ? name : null,
                             problem -> report(err, reported, name + ": " + problem)));
                 }
             }
-            finished = parser.finish(problem -> report(err, reported, label + ": "
-                    + (several ? problem.message() : problem.toString())));
+            finished = parser.finish(problem ->
+                    report(err, reported, label + ": " + (several ? problem.message() : problem.toString())));
         } catch (CountLogParser.TooManySamples e) {
             err.println(label + ": " + e.getMessage());
             return 1;
         } catch (OutOfMemoryError e) {
-            err.printf("%s: out of memory while holding the samples to sort them (about 200 bytes each at the"
-                    + " peak, 300 per bucket of an event log); nothing was sent. Raise the heap"
-                    + " (JAVA_TOOL_OPTIONS=-Xmx4g), lower --max-samples, or split the input by time%n", label);
+            err.printf(
+                    "%s: out of memory while holding the samples to sort them (about 200 bytes each at the"
+                            + " peak, 300 per bucket of an event log); nothing was sent. Raise the heap"
+                            + " (JAVA_TOOL_OPTIONS=-Xmx4g), lower --max-samples, or split the input by time%n",
+                    label);
             return 1;
         }
         List<CountLogParser.Sample> samples = finished.samples();
@@ -219,14 +272,23 @@ public final class ImportCountsCommand implements Callable<Integer> {
         long[] outsideLimits = {0, 0};
         ImportAudit.Outcome outcome = null;
         if (!samples.isEmpty()) {
-            ImportAudit audit = await ? ImportAudit.begin(cfg.kafkaClientSettings(), topics.activityLate(),
-                    topics.deadLetter(), bytes -> topics.entranceCountsTopic().valueSerde().deserializer()
-                            .deserialize(topics.entranceCounts(), bytes), Duration.ofSeconds(30)) : null;
-            String runId = audit != null ? audit.runId() : java.util.UUID.randomUUID().toString();
+            ImportAudit audit = await
+                    ? ImportAudit.begin(
+                            cfg.kafkaClientSettings(),
+                            topics.activityLate(),
+                            topics.deadLetter(),
+                            bytes -> topics.entranceCountsTopic()
+                                    .valueSerde()
+                                    .deserializer()
+                                    .deserialize(topics.entranceCounts(), bytes),
+                            Duration.ofSeconds(30))
+                    : null;
+            String runId =
+                    audit != null ? audit.runId() : java.util.UUID.randomUUID().toString();
             Map<TopicPartition, Long> lastOffsets;
             long now = System.currentTimeMillis();
-            try (GatewayProducer producer = new GatewayProducer(cfg.kafkaClientSettings(), topics.telemetryTopic(),
-                    topics.entranceCountsTopic())) {
+            try (GatewayProducer producer = new GatewayProducer(
+                    cfg.kafkaClientSettings(), topics.telemetryTopic(), topics.entranceCountsTopic())) {
                 for (CountLogParser.Sample sample : samples) {
                     long eventTime = sample.count().getEventTime().toEpochMilli();
                     Rejection time = limits.check("event_time", eventTime, now);
@@ -238,20 +300,27 @@ public final class ImportCountsCommand implements Callable<Integer> {
                 producer.flush();
                 lastOffsets = producer.lastOffsets();
             }
-            err.printf("%s: import run %s (header %s on each record, kept on its late or dead letter copy)%n",
+            err.printf(
+                    "%s: import run %s (header %s on each record, kept on its late or dead letter copy)%n",
                     label, runId, ImportAudit.RUN_HEADER);
             if (audit != null) {
                 String group = cfg.getString(IngestConfig.TOPOLOGY_APPLICATION_ID);
-                Map<TopicPartition, Long> behind = audit.awaitConsumed(group, lastOffsets,
-                        Duration.ofSeconds(awaitTimeoutSeconds));
+                Map<TopicPartition, Long> behind =
+                        audit.awaitConsumed(group, lastOffsets, Duration.ofSeconds(awaitTimeoutSeconds));
                 if (!behind.isEmpty()) {
                     printMoreProblems(err, label, reported);
                     printSummary(totals, finished, topics, null);
-                    err.printf("%s: the topology (consumer group %s) has not consumed the import's samples within %d s"
-                            + " in %d of %d partitions (%s); are the topology and this command configured alike? The"
-                            + " samples stay on %s and will be summed, late or dead-lettered when it reads them%n",
-                            label, group, awaitTimeoutSeconds, behind.size(), lastOffsets.size(), describe(behind,
-                                    lastOffsets), topics.entranceCounts());
+                    err.printf(
+                            "%s: the topology (consumer group %s) has not consumed the import's samples within %d s"
+                                    + " in %d of %d partitions (%s); are the topology and this command configured alike? The"
+                                    + " samples stay on %s and will be summed, late or dead-lettered when it reads them%n",
+                            label,
+                            group,
+                            awaitTimeoutSeconds,
+                            behind.size(),
+                            lastOffsets.size(),
+                            describe(behind, lastOffsets),
+                            topics.entranceCounts());
                     return 1;
                 }
                 outcome = audit.collect(Duration.ofSeconds(60));
@@ -263,35 +332,47 @@ public final class ImportCountsCommand implements Callable<Integer> {
         printSummary(totals, finished, topics, outcome);
         ImportCsvCommand.warnOutsideLimits(err, label, "samples", limits, outsideLimits);
         if (outcome != null && !outcome.late().isEmpty()) {
-            err.printf("%s: %,d samples came after their hour had closed and went to %s, not summed. The topology"
-                    + " closes an hour of a partition of %s once that partition's stream time (its newest sample) has"
-                    + " passed the hour's end plus the grace period, activity.window.grace.ms = %s; so history"
-                    + " imported after newer samples of the same partition is late. Import all the history of a"
-                    + " data set in one run (several --file), before live samples or into a topology of its own"
-                    + " (README, import-counts: 'Historical counts').%n", label, outcome.late().size(),
-                    topics.activityLate(), topics.entranceCounts(), TimeLimits.describe(Duration.ofMillis(
-                            cfg.getLong(IngestConfig.ACTIVITY_GRACE_MS))));
+            err.printf(
+                    "%s: %,d samples came after their hour had closed and went to %s, not summed. The topology"
+                            + " closes an hour of a partition of %s once that partition's stream time (its newest sample) has"
+                            + " passed the hour's end plus the grace period, activity.window.grace.ms = %s; so history"
+                            + " imported after newer samples of the same partition is late. Import all the history of a"
+                            + " data set in one run (several --file), before live samples or into a topology of its own"
+                            + " (README, import-counts: 'Historical counts').%n",
+                    label,
+                    outcome.late().size(),
+                    topics.activityLate(),
+                    topics.entranceCounts(),
+                    TimeLimits.describe(Duration.ofMillis(cfg.getLong(IngestConfig.ACTIVITY_GRACE_MS))));
         }
         long rows = totals.stream().mapToLong(CountLogParser.FileTotals::rows).sum();
         if (rows > 0 && samples.isEmpty()) {
-            err.printf("%s: no sample could be read; check --time-column, --time-format, --zone and the count or"
-                    + " direction columns%n", label);
+            err.printf(
+                    "%s: no sample could be read; check --time-column, --time-format, --zone and the count or"
+                            + " direction columns%n",
+                    label);
             return 3;
         }
         if (outcome != null && outcome.late().size() + outcome.rejected().size() == samples.size()) {
             err.printf("%s: no sample was summed%n", label);
             return 3;
         }
-        long problems = totals.stream().mapToLong(CountLogParser.FileTotals::rejectedRows).sum()
-                + finished.conflicts() + finished.rejectedPassages()
-                + (outcome == null ? 0 : outcome.late().size() + outcome.rejected().size());
+        long problems = totals.stream()
+                        .mapToLong(CountLogParser.FileTotals::rejectedRows)
+                        .sum()
+                + finished.conflicts()
+                + finished.rejectedPassages()
+                + (outcome == null
+                        ? 0
+                        : outcome.late().size() + outcome.rejected().size());
         return strict && problems > 0 ? 3 : 0;
     }
 
     private void printMoreProblems(PrintWriter err, String label, long[] reported) {
         if (reported[0] > input.maxReported) {
-            err.printf("%s: %d more problems not shown (--max-reported %d)%n", label,
-                    reported[0] - input.maxReported, input.maxReported);
+            err.printf(
+                    "%s: %d more problems not shown (--max-reported %d)%n",
+                    label, reported[0] - input.maxReported, input.maxReported);
         }
     }
 
@@ -301,60 +382,89 @@ public final class ImportCountsCommand implements Callable<Integer> {
         }
     }
 
-    private void printSummary(List<CountLogParser.FileTotals> totals, CountLogParser.Finished finished, Topics topics,
+    private void printSummary(
+            List<CountLogParser.FileTotals> totals,
+            CountLogParser.Finished finished,
+            Topics topics,
             ImportAudit.Outcome outcome) {
         PrintWriter out = spec.commandLine().getOut();
         for (int f = 0; f < totals.size(); f++) {
             CountLogParser.FileTotals t = totals.get(f);
-            StringBuilder line = new StringBuilder(CsvFileOptions.name(input.files.get(f))).append(": ")
-                    .append(t.rows()).append(" rows read");
+            StringBuilder line = new StringBuilder(CsvFileOptions.name(input.files.get(f)))
+                    .append(": ")
+                    .append(t.rows())
+                    .append(" rows read");
             if (layout.events != null) {
                 line.append(", ").append(t.passages()).append(" passages counted");
             }
             line.append(", ").append(t.rejectedRows()).append(" rows rejected");
             if (t.resolvedTimes() > 0) {
-                line.append(", ").append(t.resolvedTimes()).append(" daylight-saving times resolved (--dst ")
-                        .append(input.dst.trim()).append(')');
+                line.append(", ")
+                        .append(t.resolvedTimes())
+                        .append(" daylight-saving times resolved (--dst ")
+                        .append(input.dst.trim())
+                        .append(')');
             }
             if (input.commentPrefix != null) {
                 line.append(", ").append(t.commentLines()).append(" comment lines skipped");
             }
             out.println(line);
         }
-        String label = input.files.size() > 1 ? input.files.size() + " files"
-                : CsvFileOptions.name(input.files.get(0));
-        StringBuilder line = new StringBuilder(label).append(": ").append(finished.samples().size())
-                .append(" samples produced to ").append(topics.entranceCounts());
+        String label = input.files.size() > 1 ? input.files.size() + " files" : CsvFileOptions.name(input.files.get(0));
+        StringBuilder line = new StringBuilder(label)
+                .append(": ")
+                .append(finished.samples().size())
+                .append(" samples produced to ")
+                .append(topics.entranceCounts());
         if (layout.events != null) {
-            line.append(" (passages counted per hive in ").append(layout.events.bucketSeconds).append(" s buckets");
+            line.append(" (passages counted per hive in ")
+                    .append(layout.events.bucketSeconds)
+                    .append(" s buckets");
             if (finished.rejectedPassages() > 0) {
-                line.append("; ").append(finished.rejectedPassages()).append(" passages in buckets over the limit"
-                        + " of a sample not sent");
+                line.append("; ")
+                        .append(finished.rejectedPassages())
+                        .append(" passages in buckets over the limit" + " of a sample not sent");
             }
             line.append(')');
         } else {
-            line.append(", ").append(finished.duplicates()).append(" exact duplicates, ")
-                    .append(finished.conflicts()).append(" conflicting duplicates");
+            line.append(", ")
+                    .append(finished.duplicates())
+                    .append(" exact duplicates, ")
+                    .append(finished.conflicts())
+                    .append(" conflicting duplicates");
         }
         out.println(line);
         long samples = finished.samples().size();
         if (outcome != null) {
             long late = outcome.late().size();
             long rejected = outcome.rejected().size();
-            out.printf("%s: the topology consumed all %d samples: %d summed, %d late (on %s),"
-                    + " %d rejected (on %s)%n", label, samples, samples - late - rejected,
-                    late, topics.activityLate(), rejected, topics.deadLetter());
+            out.printf(
+                    "%s: the topology consumed all %d samples: %d summed, %d late (on %s)," + " %d rejected (on %s)%n",
+                    label,
+                    samples,
+                    samples - late - rejected,
+                    late,
+                    topics.activityLate(),
+                    rejected,
+                    topics.deadLetter());
         } else if (!await && samples > 0) {
-            out.printf("%s: not followed through the topology; --await reports which samples"
-                    + " were summed, late or rejected%n", label);
+            out.printf(
+                    "%s: not followed through the topology; --await reports which samples"
+                            + " were summed, late or rejected%n",
+                    label);
         }
     }
 
     private static String describe(Map<TopicPartition, Long> behind, Map<TopicPartition, Long> lastOffsets) {
-        return String.join(", ", behind.entrySet().stream().sorted(Map.Entry.comparingByKey(
-                java.util.Comparator.comparing(TopicPartition::toString))).limit(5)
-                .map(e -> e.getKey() + " committed " + (e.getValue() < 0 ? "nothing" : e.getValue())
-                        + ", last sample at " + lastOffsets.get(e.getKey())).toList())
+        return String.join(
+                        ", ",
+                        behind.entrySet().stream()
+                                .sorted(Map.Entry.comparingByKey(
+                                        java.util.Comparator.comparing(TopicPartition::toString)))
+                                .limit(5)
+                                .map(e -> e.getKey() + " committed " + (e.getValue() < 0 ? "nothing" : e.getValue())
+                                        + ", last sample at " + lastOffsets.get(e.getKey()))
+                                .toList())
                 + (behind.size() > 5 ? ", ..." : "");
     }
 }

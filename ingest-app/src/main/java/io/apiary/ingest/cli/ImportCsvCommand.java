@@ -1,14 +1,5 @@
 package io.apiary.ingest.cli;
 
-import java.io.PrintWriter;
-import java.io.Reader;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.function.Consumer;
-
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.deadletter.RejectReason;
 import io.apiary.ingest.gateway.CsvReadingParser;
@@ -24,6 +15,14 @@ import io.apiary.ingest.topology.IngestTopology;
 import io.apiary.ingest.topology.TopologySettings;
 import io.apiary.ingest.validation.Rejection;
 import io.apiary.ingest.validation.TimeLimits;
+import java.io.PrintWriter;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,38 +37,53 @@ import picocli.CommandLine.Spec;
  * with its line number, and so is every conflicting duplicate ({@link DuplicateReadings}); each
  * column's sensor id follows {@link SensorMapping}, and the mapping is printed before anything is sent.
  */
-@Command(name = "import-csv", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "import-csv",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Replays a CSV of sensor readings into the gateway telemetry topic.",
-        footer = {"", "Example (the UrBAN Montreal file, on a dev stack started with 'devstack'):",
-                "  ingest-app import-csv --file ingest-app/src/main/resources/data/urban-montreal/sensor_2021.csv \\",
-                "    --time-column Date --hive-column 'Tag number' \\",
-                "    --sensor temperature=TEMPERATURE:degC --sensor humidity=HUMIDITY:%%RH \\",
-                "    --config /tmp/apiary-devstack-.../apiary-devstack.properties",
-                "",
-                "The topology validates what arrives: for readings older than its maximum age (default 90 days) it",
-                "must run with a larger validation.max.age.ms, as the devstack settings file has. The importer",
-                "warns when the readings fall outside the limits its own configuration gives."})
+        footer = {
+            "",
+            "Example (the UrBAN Montreal file, on a dev stack started with 'devstack'):",
+            "  ingest-app import-csv --file ingest-app/src/main/resources/data/urban-montreal/sensor_2021.csv \\",
+            "    --time-column Date --hive-column 'Tag number' \\",
+            "    --sensor temperature=TEMPERATURE:degC --sensor humidity=HUMIDITY:%%RH \\",
+            "    --config /tmp/apiary-devstack-.../apiary-devstack.properties",
+            "",
+            "The topology validates what arrives: for readings older than its maximum age (default 90 days) it",
+            "must run with a larger validation.max.age.ms, as the devstack settings file has. The importer",
+            "warns when the readings fall outside the limits its own configuration gives."
+        })
 public final class ImportCsvCommand implements Callable<Integer> {
 
     @Mixin
     CsvFileOptions input;
 
-    @Option(names = "--sensor", required = true, paramLabel = "COLUMN=TYPE:UNIT[:SENSOR_ID]",
-            description = {"A sensor column, e.g. temperature=TEMPERATURE:degC or temp_in=TEMPERATURE:degC:inside."
-                    + " Repeatable. Without SENSOR_ID, the only column of a type gets sensor id 'default' and"
-                    + " several columns of one type each get an id made from the column name. A UNIT of the same"
-                    + " quantity as one the pipeline takes is converted to it (weight=WEIGHT:g to kg, degF or K to"
-                    + " degC, m/s to mm/s)."})
+    @Option(
+            names = "--sensor",
+            required = true,
+            paramLabel = "COLUMN=TYPE:UNIT[:SENSOR_ID]",
+            description = {
+                "A sensor column, e.g. temperature=TEMPERATURE:degC or temp_in=TEMPERATURE:degC:inside."
+                        + " Repeatable. Without SENSOR_ID, the only column of a type gets sensor id 'default' and"
+                        + " several columns of one type each get an id made from the column name. A UNIT of the same"
+                        + " quantity as one the pipeline takes is converted to it (weight=WEIGHT:g to kg, degF or K to"
+                        + " degC, m/s to mm/s)."
+            })
     List<String> sensors;
 
-    @Option(names = "--duplicate-check-limit", paramLabel = "N",
+    @Option(
+            names = "--duplicate-check-limit",
+            paramLabel = "N",
             description = "Distinct (hive, sensor, time) keys the duplicate check holds, about 27 to 54 bytes each;"
                     + " past it, readings of new keys are not checked (and a warning says from which line on);"
                     + " 0 turns the check off (default: ${DEFAULT-VALUE}).")
     long duplicateCheckLimit = DuplicateReadings.DEFAULT_LIMIT;
 
-    @Option(names = "--strict", description = "Exit with code 3 if any row or cell was rejected or any conflicting"
-            + " duplicate found (without it: only if no reading at all could be read).")
+    @Option(
+            names = "--strict",
+            description = "Exit with code 3 if any row or cell was rejected or any conflicting"
+                    + " duplicate found (without it: only if no reading at all could be read).")
     boolean strict;
 
     @Mixin
@@ -86,11 +100,18 @@ public final class ImportCsvCommand implements Callable<Integer> {
         Path file;
         try {
             file = input.singleFile("import-csv");
-            columns = SensorMapping.resolve(sensors.stream().map(SensorColumnSpec::parse).toList());
+            columns = SensorMapping.resolve(
+                    sensors.stream().map(SensorColumnSpec::parse).toList());
             input.requireMaxReported();
             duplicates = new DuplicateReadings(duplicateCheckLimit);
-            parser = new CsvReadingParser(input.timeColumn, input.timeParser(), input.hiveSource(file), columns,
-                    input.gatewayId, input.delimiterChar(), input.commentMarker());
+            parser = new CsvReadingParser(
+                    input.timeColumn,
+                    input.timeParser(),
+                    input.hiveSource(file),
+                    columns,
+                    input.gatewayId,
+                    input.delimiterChar(),
+                    input.commentMarker());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -117,36 +138,55 @@ public final class ImportCsvCommand implements Callable<Integer> {
         long startedAt = System.currentTimeMillis();
         long[] outsideLimits = {0, 0}; // expired, from the future
         CsvReadingParser.Totals totals;
-        try (GatewayProducer producer = new GatewayProducer(cfg.kafkaClientSettings(), topics.telemetryTopic(),
-                topics.entranceCountsTopic());
-             Reader reader = Files.newBufferedReader(file, input.charset)) {
-            totals = parser.parseWithLines(reader, (reading, line) -> {
-                Rejection time = limits.check("reading_time", reading.getReadingTime().toEpochMilli(), startedAt);
-                if (time != null) {
-                    outsideLimits[time.reason() == RejectReason.FUTURE_TIMESTAMP ? 1 : 0]++;
-                }
-                try {
-                    producer.send(reading);
-                } catch (RecordTooLargeException e) {
-                    throw new CsvReadingParser.RejectedReading(e.getMessage());
-                }
-                DuplicateReadings.Conflict conflict = duplicates.offer(reading, line);
-                if (conflict != null) {
-                    report.accept(conflict);
-                }
-            }, report::accept);
+        try (GatewayProducer producer = new GatewayProducer(
+                        cfg.kafkaClientSettings(), topics.telemetryTopic(), topics.entranceCountsTopic());
+                Reader reader = Files.newBufferedReader(file, input.charset)) {
+            totals = parser.parseWithLines(
+                    reader,
+                    (reading, line) -> {
+                        Rejection time = limits.check(
+                                "reading_time", reading.getReadingTime().toEpochMilli(), startedAt);
+                        if (time != null) {
+                            outsideLimits[time.reason() == RejectReason.FUTURE_TIMESTAMP ? 1 : 0]++;
+                        }
+                        try {
+                            producer.send(reading);
+                        } catch (RecordTooLargeException e) {
+                            throw new CsvReadingParser.RejectedReading(e.getMessage());
+                        }
+                        DuplicateReadings.Conflict conflict = duplicates.offer(reading, line);
+                        if (conflict != null) {
+                            report.accept(conflict);
+                        }
+                    },
+                    report::accept);
             producer.flush();
         }
         if (reported[0] > maxReported) {
-            err.printf("%s: %d more problems and conflicts not shown (--max-reported %d)%n", name,
-                    reported[0] - maxReported, maxReported);
+            err.printf(
+                    "%s: %d more problems and conflicts not shown (--max-reported %d)%n",
+                    name, reported[0] - maxReported, maxReported);
         }
-        spec.commandLine().getOut().printf("%s: %d rows read, %d readings produced to %s, %d rows and %d cells"
-                + " rejected, %d exact duplicates, %d conflicting duplicates%s%n", name, totals.rows(), totals.readings(),
-                topics.telemetry(), totals.rejectedRows(), totals.rejectedCells(), duplicates.duplicates(),
-                duplicates.conflicts(), (totals.resolvedTimes() == 0 ? ""
-                        : ", " + totals.resolvedTimes() + " daylight-saving times resolved (--dst " + input.dst.trim() + ")")
-                        + (input.commentPrefix == null ? "" : ", " + totals.commentLines() + " comment lines skipped"));
+        spec.commandLine()
+                .getOut()
+                .printf(
+                        "%s: %d rows read, %d readings produced to %s, %d rows and %d cells"
+                                + " rejected, %d exact duplicates, %d conflicting duplicates%s%n",
+                        name,
+                        totals.rows(),
+                        totals.readings(),
+                        topics.telemetry(),
+                        totals.rejectedRows(),
+                        totals.rejectedCells(),
+                        duplicates.duplicates(),
+                        duplicates.conflicts(),
+                        (totals.resolvedTimes() == 0
+                                        ? ""
+                                        : ", " + totals.resolvedTimes() + " daylight-saving times resolved (--dst "
+                                                + input.dst.trim() + ")")
+                                + (input.commentPrefix == null
+                                        ? ""
+                                        : ", " + totals.commentLines() + " comment lines skipped"));
         warn(err, name, duplicates, limits, outsideLimits);
         if (totals.rows() > 0 && totals.readings() == 0) {
             err.printf("%s: no reading could be read; check --time-column, --time-format, --zone and --sensor%n", name);
@@ -155,11 +195,12 @@ public final class ImportCsvCommand implements Callable<Integer> {
         return strict && (totals.rejectedRows() + totals.rejectedCells() + duplicates.conflicts()) > 0 ? 3 : 0;
     }
 
-    private static void warn(PrintWriter err, String name, DuplicateReadings duplicates, TimeLimits limits,
-            long[] outsideLimits) {
+    private static void warn(
+            PrintWriter err, String name, DuplicateReadings duplicates, TimeLimits limits, long[] outsideLimits) {
         if (duplicates.conflicts() > 0) {
-            err.printf("%s: %,d conflicting duplicates: readings of one hive, sensor and time with different values;"
-                    + " both of each were sent, and %s keeps one of them whole, the same one in any order%n",
+            err.printf(
+                    "%s: %,d conflicting duplicates: readings of one hive, sensor and time with different values;"
+                            + " both of each were sent, and %s keeps one of them whole, the same one in any order%n",
                     name, duplicates.conflicts(), TableNames.HIVE_TELEMETRY);
         }
         if (duplicates.partial() != null) {
@@ -179,15 +220,21 @@ public final class ImportCsvCommand implements Callable<Integer> {
      */
     static void warnOutsideLimits(PrintWriter err, String name, String what, TimeLimits limits, long[] outsideLimits) {
         if (outsideLimits[0] > 0) {
-            err.printf("%s: warning: %,d of the %s are older than the maximum age of %s that a topology with this"
-                    + " configuration accepts; it will dead-letter them as EXPIRED_TIMESTAMP. To replay history, run"
-                    + " the topology with a larger validation.max.age.ms (ms; e.g. --set validation.max.age.ms=%d for"
-                    + " 20 years; the devstack settings file has it).%n", name, outsideLimits[0], what,
-                    TimeLimits.describe(limits.maxAge()), Duration.ofDays(365 * 20).toMillis());
+            err.printf(
+                    "%s: warning: %,d of the %s are older than the maximum age of %s that a topology with this"
+                            + " configuration accepts; it will dead-letter them as EXPIRED_TIMESTAMP. To replay history, run"
+                            + " the topology with a larger validation.max.age.ms (ms; e.g. --set validation.max.age.ms=%d for"
+                            + " 20 years; the devstack settings file has it).%n",
+                    name,
+                    outsideLimits[0],
+                    what,
+                    TimeLimits.describe(limits.maxAge()),
+                    Duration.ofDays(365 * 20).toMillis());
         }
         if (outsideLimits[1] > 0) {
-            err.printf("%s: warning: %,d of the %s are more than %s ahead of this machine's clock; the topology"
-                    + " will dead-letter them as FUTURE_TIMESTAMP (validation.max.future.skew.ms); check --zone.%n",
+            err.printf(
+                    "%s: warning: %,d of the %s are more than %s ahead of this machine's clock; the topology"
+                            + " will dead-letter them as FUTURE_TIMESTAMP (validation.max.future.skew.ms); check --zone.%n",
                     name, outsideLimits[1], what, TimeLimits.describe(limits.maxFutureSkew()));
         }
     }

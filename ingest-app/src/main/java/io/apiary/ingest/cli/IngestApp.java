@@ -11,12 +11,29 @@ import picocli.CommandLine.Command;
  * actionable line on stderr (stack traces with {@code APIARY_LOG_LEVEL=DEBUG}); exit code 1 on
  * error, 2 on bad usage or invalid configuration (nothing was started).
  */
-@Command(name = "ingest-app", mixinStandardHelpOptions = true, versionProvider = IngestApp.Version.class,
+@Command(
+        name = "ingest-app",
+        mixinStandardHelpOptions = true,
+        versionProvider = IngestApp.Version.class,
         description = "Apiary Ingest: hive gateway telemetry from Kafka to Cassandra.",
-        subcommands = {DemoCommand.class, RunCommand.class, ImportCsvCommand.class, ImportCountsCommand.class, SchemaCommand.class,
-                RegistryCommand.class, TopicsCommand.class, DevStackCommand.class, DumpCommand.class, BenchCommand.class, ConfigCommand.class,
-                PartitionsCommand.class, QueryCommand.class, ReportCommand.class, TableCommand.class,
-                CommandLine.HelpCommand.class})
+        subcommands = {
+            DemoCommand.class,
+            RunCommand.class,
+            ImportCsvCommand.class,
+            ImportCountsCommand.class,
+            SchemaCommand.class,
+            RegistryCommand.class,
+            TopicsCommand.class,
+            DevStackCommand.class,
+            DumpCommand.class,
+            BenchCommand.class,
+            ConfigCommand.class,
+            PartitionsCommand.class,
+            QueryCommand.class,
+            ReportCommand.class,
+            TableCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class IngestApp {
 
     /**
@@ -46,16 +63,19 @@ public final class IngestApp {
         cli.setUsageHelpAutoWidth(true);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             boolean badConfig = e instanceof ConfigException;
-            String message = badConfig ? e.getMessage() + " (settings come from --config, APIARY_* environment"
-                    + " variables and --set; see README.md, Configuration)"
+            String message = badConfig
+                    ? e.getMessage() + " (settings come from --config, APIARY_* environment"
+                            + " variables and --set; see README.md, Configuration)"
                     : e instanceof com.datastax.oss.driver.api.core.AllNodesFailedException
                             ? "no Cassandra node accepted a connection: " + e.getMessage() + " (check "
                                     + "cassandra.contact.points and the credentials; for a local stack, pass --config"
                                     + " with the settings file that 'devstack' or 'demo --keep-running' printed)"
-                    : e instanceof IllegalArgumentException || e instanceof IllegalStateException
-                            || e instanceof io.apiary.ingest.serde.SchemaRegistryException
-                            || e instanceof io.apiary.ingest.read.ReadException
-                            ? e.getMessage() : e.toString();
+                            : e instanceof IllegalArgumentException
+                                            || e instanceof IllegalStateException
+                                            || e instanceof io.apiary.ingest.serde.SchemaRegistryException
+                                            || e instanceof io.apiary.ingest.read.ReadException
+                                    ? e.getMessage()
+                                    : e.toString();
             commandLine.getErr().println("error: " + message);
             if (org.slf4j.LoggerFactory.getLogger(IngestApp.class).isDebugEnabled()) {
                 e.printStackTrace(commandLine.getErr());

@@ -1,11 +1,5 @@
 package io.apiary.ingest.cli;
 
-import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.Callable;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
@@ -25,6 +19,11 @@ import io.apiary.ingest.read.SeriesTable;
 import io.apiary.ingest.read.TelemetryRow;
 import io.apiary.ingest.read.TimedRow;
 import io.apiary.ingest.read.WeatherRow;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,11 +36,17 @@ import picocli.CommandLine.Spec;
  * ({@link HiveDataReader}): rows on stdout as an aligned table, CSV or JSON lines; on stderr how
  * many rows, from how many partitions, in how long, and the page token of the next page.
  */
-@Command(name = "query", mixinStandardHelpOptions = true,
+@Command(
+        name = "query",
+        mixinStandardHelpOptions = true,
         description = "Reads a hive's (station's, agent's) rows over a time range from Cassandra, doing the day "
                 + "and shard bucket math for you.",
-        subcommands = {QueryCommand.Telemetry.class, QueryCommand.Activity.class, QueryCommand.Weather.class,
-                QueryCommand.Alerts.class})
+        subcommands = {
+            QueryCommand.Telemetry.class,
+            QueryCommand.Activity.class,
+            QueryCommand.Weather.class,
+            QueryCommand.Alerts.class
+        })
 public final class QueryCommand {
 
     /** What every query subcommand takes: the range, order, limit, page token, format and settings. */
@@ -50,19 +55,29 @@ public final class QueryCommand {
         @Mixin
         RangeOptions range;
 
-        @Option(names = "--order", defaultValue = "asc", paramLabel = "asc|desc",
+        @Option(
+                names = "--order",
+                defaultValue = "asc",
+                paramLabel = "asc|desc",
                 description = "Oldest first (asc, the default) or newest first (desc).")
         String order;
 
-        @Option(names = "--limit", paramLabel = "N",
+        @Option(
+                names = "--limit",
+                paramLabel = "N",
                 description = "Print at most N rows, then the page token of the next page (default: every row).")
         Integer limit;
 
-        @Option(names = "--page-token", paramLabel = "TOKEN",
+        @Option(
+                names = "--page-token",
+                paramLabel = "TOKEN",
                 description = "Continue after the page that printed this token (same query, same order).")
         String pageToken;
 
-        @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv|json",
+        @Option(
+                names = "--format",
+                defaultValue = "table",
+                paramLabel = "table|csv|json",
                 description = "table (aligned, the default), csv (with a header row) or json (JSON lines).")
         String format;
 
@@ -94,8 +109,8 @@ public final class QueryCommand {
             ReadRequest<R> request;
             OutputFormat output;
             try {
-                request = new ReadRequest<>(table(), entity(), sensors(), range.range(),
-                        ReadOrder.parse(order), pageToken);
+                request = new ReadRequest<>(
+                        table(), entity(), sensors(), range.range(), ReadOrder.parse(order), pageToken);
                 output = OutputFormat.parse(format);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -138,8 +153,8 @@ public final class QueryCommand {
                 @Override
                 public boolean hasNext() {
                     if (count % 100 == 0 && count > 0 && out.checkError()) {
-                        throw new io.apiary.ingest.read.ReadException("the output was closed after " + count
-                                + " rows; stopped reading", null);
+                        throw new io.apiary.ingest.read.ReadException(
+                                "the output was closed after " + count + " rows; stopped reading", null);
                     }
                     return rows.hasNext();
                 }
@@ -153,27 +168,43 @@ public final class QueryCommand {
         }
 
         private String summary(ReadStats stats) {
-            return String.format(Locale.ROOT, "%,d %s of %s from %,d of the %,d partitions that can hold them "
-                    + "(%,d %s) in %.3f s", stats.rows(), stats.rows() == 1 ? "row" : "rows", stats.tablesText(),
-                    stats.partitionsRead(), stats.partitionsInRange(), stats.requests(),
-                    stats.requests() == 1 ? "request" : "requests", stats.elapsed().toNanos() / 1e9);
+            return String.format(
+                    Locale.ROOT,
+                    "%,d %s of %s from %,d of the %,d partitions that can hold them " + "(%,d %s) in %.3f s",
+                    stats.rows(),
+                    stats.rows() == 1 ? "row" : "rows",
+                    stats.tablesText(),
+                    stats.partitionsRead(),
+                    stats.partitionsInRange(),
+                    stats.requests(),
+                    stats.requests() == 1 ? "request" : "requests",
+                    stats.elapsed().toNanos() / 1e9);
         }
     }
 
     /** {@code query telemetry}. */
-    @Command(name = "telemetry", mixinStandardHelpOptions = true, sortOptions = false,
+    @Command(
+            name = "telemetry",
+            mixinStandardHelpOptions = true,
+            sortOptions = false,
             description = "A hive's sensor readings (hive_telemetry_v2, and the legacy hive_telemetry while it "
                     + "exists), merged in time order across its day and shard partitions.",
-            footer = {"", "Examples:", "  ingest-app query telemetry --hive 3627 --sensor TEMPERATURE --from 2021-07-15 "
-                    + "--to 2021-07-15 --limit 5 --config apiary-devstack.properties",
+            footer = {
+                "",
+                "Examples:",
+                "  ingest-app query telemetry --hive 3627 --sensor TEMPERATURE --from 2021-07-15 "
+                        + "--to 2021-07-15 --limit 5 --config apiary-devstack.properties",
                 "  ingest-app query telemetry --hive 3627 --sensor TEMPERATURE:inside,HUMIDITY --from 2021-07-15 "
-                    + "--to 2021-07-15 --config apiary-devstack.properties"})
+                        + "--to 2021-07-15 --config apiary-devstack.properties"
+            })
     static final class Telemetry extends Query<TelemetryRow> {
 
         @Option(names = "--hive", required = true, paramLabel = "ID", description = "The hive id.")
         String hive;
 
-        @Option(names = "--sensor", paramLabel = "TYPE[:SENSOR_ID]",
+        @Option(
+                names = "--sensor",
+                paramLabel = "TYPE[:SENSOR_ID]",
                 description = "Sensors to read: a type for every sensor of it, TYPE:SENSOR_ID for one, e.g. "
                         + "TEMPERATURE:inside,HUMIDITY (default: every sensor of every type).")
         List<String> sensorTexts = new ArrayList<>();
@@ -209,10 +240,17 @@ public final class QueryCommand {
     }
 
     /** {@code query activity}. */
-    @Command(name = "activity", mixinStandardHelpOptions = true, sortOptions = false,
+    @Command(
+            name = "activity",
+            mixinStandardHelpOptions = true,
+            sortOptions = false,
             description = "A hive's hourly bee entries and exits (hive_activity), one row per UTC hour.",
-            footer = {"", "Example:", "  ingest-app query activity --hive 3627 --from 2021-07-15 --to 2021-07-16 "
-                    + "--config apiary-devstack.properties"})
+            footer = {
+                "",
+                "Example:",
+                "  ingest-app query activity --hive 3627 --from 2021-07-15 --to 2021-07-16 "
+                        + "--config apiary-devstack.properties"
+            })
     static final class Activity extends Query<ActivityRow> {
 
         @Option(names = "--hive", required = true, paramLabel = "ID", description = "The hive id.")
@@ -230,8 +268,12 @@ public final class QueryCommand {
     }
 
     /** {@code query weather}. */
-    @Command(name = "weather", mixinStandardHelpOptions = true, sortOptions = false,
-            description = "A weather station's readings (weather_readings), merged across its day and shard partitions.")
+    @Command(
+            name = "weather",
+            mixinStandardHelpOptions = true,
+            sortOptions = false,
+            description =
+                    "A weather station's readings (weather_readings), merged across its day and shard partitions.")
     static final class Weather extends Query<WeatherRow> {
 
         @Option(names = "--station", required = true, paramLabel = "ID", description = "The station id.")
@@ -249,7 +291,10 @@ public final class QueryCommand {
     }
 
     /** {@code query alerts}. */
-    @Command(name = "alerts", mixinStandardHelpOptions = true, sortOptions = false,
+    @Command(
+            name = "alerts",
+            mixinStandardHelpOptions = true,
+            sortOptions = false,
             description = "A monitoring agent's alerts (agent_alerts_v2, and the legacy agent_alerts while it exists), "
                     + "across its day partitions.")
     static final class Alerts extends Query<AlertRow> {

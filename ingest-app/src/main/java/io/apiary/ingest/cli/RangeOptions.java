@@ -6,12 +6,18 @@ import picocli.CommandLine.Option;
 /** The {@code --from} and {@code --to} options of {@code query} and {@code report} (forms: {@link TimeArgument}). */
 public final class RangeOptions {
 
-    @Option(names = "--from", required = true, paramLabel = "TIME",
+    @Option(
+            names = "--from",
+            required = true,
+            paramLabel = "TIME",
             description = "Start of the range, included: a UTC date (2021-07-15), a UTC date and time "
                     + "(2021-07-15T10:00) or an instant (2021-07-15T10:00:00Z, 2021-07-15T12:00+02:00).")
     String from;
 
-    @Option(names = "--to", required = true, paramLabel = "TIME",
+    @Option(
+            names = "--to",
+            required = true,
+            paramLabel = "TIME",
             description = "End of the range: a date includes that whole day; a time is excluded.")
     String to;
 

@@ -1,13 +1,12 @@
 package io.apiary.ingest.cli;
 
-import java.io.PrintWriter;
-import java.util.concurrent.Callable;
-
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.config.RegistryOptions;
 import io.apiary.ingest.serde.SchemaRegistryClient;
 import io.apiary.ingest.serde.SchemaSubjects;
 import io.apiary.ingest.topics.Topics;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
 import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -15,24 +14,34 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code registry register} and {@code registry check}: the pipeline's subjects in a schema registry. */
-@Command(name = "registry", mixinStandardHelpOptions = true, description = "Schema registry commands.",
+@Command(
+        name = "registry",
+        mixinStandardHelpOptions = true,
+        description = "Schema registry commands.",
         subcommands = {RegistryCommand.Register.class, RegistryCommand.Check.class})
 public final class RegistryCommand {
 
     private static SchemaRegistryClient registry(IngestConfig cfg) {
-        return cfg.wireFormat().registryClient().orElseThrow(() -> new ConfigException(RegistryOptions.REGISTRY_URL,
-                "", "this command needs the URL of a schema registry"));
+        return cfg.wireFormat()
+                .registryClient()
+                .orElseThrow(() -> new ConfigException(
+                        RegistryOptions.REGISTRY_URL, "", "this command needs the URL of a schema registry"));
     }
 
     private static void print(PrintWriter out, SchemaSubjects.Outcome outcome) {
-        out.printf("%-40s %s  %d version(s)%s  compatibility %s%n", outcome.subject(),
-                outcome.id() < 0 ? "not registered" : "id " + outcome.id(), outcome.versions(),
+        out.printf(
+                "%-40s %s  %d version(s)%s  compatibility %s%n",
+                outcome.subject(),
+                outcome.id() < 0 ? "not registered" : "id " + outcome.id(),
+                outcome.versions(),
                 outcome.registered() > 0 ? " (" + outcome.registered() + " registered now)" : "",
                 outcome.compatibility());
     }
 
     /** Registers every subject. */
-    @Command(name = "register", mixinStandardHelpOptions = true,
+    @Command(
+            name = "register",
+            mixinStandardHelpOptions = true,
             description = "Registers the schemas of every topic (subjects <topic>-value and <topic>-key): on a new "
                     + "subject, sets compatibility " + SchemaSubjects.COMPATIBILITY + " and registers each kept "
                     + "version of schemas/ oldest first; on an existing one, checks every version against this "
@@ -60,7 +69,9 @@ public final class RegistryCommand {
     }
 
     /** Checks every subject. */
-    @Command(name = "check", mixinStandardHelpOptions = true,
+    @Command(
+            name = "check",
+            mixinStandardHelpOptions = true,
             description = "Checks, without changing anything, that every subject's versions fit this application's "
                     + "schemas both directions (what 'run' checks at start). Exit 1 if a subject lacks the schema or "
                     + "holds a version that does not fit (the error names it).")
@@ -86,8 +97,10 @@ public final class RegistryCommand {
                 }
             }
             if (missing > 0) {
-                spec.commandLine().getErr().println("error: " + missing + " subject(s) lack this application's schema:"
-                        + " run `ingest-app registry register`");
+                spec.commandLine()
+                        .getErr()
+                        .println("error: " + missing + " subject(s) lack this application's schema:"
+                                + " run `ingest-app registry register`");
                 return 1;
             }
             return 0;

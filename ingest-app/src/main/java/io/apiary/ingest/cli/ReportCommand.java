@@ -1,9 +1,5 @@
 package io.apiary.ingest.cli;
 
-import java.nio.file.Path;
-import java.time.Instant;
-import java.util.concurrent.Callable;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
@@ -11,6 +7,9 @@ import io.apiary.ingest.read.HiveDataReader;
 import io.apiary.ingest.read.ReadSettings;
 import io.apiary.ingest.read.TimeRange;
 import io.apiary.ingest.report.HiveReportFile;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,11 +22,17 @@ import picocli.CommandLine.Spec;
  * file (charts and tables; no external scripts or fonts, so it opens offline). Prints the file's
  * path on stdout, what was read on stderr.
  */
-@Command(name = "report", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "report",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Writes an HTML report of one hive over a date range: a chart per sensor, hourly bees in and "
                 + "out, and the numbers behind them. Self-contained: it opens offline in any browser.",
-        footer = {"", "Example:", "  ingest-app report --hive 3627 --from 2021-07-12 --to 2021-07-18 "
-                + "--config apiary-devstack.properties"})
+        footer = {
+            "",
+            "Example:",
+            "  ingest-app report --hive 3627 --from 2021-07-12 --to 2021-07-18 " + "--config apiary-devstack.properties"
+        })
 public final class ReportCommand implements Callable<Integer> {
 
     @Option(names = "--hive", required = true, paramLabel = "ID", description = "The hive id.")
@@ -36,11 +41,16 @@ public final class ReportCommand implements Callable<Integer> {
     @Mixin
     RangeOptions dates;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FILE",
             description = "Where to write the report (default: hive-ID-FROM-TO.html in the current folder).")
     Path output;
 
-    @Option(names = "--max-readings", defaultValue = "1000000", paramLabel = "N",
+    @Option(
+            names = "--max-readings",
+            defaultValue = "1000000",
+            paramLabel = "N",
             description = "Refuse ranges holding more than N readings (the report holds them in memory; "
                     + "default: ${DEFAULT-VALUE}).")
     int maxReadings;
@@ -67,15 +77,15 @@ public final class ReportCommand implements Callable<Integer> {
         }
         Path file;
         try {
-            file = HiveReportFile.checkTarget(output != null ? output
-                    : Path.of(HiveReportFile.fileName(hive, dates.from, dates.to)));
+            file = HiveReportFile.checkTarget(
+                    output != null ? output : Path.of(HiveReportFile.fileName(hive, dates.from, dates.to)));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "-o: " + e.getMessage(), e);
         }
         IngestConfig cfg = config.load();
         try (CqlSession session = CassandraSessions.open(cfg)) {
-            HiveReportFile.Written written = HiveReportFile.write(new HiveDataReader(session, ReadSettings.from(cfg)),
-                    hive, range, file, Instant.now(), maxReadings);
+            HiveReportFile.Written written = HiveReportFile.write(
+                    new HiveDataReader(session, ReadSettings.from(cfg)), hive, range, file, Instant.now(), maxReadings);
             spec.commandLine().getErr().println(written.summary());
             spec.commandLine().getOut().println(written.file());
         }

@@ -1,5 +1,18 @@
 package io.apiary.ingest.cli;
 
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
+import com.datastax.oss.driver.api.core.auth.AuthenticationException;
+import io.apiary.ingest.cassandra.CassandraTls;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.config.OperationsOptions;
+import io.apiary.ingest.deadletter.DeadLetterHeaders;
+import io.apiary.ingest.pipeline.Pipeline;
+import io.apiary.ingest.service.ComponentHealth;
+import io.apiary.ingest.service.HealthReport;
+import io.apiary.ingest.service.HttpEndpoints;
+import io.apiary.ingest.service.PipelineHealth;
+import io.apiary.ingest.service.ServiceMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -8,21 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-
-import io.apiary.ingest.deadletter.DeadLetterHeaders;
-
-import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.pipeline.Pipeline;
-import com.datastax.oss.driver.api.core.AllNodesFailedException;
-import com.datastax.oss.driver.api.core.auth.AuthenticationException;
-import io.apiary.ingest.cassandra.CassandraTls;
-import io.apiary.ingest.config.OperationsOptions;
-import io.apiary.ingest.service.ComponentHealth;
-import io.apiary.ingest.service.HealthReport;
-import io.apiary.ingest.service.HttpEndpoints;
-import io.apiary.ingest.service.PipelineHealth;
-import io.apiary.ingest.service.ServiceMetrics;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -35,7 +33,9 @@ import picocli.CommandLine.Option;
  * {@code shutdown.timeout.ms}) or until a component fails (exit code 1). Serves
  * {@code /health/live}, {@code /health/ready} and {@code /metrics} on {@code http.port}.
  */
-@Command(name = "run", mixinStandardHelpOptions = true,
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
         description = "Runs the topology and/or the Cassandra sink against the configured Kafka and Cassandra.")
 public final class RunCommand implements Callable<Integer> {
 
@@ -43,11 +43,16 @@ public final class RunCommand implements Callable<Integer> {
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(30);
     /** Time the shutdown needs beyond the sink's drain: the final commit, the topology's close. */
     private static final Duration SHUTDOWN_MARGIN = Duration.ofSeconds(10);
+
     private static final Duration STARTUP_RETRY_FIRST = Duration.ofSeconds(2);
     private static final Duration STARTUP_RETRY_MAX = Duration.ofSeconds(30);
 
     /** Which parts to run. */
-    enum Component { all, topology, sink }
+    enum Component {
+        all,
+        topology,
+        sink
+    }
 
     @Mixin
     ConfigOptions config;
@@ -55,7 +60,9 @@ public final class RunCommand implements Callable<Integer> {
     /** What the probes say before the pipeline runs. */
     private volatile String startingDetail = "starting";
 
-    @Option(names = "--component", defaultValue = "all",
+    @Option(
+            names = "--component",
+            defaultValue = "all",
             description = "What to run: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Component component;
 
@@ -75,20 +82,26 @@ public final class RunCommand implements Callable<Integer> {
         public void run() {
             long now = System.nanoTime();
             double deadLettered = registry.find(DeadLetterHeaders.COUNTER).counters().stream()
-                    .mapToDouble(c -> c.count()).sum();
+                    .mapToDouble(c -> c.count())
+                    .sum();
             StringBuilder line = new StringBuilder();
             if (pipeline.streams() != null) {
                 line.append("topology ").append(pipeline.streams().state()).append("; ");
             }
             if (pipeline.sink() != null) {
                 long rows = (long) registry.find("apiary.sink.rows.written").counters().stream()
-                        .mapToDouble(c -> c.count()).sum();
+                        .mapToDouble(c -> c.count())
+                        .sum();
                 var batchRows = registry.find("apiary.sink.batch.rows").summary();
-                line.append(String.format("sink %,d rows written (%,.0f rows/s, %.1f rows per request), "
+                line.append(String.format(
+                        "sink %,d rows written (%,.0f rows/s, %.1f rows per request), "
                                 + "%,.0f in flight (limit %,.0f), %,.0f buffered, %,.0f partitions paused; ",
-                        rows, (rows - lastRows) / ((now - lastNanos) / 1e9),
-                        batchRows == null ? 0.0 : batchRows.mean(), gauge("apiary.sink.in.flight"),
-                        gauge("apiary.sink.in.flight.limit"), gauge("apiary.sink.buffered.rows"),
+                        rows,
+                        (rows - lastRows) / ((now - lastNanos) / 1e9),
+                        batchRows == null ? 0.0 : batchRows.mean(),
+                        gauge("apiary.sink.in.flight"),
+                        gauge("apiary.sink.in.flight.limit"),
+                        gauge("apiary.sink.buffered.rows"),
                         gauge("apiary.sink.paused.partitions")));
                 lastRows = rows;
             }
@@ -108,9 +121,14 @@ public final class RunCommand implements Callable<Integer> {
         Duration shutdownTimeout = Duration.ofMillis(cfg.getLong(OperationsOptions.SHUTDOWN_TIMEOUT_MS));
         long drainMs = cfg.getLong(IngestConfig.SINK_DRAIN_TIMEOUT_MS);
         if (component != Component.topology && shutdownTimeout.toMillis() < drainMs + SHUTDOWN_MARGIN.toMillis()) {
-            LOG.warn("{} ({} ms) leaves less than {} s beyond {} ({} ms) to commit and close; the sink's drain may be "
-                    + "cut short", OperationsOptions.SHUTDOWN_TIMEOUT_MS, shutdownTimeout.toMillis(),
-                    SHUTDOWN_MARGIN.toSeconds(), IngestConfig.SINK_DRAIN_TIMEOUT_MS, drainMs);
+            LOG.warn(
+                    "{} ({} ms) leaves less than {} s beyond {} ({} ms) to commit and close; the sink's drain may be "
+                            + "cut short",
+                    OperationsOptions.SHUTDOWN_TIMEOUT_MS,
+                    shutdownTimeout.toMillis(),
+                    SHUTDOWN_MARGIN.toSeconds(),
+                    IngestConfig.SINK_DRAIN_TIMEOUT_MS,
+                    drainMs);
         }
         if (component != Component.topology) {
             CassandraTls.check(cfg);
@@ -127,31 +145,44 @@ public final class RunCommand implements Callable<Integer> {
             metrics.close();
             throw e;
         }
-        health.set(new PipelineHealth(pipeline, Duration.ofMillis(cfg.getLong(OperationsOptions.HEALTH_SINK_STALL_TIMEOUT_MS)),
-                Duration.ofMillis(cfg.getLong(OperationsOptions.HEALTH_LIVENESS_TIMEOUT_MS)), System::nanoTime));
-        Thread hook = new Thread(() -> {
-            LOG.info("Stopping (SIGTERM or Ctrl-C): draining within {} ms ({})", shutdownTimeout.toMillis(),
-                    OperationsOptions.SHUTDOWN_TIMEOUT_MS);
-            long start = System.nanoTime();
-            boolean clean = pipeline.close(shutdownTimeout);
-            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            if (clean) {
-                LOG.info("Stopped cleanly in {} ms", ms);
-            } else {
-                LOG.warn("Stopped in {} ms, not cleanly: a component did not finish within {}; what it had not "
-                        + "committed is processed again after a restart", ms, OperationsOptions.SHUTDOWN_TIMEOUT_MS);
-            }
-            closeQuietly(http);
-            metrics.close();
-        }, "apiary-shutdown");
+        health.set(new PipelineHealth(
+                pipeline,
+                Duration.ofMillis(cfg.getLong(OperationsOptions.HEALTH_SINK_STALL_TIMEOUT_MS)),
+                Duration.ofMillis(cfg.getLong(OperationsOptions.HEALTH_LIVENESS_TIMEOUT_MS)),
+                System::nanoTime));
+        Thread hook = new Thread(
+                () -> {
+                    LOG.info(
+                            "Stopping (SIGTERM or Ctrl-C): draining within {} ms ({})",
+                            shutdownTimeout.toMillis(),
+                            OperationsOptions.SHUTDOWN_TIMEOUT_MS);
+                    long start = System.nanoTime();
+                    boolean clean = pipeline.close(shutdownTimeout);
+                    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                    if (clean) {
+                        LOG.info("Stopped cleanly in {} ms", ms);
+                    } else {
+                        LOG.warn(
+                                "Stopped in {} ms, not cleanly: a component did not finish within {}; what it had not "
+                                        + "committed is processed again after a restart",
+                                ms,
+                                OperationsOptions.SHUTDOWN_TIMEOUT_MS);
+                    }
+                    closeQuietly(http);
+                    metrics.close();
+                },
+                "apiary-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "apiary-progress");
             t.setDaemon(true);
             return t;
         });
-        progress.scheduleAtFixedRate(new ProgressLog(pipeline, metrics.registry()), PROGRESS_EVERY.toSeconds(),
-                PROGRESS_EVERY.toSeconds(), TimeUnit.SECONDS);
+        progress.scheduleAtFixedRate(
+                new ProgressLog(pipeline, metrics.registry()),
+                PROGRESS_EVERY.toSeconds(),
+                PROGRESS_EVERY.toSeconds(),
+                TimeUnit.SECONDS);
         String failure = pipeline.awaitTermination();
         progress.shutdownNow();
         if (failure != null) {
@@ -179,14 +210,18 @@ public final class RunCommand implements Callable<Integer> {
             try {
                 return Pipeline.start(cfg, component != Component.sink, component != Component.topology, registry);
             } catch (AllNodesFailedException e) {
-                boolean refused = e.getAllErrors().values().stream().flatMap(List::stream)
+                boolean refused = e.getAllErrors().values().stream()
+                        .flatMap(List::stream)
                         .anyMatch(error -> error instanceof AuthenticationException);
                 if (refused) {
                     throw e;
                 }
-                startingDetail = "waiting for Cassandra: " + e.getMessage().lines().findFirst().orElse("");
-                LOG.warn("No Cassandra node answers yet ({}); retrying in {} s", e.getMessage().lines().findFirst()
-                        .orElse(""), backoffMs / 1000);
+                startingDetail = "waiting for Cassandra: "
+                        + e.getMessage().lines().findFirst().orElse("");
+                LOG.warn(
+                        "No Cassandra node answers yet ({}); retrying in {} s",
+                        e.getMessage().lines().findFirst().orElse(""),
+                        backoffMs / 1000);
                 TimeUnit.MILLISECONDS.sleep(backoffMs);
                 backoffMs = Math.min(backoffMs * 2, STARTUP_RETRY_MAX.toMillis());
             }
@@ -197,8 +232,7 @@ public final class RunCommand implements Callable<Integer> {
      * Binds the HTTP endpoints before anything starts, so a port in use fails fast; until the
      * pipeline runs, the process is live and not ready.
      */
-    private HttpEndpoints startHttp(IngestConfig cfg, ServiceMetrics metrics,
-            AtomicReference<PipelineHealth> health) {
+    private HttpEndpoints startHttp(IngestConfig cfg, ServiceMetrics metrics, AtomicReference<PipelineHealth> health) {
         int port = cfg.getInt(OperationsOptions.HTTP_PORT);
         if (port < 0) {
             return null;
@@ -206,17 +240,21 @@ public final class RunCommand implements Callable<Integer> {
         String host = cfg.getString(OperationsOptions.HTTP_HOST);
         if (new java.net.InetSocketAddress(host, Math.max(port, 0)).isUnresolved()) {
             metrics.close();
-            throw new org.apache.kafka.common.config.ConfigException(OperationsOptions.HTTP_HOST, host,
-                    "not an address of this host, nor a name that resolves");
+            throw new org.apache.kafka.common.config.ConfigException(
+                    OperationsOptions.HTTP_HOST, host, "not an address of this host, nor a name that resolves");
         }
         try {
-            return HttpEndpoints.start(host, port,
+            return HttpEndpoints.start(
+                    host,
+                    port,
                     () -> health.get() == null ? starting(true) : health.get().liveness(),
                     () -> health.get() == null ? starting(false) : health.get().readiness(),
                     metrics.registry());
         } catch (IOException e) {
             metrics.close();
-            throw new org.apache.kafka.common.config.ConfigException(OperationsOptions.HTTP_PORT, port,
+            throw new org.apache.kafka.common.config.ConfigException(
+                    OperationsOptions.HTTP_PORT,
+                    port,
                     "cannot listen on " + host + ":" + port + " (" + e.getMessage() + "); choose a free port or -1");
         }
     }

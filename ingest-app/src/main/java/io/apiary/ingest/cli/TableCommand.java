@@ -1,10 +1,5 @@
 package io.apiary.ingest.cli;
 
-import java.io.PrintWriter;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.concurrent.Callable;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
@@ -15,6 +10,10 @@ import io.apiary.ingest.tablecopy.TableCopy;
 import io.apiary.ingest.tablecopy.TableJobs;
 import io.apiary.ingest.tablecopy.TableRef;
 import io.apiary.ingest.tablecopy.TableVerify;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,8 +26,11 @@ import picocli.CommandLine.Spec;
  * layout (a changed primary key, a changed shard count), resumably and by many workers at once,
  * and compares the two (README, "Changing a table's key").
  */
-@Command(name = "table", mixinStandardHelpOptions = true, description = "Commands that move a table's rows into "
-        + "a table of another layout.", subcommands = {TableCommand.Copy.class, TableCommand.Verify.class})
+@Command(
+        name = "table",
+        mixinStandardHelpOptions = true,
+        description = "Commands that move a table's rows into " + "a table of another layout.",
+        subcommands = {TableCommand.Copy.class, TableCommand.Verify.class})
 public final class TableCommand {
 
     /** Exit code of a copy with rows not written, or a verification that found differences. */
@@ -39,37 +41,62 @@ public final class TableCommand {
     /** What both subcommands take. */
     static final class Shared {
 
-        @Option(names = "--from", required = true, paramLabel = "[KEYSPACE.]TABLE",
+        @Option(
+                names = "--from",
+                required = true,
+                paramLabel = "[KEYSPACE.]TABLE",
                 description = "The table to read (default keyspace: cassandra.keyspace).")
         String from;
 
-        @Option(names = "--to", required = true, paramLabel = "[KEYSPACE.]TABLE",
+        @Option(
+                names = "--to",
+                required = true,
+                paramLabel = "[KEYSPACE.]TABLE",
                 description = "The table to write (copy) or compare with (verify); it must exist.")
         String to;
 
-        @Option(names = "--workers", defaultValue = "1", paramLabel = "N",
+        @Option(
+                names = "--workers",
+                defaultValue = "1",
+                paramLabel = "N",
                 description = "Processes sharing the work, each with its own --worker-index (default 1).")
         int workers;
 
-        @Option(names = "--worker-index", defaultValue = "0", paramLabel = "I",
+        @Option(
+                names = "--worker-index",
+                defaultValue = "0",
+                paramLabel = "I",
                 description = "This process, 0 to N-1: it takes every N-th range from the I-th (default 0).")
         int workerIndex;
 
-        @Option(names = "--splits", defaultValue = "1024", paramLabel = "S",
+        @Option(
+                names = "--splits",
+                defaultValue = "1024",
+                paramLabel = "S",
                 description = "Ranges the token ring is cut into, shared by the workers; every worker and every run "
                         + "of one copy must use the same (default ${DEFAULT-VALUE}).")
         int splits;
 
-        @Option(names = "--scan-concurrency", defaultValue = "8", paramLabel = "C",
+        @Option(
+                names = "--scan-concurrency",
+                defaultValue = "8",
+                paramLabel = "C",
                 description = "Ranges this worker reads at once (default ${DEFAULT-VALUE}).")
         int scanConcurrency;
 
-        @Option(names = "--page-rows", defaultValue = "5000", paramLabel = "P",
+        @Option(
+                names = "--page-rows",
+                defaultValue = "5000",
+                paramLabel = "P",
                 description = "Rows per page of a range query (default ${DEFAULT-VALUE}).")
         int pageRows;
 
-        @Option(names = "--max-reported", defaultValue = "100", paramLabel = "N",
-                description = "Rows named at most (failed rows, differences); all are counted (default ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--max-reported",
+                defaultValue = "100",
+                paramLabel = "N",
+                description =
+                        "Rows named at most (failed rows, differences); all are counted (default ${DEFAULT-VALUE}).")
         int maxReported;
 
         @Mixin
@@ -88,8 +115,17 @@ public final class TableCommand {
 
         CopySettings settings(IngestConfig cfg, TableRef target, Long maxRowsPerSecond, Duration progress) {
             try {
-                return TableJobs.settings(cfg, target, workers, workerIndex, splits, scanConcurrency, pageRows,
-                        maxRowsPerSecond, progress, maxReported);
+                return TableJobs.settings(
+                        cfg,
+                        target,
+                        workers,
+                        workerIndex,
+                        splits,
+                        scanConcurrency,
+                        pageRows,
+                        maxRowsPerSecond,
+                        progress,
+                        maxReported);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage(), e);
             }
@@ -97,35 +133,49 @@ public final class TableCommand {
 
         void checkDistinct(TableRef source, TableRef target) {
             if (source.equals(target)) {
-                throw new ParameterException(spec.commandLine(), "--from and --to name the same table, " + source
-                        + ": copy into a new table");
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "--from and --to name the same table, " + source + ": copy into a new table");
             }
         }
     }
 
     /** Copies a table into a table of another layout. */
-    @Command(name = "copy", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"Copies every row of --from into --to, mapped to --to's layout (day and shard computed again "
-                    + "with telemetry.shard.strategy and telemetry.shards or weather.shards), keeping each row's write "
-                    + "time and remaining TTL. Writes through the sink's batching, in-flight limit, rows/s limit and "
-                    + "retries; saves its progress in the table table_copy_progress, so a run killed at any point and "
-                    + "started again with the same arguments resumes where it stopped.",
+    @Command(
+            name = "copy",
+            mixinStandardHelpOptions = true,
+            sortOptions = false,
+            description = {
+                "Copies every row of --from into --to, mapped to --to's layout (day and shard computed again "
+                        + "with telemetry.shard.strategy and telemetry.shards or weather.shards), keeping each row's write "
+                        + "time and remaining TTL. Writes through the sink's batching, in-flight limit, rows/s limit and "
+                        + "retries; saves its progress in the table table_copy_progress, so a run killed at any point and "
+                        + "started again with the same arguments resumes where it stopped.",
                 "Exit code 0 when every range of this worker is copied, 1 when rows could not be written (named on "
                         + "stderr; run again to retry them) or on an error, 2 for bad usage or tables that cannot be "
-                        + "copied (nothing written)."})
+                        + "copied (nothing written)."
+            })
     static final class Copy implements Callable<Integer> {
 
         @Mixin
         Shared shared;
 
-        @Option(names = "--max-rows-per-second", paramLabel = "R",
-                description = "Most rows this worker writes per second, 0 for no limit (default: sink.max.rows.per.second).")
+        @Option(
+                names = "--max-rows-per-second",
+                paramLabel = "R",
+                description =
+                        "Most rows this worker writes per second, 0 for no limit (default: sink.max.rows.per.second).")
         Long maxRowsPerSecond;
 
-        @Option(names = "--restart", description = "Forget this worker's saved progress and copy its ranges from the start.")
+        @Option(
+                names = "--restart",
+                description = "Forget this worker's saved progress and copy its ranges from the start.")
         boolean restart;
 
-        @Option(names = "--progress-seconds", defaultValue = "10", paramLabel = "S",
+        @Option(
+                names = "--progress-seconds",
+                defaultValue = "10",
+                paramLabel = "S",
                 description = "Seconds between progress lines on stderr (default ${DEFAULT-VALUE}).")
         int progressSeconds;
 
@@ -161,22 +211,39 @@ public final class TableCommand {
                     return INCOMPLETE;
                 }
                 double cpu = (cpuNanos() - cpuBefore) / 1e9;
-                err.printf("Copied %,d rows of %s into %s in %.1f s (%,.0f rows/s; process CPU %.1f s, %s): %,d of %,d "
-                        + "ranges of worker %d done (%,d before this run); %,d rows failed, %,d rows without cells, %,d "
-                        + "retries%s%n", result.rowsCopied(), plan.source(), plan.target(), result.seconds(),
-                        result.rowsCopied() / Math.max(result.seconds(), 1e-9), cpu, result.rowsCopied() == 0 ? "-"
-                                : String.format("%,.0f us/row", cpu * 1e6 / result.rowsCopied()), result.rangesDone(),
-                        result.ranges(), settings.workerIndex(), result.rangesDoneBefore(), result.rowsFailed(),
-                        result.rowsWithoutCells(), result.retries(), result.rowsSuperseded() == 0 ? ""
-                                : String.format("; %,d legacy readings skipped: the target holds a reading of their "
-                                        + "hive, type and time (under any sensor id), as reads of both layouts "
-                                        + "return", result.rowsSuperseded()));
-                err.printf("Copy '%s': %,d of %,d ranges done by all workers%n", plan.copyId(),
-                        TableJobs.rangesDone(session, cfg, plan, settings), settings.splits());
+                err.printf(
+                        "Copied %,d rows of %s into %s in %.1f s (%,.0f rows/s; process CPU %.1f s, %s): %,d of %,d "
+                                + "ranges of worker %d done (%,d before this run); %,d rows failed, %,d rows without cells, %,d "
+                                + "retries%s%n",
+                        result.rowsCopied(),
+                        plan.source(),
+                        plan.target(),
+                        result.seconds(),
+                        result.rowsCopied() / Math.max(result.seconds(), 1e-9),
+                        cpu,
+                        result.rowsCopied() == 0 ? "-" : String.format("%,.0f us/row", cpu * 1e6 / result.rowsCopied()),
+                        result.rangesDone(),
+                        result.ranges(),
+                        settings.workerIndex(),
+                        result.rangesDoneBefore(),
+                        result.rowsFailed(),
+                        result.rowsWithoutCells(),
+                        result.retries(),
+                        result.rowsSuperseded() == 0
+                                ? ""
+                                : String.format(
+                                        "; %,d legacy readings skipped: the target holds a reading of their "
+                                                + "hive, type and time (under any sensor id), as reads of both layouts "
+                                                + "return",
+                                        result.rowsSuperseded()));
+                err.printf(
+                        "Copy '%s': %,d of %,d ranges done by all workers%n",
+                        plan.copyId(), TableJobs.rangesDone(session, cfg, plan, settings), settings.splits());
                 if (!result.complete()) {
-                    err.printf("error: %,d rows could not be written and %,d ranges are not done; fix the cause and run "
-                            + "the same command again (done ranges are skipped)%n", result.rowsFailed(),
-                            result.ranges() - result.rangesDone());
+                    err.printf(
+                            "error: %,d rows could not be written and %,d ranges are not done; fix the cause and run "
+                                    + "the same command again (done ranges are skipped)%n",
+                            result.rowsFailed(), result.ranges() - result.rangesDone());
                     return INCOMPLETE;
                 }
             }
@@ -185,24 +252,34 @@ public final class TableCommand {
     }
 
     /** Compares a copy's target with its source. */
-    @Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"Compares --to with --from range by range, mapping --from's rows as table copy does: digests "
-                    + "of each range first, then the rows of the ranges that differ. Names each differing row on stdout "
-                    + "(missing in target, extra in target, different values or write time; TTLs are not compared), at "
-                    + "most --max-reported, and a summary on stderr.",
+    @Command(
+            name = "verify",
+            mixinStandardHelpOptions = true,
+            sortOptions = false,
+            description = {
+                "Compares --to with --from range by range, mapping --from's rows as table copy does: digests "
+                        + "of each range first, then the rows of the ranges that differ. Names each differing row on stdout "
+                        + "(missing in target, extra in target, different values or write time; TTLs are not compared), at "
+                        + "most --max-reported, and a summary on stderr.",
                 "Exit code 0 when both hold the same rows, 1 when some differ (or on an error), 2 for bad usage or "
-                        + "tables that cannot be compared."})
+                        + "tables that cannot be compared."
+            })
     static final class Verify implements Callable<Integer> {
 
         @Mixin
         Shared shared;
 
-        @Option(names = "--before", paramLabel = "TIME",
+        @Option(
+                names = "--before",
+                paramLabel = "TIME",
                 description = "Compare only rows whose event time is before TIME (a UTC date, date and time, or "
                         + "instant): leaves out what the new pipeline wrote to --to after the switch.")
         String before;
 
-        @Option(names = "--max-held-rows", defaultValue = "1000000", paramLabel = "N",
+        @Option(
+                names = "--max-held-rows",
+                defaultValue = "1000000",
+                paramLabel = "N",
                 description = "Most source rows held in memory to name differences; larger differing ranges are cut "
                         + "smaller first (default ${DEFAULT-VALUE}).")
         long maxHeld;
@@ -220,8 +297,10 @@ public final class TableCommand {
                 throw new ParameterException(shared.spec.commandLine(), e.getMessage(), e);
             }
             if (maxHeld < 100_000) {
-                throw new ParameterException(shared.spec.commandLine(), "--max-held-rows must be at least 100,000 "
-                        + "(a partition may hold that many rows), was " + maxHeld);
+                throw new ParameterException(
+                        shared.spec.commandLine(),
+                        "--max-held-rows must be at least 100,000 " + "(a partition may hold that many rows), was "
+                                + maxHeld);
             }
             CopySettings settings = shared.settings(cfg, target, null, Duration.ofSeconds(10));
             PrintWriter out = shared.spec.commandLine().getOut();
@@ -241,25 +320,52 @@ public final class TableCommand {
                     return INCOMPLETE;
                 }
                 out.flush();
-                err.printf("Verified %s against %s (worker %d of %d, %,d ranges%s) in %.1f s: %,d source rows, %,d target "
-                        + "rows; %,d differences (%,d missing in target, %,d extra in target, %,d different) in %,d "
-                        + "of the ranges%s%n", plan.target(), plan.source(), settings.workerIndex(), settings.workers(),
-                        result.ranges(), cutoff == null ? "" : ", event times before " + cutoff, result.seconds(),
-                        result.sourceRows(), result.targetRows(), result.missing() + result.extra() + result.different(),
-                        result.missing(), result.extra(), result.different(), result.rangesDiffering(),
-                        (result.merged() == 0 ? "" : String.format("; %,d source rows shared a target key with another "
-                                + "(one row in the target, the one with the greater write time)", result.merged()))
-                        + (result.superseded() == 0 ? "" : String.format("; %,d legacy readings superseded by a "
-                                + "reading of the target at their hive, type and time (not copied, not differences)",
-                                result.superseded()))
-                        + (result.uncopyable() == 0 ? "" : String.format("; %,d source rows cannot be target rows "
-                                + "(named above as not copyable; table copy names them as failed)",
-                                result.uncopyable()))
-                        + (cutoff == null ? "" : String.format("; %,d source rows left out (event time at or after "
-                                + "%s)", result.leftOut(), cutoff)));
+                err.printf(
+                        "Verified %s against %s (worker %d of %d, %,d ranges%s) in %.1f s: %,d source rows, %,d target "
+                                + "rows; %,d differences (%,d missing in target, %,d extra in target, %,d different) in %,d "
+                                + "of the ranges%s%n",
+                        plan.target(),
+                        plan.source(),
+                        settings.workerIndex(),
+                        settings.workers(),
+                        result.ranges(),
+                        cutoff == null ? "" : ", event times before " + cutoff,
+                        result.seconds(),
+                        result.sourceRows(),
+                        result.targetRows(),
+                        result.missing() + result.extra() + result.different(),
+                        result.missing(),
+                        result.extra(),
+                        result.different(),
+                        result.rangesDiffering(),
+                        (result.merged() == 0
+                                        ? ""
+                                        : String.format(
+                                                "; %,d source rows shared a target key with another "
+                                                        + "(one row in the target, the one with the greater write time)",
+                                                result.merged()))
+                                + (result.superseded() == 0
+                                        ? ""
+                                        : String.format(
+                                                "; %,d legacy readings superseded by a "
+                                                        + "reading of the target at their hive, type and time (not copied, not differences)",
+                                                result.superseded()))
+                                + (result.uncopyable() == 0
+                                        ? ""
+                                        : String.format(
+                                                "; %,d source rows cannot be target rows "
+                                                        + "(named above as not copyable; table copy names them as failed)",
+                                                result.uncopyable()))
+                                + (cutoff == null
+                                        ? ""
+                                        : String.format(
+                                                "; %,d source rows left out (event time at or after " + "%s)",
+                                                result.leftOut(), cutoff)));
                 if (result.sourceRows() == 0 && result.leftOut() > 0) {
-                    err.printf("error: --before %s leaves out every one of the %,d source rows of this worker's ranges:"
-                            + " nothing was compared; give the time of the switch%n", cutoff, result.leftOut());
+                    err.printf(
+                            "error: --before %s leaves out every one of the %,d source rows of this worker's ranges:"
+                                    + " nothing was compared; give the time of the switch%n",
+                            cutoff, result.leftOut());
                     return INCOMPLETE;
                 }
                 return result.equal() ? 0 : INCOMPLETE;
@@ -268,6 +374,10 @@ public final class TableCommand {
     }
 
     private static long cpuNanos() {
-        return ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+        return ProcessHandle.current()
+                .info()
+                .totalCpuDuration()
+                .map(Duration::toNanos)
+                .orElse(0L);
     }
 }

@@ -1,12 +1,11 @@
 package io.apiary.ingest.cli;
 
+import io.apiary.ingest.read.TimeRange;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-
-import io.apiary.ingest.read.TimeRange;
 
 /**
  * The time arguments of {@code query} and {@code report}: a UTC date ({@code 2021-07-15}), a
@@ -16,8 +15,7 @@ import io.apiary.ingest.read.TimeRange;
  */
 final class TimeArgument {
 
-    private TimeArgument() {
-    }
+    private TimeArgument() {}
 
     /**
      * @param from the start, as above, not null
@@ -29,8 +27,10 @@ final class TimeArgument {
         Instant start = instant("--from", from, false);
         Instant end = instant("--to", to, true);
         if (!end.isAfter(start)) {
-            throw new IllegalArgumentException("--to " + to.trim() + (to.trim().length() == 10
-                    ? " (a date: the range ends when that day ends, at " + end + ")" : " (" + end + ")")
+            throw new IllegalArgumentException("--to " + to.trim()
+                    + (to.trim().length() == 10
+                            ? " (a date: the range ends when that day ends, at " + end + ")"
+                            : " (" + end + ")")
                     + " must be after --from " + from.trim() + " (" + start + ")");
         }
         return new TimeRange(start, end);
@@ -59,8 +59,10 @@ final class TimeArgument {
             instant.toEpochMilli();
             return instant;
         } catch (java.time.DateTimeException | ArithmeticException e) {
-            throw new IllegalArgumentException(option + " '" + text + "' is not a time: write a UTC date (2021-07-15),"
-                    + " a UTC date and time (2021-07-15T10:00) or an instant with its offset (2021-07-15T10:00:00Z)", e);
+            throw new IllegalArgumentException(
+                    option + " '" + text + "' is not a time: write a UTC date (2021-07-15),"
+                            + " a UTC date and time (2021-07-15T10:00) or an instant with its offset (2021-07-15T10:00:00Z)",
+                    e);
         }
     }
 }

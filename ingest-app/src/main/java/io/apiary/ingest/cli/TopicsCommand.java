@@ -1,10 +1,9 @@
 package io.apiary.ingest.cli;
 
-import java.util.List;
-import java.util.concurrent.Callable;
-
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.pipeline.TopicProvisioner;
+import java.util.List;
+import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -12,11 +11,17 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code topics create}: creates the pipeline's topics that are missing. */
-@Command(name = "topics", mixinStandardHelpOptions = true, description = "Kafka topic commands.", subcommands = TopicsCommand.Create.class)
+@Command(
+        name = "topics",
+        mixinStandardHelpOptions = true,
+        description = "Kafka topic commands.",
+        subcommands = TopicsCommand.Create.class)
 public final class TopicsCommand {
 
     /** Creates missing topics. */
-    @Command(name = "create", mixinStandardHelpOptions = true,
+    @Command(
+            name = "create",
+            mixinStandardHelpOptions = true,
             description = "Creates the gateway, row, result and dead letter topics that do not exist yet "
                     + "(topic.partitions, topic.replication.factor).")
     static final class Create implements Callable<Integer> {
@@ -32,8 +37,12 @@ public final class TopicsCommand {
             IngestConfig cfg = config.load();
             try (Admin admin = Admin.create(cfg.kafkaClientSettings())) {
                 List<String> created = TopicProvisioner.createMissing(admin, cfg);
-                spec.commandLine().getOut().println(created.isEmpty()
-                        ? "All topics exist already" : "Created " + String.join(", ", created));
+                spec.commandLine()
+                        .getOut()
+                        .println(
+                                created.isEmpty()
+                                        ? "All topics exist already"
+                                        : "Created " + String.join(", ", created));
             }
             return 0;
         }

@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-
 import org.apache.kafka.common.config.ConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,10 +31,10 @@ public final class ConfigLoader {
     public static final String ENV_PREFIX = "APIARY_";
     /** Variables with the prefix that are not settings: the log level and the dev stack's own. */
     static final Set<String> NOT_SETTINGS = Set.of("APIARY_LOG_LEVEL");
+
     private static final Logger LOG = LoggerFactory.getLogger(ConfigLoader.class);
 
-    private ConfigLoader() {
-    }
+    private ConfigLoader() {}
 
     /**
      * Loads the configuration.
@@ -54,20 +53,25 @@ public final class ConfigLoader {
             try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 props.load(reader);
             } catch (IOException e) {
-                String why = e instanceof java.nio.file.NoSuchFileException ? "no such file"
-                        : e instanceof java.nio.charset.CharacterCodingException ? "it is not UTF-8 text"
-                        : e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.toString();
+                String why = e instanceof java.nio.file.NoSuchFileException
+                        ? "no such file"
+                        : e instanceof java.nio.charset.CharacterCodingException
+                                ? "it is not UTF-8 text"
+                                : e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.toString();
                 throw new ConfigException("Cannot read the configuration file " + file.toAbsolutePath() + ": " + why);
             }
-            props.forEach((k, v) -> settings.put(k.toString().trim(), v.toString().trim()));
+            props.forEach(
+                    (k, v) -> settings.put(k.toString().trim(), v.toString().trim()));
         }
         settings.putAll(fromEnvironment(env));
         settings.putAll(overrides);
         applyRenamed(settings);
         IngestConfig config = new IngestConfig(settings);
         for (String unknown : config.unknownSettings()) {
-            LOG.warn("Unknown setting '{}' is ignored (from the configuration file, an APIARY_* environment "
-                    + "variable or --set); the settings are listed in README.md, Configuration", unknown);
+            LOG.warn(
+                    "Unknown setting '{}' is ignored (from the configuration file, an APIARY_* environment "
+                            + "variable or --set); the settings are listed in README.md, Configuration",
+                    unknown);
         }
         return config;
     }
@@ -83,8 +87,10 @@ public final class ConfigLoader {
     private static Map<String, String> renamed() {
         Map<String, String> renamed = new java.util.TreeMap<>();
         Map<String, String> tables = Map.of(
-                io.apiary.ingest.tables.TableNames.LEGACY_HIVE_TELEMETRY, io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY,
-                io.apiary.ingest.tables.TableNames.LEGACY_AGENT_ALERTS, io.apiary.ingest.tables.TableNames.AGENT_ALERTS);
+                io.apiary.ingest.tables.TableNames.LEGACY_HIVE_TELEMETRY,
+                        io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY,
+                io.apiary.ingest.tables.TableNames.LEGACY_AGENT_ALERTS,
+                        io.apiary.ingest.tables.TableNames.AGENT_ALERTS);
         tables.forEach((legacy, current) -> {
             renamed.put(IngestConfig.sinkTableConsistency(legacy), IngestConfig.sinkTableConsistency(current));
             renamed.put(IngestConfig.sinkTableTtl(legacy), IngestConfig.sinkTableTtl(current));
@@ -106,12 +112,20 @@ public final class ConfigLoader {
             }
             Object value = settings.remove(old);
             if (settings.containsKey(current)) {
-                LOG.warn("Setting '{}' is ignored: it was renamed '{}' when the table's key changed, and '{}' is"
-                        + " set too; remove the old name", old, current, current);
+                LOG.warn(
+                        "Setting '{}' is ignored: it was renamed '{}' when the table's key changed, and '{}' is"
+                                + " set too; remove the old name",
+                        old,
+                        current,
+                        current);
             } else {
                 settings.put(current, value);
-                LOG.warn("Setting '{}' was renamed '{}' when the table's key changed; its value applies to '{}'."
-                        + " Rename it in the configuration", old, current, current);
+                LOG.warn(
+                        "Setting '{}' was renamed '{}' when the table's key changed; its value applies to '{}'."
+                                + " Rename it in the configuration",
+                        old,
+                        current,
+                        current);
             }
         });
     }
@@ -139,8 +153,11 @@ public final class ConfigLoader {
         env.forEach((name, value) -> {
             boolean notASetting = NOT_SETTINGS.contains(name) || name.startsWith(ENV_PREFIX + "DEVSTACK_");
             if (name.startsWith(ENV_PREFIX) && name.length() > ENV_PREFIX.length() && !notASetting) {
-                String key = defined.getOrDefault(name,
-                        name.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'));
+                String key = defined.getOrDefault(
+                        name,
+                        name.substring(ENV_PREFIX.length())
+                                .toLowerCase(Locale.ROOT)
+                                .replace('_', '.'));
                 settings.put(key, value);
             }
         });

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.ConfigKey;
 
@@ -20,10 +19,10 @@ public final class ConfigReference {
 
     /** Sections of the reference: option name prefix to heading, in this order. */
     private static final Map<String, String> SECTIONS = sections();
+
     private static final int WRAP = 100;
 
-    private ConfigReference() {
-    }
+    private ConfigReference() {}
 
     private static Map<String, String> sections() {
         Map<String, String> sections = new LinkedHashMap<>();
@@ -53,9 +52,11 @@ public final class ConfigReference {
         IngestConfig.DEFINITION.configKeys().values().stream()
                 .sorted(java.util.Comparator.comparing(key -> key.name))
                 .forEach(key -> grouped.get(SECTIONS.entrySet().stream()
-                        .filter(section -> key.name.startsWith(section.getKey())).findFirst()
-                        .orElseThrow(() -> new IllegalStateException("No reference section for " + key.name))
-                        .getValue()).add(key));
+                                .filter(section -> key.name.startsWith(section.getKey()))
+                                .findFirst()
+                                .orElseThrow(() -> new IllegalStateException("No reference section for " + key.name))
+                                .getValue())
+                        .add(key));
         return grouped;
     }
 
@@ -63,10 +64,14 @@ public final class ConfigReference {
     public static String markdown() {
         StringBuilder out = new StringBuilder();
         out.append("# Configuration reference\n\n")
-                .append("Generated from the code (`IngestConfig.DEFINITION`) by `ingest-app config reference`; do not edit.\n")
-                .append("Settings come from, in increasing precedence: the defaults below, a properties file (`--config`),\n")
-                .append("environment variables (`APIARY_` plus the option in upper case with dots as underscores), and\n")
-                .append("`--set KEY=VALUE`. `ingest-app config show` prints the effective settings, secrets masked.\n\n")
+                .append(
+                        "Generated from the code (`IngestConfig.DEFINITION`) by `ingest-app config reference`; do not edit.\n")
+                .append(
+                        "Settings come from, in increasing precedence: the defaults below, a properties file (`--config`),\n")
+                .append(
+                        "environment variables (`APIARY_` plus the option in upper case with dots as underscores), and\n")
+                .append(
+                        "`--set KEY=VALUE`. `ingest-app config show` prints the effective settings, secrets masked.\n\n")
                 .append("Pass-through prefixes (not listed below): `kafka.*` goes to every Kafka client (e.g.\n")
                 .append("`kafka.security.protocol`, `kafka.sasl.mechanism`, `kafka.sasl.jaas.config`,\n")
                 .append("`kafka.ssl.truststore.location`), `streams.*` to Kafka Streams only (e.g.\n")
@@ -75,9 +80,17 @@ public final class ConfigReference {
             out.append("\n## ").append(heading).append("\n\n");
             out.append("| option | default | valid values | meaning |\n|---|---|---|---|\n");
             for (ConfigKey key : keys) {
-                out.append("| `").append(key.name).append("`<br>`").append(environmentVariable(key.name)).append("` | ")
-                        .append(cell(defaultText(key))).append(" | ").append(cell(validText(key))).append(" | ")
-                        .append(cell(key.documentation)).append(" |\n");
+                out.append("| `")
+                        .append(key.name)
+                        .append("`<br>`")
+                        .append(environmentVariable(key.name))
+                        .append("` | ")
+                        .append(cell(defaultText(key)))
+                        .append(" | ")
+                        .append(cell(validText(key)))
+                        .append(" | ")
+                        .append(cell(key.documentation))
+                        .append(" |\n");
             }
         });
         return out.toString();
@@ -88,10 +101,14 @@ public final class ConfigReference {
         StringBuilder out = new StringBuilder();
         out.append("# Apiary Ingest: every setting, commented out at its default. Generated from the code by\n")
                 .append("# 'ingest-app config sample'; the reference is deploy/configuration.md.\n")
-                .append("# Uncomment and change what you need; any setting may also come from an environment variable\n")
-                .append("# (APIARY_ plus the name in upper case with dots as underscores), which wins over this file.\n")
-                .append("# Secrets (passwords, kafka.sasl.jaas.config) belong in environment variables set from a Secret.\n")
-                .append("#\n# Pass-through: kafka.* goes to every Kafka client, streams.* to Kafka Streams, sink.consumer.*\n")
+                .append(
+                        "# Uncomment and change what you need; any setting may also come from an environment variable\n")
+                .append(
+                        "# (APIARY_ plus the name in upper case with dots as underscores), which wins over this file.\n")
+                .append(
+                        "# Secrets (passwords, kafka.sasl.jaas.config) belong in environment variables set from a Secret.\n")
+                .append(
+                        "#\n# Pass-through: kafka.* goes to every Kafka client, streams.* to Kafka Streams, sink.consumer.*\n")
                 .append("# to the sink's consumer. For example:\n")
                 .append("#kafka.security.protocol=SASL_SSL\n#kafka.sasl.mechanism=SCRAM-SHA-512\n")
                 .append("#kafka.ssl.truststore.location=/etc/apiary/tls/kafka-truststore.p12\n")
@@ -109,7 +126,11 @@ public final class ConfigReference {
                     out.append("; valid: ").append(valid);
                 }
                 out.append("; environment ").append(environmentVariable(key.name));
-                out.append(".\n#").append(key.name).append('=').append(propertiesValue(key)).append('\n');
+                out.append(".\n#")
+                        .append(key.name)
+                        .append('=')
+                        .append(propertiesValue(key))
+                        .append('\n');
             }
         });
         return out.toString();

@@ -20,17 +20,18 @@ public final class HotPartitionOptions {
     public static final String SINK_HOT_NODE_SHARE = "sink.hot.node.share";
     public static final String SINK_HOT_NODE_SKEW = "sink.hot.node.skew";
 
-    private HotPartitionOptions() {
-    }
+    private HotPartitionOptions() {}
 
     /** A share: a number above 0 and at most 1 (NaN refused). */
     private static ConfigDef.Validator share() {
-        return ConfigDef.LambdaValidator.with((name, value) -> {
-            double share = (Double) value;
-            if (!(share > 0 && share <= 1)) {
-                throw new ConfigException(name, value, "must be a share above 0 and at most 1");
-            }
-        }, () -> "(0,...,1]");
+        return ConfigDef.LambdaValidator.with(
+                (name, value) -> {
+                    double share = (Double) value;
+                    if (!(share > 0 && share <= 1)) {
+                        throw new ConfigException(name, value, "must be a share above 0 and at most 1");
+                    }
+                },
+                () -> "(0,...,1]");
     }
 
     /**
@@ -40,25 +41,53 @@ public final class HotPartitionOptions {
      */
     static void define(ConfigDef definition) {
         definition
-                .define(SINK_HOT_ENABLED, Type.BOOLEAN, true, Importance.LOW,
+                .define(
+                        SINK_HOT_ENABLED,
+                        Type.BOOLEAN,
+                        true,
+                        Importance.LOW,
                         "Track the Cassandra partitions and nodes that take the most writes (heavy-hitter "
                                 + "sketches of bounded memory), publish apiary.sink.partition.* and apiary.sink.node.* "
                                 + "metrics, and log one WARN per partition or node found hot.")
-                .define(SINK_HOT_WINDOW_MS, Type.LONG, 10_000L, Range.between(100, 3_600_000), Importance.LOW,
+                .define(
+                        SINK_HOT_WINDOW_MS,
+                        Type.LONG,
+                        10_000L,
+                        Range.between(100, 3_600_000),
+                        Importance.LOW,
                         "Length of the hot-partition detection's window, ms of wall-clock time: shares, rates and "
                                 + "projections are computed over the rows acknowledged in each window.")
-                .define(SINK_HOT_PARTITION_SHARE, Type.DOUBLE, 0.05, share(), Importance.LOW,
+                .define(
+                        SINK_HOT_PARTITION_SHARE,
+                        Type.DOUBLE,
+                        0.05,
+                        share(),
+                        Importance.LOW,
                         "A partition is hot when it takes more than this share of its table's rows (or bytes) "
                                 + "written in a window, and also more than sink.hot.skew times an even share.")
-                .define(SINK_HOT_SKEW, Type.DOUBLE, 4.0, OperationsOptions.finiteBetween(1, 1_000), Importance.LOW,
+                .define(
+                        SINK_HOT_SKEW,
+                        Type.DOUBLE,
+                        4.0,
+                        OperationsOptions.finiteBetween(1, 1_000),
+                        Importance.LOW,
                         "A partition is hot only when its share is also more than this many times an even share "
                                 + "(1 / the partitions of its table written in the window), so that a table with few "
                                 + "partitions (a dev stack of 3 hives) is not reported.")
-                .define(SINK_HOT_NODE_SHARE, Type.DOUBLE, 0.5, share(), Importance.LOW,
+                .define(
+                        SINK_HOT_NODE_SHARE,
+                        Type.DOUBLE,
+                        0.5,
+                        share(),
+                        Importance.LOW,
                         "A Cassandra node is hot when it is a replica of more than this share of the rows "
                                 + "written in a window, and also more than sink.hot.node.skew times the mean of "
                                 + "the nodes that own tokens of the keyspace.")
-                .define(SINK_HOT_NODE_SKEW, Type.DOUBLE, 1.5, OperationsOptions.finiteBetween(1, 1_000),
+                .define(
+                        SINK_HOT_NODE_SKEW,
+                        Type.DOUBLE,
+                        1.5,
+                        OperationsOptions.finiteBetween(1, 1_000),
                         Importance.LOW,
                         "A node is hot only when its share is also more than this many times the nodes' mean "
                                 + "(replication factor / nodes), so that one node, or every node at a replication "

@@ -1,12 +1,11 @@
 package io.apiary.ingest.config;
 
+import io.apiary.ingest.bucket.ShardStrategy;
+import io.apiary.ingest.topics.Topics;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-
-import io.apiary.ingest.bucket.ShardStrategy;
-import io.apiary.ingest.topics.Topics;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -68,6 +67,7 @@ public final class IngestConfig extends AbstractConfig {
     public static final int MAX_TTL_SECONDS = 630_720_000;
     /** Tables the sink writes; each has {@code sink.table.<name>.consistency} and {@code .ttl.seconds}. */
     public static final java.util.List<String> SINK_TABLES = io.apiary.ingest.tables.TableNames.CURRENT;
+
     public static final String CASSANDRA_CONTACT_POINTS = "cassandra.contact.points";
     public static final String CASSANDRA_LOCAL_DATACENTER = "cassandra.local.datacenter";
     public static final String CASSANDRA_KEYSPACE = "cassandra.keyspace";
@@ -84,82 +84,170 @@ public final class IngestConfig extends AbstractConfig {
     public static final String TOPIC_WEATHER_ROWS = "topic.weather.rows";
     public static final String TOPIC_ALERT_ROWS = "topic.alert.rows";
     /** Every setting that names one of the pipeline's topics. */
-    public static final java.util.List<String> TOPIC_NAME_SETTINGS = java.util.List.of(TOPIC_TELEMETRY,
-            TOPIC_ENTRANCE_COUNTS, TOPIC_HOURLY_ACTIVITY, TOPIC_TELEMETRY_ROWS, TOPIC_ACTIVITY_ROWS, TOPIC_DEAD_LETTER,
-            TOPIC_ACTIVITY_LATE, TOPIC_WEATHER, TOPIC_ALERTS, TOPIC_WEATHER_ROWS, TOPIC_ALERT_ROWS);
+    public static final java.util.List<String> TOPIC_NAME_SETTINGS = java.util.List.of(
+            TOPIC_TELEMETRY,
+            TOPIC_ENTRANCE_COUNTS,
+            TOPIC_HOURLY_ACTIVITY,
+            TOPIC_TELEMETRY_ROWS,
+            TOPIC_ACTIVITY_ROWS,
+            TOPIC_DEAD_LETTER,
+            TOPIC_ACTIVITY_LATE,
+            TOPIC_WEATHER,
+            TOPIC_ALERTS,
+            TOPIC_WEATHER_ROWS,
+            TOPIC_ALERT_ROWS);
+
     public static final String TOPIC_PARTITIONS = "topic.partitions";
     public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
 
     /** The definition of every option; its docs are the configuration reference. */
     public static final ConfigDef DEFINITION = new ConfigDef()
-            .define(KAFKA_BOOTSTRAP_SERVERS, Type.LIST, "localhost:9092", Importance.HIGH,
+            .define(
+                    KAFKA_BOOTSTRAP_SERVERS,
+                    Type.LIST,
+                    "localhost:9092",
+                    Importance.HIGH,
                     "Kafka brokers to bootstrap from, host:port, comma-separated.")
-            .define(TOPOLOGY_APPLICATION_ID, Type.STRING, "apiary-ingest-topology", Importance.HIGH,
+            .define(
+                    TOPOLOGY_APPLICATION_ID,
+                    Type.STRING,
+                    "apiary-ingest-topology",
+                    Importance.HIGH,
                     "Kafka Streams application.id of the topology: its consumer group and the prefix of its internal topics.")
-            .define(TOPOLOGY_STATE_DIR, Type.STRING, System.getProperty("java.io.tmpdir") + "/apiary-ingest-state",
-                    Importance.MEDIUM, "Folder of the topology's local state: its RocksDB stores (see topology.store.type), checkpoints and "
+            .define(
+                    TOPOLOGY_STATE_DIR,
+                    Type.STRING,
+                    System.getProperty("java.io.tmpdir") + "/apiary-ingest-state",
+                    Importance.MEDIUM,
+                    "Folder of the topology's local state: its RocksDB stores (see topology.store.type), checkpoints and "
                             + "locks. On Kubernetes, a persistent volume per instance, so a restart does not rebuild the "
                             + "stores from their changelog topics.")
-            .define(TOPOLOGY_PROCESSING_GUARANTEE, Type.STRING, "exactly_once_v2",
-                    ValidString.in("exactly_once_v2", "at_least_once"), Importance.MEDIUM,
+            .define(
+                    TOPOLOGY_PROCESSING_GUARANTEE,
+                    Type.STRING,
+                    "exactly_once_v2",
+                    ValidString.in("exactly_once_v2", "at_least_once"),
+                    Importance.MEDIUM,
                     "Kafka Streams processing.guarantee. exactly_once_v2 keeps hourly counts exact across restarts.")
-            .define(TELEMETRY_SHARDS, Type.INT, 96, Range.between(1, 100_000), Importance.HIGH,
+            .define(
+                    TELEMETRY_SHARDS,
+                    Type.INT,
+                    96,
+                    Range.between(1, 100_000),
+                    Importance.HIGH,
                     "Shards per day bucket of hive_telemetry_v2 (see the partition math in cql/010-hive_telemetry_v2.cql). "
                             + "Changing it moves new rows to other partitions; readers must know every value used.")
-            .define(TELEMETRY_SHARD_STRATEGY, Type.STRING, "time", ValidString.in("time", "hash"), Importance.HIGH,
+            .define(
+                    TELEMETRY_SHARD_STRATEGY,
+                    Type.STRING,
+                    "time",
+                    ValidString.in("time", "hash"),
+                    Importance.HIGH,
                     "How a reading's shard is chosen, in hive_telemetry_v2 and weather_readings: 'time' = contiguous "
                             + "slices of the UTC day (batches fill), 'hash' = uniform hash of hive (station), sensor and "
                             + "reading time (no batching): a read-spreading option that costs writes, measured by "
                             + "ingest-app bench at 7,904 rows/s, 1.8 rows per request and 118.3 us of Cassandra CPU per "
                             + "row against 48,903, 80.1 and 23.5 for 'time' (2,000,000 rows, one node, 2026-12-02).")
-            .define(WEATHER_SHARDS, Type.INT, 4, Range.between(1, 100_000), Importance.MEDIUM,
+            .define(
+                    WEATHER_SHARDS,
+                    Type.INT,
+                    4,
+                    Range.between(1, 100_000),
+                    Importance.MEDIUM,
                     "Shards per day bucket of weather_readings (see the partition math in cql/030-weather_readings.cql: "
                             + "4 keep a station reporting every 10 s at 15,120 cells per partition). Changing it moves "
                             + "new rows to other partitions; readers must know every value used.")
-            .define(ACTIVITY_IDLE_TIMEOUT_MS, Type.LONG, Duration.ofMinutes(1).toMillis(), Range.atLeast(1_000),
+            .define(
+                    ACTIVITY_IDLE_TIMEOUT_MS,
+                    Type.LONG,
+                    Duration.ofMinutes(1).toMillis(),
+                    Range.atLeast(1_000),
                     Importance.MEDIUM,
                     "Quiet-partition rule of the hourly windows, ms of wall-clock time: once a partition has sent no record "
                             + "for this long, its open hours whose end plus grace is before the wall "
                             + "clock minus this timeout are closed and emitted: with live traffic at most this long "
                             + "plus activity.update.interval.ms after they would have closed with traffic flowing; "
                             + "after a replay of history, all of them. Raise it for replays that may pause longer.")
-            .define(ACTIVITY_UPDATE_INTERVAL_MS, Type.LONG, Duration.ofSeconds(10).toMillis(), Range.between(100, 3_600_000),
+            .define(
+                    ACTIVITY_UPDATE_INTERVAL_MS,
+                    Type.LONG,
+                    Duration.ofSeconds(10).toMillis(),
+                    Range.between(100, 3_600_000),
                     Importance.LOW,
                     "How often, ms of wall-clock time, the hours that changed are written to hive_activity before they "
                             + "close (interim values; the final value follows at close), and the quiet-partition rule "
                             + "is applied.")
-            .define(VALIDATION_MAX_FUTURE_SKEW_MS, Type.LONG, Duration.ofMinutes(5).toMillis(), Range.atLeast(0),
+            .define(
+                    VALIDATION_MAX_FUTURE_SKEW_MS,
+                    Type.LONG,
+                    Duration.ofMinutes(5).toMillis(),
+                    Range.atLeast(0),
                     Importance.MEDIUM,
                     "Gateway records whose event time is further ahead of the receiver's clock than this, ms, are "
                             + "dead-lettered (FUTURE_TIMESTAMP) before they can move stream time.")
-            .define(VALIDATION_MAX_AGE_MS, Type.LONG, -1L, ConfigDef.LambdaValidator.with((name, value) -> {
-                        if (value instanceof Long ms && ms != -1L && ms < 1L) {
-                            throw new org.apache.kafka.common.config.ConfigException(name, value,
-                                    "must be -1 (each table's retention) or at least 1 ms");
-                        }
-                    }, () -> "-1 or [1,...]"), Importance.MEDIUM,
+            .define(
+                    VALIDATION_MAX_AGE_MS,
+                    Type.LONG,
+                    -1L,
+                    ConfigDef.LambdaValidator.with(
+                            (name, value) -> {
+                                if (value instanceof Long ms && ms != -1L && ms < 1L) {
+                                    throw new org.apache.kafka.common.config.ConfigException(
+                                            name, value, "must be -1 (each table's retention) or at least 1 ms");
+                                }
+                            },
+                            () -> "-1 or [1,...]"),
+                    Importance.MEDIUM,
                     "Gateway records whose event time is older than this, ms before the receiver's clock, are "
                             + "dead-lettered (EXPIRED_TIMESTAMP). -1 (the default) takes each table's retention "
                             + "(hive_telemetry_v2 90 days, hive_activity 730 days, weather_readings 365 days, agent_alerts_v2 "
                             + "365 days). Replays of history (import-csv of old files, the demo) set it larger.")
-            .define(ACTIVITY_GRACE_MS, Type.LONG, Duration.ofMinutes(10).toMillis(), Range.atLeast(0), Importance.HIGH,
+            .define(
+                    ACTIVITY_GRACE_MS,
+                    Type.LONG,
+                    Duration.ofMinutes(10).toMillis(),
+                    Range.atLeast(0),
+                    Importance.HIGH,
                     "Grace period of the hourly windows, in milliseconds: how long after an hour ends (in stream time) "
                             + "samples for it are still accepted before its final result is emitted.")
-            .define(SINK_GROUP_ID, Type.STRING, "apiary-ingest-sink", Importance.HIGH,
+            .define(
+                    SINK_GROUP_ID,
+                    Type.STRING,
+                    "apiary-ingest-sink",
+                    Importance.HIGH,
                     "Consumer group of the Cassandra sink.")
-            .define(SINK_MAX_IN_FLIGHT, Type.INT, 256, Range.between(1, 10_000), Importance.HIGH,
+            .define(
+                    SINK_MAX_IN_FLIGHT,
+                    Type.INT,
+                    256,
+                    Range.between(1, 10_000),
+                    Importance.HIGH,
                     "Maximum write requests (batches or single statements) awaiting Cassandra's answer, per sink "
                             + "instance: the ceiling of the adaptive limit (sink.concurrency.limit.algorithm). 256: "
                             + "with one row per request (the hash shard strategy) 64 halved the rate in ingest-app bench.")
-            .define(SINK_LIMIT_ALGORITHM, Type.STRING, "vegas", ConfigDef.ValidString.in("vegas", "gradient2", "aimd",
-                    "fixed"), Importance.MEDIUM,
+            .define(
+                    SINK_LIMIT_ALGORITHM,
+                    Type.STRING,
+                    "vegas",
+                    ConfigDef.ValidString.in("vegas", "gradient2", "aimd", "fixed"),
+                    Importance.MEDIUM,
                     "How the limit of requests in flight follows Cassandra (Netflix concurrency-limits): vegas (the "
                             + "default) or gradient2 lower it as requests start to queue at the server, so that write "
                             + "latency stays near the unloaded one; under both, an overload or timeout also halves it "
                             + "(at most every 200 ms), as aimd alone does; fixed keeps sink.max.in.flight.requests.")
-            .define(SINK_BATCH_MAX_ROWS, Type.INT, 100, Range.between(1, 10_000), Importance.MEDIUM,
+            .define(
+                    SINK_BATCH_MAX_ROWS,
+                    Type.INT,
+                    100,
+                    Range.between(1, 10_000),
+                    Importance.MEDIUM,
                     "Maximum rows in one batch.")
-            .define(SINK_BATCH_MAX_BYTES, Type.LONG, -1L, atLeastOrMinusOne(100), Importance.MEDIUM,
+            .define(
+                    SINK_BATCH_MAX_BYTES,
+                    Type.LONG,
+                    -1L,
+                    atLeastOrMinusOne(100),
+                    Importance.MEDIUM,
                     "Maximum size of one batch in bytes, counted as Cassandra counts it for "
                             + "batch_size_warn_threshold, bounded from above (clustering values plus 40 bytes per "
                             + "row, each written cell's value plus 24 bytes). -1 (the default): 512 KiB for a batch of "
@@ -169,76 +257,178 @@ public final class IngestConfig extends AbstractConfig {
                             + "(sink.batch.combine.replicas) stay within the server's batch_size_warn_threshold, "
                             + "read from system_views.settings at start (stock: 5 KiB), so the sink never causes "
                             + "batch warnings.")
-            .define(SINK_LINGER_MS, Type.LONG, 1_000L, Range.between(0, 60_000), Importance.HIGH,
+            .define(
+                    SINK_LINGER_MS,
+                    Type.LONG,
+                    1_000L,
+                    Range.between(0, 60_000),
+                    Importance.HIGH,
                     "How long a Cassandra partition's first row waits for more rows of the same partition before "
                             + "its batch is sent, in milliseconds (like the Kafka producer's linger.ms). 0 sends what "
                             + "each poll brings at once. A batch also goes when it reaches sink.batch.max.rows or "
                             + "sink.batch.max.bytes, and early when the buffer is three quarters full.")
-            .define(SINK_MAX_ROWS_PER_SECOND, Type.LONG, 0L, Range.atLeast(0), Importance.MEDIUM,
+            .define(
+                    SINK_MAX_ROWS_PER_SECOND,
+                    Type.LONG,
+                    0L,
+                    Range.atLeast(0),
+                    Importance.MEDIUM,
                     "Most rows written per second by one sink instance; 0 (the default) sets no limit.")
-            .define(SINK_COMBINE_REPLICAS, Type.BOOLEAN, false, Importance.LOW,
+            .define(
+                    SINK_COMBINE_REPLICAS,
+                    Type.BOOLEAN,
+                    false,
+                    Importance.LOW,
                     "Combine small batches whose partitions have the same replicas (from the driver's token map) "
                             + "into one UNLOGGED batch, up to sink.batch.combine.max.partitions partitions and "
                             + "sink.batch.max.bytes. Saves requests when partitions are many and rows per partition "
                             + "few; each such batch still goes to a replica of all its partitions.")
-            .define(SINK_COMBINE_MAX_PARTITIONS, Type.INT, -1, atLeastOrMinusOne(2), Importance.LOW,
+            .define(
+                    SINK_COMBINE_MAX_PARTITIONS,
+                    Type.INT,
+                    -1,
+                    atLeastOrMinusOne(2),
+                    Importance.LOW,
                     "Most partitions in a combined batch; -1 (the default) reads the server's "
                             + "unlogged_batch_across_partitions_warn_threshold (stock: 10).")
-            .define(SINK_DRAIN_TIMEOUT_MS, Type.LONG, 30_000L, Range.atLeast(0), Importance.MEDIUM,
+            .define(
+                    SINK_DRAIN_TIMEOUT_MS,
+                    Type.LONG,
+                    30_000L,
+                    Range.atLeast(0),
+                    Importance.MEDIUM,
                     "On shutdown, how long the sink keeps writing what it holds before it commits and exits; on "
                             + "partition revocation, how long it waits for writes in flight. Rows not written by then "
                             + "are read again from Kafka by the next owner (nothing is lost).")
-            .define(SINK_CONSISTENCY, Type.STRING, "LOCAL_QUORUM", consistencyLevel(false), Importance.MEDIUM,
+            .define(
+                    SINK_CONSISTENCY,
+                    Type.STRING,
+                    "LOCAL_QUORUM",
+                    consistencyLevel(false),
+                    Importance.MEDIUM,
                     "Write consistency level of every table, unless sink.table.<table>.consistency says otherwise.")
-            .define(SINK_MAX_BUFFERED_ROWS, Type.INT, 1_000_000, Range.atLeast(1), Importance.MEDIUM,
+            .define(
+                    SINK_MAX_BUFFERED_ROWS,
+                    Type.INT,
+                    1_000_000,
+                    Range.atLeast(1),
+                    Importance.MEDIUM,
                     "Rows held in memory (polled but not yet acknowledged by Cassandra). Above it the sink pauses "
                             + "its Kafka partitions and keeps polling, resuming once writes drain. Rows per batch "
                             + "grow with it: about this many rows divided by the partitions written at once. A "
                             + "waiting row of the benchmark's workload (hive_telemetry_v2, about 60 rows per key) costs "
                             + "about 140 bytes of heap (ingest-jmh BufferFootprint), so the default holds about 140 "
                             + "MiB; rows of many distinct keys (the hash shard strategy) cost more each.")
-            .define(SINK_MAX_BUFFERED_BYTES, Type.LONG, 128L * 1024 * 1024, Range.atLeast(1), Importance.MEDIUM,
+            .define(
+                    SINK_MAX_BUFFERED_BYTES,
+                    Type.LONG,
+                    128L * 1024 * 1024,
+                    Range.atLeast(1),
+                    Importance.MEDIUM,
                     "Key and value bytes of the rows held in memory; the sink pauses its partitions above it too, "
                             + "so a flood of large rows during a Cassandra outage cannot exhaust the heap.")
-            .define(SINK_COMMIT_INTERVAL_MS, Type.LONG, 1_000L, Range.atLeast(10), Importance.LOW,
+            .define(
+                    SINK_COMMIT_INTERVAL_MS,
+                    Type.LONG,
+                    1_000L,
+                    Range.atLeast(10),
+                    Importance.LOW,
                     "How often the sink commits the offsets Cassandra has acknowledged, in milliseconds.")
-            .define(SINK_RETRY_BACKOFF_MS, Type.LONG, 100L, Range.atLeast(1), Importance.LOW,
+            .define(
+                    SINK_RETRY_BACKOFF_MS,
+                    Type.LONG,
+                    100L,
+                    Range.atLeast(1),
+                    Importance.LOW,
                     "First wait before retrying a write that timed out or found Cassandra unavailable, in milliseconds; "
                             + "doubles on each retry, with jitter.")
-            .define(SINK_RETRY_BACKOFF_MAX_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.LOW,
+            .define(
+                    SINK_RETRY_BACKOFF_MAX_MS,
+                    Type.LONG,
+                    30_000L,
+                    Range.atLeast(1),
+                    Importance.LOW,
                     "Longest wait between retries of one write, in milliseconds. Retries go on while Cassandra is down.")
-            .define(CASSANDRA_CONTACT_POINTS, Type.LIST, "127.0.0.1:9042", Importance.HIGH,
+            .define(
+                    CASSANDRA_CONTACT_POINTS,
+                    Type.LIST,
+                    "127.0.0.1:9042",
+                    Importance.HIGH,
                     "Cassandra nodes to connect to first, host:port, comma-separated.")
-            .define(CASSANDRA_LOCAL_DATACENTER, Type.STRING, "datacenter1", Importance.HIGH,
+            .define(
+                    CASSANDRA_LOCAL_DATACENTER,
+                    Type.STRING,
+                    "datacenter1",
+                    Importance.HIGH,
                     "The Cassandra datacenter this instance is in (the driver routes to its replicas).")
-            .define(CASSANDRA_KEYSPACE, Type.STRING, "apiary", Importance.HIGH,
-                    "Keyspace of the tables.")
-            .define(CASSANDRA_DRIVER_CONFIG_FILE, Type.STRING, "", Importance.MEDIUM,
+            .define(CASSANDRA_KEYSPACE, Type.STRING, "apiary", Importance.HIGH, "Keyspace of the tables.")
+            .define(
+                    CASSANDRA_DRIVER_CONFIG_FILE,
+                    Type.STRING,
+                    "",
+                    Importance.MEDIUM,
                     "Optional path of a Cassandra java driver application.conf (HOCON) layered over the driver's "
                             + "reference.conf: authentication, TLS, timeouts, pooling, throttling. Use ${?ENV_VAR} "
                             + "substitutions for secrets.")
             .define(TOPIC_TELEMETRY, Type.STRING, Topics.TELEMETRY, Importance.LOW, "Gateway telemetry topic.")
-            .define(TOPIC_ENTRANCE_COUNTS, Type.STRING, Topics.ENTRANCE_COUNTS, Importance.LOW,
+            .define(
+                    TOPIC_ENTRANCE_COUNTS,
+                    Type.STRING,
+                    Topics.ENTRANCE_COUNTS,
+                    Importance.LOW,
                     "Gateway entrance-counter topic.")
-            .define(TOPIC_HOURLY_ACTIVITY, Type.STRING, Topics.HOURLY_ACTIVITY, Importance.LOW,
+            .define(
+                    TOPIC_HOURLY_ACTIVITY,
+                    Type.STRING,
+                    Topics.HOURLY_ACTIVITY,
+                    Importance.LOW,
                     "Topic of final hourly activity results, for analysts.")
-            .define(TOPIC_TELEMETRY_ROWS, Type.STRING, Topics.TELEMETRY_ROWS, Importance.LOW,
+            .define(
+                    TOPIC_TELEMETRY_ROWS,
+                    Type.STRING,
+                    Topics.TELEMETRY_ROWS,
+                    Importance.LOW,
                     "Row topic of hive_telemetry_v2.")
-            .define(TOPIC_ACTIVITY_ROWS, Type.STRING, Topics.ACTIVITY_ROWS, Importance.LOW,
+            .define(
+                    TOPIC_ACTIVITY_ROWS,
+                    Type.STRING,
+                    Topics.ACTIVITY_ROWS,
+                    Importance.LOW,
                     "Row topic of hive_activity.")
-            .define(TOPIC_DEAD_LETTER, Type.STRING, Topics.DEAD_LETTER, Importance.MEDIUM,
+            .define(
+                    TOPIC_DEAD_LETTER,
+                    Type.STRING,
+                    Topics.DEAD_LETTER,
+                    Importance.MEDIUM,
                     "Dead letter topic: records that could not be processed, with headers naming stage and reason.")
-            .define(TOPIC_ACTIVITY_LATE, Type.STRING, Topics.ACTIVITY_LATE, Importance.LOW,
+            .define(
+                    TOPIC_ACTIVITY_LATE,
+                    Type.STRING,
+                    Topics.ACTIVITY_LATE,
+                    Importance.LOW,
                     "Entrance-counter samples that arrived after their hour had closed (window end + grace).")
             .define(TOPIC_WEATHER, Type.STRING, Topics.WEATHER, Importance.LOW, "Weather station readings topic.")
             .define(TOPIC_ALERTS, Type.STRING, Topics.ALERTS, Importance.LOW, "Agent alerts topic.")
-            .define(TOPIC_WEATHER_ROWS, Type.STRING, Topics.WEATHER_ROWS, Importance.LOW,
+            .define(
+                    TOPIC_WEATHER_ROWS,
+                    Type.STRING,
+                    Topics.WEATHER_ROWS,
+                    Importance.LOW,
                     "Row topic of weather_readings.")
             .define(TOPIC_ALERT_ROWS, Type.STRING, Topics.ALERT_ROWS, Importance.LOW, "Row topic of agent_alerts_v2.")
-            .define(TOPIC_PARTITIONS, Type.INT, 6, Range.between(1, 10_000), Importance.MEDIUM,
+            .define(
+                    TOPIC_PARTITIONS,
+                    Type.INT,
+                    6,
+                    Range.between(1, 10_000),
+                    Importance.MEDIUM,
                     "Partitions of the topics the application creates when they are missing "
                             + "(the sink and the topology scale out to this many instances).")
-            .define(TOPIC_REPLICATION_FACTOR, Type.SHORT, (short) -1, Importance.MEDIUM,
+            .define(
+                    TOPIC_REPLICATION_FACTOR,
+                    Type.SHORT,
+                    (short) -1,
+                    Importance.MEDIUM,
                     "Replication factor of the topics the application creates; -1 takes the broker's default.");
 
     static {
@@ -248,15 +438,30 @@ public final class IngestConfig extends AbstractConfig {
         HotPartitionOptions.define(DEFINITION);
         ReadOptions.define(DEFINITION);
         for (String table : SINK_TABLES) {
-            DEFINITION.define(sinkTableConsistency(table), Type.STRING, "", consistencyLevel(true), Importance.LOW,
+            DEFINITION.define(
+                    sinkTableConsistency(table),
+                    Type.STRING,
+                    "",
+                    consistencyLevel(true),
+                    Importance.LOW,
                     "Write consistency level of " + table + "; empty (the default) takes sink.consistency.");
-            DEFINITION.define(sinkTableTtl(table), Type.INT, -1, ConfigDef.LambdaValidator.with((name, value) -> {
-                int ttl = (Integer) value;
-                if (ttl < -1 || ttl > MAX_TTL_SECONDS) {
-                    throw new org.apache.kafka.common.config.ConfigException(name, value,
-                            "must be -1 (the table's default) or 0 to " + MAX_TTL_SECONDS + " (Cassandra's maximum, 20 years)");
-                }
-            }, () -> "-1 or [0,...," + MAX_TTL_SECONDS + "]"), Importance.LOW,
+            DEFINITION.define(
+                    sinkTableTtl(table),
+                    Type.INT,
+                    -1,
+                    ConfigDef.LambdaValidator.with(
+                            (name, value) -> {
+                                int ttl = (Integer) value;
+                                if (ttl < -1 || ttl > MAX_TTL_SECONDS) {
+                                    throw new org.apache.kafka.common.config.ConfigException(
+                                            name,
+                                            value,
+                                            "must be -1 (the table's default) or 0 to " + MAX_TTL_SECONDS
+                                                    + " (Cassandra's maximum, 20 years)");
+                                }
+                            },
+                            () -> "-1 or [0,...," + MAX_TTL_SECONDS + "]"),
+                    Importance.LOW,
                     "Time to live of the cells written to " + table + ", in seconds; -1 (the default) keeps the "
                             + "table's default_time_to_live (see cql/), 0 writes cells that never expire.");
         }
@@ -279,12 +484,15 @@ public final class IngestConfig extends AbstractConfig {
     }
 
     private static ConfigDef.Validator atLeastOrMinusOne(long min) {
-        return ConfigDef.LambdaValidator.with((name, value) -> {
-            long v = ((Number) value).longValue();
-            if (v != -1 && v < min) {
-                throw new org.apache.kafka.common.config.ConfigException(name, value, "must be -1 or at least " + min);
-            }
-        }, () -> "-1 or [" + min + ",...]");
+        return ConfigDef.LambdaValidator.with(
+                (name, value) -> {
+                    long v = ((Number) value).longValue();
+                    if (v != -1 && v < min) {
+                        throw new org.apache.kafka.common.config.ConfigException(
+                                name, value, "must be -1 or at least " + min);
+                    }
+                },
+                () -> "-1 or [" + min + ",...]");
     }
 
     /** Consistency levels of plain reads and writes: every level but SERIAL and LOCAL_SERIAL (Cassandra allows them for conditional writes and reads only). */
@@ -295,16 +503,20 @@ public final class IngestConfig extends AbstractConfig {
     /** As {@link #consistencyLevel(boolean)}; for reads also without ANY, which Cassandra allows for writes only. */
     static ConfigDef.Validator consistencyLevel(boolean emptyAllowed, boolean read) {
         java.util.List<String> levels = java.util.Arrays.stream(
-                com.datastax.oss.driver.api.core.DefaultConsistencyLevel.values())
+                        com.datastax.oss.driver.api.core.DefaultConsistencyLevel.values())
                 .filter(level -> !level.isSerial())
                 .filter(level -> !read || level != com.datastax.oss.driver.api.core.DefaultConsistencyLevel.ANY)
-                .map(Enum::name).toList();
-        return ConfigDef.LambdaValidator.with((name, value) -> {
-            String text = ((String) value).trim().toUpperCase(Locale.ROOT);
-            if (!(emptyAllowed && text.isEmpty()) && !levels.contains(text)) {
-                throw new org.apache.kafka.common.config.ConfigException(name, value, "must be one of " + levels);
-            }
-        }, () -> (emptyAllowed ? "\"\" or " : "") + levels);
+                .map(Enum::name)
+                .toList();
+        return ConfigDef.LambdaValidator.with(
+                (name, value) -> {
+                    String text = ((String) value).trim().toUpperCase(Locale.ROOT);
+                    if (!(emptyAllowed && text.isEmpty()) && !levels.contains(text)) {
+                        throw new org.apache.kafka.common.config.ConfigException(
+                                name, value, "must be one of " + levels);
+                    }
+                },
+                () -> (emptyAllowed ? "\"\" or " : "") + levels);
     }
 
     /**
@@ -378,11 +590,19 @@ public final class IngestConfig extends AbstractConfig {
      *         the topics' serdes are first asked for)
      */
     public Topics topics() {
-        return new Topics(getString(TOPIC_TELEMETRY), getString(TOPIC_ENTRANCE_COUNTS),
-                getString(TOPIC_HOURLY_ACTIVITY), getString(TOPIC_TELEMETRY_ROWS),
-                getString(TOPIC_ACTIVITY_ROWS), getString(TOPIC_DEAD_LETTER), getString(TOPIC_ACTIVITY_LATE),
-                getString(TOPIC_WEATHER), getString(TOPIC_ALERTS), getString(TOPIC_WEATHER_ROWS),
-                getString(TOPIC_ALERT_ROWS), this::wireFormat);
+        return new Topics(
+                getString(TOPIC_TELEMETRY),
+                getString(TOPIC_ENTRANCE_COUNTS),
+                getString(TOPIC_HOURLY_ACTIVITY),
+                getString(TOPIC_TELEMETRY_ROWS),
+                getString(TOPIC_ACTIVITY_ROWS),
+                getString(TOPIC_DEAD_LETTER),
+                getString(TOPIC_ACTIVITY_LATE),
+                getString(TOPIC_WEATHER),
+                getString(TOPIC_ALERTS),
+                getString(TOPIC_WEATHER_ROWS),
+                getString(TOPIC_ALERT_ROWS),
+                this::wireFormat);
     }
 
     /** @return the shard strategy of hive_telemetry_v2 and weather_readings */
@@ -426,8 +646,13 @@ public final class IngestConfig extends AbstractConfig {
 
     static String printable(String key, Object value) {
         String k = key.toLowerCase(Locale.ROOT);
-        boolean secret = k.contains("password") || k.contains("secret") || k.contains("jaas")
-                || k.contains("token") || k.endsWith(".key") || k.contains("credentials") || k.contains("user.info");
+        boolean secret = k.contains("password")
+                || k.contains("secret")
+                || k.contains("jaas")
+                || k.contains("token")
+                || k.endsWith(".key")
+                || k.contains("credentials")
+                || k.contains("user.info");
         return secret ? "[hidden]" : String.valueOf(value);
     }
 }

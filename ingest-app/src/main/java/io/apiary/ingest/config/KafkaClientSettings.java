@@ -3,7 +3,6 @@ package io.apiary.ingest.config;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -20,12 +19,15 @@ final class KafkaClientSettings {
     /** Settings of any Kafka client the application creates: consumer, producer, admin client, Kafka Streams. */
     static final Set<String> ANY_CLIENT = anyClient();
     /** Kafka Streams' prefixes for the settings of its own clients. */
-    private static final List<String> STREAMS_CLIENT_PREFIXES = List.of(StreamsConfig.CONSUMER_PREFIX,
-            StreamsConfig.PRODUCER_PREFIX, StreamsConfig.ADMIN_CLIENT_PREFIX, StreamsConfig.MAIN_CONSUMER_PREFIX,
-            StreamsConfig.RESTORE_CONSUMER_PREFIX, StreamsConfig.GLOBAL_CONSUMER_PREFIX);
+    private static final List<String> STREAMS_CLIENT_PREFIXES = List.of(
+            StreamsConfig.CONSUMER_PREFIX,
+            StreamsConfig.PRODUCER_PREFIX,
+            StreamsConfig.ADMIN_CLIENT_PREFIX,
+            StreamsConfig.MAIN_CONSUMER_PREFIX,
+            StreamsConfig.RESTORE_CONSUMER_PREFIX,
+            StreamsConfig.GLOBAL_CONSUMER_PREFIX);
 
-    private KafkaClientSettings() {
-    }
+    private KafkaClientSettings() {}
 
     private static Set<String> anyClient() {
         Set<String> names = new HashSet<>(ConsumerConfig.configNames());

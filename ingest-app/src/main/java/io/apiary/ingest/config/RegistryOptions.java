@@ -1,10 +1,9 @@
 package io.apiary.ingest.config;
 
-import java.time.Duration;
-
 import io.apiary.ingest.serde.RegistrySettings;
 import io.apiary.ingest.serde.SchemaRegistryClient;
 import io.apiary.ingest.serde.WireFormat;
+import java.time.Duration;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
@@ -33,25 +32,29 @@ public final class RegistryOptions {
     public static final String REGISTRY_RETRIES = "schema.registry.retries";
     public static final String REGISTRY_AUTO_REGISTER = "schema.registry.auto.register";
 
-    private RegistryOptions() {
-    }
+    private RegistryOptions() {}
 
     /**
      * Refuses {@code user:password@} in registry URLs, before the settings are ever logged; the
      * refusal does not repeat the value.
      */
-    static final ConfigDef.Validator NO_CREDENTIALS_IN_URL = ConfigDef.LambdaValidator.with((name, value) -> {
-        for (String url : String.valueOf(value).split(",")) {
-            String text = url.trim();
-            int scheme = text.indexOf("://");
-            int end = text.indexOf('/', scheme < 0 ? 0 : scheme + 3);
-            String authority = text.substring(scheme < 0 ? 0 : scheme + 3, end < 0 ? text.length() : end);
-            if (authority.contains("@")) {
-                throw new ConfigException(name, "[hidden]", "a registry URL must not hold credentials (user:password@):"
-                        + " set them in " + REGISTRY_BASIC_AUTH_USER_INFO + ", from a Secret");
-            }
-        }
-    }, () -> "http(s) URLs without credentials, comma-separated");
+    static final ConfigDef.Validator NO_CREDENTIALS_IN_URL = ConfigDef.LambdaValidator.with(
+            (name, value) -> {
+                for (String url : String.valueOf(value).split(",")) {
+                    String text = url.trim();
+                    int scheme = text.indexOf("://");
+                    int end = text.indexOf('/', scheme < 0 ? 0 : scheme + 3);
+                    String authority = text.substring(scheme < 0 ? 0 : scheme + 3, end < 0 ? text.length() : end);
+                    if (authority.contains("@")) {
+                        throw new ConfigException(
+                                name,
+                                "[hidden]",
+                                "a registry URL must not hold credentials (user:password@):" + " set them in "
+                                        + REGISTRY_BASIC_AUTH_USER_INFO + ", from a Secret");
+                    }
+                }
+            },
+            () -> "http(s) URLs without credentials, comma-separated");
 
     /**
      * Adds the options to a definition.
@@ -60,45 +63,96 @@ public final class RegistryOptions {
      */
     static void define(ConfigDef definition) {
         definition
-                .define(WIRE_FORMAT_WRITE, Type.STRING, WireFormat.Framing.REGISTRY.setting(),
-                        ConfigDef.ValidString.in("registry", "single-object"), Importance.HIGH,
+                .define(
+                        WIRE_FORMAT_WRITE,
+                        Type.STRING,
+                        WireFormat.Framing.REGISTRY.setting(),
+                        ConfigDef.ValidString.in("registry", "single-object"),
+                        Importance.HIGH,
                         "Framing of the Avro keys and values the application writes: 'registry' (byte 0, the "
                                 + "4-byte schema id, the Avro body; schemas in the registry at schema.registry.url, "
                                 + "subjects <topic>-value and <topic>-key) or 'single-object' (Avro's single-object "
                                 + "encoding, C3 01 and the schema fingerprint; the schemas kept in schemas/). "
                                 + "Readers accept both, told apart by the first byte.")
-                .define(WIRE_FORMAT_READ_SINGLE_OBJECT, Type.BOOLEAN, true, Importance.MEDIUM,
+                .define(
+                        WIRE_FORMAT_READ_SINGLE_OBJECT,
+                        Type.BOOLEAN,
+                        true,
+                        Importance.MEDIUM,
                         "Whether single-object encoded records are still read. Set false once no producer "
                                 + "writes them: such records are then dead-lettered with reason "
                                 + "UNDECODABLE and a message naming this setting.")
-                .define(REGISTRY_URL, Type.STRING, "", NO_CREDENTIALS_IN_URL, Importance.HIGH,
+                .define(
+                        REGISTRY_URL,
+                        Type.STRING,
+                        "",
+                        NO_CREDENTIALS_IN_URL,
+                        Importance.HIGH,
                         "Base URL(s), comma-separated, of a schema registry speaking Confluent's REST API: "
                                 + "Confluent Schema Registry (http://host:8081), Apicurio Registry "
                                 + "(http://host:8080/apis/ccompat/v6) or Karapace. Required when "
                                 + "wire.format.write=registry; with several, the next is tried when one is "
                                 + "unreachable. No credentials in the URL (they would be logged with the settings): "
                                 + "use schema.registry.basic.auth.user.info.")
-                .define(REGISTRY_BASIC_AUTH_USER_INFO, Type.PASSWORD, "", Importance.MEDIUM,
+                .define(
+                        REGISTRY_BASIC_AUTH_USER_INFO,
+                        Type.PASSWORD,
+                        "",
+                        Importance.MEDIUM,
                         "user:password for HTTP basic authentication to the registry; set it from a Secret, "
                                 + "e.g. APIARY_SCHEMA_REGISTRY_BASIC_AUTH_USER_INFO. Never logged.")
-                .define(REGISTRY_BEARER_AUTH_TOKEN, Type.PASSWORD, "", Importance.MEDIUM,
+                .define(
+                        REGISTRY_BEARER_AUTH_TOKEN,
+                        Type.PASSWORD,
+                        "",
+                        Importance.MEDIUM,
                         "A token sent as 'Authorization: Bearer' to the registry (not with basic "
                                 + "authentication). Never logged.")
-                .define(REGISTRY_SSL_TRUSTSTORE_PATH, Type.STRING, "", Importance.MEDIUM,
+                .define(
+                        REGISTRY_SSL_TRUSTSTORE_PATH,
+                        Type.STRING,
+                        "",
+                        Importance.MEDIUM,
                         "Trust store (PKCS12 or JKS) for https registry URLs; empty uses the JVM's default.")
-                .define(REGISTRY_SSL_TRUSTSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM,
+                .define(
+                        REGISTRY_SSL_TRUSTSTORE_PASSWORD,
+                        Type.PASSWORD,
+                        "",
+                        Importance.MEDIUM,
                         "Password of the registry trust store; never logged.")
-                .define(REGISTRY_SSL_KEYSTORE_PATH, Type.STRING, "", Importance.LOW,
+                .define(
+                        REGISTRY_SSL_KEYSTORE_PATH,
+                        Type.STRING,
+                        "",
+                        Importance.LOW,
                         "Key store (PKCS12 or JKS) with this client's key and certificate, when the registry "
                                 + "requires client certificates; empty sends none.")
-                .define(REGISTRY_SSL_KEYSTORE_PASSWORD, Type.PASSWORD, "", Importance.LOW,
+                .define(
+                        REGISTRY_SSL_KEYSTORE_PASSWORD,
+                        Type.PASSWORD,
+                        "",
+                        Importance.LOW,
                         "Password of the registry key store and of its key; never logged.")
-                .define(REGISTRY_REQUEST_TIMEOUT_MS, Type.INT, 10_000, Range.between(100, 300_000),
-                        Importance.LOW, "Longest one registry request may take, in milliseconds.")
-                .define(REGISTRY_RETRIES, Type.INT, 3, Range.between(0, 20), Importance.LOW,
+                .define(
+                        REGISTRY_REQUEST_TIMEOUT_MS,
+                        Type.INT,
+                        10_000,
+                        Range.between(100, 300_000),
+                        Importance.LOW,
+                        "Longest one registry request may take, in milliseconds.")
+                .define(
+                        REGISTRY_RETRIES,
+                        Type.INT,
+                        3,
+                        Range.between(0, 20),
+                        Importance.LOW,
                         "How many times a registry request that found it unreachable (or answering 5xx) is "
                                 + "tried again, with a backoff doubling from 200 ms, before the next URL.")
-                .define(REGISTRY_AUTO_REGISTER, Type.BOOLEAN, true, Importance.MEDIUM,
+                .define(
+                        REGISTRY_AUTO_REGISTER,
+                        Type.BOOLEAN,
+                        true,
+                        Importance.MEDIUM,
                         "Whether the application registers its schemas under their subjects when they are "
                                 + "missing (at start, and a writer's on first use), as Confluent's "
                                 + "auto.register.schemas. Set false where only 'registry register' (a setup step "
@@ -119,15 +173,21 @@ public final class RegistryOptions {
         SchemaRegistryClient client = null;
         if (urls.isEmpty()) {
             if (write == WireFormat.Framing.REGISTRY) {
-                throw new ConfigException(REGISTRY_URL, "", "wire.format.write=registry (the default) needs the URL "
-                        + "of a schema registry speaking Confluent's API (e.g. http://127.0.0.1:8081, or an Apicurio "
-                        + "registry's /apis/ccompat/v6); `ingest-app devstack` prints the local one. Or set "
-                        + "wire.format.write=single-object.");
+                throw new ConfigException(
+                        REGISTRY_URL,
+                        "",
+                        "wire.format.write=registry (the default) needs the URL "
+                                + "of a schema registry speaking Confluent's API (e.g. http://127.0.0.1:8081, or an Apicurio "
+                                + "registry's /apis/ccompat/v6); `ingest-app devstack` prints the local one. Or set "
+                                + "wire.format.write=single-object.");
             }
         } else {
             client = new SchemaRegistryClient(settings(config, urls));
         }
-        return new WireFormat(write, config.getBoolean(WIRE_FORMAT_READ_SINGLE_OBJECT), client,
+        return new WireFormat(
+                write,
+                config.getBoolean(WIRE_FORMAT_READ_SINGLE_OBJECT),
+                client,
                 config.getBoolean(REGISTRY_AUTO_REGISTER));
     }
 
@@ -135,7 +195,9 @@ public final class RegistryOptions {
         String user = config.getPassword(REGISTRY_BASIC_AUTH_USER_INFO).value();
         String token = config.getPassword(REGISTRY_BEARER_AUTH_TOKEN).value();
         if (!user.isEmpty() && !token.isEmpty()) {
-            throw new ConfigException(REGISTRY_BEARER_AUTH_TOKEN, "[hidden]",
+            throw new ConfigException(
+                    REGISTRY_BEARER_AUTH_TOKEN,
+                    "[hidden]",
                     "choose basic or bearer authentication for the schema registry, not both");
         }
         if (!user.isEmpty() && user.indexOf(':') < 0) {
@@ -153,11 +215,22 @@ public final class RegistryOptions {
             throw new ConfigException(REGISTRY_URL, urls, e.getMessage());
         }
         boolean https = parsed.stream().anyMatch(u -> "https".equals(u.getScheme()));
-        javax.net.ssl.SSLContext tls = https ? TlsStores.context(config, REGISTRY_SSL_TRUSTSTORE_PATH,
-                REGISTRY_SSL_TRUSTSTORE_PASSWORD, REGISTRY_SSL_KEYSTORE_PATH, REGISTRY_SSL_KEYSTORE_PASSWORD,
-                "the schema registry") : null;
-        return new RegistrySettings(parsed, user.isEmpty() ? null : user, token.isEmpty() ? null : token, tls,
-                Duration.ofMillis(config.getInt(REGISTRY_REQUEST_TIMEOUT_MS)), Duration.ofMillis(200),
+        javax.net.ssl.SSLContext tls = https
+                ? TlsStores.context(
+                        config,
+                        REGISTRY_SSL_TRUSTSTORE_PATH,
+                        REGISTRY_SSL_TRUSTSTORE_PASSWORD,
+                        REGISTRY_SSL_KEYSTORE_PATH,
+                        REGISTRY_SSL_KEYSTORE_PASSWORD,
+                        "the schema registry")
+                : null;
+        return new RegistrySettings(
+                parsed,
+                user.isEmpty() ? null : user,
+                token.isEmpty() ? null : token,
+                tls,
+                Duration.ofMillis(config.getInt(REGISTRY_REQUEST_TIMEOUT_MS)),
+                Duration.ofMillis(200),
                 config.getInt(REGISTRY_RETRIES));
     }
 }

@@ -5,11 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
-
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -19,8 +17,7 @@ import org.apache.kafka.common.config.ConfigException;
  */
 public final class TlsStores {
 
-    private TlsStores() {
-    }
+    private TlsStores() {}
 
     /**
      * @param config        the configuration, not null
@@ -33,8 +30,13 @@ public final class TlsStores {
      * @throws ConfigException naming the option whose store is missing, unreadable, or whose
      *                         password is wrong; the password itself is never in the message
      */
-    public static SSLContext context(IngestConfig config, String trustPath, String trustPassword, String keyPath,
-            String keyPassword, String server) {
+    public static SSLContext context(
+            IngestConfig config,
+            String trustPath,
+            String trustPassword,
+            String keyPath,
+            String keyPassword,
+            String server) {
         String trustFile = config.getString(trustPath);
         String keyFile = config.getString(keyPath);
         try {
@@ -44,9 +46,14 @@ public final class TlsStores {
             if (!keyFile.isBlank()) {
                 char[] password = password(config, keyPassword);
                 if (password == null) {
-                    throw new ConfigException(keyPassword, "[hidden]", "a key store (" + keyPath + ") needs the "
-                            + "password of its key; set it, e.g. from a Secret as APIARY_"
-                            + keyPassword.toUpperCase(java.util.Locale.ROOT).replace('.', '_'));
+                    throw new ConfigException(
+                            keyPassword,
+                            "[hidden]",
+                            "a key store (" + keyPath + ") needs the "
+                                    + "password of its key; set it, e.g. from a Secret as APIARY_"
+                                    + keyPassword
+                                            .toUpperCase(java.util.Locale.ROOT)
+                                            .replace('.', '_'));
                 }
                 keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
                 keys.init(load(keyPath, keyFile, password), password);
@@ -72,8 +79,11 @@ public final class TlsStores {
         try {
             return KeyStore.getInstance(file.toFile(), password);
         } catch (IOException | GeneralSecurityException e) {
-            throw new ConfigException(option, path, "cannot read the store (not PKCS12 or JKS, or a wrong "
-                    + "password): " + e.getClass().getSimpleName());
+            throw new ConfigException(
+                    option,
+                    path,
+                    "cannot read the store (not PKCS12 or JKS, or a wrong " + "password): "
+                            + e.getClass().getSimpleName());
         }
     }
 }

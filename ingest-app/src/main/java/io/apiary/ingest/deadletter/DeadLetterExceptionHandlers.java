@@ -1,16 +1,14 @@
 package io.apiary.ingest.deadletter;
 
+import io.apiary.ingest.serde.SchemaRegistryException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-
-import io.apiary.ingest.serde.SchemaRegistryException;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
@@ -32,8 +30,7 @@ public final class DeadLetterExceptionHandlers {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterExceptionHandlers.class);
 
-    private DeadLetterExceptionHandlers() {
-    }
+    private DeadLetterExceptionHandlers() {}
 
     private static String deadLetterTopic(Map<String, ?> configs) {
         Object topic = configs.get(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG);
@@ -55,19 +52,35 @@ public final class DeadLetterExceptionHandlers {
         }
 
         @Override
-        public Response handleError(ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record,
-                Exception exception) {
+        public Response handleError(
+                ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
             if (SchemaRegistryException.unavailableIn(exception)) {
-                LOG.error("Cannot read record {}-{}@{}: the schema registry is unavailable ({}); the stream thread"
-                        + " stops and is replaced, resuming from the committed offsets", context.topic(),
-                        context.partition(), context.offset(), exception.getMessage());
+                LOG.error(
+                        "Cannot read record {}-{}@{}: the schema registry is unavailable ({}); the stream thread"
+                                + " stops and is replaced, resuming from the committed offsets",
+                        context.topic(),
+                        context.partition(),
+                        context.offset(),
+                        exception.getMessage());
                 return Response.fail();
             }
-            LOG.debug("Dead-lettering undecodable record {}-{}@{}: {}", context.topic(), context.partition(),
-                    context.offset(), exception.getMessage());
-            return Response.resume(List.of(DeadLetterHeaders.record(Objects.requireNonNull(deadLetterTopic),
-                    "deserialize", RejectReason.UNDECODABLE, exception, context.topic(), context.partition(),
-                    context.offset(), record.key(), record.value(), record.headers())));
+            LOG.debug(
+                    "Dead-lettering undecodable record {}-{}@{}: {}",
+                    context.topic(),
+                    context.partition(),
+                    context.offset(),
+                    exception.getMessage());
+            return Response.resume(List.of(DeadLetterHeaders.record(
+                    Objects.requireNonNull(deadLetterTopic),
+                    "deserialize",
+                    RejectReason.UNDECODABLE,
+                    exception,
+                    context.topic(),
+                    context.partition(),
+                    context.offset(),
+                    record.key(),
+                    record.value(),
+                    record.headers())));
         }
     }
 
@@ -89,37 +102,59 @@ public final class DeadLetterExceptionHandlers {
         }
 
         @Override
-        public Response handleError(ErrorHandlerContext context, ProducerRecord<byte[], byte[]> record,
-                Exception exception) {
+        public Response handleError(
+                ErrorHandlerContext context, ProducerRecord<byte[], byte[]> record, Exception exception) {
             if (exception instanceof RecordTooLargeException) {
-                return Response.resume(List.of(fromSource(context, record.key(), record.value(),
-                        RejectReason.OUTPUT_TOO_LARGE, exception)));
+                return Response.resume(List.of(
+                        fromSource(context, record.key(), record.value(), RejectReason.OUTPUT_TOO_LARGE, exception)));
             }
             return exception instanceof RetriableException ? Response.retry() : Response.fail();
         }
 
         @Override
         @SuppressWarnings("rawtypes")
-        public Response handleSerializationError(ErrorHandlerContext context, ProducerRecord record,
-                Exception exception, SerializationExceptionOrigin origin) {
+        public Response handleSerializationError(
+                ErrorHandlerContext context,
+                ProducerRecord record,
+                Exception exception,
+                SerializationExceptionOrigin origin) {
             if (SchemaRegistryException.unavailableIn(exception)) {
-                LOG.error("Cannot write output of {}-{}@{}: the schema registry is unavailable ({}); the stream"
-                        + " thread stops and is replaced, resuming from the committed offsets", context.topic(),
-                        context.partition(), context.offset(), exception.getMessage());
+                LOG.error(
+                        "Cannot write output of {}-{}@{}: the schema registry is unavailable ({}); the stream"
+                                + " thread stops and is replaced, resuming from the committed offsets",
+                        context.topic(),
+                        context.partition(),
+                        context.offset(),
+                        exception.getMessage());
                 return Response.fail();
             }
             return Response.resume(List.of(fromSource(context, null, null, RejectReason.PROCESSING_ERROR, exception)));
         }
 
-        private ProducerRecord<byte[], byte[]> fromSource(ErrorHandlerContext context, byte[] outputKey,
-                byte[] outputValue, RejectReason reason, Exception exception) {
-            LOG.debug("Dead-lettering the input of unwritable output {}-{}@{}: {}", context.topic(),
-                    context.partition(), context.offset(), exception.getMessage());
+        private ProducerRecord<byte[], byte[]> fromSource(
+                ErrorHandlerContext context,
+                byte[] outputKey,
+                byte[] outputValue,
+                RejectReason reason,
+                Exception exception) {
+            LOG.debug(
+                    "Dead-lettering the input of unwritable output {}-{}@{}: {}",
+                    context.topic(),
+                    context.partition(),
+                    context.offset(),
+                    exception.getMessage());
             boolean haveSource = context.sourceRawKey() != null || context.sourceRawValue() != null;
-            return DeadLetterHeaders.record(Objects.requireNonNull(deadLetterTopic), "produce", reason, exception,
-                    String.valueOf(context.topic()), context.partition(), context.offset(),
+            return DeadLetterHeaders.record(
+                    Objects.requireNonNull(deadLetterTopic),
+                    "produce",
+                    reason,
+                    exception,
+                    String.valueOf(context.topic()),
+                    context.partition(),
+                    context.offset(),
                     haveSource ? context.sourceRawKey() : outputKey,
-                    haveSource ? context.sourceRawValue() : outputValue, context.headers());
+                    haveSource ? context.sourceRawValue() : outputValue,
+                    context.headers());
         }
     }
 
@@ -139,18 +174,37 @@ public final class DeadLetterExceptionHandlers {
         @Override
         public Response handleError(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
             RejectReason reason = exception instanceof RejectedRecordException rejected
-                    ? rejected.reason() : RejectReason.PROCESSING_ERROR;
+                    ? rejected.reason()
+                    : RejectReason.PROCESSING_ERROR;
             if (reason == RejectReason.PROCESSING_ERROR) {
-                LOG.warn("Processor {} failed on record {}-{}@{}; it goes to the dead letter topic {}",
-                        context.processorNodeId(), context.topic(), context.partition(), context.offset(),
-                        deadLetterTopic, exception);
+                LOG.warn(
+                        "Processor {} failed on record {}-{}@{}; it goes to the dead letter topic {}",
+                        context.processorNodeId(),
+                        context.topic(),
+                        context.partition(),
+                        context.offset(),
+                        deadLetterTopic,
+                        exception);
             } else {
-                LOG.debug("Dead-lettering record {}-{}@{}: {} {}", context.topic(), context.partition(),
-                        context.offset(), reason, exception.getMessage());
+                LOG.debug(
+                        "Dead-lettering record {}-{}@{}: {} {}",
+                        context.topic(),
+                        context.partition(),
+                        context.offset(),
+                        reason,
+                        exception.getMessage());
             }
-            return Response.resume(List.of(DeadLetterHeaders.record(Objects.requireNonNull(deadLetterTopic),
-                    "process", reason, exception, context.topic(), context.partition(), context.offset(),
-                    context.sourceRawKey(), context.sourceRawValue(), context.headers())));
+            return Response.resume(List.of(DeadLetterHeaders.record(
+                    Objects.requireNonNull(deadLetterTopic),
+                    "process",
+                    reason,
+                    exception,
+                    context.topic(),
+                    context.partition(),
+                    context.offset(),
+                    context.sourceRawKey(),
+                    context.sourceRawValue(),
+                    context.headers())));
         }
     }
 }

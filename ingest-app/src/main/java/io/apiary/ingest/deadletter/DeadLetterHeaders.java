@@ -1,9 +1,8 @@
 package io.apiary.ingest.deadletter;
 
-import java.nio.charset.StandardCharsets;
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
+import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -57,8 +56,7 @@ public final class DeadLetterHeaders {
     /** Name of the counter of dead-lettered records. */
     public static final String COUNTER = "apiary.dead.letter.records";
 
-    private DeadLetterHeaders() {
-    }
+    private DeadLetterHeaders() {}
 
     /**
      * Builds one dead letter record and counts it.
@@ -75,9 +73,17 @@ public final class DeadLetterHeaders {
      * @param originalHeaders headers of the original record, may be null
      * @return the record to produce
      */
-    public static ProducerRecord<byte[], byte[]> record(String deadLetterTopic, String stage, RejectReason reason,
-            Throwable error, String sourceTopic, int sourcePartition, long sourceOffset,
-            byte[] key, byte[] value, Headers originalHeaders) {
+    public static ProducerRecord<byte[], byte[]> record(
+            String deadLetterTopic,
+            String stage,
+            RejectReason reason,
+            Throwable error,
+            String sourceTopic,
+            int sourcePartition,
+            long sourceOffset,
+            byte[] key,
+            byte[] value,
+            Headers originalHeaders) {
         Headers headers = new RecordHeaders();
         int originalHeaderBytes = 0;
         boolean headersCut = false;
@@ -95,8 +101,12 @@ public final class DeadLetterHeaders {
         put(headers, STAGE, stage);
         put(headers, REASON, reason.name());
         String message = String.valueOf(error.getMessage());
-        put(headers, MESSAGE, message.length() > MAX_MESSAGE_CHARS
-                ? message.substring(0, MAX_MESSAGE_CHARS) + "... (" + message.length() + " characters)" : message);
+        put(
+                headers,
+                MESSAGE,
+                message.length() > MAX_MESSAGE_CHARS
+                        ? message.substring(0, MAX_MESSAGE_CHARS) + "... (" + message.length() + " characters)"
+                        : message);
         put(headers, EXCEPTION, error.getClass().getName());
         put(headers, SOURCE_TOPIC, sourceTopic);
         put(headers, SOURCE_PARTITION, Integer.toString(sourcePartition));

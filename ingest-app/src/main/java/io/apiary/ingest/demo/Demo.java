@@ -1,15 +1,5 @@
 package io.apiary.ingest.demo;
 
-import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.LocalDate;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.cassandra.SchemaApplier;
@@ -28,6 +18,15 @@ import io.apiary.ingest.report.HiveReportFile;
 import io.apiary.ingest.topics.Topics;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
@@ -49,9 +48,15 @@ public final class Demo {
      * @param reportFile    where the HTML report of {@code showHive} for the week around {@code showDay}
      *                      goes; null for {@link #defaultReportFile}
      */
-    public record Options(Path workDir, boolean keepWorkDir, Duration countInterval, String showHive,
-            LocalDate showDay, Duration drainTimeout, boolean keepRunning, Path reportFile) {
-    }
+    public record Options(
+            Path workDir,
+            boolean keepWorkDir,
+            Duration countInterval,
+            String showHive,
+            LocalDate showDay,
+            Duration drainTimeout,
+            boolean keepRunning,
+            Path reportFile) {}
 
     /**
      * @param hive the hive
@@ -60,7 +65,9 @@ public final class Demo {
      * @return {@code apiary-demo/hive-HIVE-FROM-TO.html} in the JVM's temporary folder
      */
     public static Path defaultReportFile(String hive, LocalDate from, LocalDate to) {
-        return Path.of(System.getProperty("java.io.tmpdir"), "apiary-demo",
+        return Path.of(
+                System.getProperty("java.io.tmpdir"),
+                "apiary-demo",
                 HiveReportFile.fileName(hive, from.toString(), to.toString()));
     }
 
@@ -86,18 +93,20 @@ public final class Demo {
      */
     public int run() throws Exception {
         long t0 = System.nanoTime();
-        Thread hook = new Thread(() -> {
-            if (pipeline != null || stack != null) {
-                out.println("Stopping the pipeline and the servers...");
-                out.flush();
-            }
-            boolean running = pipeline != null || stack != null;
-            stopAll(Duration.ofSeconds(10));
-            if (running) {
-                out.println("Stopped.");
-                out.flush();
-            }
-        }, "apiary-demo-shutdown");
+        Thread hook = new Thread(
+                () -> {
+                    if (pipeline != null || stack != null) {
+                        out.println("Stopping the pipeline and the servers...");
+                        out.flush();
+                    }
+                    boolean running = pipeline != null || stack != null;
+                    stopAll(Duration.ofSeconds(10));
+                    if (running) {
+                        out.println("Stopped.");
+                        out.flush();
+                    }
+                },
+                "apiary-demo-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             out.println("Apiary Ingest demo: real Kafka and Cassandra, real hive readings (UrBAN, CC BY 4.0)");
@@ -108,16 +117,23 @@ public final class Demo {
                 stackOptions.workDir(options.workDir());
             }
             stack = LocalStack.start(stackOptions.build());
-            out.printf("  Kafka ready at %s in %.1f s; Cassandra ready at %s in %.1f s (work folder %s)%n",
-                    stack.kafkaBootstrapServers(), seconds(stack.kafka().startupTime()),
+            out.printf(
+                    "  Kafka ready at %s in %.1f s; Cassandra ready at %s in %.1f s (work folder %s)%n",
+                    stack.kafkaBootstrapServers(),
+                    seconds(stack.kafka().startupTime()),
                     LocalStackSession.settings(stack).get(IngestConfig.CASSANDRA_CONTACT_POINTS),
-                    seconds(stack.cassandra().startupTime()), stack.workDir());
-            stack.registry().ifPresent(r -> out.printf("  schema registry ready at %s in %.1f s: the topics carry registry "
-                    + "framing (byte 0, schema id, Avro body)%n", r.confluentApiUrl(), seconds(r.startupTime())));
+                    seconds(stack.cassandra().startupTime()),
+                    stack.workDir());
+            stack.registry()
+                    .ifPresent(r -> out.printf(
+                            "  schema registry ready at %s in %.1f s: the topics carry registry "
+                                    + "framing (byte 0, schema id, Avro body)%n",
+                            r.confluentApiUrl(), seconds(r.startupTime())));
 
             IngestConfig config = config(stack);
             long tSetup = System.nanoTime();
-            try (CqlSession session = CassandraSessions.open(config); Admin admin = Admin.create(config.kafkaClientSettings())) {
+            try (CqlSession session = CassandraSessions.open(config);
+                    Admin admin = Admin.create(config.kafkaClientSettings())) {
                 SchemaApplier.apply(session, SchemaApplier.load(null, keyspace(config), SchemaApplier.DEV_REPLICATION));
                 TopicProvisioner.createMissing(admin, config);
             }
@@ -125,9 +141,11 @@ public final class Demo {
             Metrics.addRegistry(registry);
             pipeline = Pipeline.start(config, true, true, registry);
             if (!pipeline.awaitTopologyRunning(Duration.ofSeconds(60))) {
-                throw new IllegalStateException("The topology did not reach RUNNING within 60 s: " + pipeline.failure());
+                throw new IllegalStateException(
+                        "The topology did not reach RUNNING within 60 s: " + pipeline.failure());
             }
-            out.printf("Schema applied, topics created, topology and sink running %.1f s later%n",
+            out.printf(
+                    "Schema applied, topics created, topology and sink running %.1f s later%n",
                     seconds(Duration.ofNanos(System.nanoTime() - tSetup)));
 
             UrbanDataset data = UrbanDataset.load();
@@ -136,21 +154,24 @@ public final class Demo {
             long tIngest = System.nanoTime();
             DemoFeed.Totals sent;
             DemoProgress.Result progress;
-            try (GatewayProducer producer = new GatewayProducer(config.kafkaClientSettings(), topics.telemetryTopic(),
-                    topics.entranceCountsTopic());
-                 LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
-                out.printf("Replaying %,d UrBAN readings of %d hives and their simulated entrance counts (every %d s)...%n",
-                        data.readings().size(), data.spans().size(), options.countInterval().toSeconds());
+            try (GatewayProducer producer = new GatewayProducer(
+                            config.kafkaClientSettings(), topics.telemetryTopic(), topics.entranceCountsTopic());
+                    LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
+                out.printf(
+                        "Replaying %,d UrBAN readings of %d hives and their simulated entrance counts (every %d s)...%n",
+                        data.readings().size(),
+                        data.spans().size(),
+                        options.countInterval().toSeconds());
                 out.flush();
-                CompletableFuture<DemoFeed.Totals> feed = CompletableFuture.supplyAsync(
-                        () -> DemoFeed.send(producer, data, simulator));
-                progress = new DemoProgress(out, config, pipeline, producer, lag).awaitDrained(feed,
-                        options.drainTimeout());
+                CompletableFuture<DemoFeed.Totals> feed =
+                        CompletableFuture.supplyAsync(() -> DemoFeed.send(producer, data, simulator));
+                progress = new DemoProgress(out, config, pipeline, producer, lag)
+                        .awaitDrained(feed, options.drainTimeout());
                 sent = feed.get(1, TimeUnit.SECONDS);
             }
             Duration ingest = Duration.ofNanos(System.nanoTime() - tIngest);
-            new DemoSummary(out, config).print(data, sent, progress, ingest, pipeline, options.showHive(),
-                    options.showDay());
+            new DemoSummary(out, config)
+                    .print(data, sent, progress, ingest, pipeline, options.showHive(), options.showDay());
             writeReport(config);
             if (options.keepRunning()) {
                 out.printf("%nThe servers and the pipeline keep running, with the demo's data.%n");
@@ -159,7 +180,8 @@ public final class Demo {
             }
             pipeline.close();
             pipeline = null;
-            out.printf("Demo finished in %.1f s. Stopping Kafka and Cassandra...%n",
+            out.printf(
+                    "Demo finished in %.1f s. Stopping Kafka and Cassandra...%n",
                     seconds(Duration.ofNanos(System.nanoTime() - t0)));
             out.flush();
             return 0;
@@ -178,14 +200,20 @@ public final class Demo {
     private void writeReport(IngestConfig config) throws java.io.IOException {
         LocalDate from = options.showDay().minusDays(3);
         LocalDate to = options.showDay().plusDays(3);
-        Path file = options.reportFile() != null ? options.reportFile()
-                : defaultReportFile(options.showHive(), from, to);
+        Path file =
+                options.reportFile() != null ? options.reportFile() : defaultReportFile(options.showHive(), from, to);
         try (CqlSession session = CassandraSessions.open(config)) {
-            HiveReportFile.Written written = HiveReportFile.write(new HiveDataReader(session,
-                    ReadSettings.from(config)), options.showHive(), TimeRange.days(from, to), file,
-                    java.time.Instant.now(), 1_000_000);
-            out.printf("%n  Report of hive %s from %s to %s (charts per sensor, hourly bees in and out, tables):%n"
-                    + "    %s%n    %s%n", options.showHive(), from, to, written.file().toUri(), written.summary());
+            HiveReportFile.Written written = HiveReportFile.write(
+                    new HiveDataReader(session, ReadSettings.from(config)),
+                    options.showHive(),
+                    TimeRange.days(from, to),
+                    file,
+                    java.time.Instant.now(),
+                    1_000_000);
+            out.printf(
+                    "%n  Report of hive %s from %s to %s (charts per sensor, hourly bees in and out, tables):%n"
+                            + "    %s%n    %s%n",
+                    options.showHive(), from, to, written.file().toUri(), written.summary());
         }
     }
 
@@ -222,6 +250,7 @@ public final class Demo {
 
     /** @return the tables the demo writes */
     static List<String> tables() {
-        return List.of(io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY, io.apiary.ingest.tables.TableNames.HIVE_ACTIVITY);
+        return List.of(
+                io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY, io.apiary.ingest.tables.TableNames.HIVE_ACTIVITY);
     }
 }

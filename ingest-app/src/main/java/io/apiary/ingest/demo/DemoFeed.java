@@ -1,11 +1,10 @@
 package io.apiary.ingest.demo;
 
-import java.time.Instant;
-import java.util.Map;
-
 import io.apiary.ingest.gateway.EntranceCountSimulator;
 import io.apiary.ingest.gateway.GatewayProducer;
 import io.apiary.schema.TelemetryReading;
+import java.time.Instant;
+import java.util.Map;
 
 /**
  * What the demo (and the end-to-end test) sends as gateways would: every UrBAN reading, then
@@ -28,8 +27,7 @@ public final class DemoFeed {
         }
     }
 
-    private DemoFeed() {
-    }
+    private DemoFeed() {}
 
     /**
      * The span of simulated samples of one hive: from its first reading to one interval past its last.

@@ -1,5 +1,11 @@
 package io.apiary.ingest.demo;
 
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.pipeline.Pipeline;
+import io.apiary.ingest.sink.CassandraSink;
+import io.apiary.ingest.topics.Topics;
+import io.apiary.ingest.topology.HourlyActivityProcessor;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -8,13 +14,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
-import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.topology.HourlyActivityProcessor;
-import io.apiary.ingest.gateway.GatewayProducer;
-import io.apiary.ingest.pipeline.Pipeline;
-import io.apiary.ingest.sink.CassandraSink;
-import io.apiary.ingest.topics.Topics;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -55,7 +54,8 @@ final class DemoProgress {
         this.lag = lag;
     }
 
-    Result awaitDrained(CompletableFuture<DemoFeed.Totals> feed, Duration timeout) throws InterruptedException, ExecutionException {
+    Result awaitDrained(CompletableFuture<DemoFeed.Totals> feed, Duration timeout)
+            throws InterruptedException, ExecutionException {
         Topics topics = config.topics();
         List<String> inputs = List.of(topics.telemetry(), topics.entranceCounts());
         List<String> rows = List.of(topics.telemetryRows(), topics.activityRows());
@@ -85,24 +85,35 @@ final class DemoProgress {
             long topologyLag = lag.lag(appId, inputs);
             long sinkLag = lag.lag(sinkGroup, rows);
             Map<TopicPartition, Long> rowEnds = lag.endOffsets(rows);
-            out.printf("  [%5.1f s] records in %,11d | rows written %,10d | %,8.0f rows/s | lag: topology %,9d, sink %,9d%n",
+            out.printf(
+                    "  [%5.1f s] records in %,11d | rows written %,10d | %,8.0f rows/s | lag: topology %,9d, sink %,9d%n",
                     (now - start) / 1e9, producer.acknowledged(), written, rate, topologyLag, sinkLag);
             out.flush();
-            boolean drained = feed.isDone() && topologyLag == 0 && sinkLag == 0 && written == lastWritten
-                    && rowEnds.equals(lastRowEnds) && hoursClosed() >= feed.getNow(null).hours();
+            boolean drained = feed.isDone()
+                    && topologyLag == 0
+                    && sinkLag == 0
+                    && written == lastWritten
+                    && rowEnds.equals(lastRowEnds)
+                    && hoursClosed() >= feed.getNow(null).hours();
             if (drained) {
                 return new Result(written, peak, Duration.ofNanos(now - start));
             }
-            if (!announcedQuietWait && feed.isDone() && topologyLag == 0 && sinkLag == 0
+            if (!announcedQuietWait
+                    && feed.isDone()
+                    && topologyLag == 0
+                    && sinkLag == 0
                     && hoursClosed() < feed.getNow(null).hours()) {
                 announcedQuietWait = true;
-                out.printf("  every record is processed; the last open hours close once the entrance-counter partitions"
-                        + " have been quiet for %d s (activity.idle.timeout.ms)...%n",
+                out.printf(
+                        "  every record is processed; the last open hours close once the entrance-counter partitions"
+                                + " have been quiet for %d s (activity.idle.timeout.ms)...%n",
                         config.getLong(IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS) / 1000);
             }
             if (now > deadline) {
-                throw new IllegalStateException(String.format("Not everything was written within %d s "
-                        + "(topology lag %d, sink lag %d); see the logs above", timeout.toSeconds(), topologyLag, sinkLag));
+                throw new IllegalStateException(String.format(
+                        "Not everything was written within %d s "
+                                + "(topology lag %d, sink lag %d); see the logs above",
+                        timeout.toSeconds(), topologyLag, sinkLag));
             }
             lastWritten = written;
             lastTick = now;
@@ -112,8 +123,12 @@ final class DemoProgress {
 
     /** Hours the topology closed so far (it runs in this JVM, on the global registry). */
     private static double hoursClosed() {
-        return io.micrometer.core.instrument.Metrics.globalRegistry.find(HourlyActivityProcessor.CLOSED_COUNTER)
-                .counters().stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+        return io.micrometer.core.instrument.Metrics.globalRegistry
+                .find(HourlyActivityProcessor.CLOSED_COUNTER)
+                .counters()
+                .stream()
+                .mapToDouble(io.micrometer.core.instrument.Counter::count)
+                .sum();
     }
 
     private static void waitTick(CompletableFuture<DemoFeed.Totals> feed) throws InterruptedException {

@@ -1,11 +1,5 @@
 package io.apiary.ingest.demo;
 
-import java.io.PrintWriter;
-import java.time.Duration;
-import java.time.LocalDate;
-import java.util.HashMap;
-import java.util.Map;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -13,10 +7,15 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.deadletter.DeadLetterHeaders;
-import io.apiary.ingest.topology.HourlyActivityProcessor;
 import io.apiary.ingest.pipeline.Pipeline;
 import io.apiary.ingest.tables.TableNames;
 import io.apiary.ingest.topics.Topics;
+import io.apiary.ingest.topology.HourlyActivityProcessor;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.HashMap;
+import java.util.Map;
 
 /** Prints the demo's summary from what Kafka and Cassandra now hold. Not thread-safe. */
 final class DemoSummary {
@@ -29,8 +28,14 @@ final class DemoSummary {
         this.config = config;
     }
 
-    void print(UrbanDataset data, DemoFeed.Totals sent, DemoProgress.Result progress, Duration ingest,
-            Pipeline pipeline, String hive, LocalDate day) {
+    void print(
+            UrbanDataset data,
+            DemoFeed.Totals sent,
+            DemoProgress.Result progress,
+            Duration ingest,
+            Pipeline pipeline,
+            String hive,
+            LocalDate day) {
         Topics topics = config.topics();
         String ks = config.getString(IngestConfig.CASSANDRA_KEYSPACE);
         Map<String, Long> deadLetteredByReason;
@@ -41,10 +46,15 @@ final class DemoSummary {
             hourlyResults = probe.countRecords(topics.hourlyActivity());
             late = probe.countRecords(topics.activityLate());
         }
-        long deadLettered = deadLetteredByReason.values().stream().mapToLong(Long::longValue).sum();
+        long deadLettered = deadLetteredByReason.values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
         double duplicates = io.micrometer.core.instrument.Metrics.globalRegistry
-                .find(HourlyActivityProcessor.DUPLICATES_COUNTER).counters().stream()
-                .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+                .find(HourlyActivityProcessor.DUPLICATES_COUNTER)
+                .counters()
+                .stream()
+                .mapToDouble(io.micrometer.core.instrument.Counter::count)
+                .sum();
         Map<String, Long> rowsInTable = new HashMap<>();
         try (CqlSession session = CassandraSessions.open(config)) {
             for (String table : Demo.tables()) {
@@ -52,26 +62,40 @@ final class DemoSummary {
             }
             out.println();
             out.println("Summary");
-            out.printf("  records in              %,12d  (%,d telemetry readings, %,d entrance-counter samples)%n",
+            out.printf(
+                    "  records in              %,12d  (%,d telemetry readings, %,d entrance-counter samples)%n",
                     sent.total(), sent.readings(), sent.samples());
-            out.printf("  dead-lettered records   %,12d  (topic %s)%s%n", deadLettered, topics.deadLetter(),
+            out.printf(
+                    "  dead-lettered records   %,12d  (topic %s)%s%n",
+                    deadLettered,
+                    topics.deadLetter(),
                     deadLetteredByReason.isEmpty() ? "" : " by reason: " + deadLetteredByReason);
-            out.printf("  late samples            %,12d  (topic %s); re-sent samples counted once: %,.0f%n", late,
-                    topics.activityLate(), duplicates);
-            out.printf("  %-22s  %12s rows in Cassandra; the file holds %,d distinct (hive, sensor, time) readings%n",
-                    TableNames.HIVE_TELEMETRY, shown(rowsInTable.get(TableNames.HIVE_TELEMETRY)), data.distinctReadings());
-            out.printf("  %-22s  %,12d row writes acknowledged: the %,d duplicate readings were upserted onto the "
-                    + "same rows (%,d of them with another value than the first: one whole reading is kept per key)%n", "",
-                    pipeline.sink().rowsWritten(TableNames.HIVE_TELEMETRY), sent.readings() - data.distinctReadings(),
+            out.printf(
+                    "  late samples            %,12d  (topic %s); re-sent samples counted once: %,.0f%n",
+                    late, topics.activityLate(), duplicates);
+            out.printf(
+                    "  %-22s  %12s rows in Cassandra; the file holds %,d distinct (hive, sensor, time) readings%n",
+                    TableNames.HIVE_TELEMETRY,
+                    shown(rowsInTable.get(TableNames.HIVE_TELEMETRY)),
+                    data.distinctReadings());
+            out.printf(
+                    "  %-22s  %,12d row writes acknowledged: the %,d duplicate readings were upserted onto the "
+                            + "same rows (%,d of them with another value than the first: one whole reading is kept per key)%n",
+                    "",
+                    pipeline.sink().rowsWritten(TableNames.HIVE_TELEMETRY),
+                    sent.readings() - data.distinctReadings(),
                     data.conflictingReadings());
-            out.printf("  hive_activity           %12s rows in Cassandra (hours); %,d row writes acknowledged (an "
-                    + "hour is upserted as its sums grow)%n", shown(rowsInTable.get("hive_activity")),
-                    pipeline.sink().rowsWritten("hive_activity"));
-            out.printf("  final hourly results    %,12d  on %s, one per (hive, hour) with samples: %,d (an hour is "
-                    + "final once stream time passes its end plus the grace period)%n", hourlyResults,
-                    topics.hourlyActivity(), sent.hours());
-            out.printf("  ingest                  %,.1f s from the first record sent until everything was written; "
-                    + "sink %,.0f rows/s on average, %,.0f rows/s at peak (2 s ticks)%n",
+            out.printf(
+                    "  hive_activity           %12s rows in Cassandra (hours); %,d row writes acknowledged (an "
+                            + "hour is upserted as its sums grow)%n",
+                    shown(rowsInTable.get("hive_activity")), pipeline.sink().rowsWritten("hive_activity"));
+            out.printf(
+                    "  final hourly results    %,12d  on %s, one per (hive, hour) with samples: %,d (an hour is "
+                            + "final once stream time passes its end plus the grace period)%n",
+                    hourlyResults, topics.hourlyActivity(), sent.hours());
+            out.printf(
+                    "  ingest                  %,.1f s from the first record sent until everything was written; "
+                            + "sink %,.0f rows/s on average, %,.0f rows/s at peak (2 s ticks)%n",
                     Demo.seconds(ingest), progress.averageRowsPerSecond(), progress.peakRowsPerSecond());
             printHourly(session, ks, hive, day);
         }
@@ -89,7 +113,8 @@ final class DemoSummary {
         for (int attempt = 1; attempt <= 3; attempt++) {
             try {
                 Row row = session.execute(SimpleStatement.newInstance("SELECT COUNT(*) FROM " + table)
-                        .setTimeout(Duration.ofSeconds(120))).one();
+                                .setTimeout(Duration.ofSeconds(120)))
+                        .one();
                 return row == null ? 0 : row.getLong(0);
             } catch (com.datastax.oss.driver.api.core.DriverException e) {
                 last = e;
@@ -110,16 +135,20 @@ final class DemoSummary {
     }
 
     private void printHourly(CqlSession session, String ks, String hive, LocalDate day) {
-        ResultSet rs = session.execute(SimpleStatement.newInstance("SELECT hour, bees_in, bees_out, samples FROM " + ks
-                + ".hive_activity WHERE hive_id = ? AND day = ? ORDER BY day ASC, hour ASC", hive, day));
+        ResultSet rs = session.execute(SimpleStatement.newInstance(
+                "SELECT hour, bees_in, bees_out, samples FROM " + ks
+                        + ".hive_activity WHERE hive_id = ? AND day = ? ORDER BY day ASC, hour ASC",
+                hive,
+                day));
         out.printf("%n  Hourly activity of hive %s on %s (UTC hours, from hive_activity):%n", hive, day);
         out.println("    hour   entries     exits  samples");
         long entries = 0;
         long exits = 0;
         int hours = 0;
         for (Row row : rs) {
-            out.printf("    %02d:00 %9d %9d %8d%n", row.getInt("hour"), row.getLong("bees_in"), row.getLong("bees_out"),
-                    row.getInt("samples"));
+            out.printf(
+                    "    %02d:00 %9d %9d %8d%n",
+                    row.getInt("hour"), row.getLong("bees_in"), row.getLong("bees_out"), row.getInt("samples"));
             entries += row.getLong("bees_in");
             exits += row.getLong("bees_out");
             hours++;

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -45,8 +44,8 @@ public final class LagProbe implements AutoCloseable {
      */
     public long lag(String groupId, Collection<String> topics) {
         Map<TopicPartition, Long> ends = endOffsets(topics);
-        Map<TopicPartition, OffsetAndMetadata> committed = get(admin.listConsumerGroupOffsets(groupId)
-                .partitionsToOffsetAndMetadata());
+        Map<TopicPartition, OffsetAndMetadata> committed =
+                get(admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata());
         long lag = 0;
         for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
             OffsetAndMetadata c = committed.get(e.getKey());
@@ -60,11 +59,13 @@ public final class LagProbe implements AutoCloseable {
      * @return the log end offset of each of their partitions
      */
     public Map<TopicPartition, Long> endOffsets(Collection<String> topics) {
-        Map<String, TopicDescription> descriptions = get(admin.describeTopics(topics).allTopicNames());
+        Map<String, TopicDescription> descriptions =
+                get(admin.describeTopics(topics).allTopicNames());
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        descriptions.forEach((name, d) -> d.partitions().forEach(
-                p -> request.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
-        Map<TopicPartition, ListOffsetsResultInfo> infos = get(admin.listOffsets(request).all());
+        descriptions.forEach((name, d) ->
+                d.partitions().forEach(p -> request.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
+        Map<TopicPartition, ListOffsetsResultInfo> infos =
+                get(admin.listOffsets(request).all());
         Map<TopicPartition, Long> ends = new HashMap<>();
         infos.forEach((tp, info) -> ends.put(tp, info.offset()));
         return ends;
@@ -77,7 +78,9 @@ public final class LagProbe implements AutoCloseable {
      * @return its records, transaction markers and aborted records excluded
      */
     public long countRecords(String topic) {
-        return countByHeader(topic, null).values().stream().mapToLong(Long::longValue).sum();
+        return countByHeader(topic, null).values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
     }
 
     /**
@@ -94,16 +97,18 @@ public final class LagProbe implements AutoCloseable {
         Map<String, Object> settings = new HashMap<>(clientSettings);
         settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         settings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(ends.keySet());
             consumer.seekToBeginning(ends.keySet());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!caughtUp(consumer, ends) && System.nanoTime() < deadline) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));
                 for (org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]> r : records) {
-                    org.apache.kafka.common.header.Header h = header == null ? null : r.headers().lastHeader(header);
-                    String value = h == null || h.value() == null ? ""
+                    org.apache.kafka.common.header.Header h =
+                            header == null ? null : r.headers().lastHeader(header);
+                    String value = h == null || h.value() == null
+                            ? ""
                             : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8);
                     counts.merge(value, 1L, Long::sum);
                 }

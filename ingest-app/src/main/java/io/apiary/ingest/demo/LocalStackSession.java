@@ -1,5 +1,7 @@
 package io.apiary.ingest.demo;
 
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.devstack.LocalStack;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -11,9 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
-import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.devstack.LocalStack;
-
 /**
  * Helps a person use a running local stack from other commands: the settings that point the
  * application at it, a properties file holding them, and a wait until Ctrl-C. Thread-safe (stateless).
@@ -23,8 +22,7 @@ public final class LocalStackSession {
     /** Name of the settings file written into the stack's work folder. */
     public static final String SETTINGS_FILE = "apiary-devstack.properties";
 
-    private LocalStackSession() {
-    }
+    private LocalStackSession() {}
 
     /**
      * Maximum event-time age on a local stack: 20 years, because what one replays there (the
@@ -44,16 +42,23 @@ public final class LocalStackSession {
     public static Map<String, String> settings(LocalStack stack) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put(IngestConfig.KAFKA_BOOTSTRAP_SERVERS, stack.kafkaBootstrapServers());
-        settings.put(IngestConfig.CASSANDRA_CONTACT_POINTS, stack.cassandraContactPoint().getHostString() + ":"
-                + stack.cassandraContactPoint().getPort());
+        settings.put(
+                IngestConfig.CASSANDRA_CONTACT_POINTS,
+                stack.cassandraContactPoint().getHostString() + ":"
+                        + stack.cassandraContactPoint().getPort());
         settings.put(IngestConfig.CASSANDRA_LOCAL_DATACENTER, stack.cassandraLocalDatacenter());
         settings.put(IngestConfig.TOPIC_PARTITIONS, "4");
-        settings.put(IngestConfig.TOPOLOGY_STATE_DIR, stack.workDir().resolve("topology-state").toString());
+        settings.put(
+                IngestConfig.TOPOLOGY_STATE_DIR,
+                stack.workDir().resolve("topology-state").toString());
         settings.put(IngestConfig.VALIDATION_MAX_AGE_MS, Long.toString(REPLAY_MAX_AGE.toMillis()));
         if (stack.registry().isPresent()) {
-            settings.put(io.apiary.ingest.config.RegistryOptions.REGISTRY_URL, stack.registry().get().confluentApiUrl());
+            settings.put(
+                    io.apiary.ingest.config.RegistryOptions.REGISTRY_URL,
+                    stack.registry().get().confluentApiUrl());
         } else {
-            settings.put(io.apiary.ingest.config.RegistryOptions.WIRE_FORMAT_WRITE,
+            settings.put(
+                    io.apiary.ingest.config.RegistryOptions.WIRE_FORMAT_WRITE,
                     io.apiary.ingest.serde.WireFormat.Framing.SINGLE_OBJECT.setting());
         }
         return settings;
@@ -100,12 +105,15 @@ public final class LocalStackSession {
         out.println("Settings for other commands: " + settings);
         out.println("In another terminal, for example:");
         if (pipelineRunning) {
-            out.println("  java -jar ingest-app/target/ingest-app.jar query telemetry --hive 3627 --from 2021-07-15T11:00"
-                    + " --to 2021-07-15T12:00 --config " + settings);
-            out.println("  java -jar ingest-app/target/ingest-app.jar report --hive 3629 --from 2021-08-01 --to 2021-08-07"
-                    + " --config " + settings);
-            out.println("  java -jar ingest-app/target/ingest-app.jar dump --topic hive.activity.hourly.v1 --max-records 5"
-                    + " --config " + settings);
+            out.println(
+                    "  java -jar ingest-app/target/ingest-app.jar query telemetry --hive 3627 --from 2021-07-15T11:00"
+                            + " --to 2021-07-15T12:00 --config " + settings);
+            out.println(
+                    "  java -jar ingest-app/target/ingest-app.jar report --hive 3629 --from 2021-08-01 --to 2021-08-07"
+                            + " --config " + settings);
+            out.println(
+                    "  java -jar ingest-app/target/ingest-app.jar dump --topic hive.activity.hourly.v1 --max-records 5"
+                            + " --config " + settings);
         } else {
             out.println("  java -jar ingest-app/target/ingest-app.jar run --config " + settings);
             out.println("  java -jar ingest-app/target/ingest-app.jar import-csv --config " + settings

@@ -1,5 +1,10 @@
 package io.apiary.ingest.demo;
 
+import io.apiary.ingest.gateway.CsvReadingParser;
+import io.apiary.ingest.gateway.ReadingTimeParser;
+import io.apiary.ingest.gateway.SensorColumn;
+import io.apiary.schema.SensorType;
+import io.apiary.schema.TelemetryReading;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -12,12 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import io.apiary.ingest.gateway.CsvReadingParser;
-import io.apiary.ingest.gateway.ReadingTimeParser;
-import io.apiary.ingest.gateway.SensorColumn;
-import io.apiary.schema.SensorType;
-import io.apiary.schema.TelemetryReading;
 
 /**
  * The real in-hive readings bundled with the application: UrBAN (Urban Beehive Acoustics and
@@ -38,8 +37,7 @@ public final class UrbanDataset {
      * @param first earliest reading time
      * @param last  latest reading time
      */
-    public record HiveSpan(Instant first, Instant last) {
-    }
+    public record HiveSpan(Instant first, Instant last) {}
 
     private final List<TelemetryReading> readings;
     private final Map<String, HiveSpan> spans;
@@ -59,9 +57,15 @@ public final class UrbanDataset {
      * @return a parser
      */
     public static CsvReadingParser parser(String gatewayId) {
-        return new CsvReadingParser("Date", new ReadingTimeParser("yyyy-MM-dd HH:mm:ss[XXX]", ZoneOffset.UTC),
-                "Tag number", List.of(new SensorColumn("temperature", SensorType.TEMPERATURE, "degC"),
-                        new SensorColumn("humidity", SensorType.HUMIDITY, "%RH")), gatewayId, ',');
+        return new CsvReadingParser(
+                "Date",
+                new ReadingTimeParser("yyyy-MM-dd HH:mm:ss[XXX]", ZoneOffset.UTC),
+                "Tag number",
+                List.of(
+                        new SensorColumn("temperature", SensorType.TEMPERATURE, "degC"),
+                        new SensorColumn("humidity", SensorType.HUMIDITY, "%RH")),
+                gatewayId,
+                ',');
     }
 
     /**
@@ -79,11 +83,17 @@ public final class UrbanDataset {
                 throw new IOException(RESOURCE + " is missing from the application's classpath");
             }
             Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8);
-            parser(GATEWAY_ID).parse(reader, r -> {
-                readings.add(r);
-                spans.merge(r.getHiveId(), new HiveSpan(r.getReadingTime(), r.getReadingTime()),
-                        (a, b) -> new HiveSpan(min(a.first(), b.first()), max(a.last(), b.last())));
-            }, problem -> rejected[0]++);
+            parser(GATEWAY_ID)
+                    .parse(
+                            reader,
+                            r -> {
+                                readings.add(r);
+                                spans.merge(
+                                        r.getHiveId(),
+                                        new HiveSpan(r.getReadingTime(), r.getReadingTime()),
+                                        (a, b) -> new HiveSpan(min(a.first(), b.first()), max(a.last(), b.last())));
+                            },
+                            problem -> rejected[0]++);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the bundled UrBAN data: " + e.getMessage(), e);
         }
@@ -111,9 +121,15 @@ public final class UrbanDataset {
      */
     public long distinctReadings() {
         return readings.stream()
-                .map(r -> r.getHiveId() + '|' + r.getSensorType() + '|' + r.getSensorId() + '|'
+                .map(r -> r.getHiveId()
+                        + '|'
+                        + r.getSensorType()
+                        + '|'
+                        + r.getSensorId()
+                        + '|'
                         + r.getReadingTime().toEpochMilli())
-                .distinct().count();
+                .distinct()
+                .count();
     }
 
     /**
@@ -125,7 +141,12 @@ public final class UrbanDataset {
         Map<String, String> first = new java.util.HashMap<>();
         long conflicting = 0;
         for (TelemetryReading r : readings) {
-            String key = r.getHiveId() + '|' + r.getSensorType() + '|' + r.getSensorId() + '|'
+            String key = r.getHiveId()
+                    + '|'
+                    + r.getSensorType()
+                    + '|'
+                    + r.getSensorId()
+                    + '|'
                     + r.getReadingTime().toEpochMilli();
             String value = Double.doubleToLongBits(r.getValue()) + "|" + r.getUnit();
             String earlier = first.putIfAbsent(key, value);

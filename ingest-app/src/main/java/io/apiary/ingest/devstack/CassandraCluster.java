@@ -85,13 +85,26 @@ public final class CassandraCluster implements AutoCloseable {
         List<CassandraNode> nodes = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             InetSocketAddress seed = i == 0 ? null : nodes.get(0).storageAddress();
-            nodes.add(new CassandraNode(runtime, options, workDir, watchdogDir,
-                    "cassandra-" + (i + 1), "node " + (i + 1), seed,
-                    ports[4 * i], ports[4 * i + 1], ports[4 * i + 2], ports[4 * i + 3]));
+            nodes.add(new CassandraNode(
+                    runtime,
+                    options,
+                    workDir,
+                    watchdogDir,
+                    "cassandra-" + (i + 1),
+                    "node " + (i + 1),
+                    seed,
+                    ports[4 * i],
+                    ports[4 * i + 1],
+                    ports[4 * i + 2],
+                    ports[4 * i + 3]));
         }
         CassandraCluster cluster = new CassandraCluster(options, workDir, nodes);
-        LOG.info("Starting a {}-node Cassandra {} cluster with {} in {}", size,
-                nodes.get(0).version(), runtime.javaSource(), workDir);
+        LOG.info(
+                "Starting a {}-node Cassandra {} cluster with {} in {}",
+                size,
+                nodes.get(0).version(),
+                runtime.javaSource(),
+                workDir);
         Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
         try {
             for (CassandraNode node : nodes) {
@@ -100,14 +113,22 @@ public final class CassandraCluster implements AutoCloseable {
         } catch (RuntimeException e) {
             cluster.close(); // a node failed, so the work folder is kept
             LOG.error("The Cassandra cluster failed to start; its work folder is kept: {}", workDir);
-            throw e instanceof LocalStackException ? e : new LocalStackException("The Cassandra"
-                    + " cluster failed to start: " + e + ". Work folder (kept for inspection): "
-                    + workDir, workDir, e);
+            throw e instanceof LocalStackException
+                    ? e
+                    : new LocalStackException(
+                            "The Cassandra"
+                                    + " cluster failed to start: " + e + ". Work folder (kept for inspection): "
+                                    + workDir,
+                            workDir,
+                            e);
         }
-        LOG.info("Cassandra cluster ready in {}: CQL at {} (work folder {})",
+        LOG.info(
+                "Cassandra cluster ready in {}: CQL at {} (work folder {})",
                 ServerProcess.seconds(Duration.ofNanos(System.nanoTime() - t0)),
-                cluster.contactPoints().stream().map(a -> "127.0.0.1:" + a.getPort())
-                        .collect(Collectors.joining(", ")), workDir);
+                cluster.contactPoints().stream()
+                        .map(a -> "127.0.0.1:" + a.getPort())
+                        .collect(Collectors.joining(", ")),
+                workDir);
         return cluster;
     }
 
@@ -151,8 +172,7 @@ public final class CassandraCluster implements AutoCloseable {
             closed = true;
             List<CompletableFuture<Void>> stops = new ArrayList<>();
             for (CassandraNode node : nodes) {
-                stops.add(CompletableFuture.runAsync(node::stop,
-                        LocalStack.daemonExecutor("cassandra-stop")));
+                stops.add(CompletableFuture.runAsync(node::stop, LocalStack.daemonExecutor("cassandra-stop")));
             }
             for (CompletableFuture<Void> stop : stops) {
                 try {
@@ -168,8 +188,10 @@ public final class CassandraCluster implements AutoCloseable {
                     StackFiles.deleteRecursively(workDir);
                     LOG.info("Cassandra cluster stopped; deleted {}", workDir);
                 } catch (UncheckedIOException e) {
-                    LOG.warn("Cassandra cluster stopped, but its work folder {} could not be"
-                            + " deleted: {}", workDir, e.getCause().toString());
+                    LOG.warn(
+                            "Cassandra cluster stopped, but its work folder {} could not be" + " deleted: {}",
+                            workDir,
+                            e.getCause().toString());
                 }
             }
         }

@@ -49,10 +49,27 @@ public final class CassandraNode extends ManagedServer {
     private final int jmxPort;
 
     /** The dev stack's single node: folder {@code cassandra}, its own seed. */
-    CassandraNode(ServerRuntime runtime, LocalStackOptions options, Path workDir,
-                  Path watchdogDir, int cqlPort, int storagePort, int sslStoragePort, int jmxPort) {
-        this(runtime, options, workDir, watchdogDir, "cassandra", "node", null, cqlPort,
-                storagePort, sslStoragePort, jmxPort);
+    CassandraNode(
+            ServerRuntime runtime,
+            LocalStackOptions options,
+            Path workDir,
+            Path watchdogDir,
+            int cqlPort,
+            int storagePort,
+            int sslStoragePort,
+            int jmxPort) {
+        this(
+                runtime,
+                options,
+                workDir,
+                watchdogDir,
+                "cassandra",
+                "node",
+                null,
+                cqlPort,
+                storagePort,
+                sslStoragePort,
+                jmxPort);
     }
 
     /**
@@ -61,11 +78,28 @@ public final class CassandraNode extends ManagedServer {
      * @param seed   the {@link #storageAddress()} of the node to join (without bootstrap), or
      *               null for a node that is its own seed
      */
-    CassandraNode(ServerRuntime runtime, LocalStackOptions options, Path workDir,
-                  Path watchdogDir, String folder, String role, InetSocketAddress seed,
-                  int cqlPort, int storagePort, int sslStoragePort, int jmxPort) {
-        super(runtime, options, workDir, watchdogDir, folder, "logs/system.log", "Cassandra",
-                ServerRuntime.versionOf(runtime.cassandraClasspath(), "cassandra-all"), role);
+    CassandraNode(
+            ServerRuntime runtime,
+            LocalStackOptions options,
+            Path workDir,
+            Path watchdogDir,
+            String folder,
+            String role,
+            InetSocketAddress seed,
+            int cqlPort,
+            int storagePort,
+            int sslStoragePort,
+            int jmxPort) {
+        super(
+                runtime,
+                options,
+                workDir,
+                watchdogDir,
+                folder,
+                "logs/system.log",
+                "Cassandra",
+                ServerRuntime.versionOf(runtime.cassandraClasspath(), "cassandra-all"),
+                role);
         this.role = role;
         this.seed = seed;
         this.cqlPort = cqlPort;
@@ -108,21 +142,32 @@ public final class CassandraNode extends ManagedServer {
         if (Files.exists(conf.resolve("cassandra.yaml"))) {
             return;
         }
-        for (String sub : List.of("logs", "tmp", "home", "data", "commitlog", "saved_caches",
-                "hints", "cdc_raw")) {
+        for (String sub : List.of("logs", "tmp", "home", "data", "commitlog", "saved_caches", "hints", "cdc_raw")) {
             StackFiles.mkdirs(dir.resolve(sub));
         }
-        StackFiles.write(conf.resolve("cassandra.yaml"), StackFiles.render(
-                "cassandra.yaml.template", Map.of("DIR", dir.toString(),
-                        "CQL_PORT", Integer.toString(cqlPort),
-                        "STORAGE_PORT", Integer.toString(storagePort),
-                        "SSL_STORAGE_PORT", Integer.toString(sslStoragePort),
-                        "SEEDS", hostPort(seed == null ? storageAddress() : seed),
-                        // a seed never bootstraps: true changes nothing for a node that is its own
-                        "AUTO_BOOTSTRAP", Boolean.toString(seed == null))));
-        StackFiles.write(conf.resolve("logback.xml"), StackFiles.render(
-                "cassandra-logback.xml.template",
-                Map.of("LOG_DIR", StackFiles.xml(dir.resolve("logs").toString()))));
+        StackFiles.write(
+                conf.resolve("cassandra.yaml"),
+                StackFiles.render(
+                        "cassandra.yaml.template",
+                        Map.of(
+                                "DIR",
+                                dir.toString(),
+                                "CQL_PORT",
+                                Integer.toString(cqlPort),
+                                "STORAGE_PORT",
+                                Integer.toString(storagePort),
+                                "SSL_STORAGE_PORT",
+                                Integer.toString(sslStoragePort),
+                                "SEEDS",
+                                hostPort(seed == null ? storageAddress() : seed),
+                                // a seed never bootstraps: true changes nothing for a node that is its own
+                                "AUTO_BOOTSTRAP",
+                                Boolean.toString(seed == null))));
+        StackFiles.write(
+                conf.resolve("logback.xml"),
+                StackFiles.render(
+                        "cassandra-logback.xml.template",
+                        Map.of("LOG_DIR", StackFiles.xml(dir.resolve("logs").toString()))));
         StackFiles.write(conf.resolve("jdk17.args"), StackFiles.resource("cassandra-jdk17.args"));
     }
 
@@ -131,9 +176,13 @@ public final class CassandraNode extends ManagedServer {
         Path conf = dir.resolve("conf");
         List<String> jvm = new ArrayList<>(List.of(
                 "@" + conf.resolve("jdk17.args"),
-                "-Xms" + options.cassandraInitialHeap(), "-Xmx" + options.cassandraMaxHeap(),
-                "-Xss256k", "-XX:+UseG1GC", "-XX:+ParallelRefProcEnabled",
-                "-XX:+PerfDisableSharedMem", "-XX:+ExitOnOutOfMemoryError",
+                "-Xms" + options.cassandraInitialHeap(),
+                "-Xmx" + options.cassandraMaxHeap(),
+                "-Xss256k",
+                "-XX:+UseG1GC",
+                "-XX:+ParallelRefProcEnabled",
+                "-XX:+PerfDisableSharedMem",
+                "-XX:+ExitOnOutOfMemoryError",
                 "-Djava.net.preferIPv4Stack=true",
                 "-Djava.awt.headless=true",
                 "-Dcassandra-foreground=yes",
@@ -154,8 +203,7 @@ public final class CassandraNode extends ManagedServer {
         List<Path> classpath = new ArrayList<>();
         classpath.add(conf); // logback.xml first
         classpath.addAll(runtime.cassandraClasspath());
-        return ServerProcess.javaCommand(runtime.java(), jvm, watchdogDir, classpath, MAIN_CLASS,
-                List.of());
+        return ServerProcess.javaCommand(runtime.java(), jvm, watchdogDir, classpath, MAIN_CLASS, List.of());
     }
 
     @Override
@@ -166,8 +214,13 @@ public final class CassandraNode extends ManagedServer {
 
     @Override
     void logReady() {
-        LOG.info("Cassandra {} {} ready at 127.0.0.1:{} (CQL) in {} (pid {})", version, role,
-                cqlPort, ServerProcess.seconds(startupTime()), process.pid());
+        LOG.info(
+                "Cassandra {} {} ready at 127.0.0.1:{} (CQL) in {} (pid {})",
+                version,
+                role,
+                cqlPort,
+                ServerProcess.seconds(startupTime()),
+                process.pid());
     }
 
     private static InetSocketAddress loopback(int port) {

@@ -38,10 +38,23 @@ public final class KafkaBroker extends ManagedServer {
     private final int brokerPort;
     private final int controllerPort;
 
-    KafkaBroker(ServerRuntime runtime, LocalStackOptions options, Path workDir, Path watchdogDir,
-                int brokerPort, int controllerPort) {
-        super(runtime, options, workDir, watchdogDir, "kafka", "logs/server.log", "Kafka",
-                ServerRuntime.versionOf(runtime.kafkaClasspath(), "kafka_2.13"), "broker");
+    KafkaBroker(
+            ServerRuntime runtime,
+            LocalStackOptions options,
+            Path workDir,
+            Path watchdogDir,
+            int brokerPort,
+            int controllerPort) {
+        super(
+                runtime,
+                options,
+                workDir,
+                watchdogDir,
+                "kafka",
+                "logs/server.log",
+                "Kafka",
+                ServerRuntime.versionOf(runtime.kafkaClasspath(), "kafka_2.13"),
+                "broker");
         this.brokerPort = brokerPort;
         this.controllerPort = controllerPort;
     }
@@ -67,26 +80,47 @@ public final class KafkaBroker extends ManagedServer {
         if (!Files.exists(properties)) {
             StackFiles.mkdirs(dir.resolve("logs"));
             StackFiles.mkdirs(dir.resolve("tmp"));
-            StackFiles.write(properties, StackFiles.render("kafka-server.properties.template",
-                    Map.of("DIR", dir.toString(),
-                            "BROKER_PORT", Integer.toString(brokerPort),
-                            "CONTROLLER_PORT", Integer.toString(controllerPort))));
-            StackFiles.write(dir.resolve("log4j2.xml"), StackFiles.render(
-                    "kafka-log4j2.xml.template",
-                    Map.of("LOG_DIR", StackFiles.xml(dir.resolve("logs").toString()))));
+            StackFiles.write(
+                    properties,
+                    StackFiles.render(
+                            "kafka-server.properties.template",
+                            Map.of(
+                                    "DIR",
+                                    dir.toString(),
+                                    "BROKER_PORT",
+                                    Integer.toString(brokerPort),
+                                    "CONTROLLER_PORT",
+                                    Integer.toString(controllerPort))));
+            StackFiles.write(
+                    dir.resolve("log4j2.xml"),
+                    StackFiles.render(
+                            "kafka-log4j2.xml.template",
+                            Map.of("LOG_DIR", StackFiles.xml(dir.resolve("logs").toString()))));
             StackFiles.write(dir.resolve("log4j2-tool.xml"), StackFiles.resource("kafka-tool-log4j2.xml"));
         }
         if (!Files.exists(dir.resolve("kraft-logs/meta.properties"))) {
             String clusterId = Uuid.randomUuid().toString();
             // a short-lived tool: C1 only and the serial collector start it faster
-            List<String> jvm = List.of("-Xms64m", "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                    "-XX:+UseSerialGC", "-Djava.awt.headless=true",
+            List<String> jvm = List.of(
+                    "-Xms64m",
+                    "-Xmx256m",
+                    "-XX:TieredStopAtLevel=1",
+                    "-XX:+UseSerialGC",
+                    "-Djava.awt.headless=true",
                     "-Dlog4j2.configurationFile=" + dir.resolve("log4j2-tool.xml"));
-            List<String> cmd = ServerProcess.javaCommand(runtime.java(), jvm, watchdogDir,
-                    runtime.kafkaClasspath(), STORAGE_TOOL, List.of("format", "-t", clusterId,
-                            "-c", properties.toString(), "--standalone"));
-            ServerProcess.runTool("Kafka " + version + " storage format (" + STORAGE_TOOL + ")",
-                    cmd, dir, dir.resolve("format.log"), options.startTimeout(),
+            List<String> cmd = ServerProcess.javaCommand(
+                    runtime.java(),
+                    jvm,
+                    watchdogDir,
+                    runtime.kafkaClasspath(),
+                    STORAGE_TOOL,
+                    List.of("format", "-t", clusterId, "-c", properties.toString(), "--standalone"));
+            ServerProcess.runTool(
+                    "Kafka " + version + " storage format (" + STORAGE_TOOL + ")",
+                    cmd,
+                    dir,
+                    dir.resolve("format.log"),
+                    options.startTimeout(),
                     dir.getParent());
             LOG.debug("Formatted Kafka storage in {} with cluster id {}", dir, clusterId);
         }
@@ -95,16 +129,24 @@ public final class KafkaBroker extends ManagedServer {
     @Override
     List<String> command() {
         List<String> jvm = new ArrayList<>(List.of(
-                "-Xms" + options.kafkaInitialHeap(), "-Xmx" + options.kafkaMaxHeap(),
-                "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
-                "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent",
+                "-Xms" + options.kafkaInitialHeap(),
+                "-Xmx" + options.kafkaMaxHeap(),
+                "-XX:+UseG1GC",
+                "-XX:MaxGCPauseMillis=20",
+                "-XX:InitiatingHeapOccupancyPercent=35",
+                "-XX:+ExplicitGCInvokesConcurrent",
                 "-Djava.awt.headless=true",
                 "-Djava.io.tmpdir=" + dir.resolve("tmp"),
                 "-Dkafka.logs.dir=" + dir.resolve("logs"),
                 "-Dlog4j2.configurationFile=" + dir.resolve("log4j2.xml")));
         jvm.addAll(options.kafkaJvmOptions());
-        return ServerProcess.javaCommand(runtime.java(), jvm, watchdogDir, runtime.kafkaClasspath(),
-                MAIN_CLASS, List.of(dir.resolve("server.properties").toString()));
+        return ServerProcess.javaCommand(
+                runtime.java(),
+                jvm,
+                watchdogDir,
+                runtime.kafkaClasspath(),
+                MAIN_CLASS,
+                List.of(dir.resolve("server.properties").toString()));
     }
 
     @Override
@@ -116,8 +158,12 @@ public final class KafkaBroker extends ManagedServer {
 
     @Override
     void logReady() {
-        LOG.info("Kafka {} broker ready at {} in {} (pid {})", version, bootstrapServers(),
-                ServerProcess.seconds(startupTime()), process.pid());
+        LOG.info(
+                "Kafka {} broker ready at {} in {} (pid {})",
+                version,
+                bootstrapServers(),
+                ServerProcess.seconds(startupTime()),
+                process.pid());
     }
 
     /** Ready = the port accepts connections and an admin client can describe the cluster. */

@@ -53,8 +53,12 @@ public final class LocalStack implements AutoCloseable {
     private final Thread shutdownHook;
     private boolean closed; // guarded by this
 
-    private LocalStack(LocalStackOptions options, Path workDir, KafkaBroker kafka,
-                       CassandraNode cassandra, RegistryServer registry) {
+    private LocalStack(
+            LocalStackOptions options,
+            Path workDir,
+            KafkaBroker kafka,
+            CassandraNode cassandra,
+            RegistryServer registry) {
         this.options = options;
         this.workDir = workDir;
         this.kafka = kafka;
@@ -81,23 +85,29 @@ public final class LocalStack implements AutoCloseable {
         Path workDir = createWorkDir(options);
         Path watchdogDir = installWatchdog(workDir);
         int[] ports = StackFiles.freePorts(7);
-        KafkaBroker kafka = new KafkaBroker(runtime, options, workDir, watchdogDir,
-                ports[0], ports[1]);
-        CassandraNode cassandra = new CassandraNode(runtime, options, workDir, watchdogDir,
-                ports[2], ports[3], ports[4], ports[5]);
-        RegistryServer registry = options.registry()
-                ? new RegistryServer(runtime, options, workDir, watchdogDir, ports[6]) : null;
+        KafkaBroker kafka = new KafkaBroker(runtime, options, workDir, watchdogDir, ports[0], ports[1]);
+        CassandraNode cassandra =
+                new CassandraNode(runtime, options, workDir, watchdogDir, ports[2], ports[3], ports[4], ports[5]);
+        RegistryServer registry =
+                options.registry() ? new RegistryServer(runtime, options, workDir, watchdogDir, ports[6]) : null;
         LocalStack stack = new LocalStack(options, workDir, kafka, cassandra, registry);
-        LOG.info("Starting Kafka {}{} Cassandra {}{} with {} in {}", kafka.version(),
-                registry == null ? " and" : ",", cassandra.version(),
+        LOG.info(
+                "Starting Kafka {}{} Cassandra {}{} with {} in {}",
+                kafka.version(),
+                registry == null ? " and" : ",",
+                cassandra.version(),
                 registry == null ? "" : " and Apicurio Registry " + registry.version(),
-                runtime.javaSource(), workDir);
+                runtime.javaSource(),
+                workDir);
         Runtime.getRuntime().addShutdownHook(stack.shutdownHook);
         stack.startAll();
-        LOG.info("Local stack ready in {}: Kafka at {}, Cassandra at 127.0.0.1:{}{} (work folder {})",
+        LOG.info(
+                "Local stack ready in {}: Kafka at {}, Cassandra at 127.0.0.1:{}{} (work folder {})",
                 ServerProcess.seconds(Duration.ofNanos(System.nanoTime() - t0)),
-                kafka.bootstrapServers(), cassandra.cqlPort(),
-                registry == null ? "" : ", schema registry at " + registry.confluentApiUrl(), workDir);
+                kafka.bootstrapServers(),
+                cassandra.cqlPort(),
+                registry == null ? "" : ", schema registry at " + registry.confluentApiUrl(),
+                workDir);
         return stack;
     }
 
@@ -195,8 +205,10 @@ public final class LocalStack implements AutoCloseable {
                 StackFiles.deleteRecursively(workDir);
                 LOG.info("Local stack stopped; deleted {}", workDir);
             } catch (UncheckedIOException e) {
-                LOG.warn("Local stack stopped, but its work folder {} could not be deleted: {}",
-                        workDir, e.getCause().toString());
+                LOG.warn(
+                        "Local stack stopped, but its work folder {} could not be deleted: {}",
+                        workDir,
+                        e.getCause().toString());
             }
         }
         return true;
@@ -210,7 +222,8 @@ public final class LocalStack implements AutoCloseable {
         // in order of occurrence: the first is the cause, later ones are often consequences
         Queue<RuntimeException> failures = new ConcurrentLinkedQueue<>();
         List<CompletableFuture<Void>> starts = servers.stream()
-                .map(server -> CompletableFuture.runAsync(() -> startOrStopOthers(server, failures),
+                .map(server -> CompletableFuture.runAsync(
+                        () -> startOrStopOthers(server, failures),
                         daemonExecutor(server.dir.getFileName().toString())))
                 .toList();
         for (CompletableFuture<Void> f : starts) {
@@ -230,8 +243,10 @@ public final class LocalStack implements AutoCloseable {
         RuntimeException cause = failures.peek();
         LocalStackException first = cause instanceof LocalStackException
                 ? (LocalStackException) cause
-                : new LocalStackException("The local stack failed to start: " + cause
-                        + ". Work folder (kept for inspection): " + workDir, workDir, cause);
+                : new LocalStackException(
+                        "The local stack failed to start: " + cause + ". Work folder (kept for inspection): " + workDir,
+                        workDir,
+                        cause);
         failures.stream().filter(f -> f != first && f != cause).forEach(first::addSuppressed);
         LOG.error("The local stack failed to start; its work folder is kept: {}", workDir);
         throw first;
@@ -250,8 +265,8 @@ public final class LocalStack implements AutoCloseable {
 
     private void stopAll() {
         List<CompletableFuture<Void>> stops = servers.stream()
-                .map(server -> CompletableFuture.runAsync(server::stop,
-                        daemonExecutor(server.dir.getFileName() + "-stop")))
+                .map(server ->
+                        CompletableFuture.runAsync(server::stop, daemonExecutor(server.dir.getFileName() + "-stop")))
                 .toList();
         stops.forEach(CompletableFuture::join);
     }
@@ -274,11 +289,14 @@ public final class LocalStack implements AutoCloseable {
     static Path installWatchdog(Path workDir) {
         Path watchdogDir = workDir.resolve("watchdog");
         try {
-            StackFiles.write(watchdogDir.resolve(WATCHDOG_CLASS.substring(1)),
-                    StackFiles.resourceBytes(WATCHDOG_CLASS));
+            StackFiles.write(
+                    watchdogDir.resolve(WATCHDOG_CLASS.substring(1)), StackFiles.resourceBytes(WATCHDOG_CLASS));
         } catch (RuntimeException e) {
-            throw new LocalStackException("Cannot copy the server watchdog into the work folder "
-                    + workDir + " (kept for inspection): " + e.getMessage(), workDir, e);
+            throw new LocalStackException(
+                    "Cannot copy the server watchdog into the work folder " + workDir + " (kept for inspection): "
+                            + e.getMessage(),
+                    workDir,
+                    e);
         }
         return watchdogDir;
     }
@@ -290,8 +308,7 @@ public final class LocalStack implements AutoCloseable {
     static Path createWorkDir(LocalStackOptions options) {
         try {
             if (options.workDir().isEmpty()) {
-                return Files.createTempDirectory(
-                        Path.of(System.getProperty("java.io.tmpdir")), "apiary-devstack-");
+                return Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "apiary-devstack-");
             }
             Path dir = options.workDir().get();
             if (Files.isDirectory(dir)) {
@@ -306,9 +323,11 @@ public final class LocalStack implements AutoCloseable {
             }
             return Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new LocalStackException("Cannot create the dev stack's work folder ("
-                    + options.workDir().map(Path::toString).orElse("under java.io.tmpdir")
-                    + "): " + e, e);
+            throw new LocalStackException(
+                    "Cannot create the dev stack's work folder ("
+                            + options.workDir().map(Path::toString).orElse("under java.io.tmpdir")
+                            + "): " + e,
+                    e);
         }
     }
 }

@@ -176,8 +176,7 @@ public final class LocalStackOptions {
         private final List<String> cassandraJvmOptions = new ArrayList<>();
         private boolean registry = true;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * @param dir the work folder: created if missing, and it must then be empty; {@code null}

@@ -22,6 +22,7 @@ abstract class ManagedServer {
     final LocalStackOptions options;
     /** The server's own folder in the work folder, e.g. {@code <work>/kafka}. */
     final Path dir;
+
     final Path watchdogDir;
     final String version;
     final ServerProcess process;
@@ -36,15 +37,27 @@ abstract class ManagedServer {
      * @param version the server's version, e.g. {@code 4.4.0}
      * @param role    how messages name the server, after its version, e.g. {@code broker}
      */
-    ManagedServer(ServerRuntime runtime, LocalStackOptions options, Path workDir, Path watchdogDir,
-                  String folder, String logFile, String product, String version, String role) {
+    ManagedServer(
+            ServerRuntime runtime,
+            LocalStackOptions options,
+            Path workDir,
+            Path watchdogDir,
+            String folder,
+            String logFile,
+            String product,
+            String version,
+            String role) {
         this.runtime = runtime;
         this.options = options;
         this.dir = workDir.resolve(folder);
         this.watchdogDir = watchdogDir;
         this.version = version;
-        this.process = new ServerProcess(product + " " + version + " " + role, workDir,
-                dir.resolve(logFile), dir.resolve("stdout.log"), options.stopTimeout());
+        this.process = new ServerProcess(
+                product + " " + version + " " + role,
+                workDir,
+                dir.resolve(logFile),
+                dir.resolve("stdout.log"),
+                options.stopTimeout());
     }
 
     /**

@@ -47,8 +47,7 @@ public final class ParentWatchdog implements Runnable {
      */
     public static void main(String[] args) throws Throwable {
         if (args.length < 2) {
-            throw new IllegalArgumentException(
-                    "usage: ParentWatchdog PARENT_PID MAIN_CLASS [ARGS...]");
+            throw new IllegalArgumentException("usage: ParentWatchdog PARENT_PID MAIN_CLASS [ARGS...]");
         }
         long parentPid = Long.parseLong(args[0]);
         Optional<ProcessHandle> parent = ProcessHandle.of(parentPid);
@@ -74,8 +73,7 @@ public final class ParentWatchdog implements Runnable {
     public void run() {
         if (halter) {
             pause(HALT_AFTER_MILLIS);
-            System.err.println("ParentWatchdog: shutdown took longer than "
-                    + HALT_AFTER_MILLIS + " ms, halting");
+            System.err.println("ParentWatchdog: shutdown took longer than " + HALT_AFTER_MILLIS + " ms, halting");
             Runtime.getRuntime().halt(PARENT_GONE_STATUS);
             return;
         }

@@ -56,8 +56,16 @@ public final class RegistryServer extends ManagedServer {
     private final int port;
 
     RegistryServer(ServerRuntime runtime, LocalStackOptions options, Path workDir, Path watchdogDir, int port) {
-        super(runtime, options, workDir, watchdogDir, "registry", "logs/registry.log", "Apicurio Registry",
-                versionOf(runtime.registryClasspath()), "schema registry");
+        super(
+                runtime,
+                options,
+                workDir,
+                watchdogDir,
+                "registry",
+                "logs/registry.log",
+                "Apicurio Registry",
+                versionOf(runtime.registryClasspath()),
+                "schema registry");
         this.port = port;
     }
 
@@ -90,7 +98,10 @@ public final class RegistryServer extends ManagedServer {
     @Override
     List<String> command() {
         List<String> jvm = new ArrayList<>(List.of(
-                "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Xms64m",
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
                 "-Djava.awt.headless=true",
                 "-Djava.io.tmpdir=" + dir.resolve("tmp"),
                 "-Dquarkus.http.host=127.0.0.1",
@@ -105,23 +116,31 @@ public final class RegistryServer extends ManagedServer {
                 "-Dquarkus.log.file.path=" + dir.resolve("logs/registry.log"),
                 "-Dquarkus.log.file.rotation.max-file-size=10M",
                 "-Dquarkus.log.file.rotation.max-backup-index=3"));
-        return ServerProcess.javaCommand(runtime.java(), jvm, watchdogDir, runtime.registryClasspath(),
-                MAIN_CLASS, List.of());
+        return ServerProcess.javaCommand(
+                runtime.java(), jvm, watchdogDir, runtime.registryClasspath(), MAIN_CLASS, List.of());
     }
 
     @Override
     void awaitReady(long startNanos) {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient client =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpRequest probe = HttpRequest.newBuilder(URI.create(confluentApiUrl() + "/subjects"))
-                .timeout(Duration.ofSeconds(5)).GET().build();
-        process.awaitReady(() -> client.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200,
+                .timeout(Duration.ofSeconds(5))
+                .GET()
+                .build();
+        process.awaitReady(
+                () -> client.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200,
                 startTimeLeft(startNanos));
     }
 
     @Override
     void logReady() {
-        LOG.info("Apicurio Registry {} ready at {} in {} (pid {})", version, confluentApiUrl(),
-                ServerProcess.seconds(startupTime()), process.pid());
+        LOG.info(
+                "Apicurio Registry {} ready at {} in {} (pid {})",
+                version,
+                confluentApiUrl(),
+                ServerProcess.seconds(startupTime()),
+                process.pid());
     }
 
     /** @return the version in the name of the registry's application jar beside the runner, or a placeholder */

@@ -46,6 +46,7 @@ final class ServerProcess {
     private volatile Process process;
     /** The process {@link #stop()} was called for: its end is expected. */
     private volatile Process stopping;
+
     private volatile long logOffset;
     private volatile long stdoutOffset;
 
@@ -69,14 +70,20 @@ final class ServerProcess {
      *
      * @param watchdogDir folder holding the copied {@code ParentWatchdog.class}, first on the classpath
      */
-    static List<String> javaCommand(Path java, List<String> jvmOptions, Path watchdogDir,
-                                    List<Path> classpath, String mainClass, List<String> args) {
+    static List<String> javaCommand(
+            Path java,
+            List<String> jvmOptions,
+            Path watchdogDir,
+            List<Path> classpath,
+            String mainClass,
+            List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(java.toString());
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
-        cmd.add(watchdogDir + File.pathSeparator + classpath.stream().map(Path::toString)
-                .collect(Collectors.joining(File.pathSeparator)));
+        cmd.add(watchdogDir
+                + File.pathSeparator
+                + classpath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)));
         cmd.add(ParentWatchdog.class.getName());
         cmd.add(Long.toString(ProcessHandle.current().pid()));
         cmd.add(mainClass);
@@ -89,27 +96,30 @@ final class ServerProcess {
      *
      * @throws LocalStackException if it cannot start, fails or outlives {@code timeout}
      */
-    static void runTool(String what, List<String> command, Path dir, Path output, Duration timeout,
-                        Path workDir) {
+    static void runTool(String what, List<String> command, Path dir, Path output, Duration timeout, Path workDir) {
         long offset = StackFiles.size(output);
         Process p = start(command, dir, output, what);
         try {
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
                 waitFor(p, Duration.ofSeconds(10));
-                throw new LocalStackException(what + " did not finish within "
-                        + timeout.toSeconds() + " s." + details(workDir, output, offset, null, 0),
-                        workDir, null);
+                throw new LocalStackException(
+                        what + " did not finish within " + timeout.toSeconds() + " s."
+                                + details(workDir, output, offset, null, 0),
+                        workDir,
+                        null);
             }
             if (p.exitValue() != 0) {
-                throw new LocalStackException(what + " failed with exit code " + p.exitValue()
-                        + "." + details(workDir, output, offset, null, 0), workDir, null);
+                throw new LocalStackException(
+                        what + " failed with exit code " + p.exitValue() + "."
+                                + details(workDir, output, offset, null, 0),
+                        workDir,
+                        null);
             }
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();
-            throw new LocalStackException(what + " was interrupted. Work folder: " + workDir,
-                    workDir, e);
+            throw new LocalStackException(what + " was interrupted. Work folder: " + workDir, workDir, e);
         }
     }
 
@@ -137,9 +147,13 @@ final class ServerProcess {
         if (stopping == ended || ended.exitValue() == SIGINT_EXIT) {
             return;
         }
-        LOG.error("{} (pid {}) ended on its own with exit code {}: it no longer serves. Its log: {}; restart"
-                + " the stack (or the server, from code: LocalStack's kafka(), cassandra(), registry())", name,
-                ended.pid(), ended.exitValue(), logFile);
+        LOG.error(
+                "{} (pid {}) ended on its own with exit code {}: it no longer serves. Its log: {}; restart"
+                        + " the stack (or the server, from code: LocalStack's kafka(), cassandra(), registry())",
+                name,
+                ended.pid(),
+                ended.exitValue(),
+                logFile);
     }
 
     /**
@@ -196,14 +210,20 @@ final class ServerProcess {
             p.destroy();
             boolean exited = waitFor(p, stopTimeout);
             if (!exited) {
-                LOG.warn("{} did not stop within {} after SIGTERM: killing it (pid {})", name,
-                        seconds(stopTimeout), p.pid());
+                LOG.warn(
+                        "{} did not stop within {} after SIGTERM: killing it (pid {})",
+                        name,
+                        seconds(stopTimeout),
+                        p.pid());
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
                 waitFor(p, Duration.ofSeconds(10));
             }
-            LOG.info("{} stopped in {} (pid {}, exit code {})", name,
-                    seconds(Duration.ofNanos(System.nanoTime() - start)), p.pid(),
+            LOG.info(
+                    "{} stopped in {} (pid {}, exit code {})",
+                    name,
+                    seconds(Duration.ofNanos(System.nanoTime() - start)),
+                    p.pid(),
                     p.isAlive() ? "none yet" : Integer.toString(p.exitValue()));
         }
         descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
@@ -234,8 +254,11 @@ final class ServerProcess {
 
     /** @return a failure naming the server, the reason, the work folder and the output tail */
     LocalStackException failure(String reason) {
-        return new LocalStackException(name + " failed to start: " + reason + "."
-                + details(workDir, stdoutFile, stdoutOffset, logFile, logOffset), workDir, null);
+        return new LocalStackException(
+                name + " failed to start: " + reason + "."
+                        + details(workDir, stdoutFile, stdoutOffset, logFile, logOffset),
+                workDir,
+                null);
     }
 
     /** @return a duration as seconds with one decimal, e.g. "3.1 s" */
@@ -252,10 +275,16 @@ final class ServerProcess {
         }
         StringBuilder sb = new StringBuilder(" Work folder (kept for inspection): ").append(workDir);
         if (lines.isEmpty()) {
-            sb.append(". The server wrote nothing to ").append(stdout)
-                    .append(log == null ? "" : " or " + log).append('.');
+            sb.append(". The server wrote nothing to ")
+                    .append(stdout)
+                    .append(log == null ? "" : " or " + log)
+                    .append('.');
         } else {
-            sb.append(". Last ").append(lines.size()).append(" lines of ").append(shown).append(":\n");
+            sb.append(". Last ")
+                    .append(lines.size())
+                    .append(" lines of ")
+                    .append(shown)
+                    .append(":\n");
             lines.forEach(line -> sb.append("    ").append(line).append('\n'));
         }
         return sb.toString();
@@ -264,7 +293,8 @@ final class ServerProcess {
     private static Process start(List<String> command, Path dir, Path output, String what) {
         try {
             StackFiles.mkdirs(output.getParent());
-            ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
+            ProcessBuilder pb = new ProcessBuilder(command)
+                    .directory(dir.toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
             pb.environment().remove("CLASSPATH");
@@ -275,8 +305,8 @@ final class ServerProcess {
             p.getOutputStream().close(); // the servers read nothing from stdin
             return p;
         } catch (IOException | UncheckedIOException e) {
-            throw new LocalStackException("Cannot start " + what + " with " + command.get(0)
-                    + " in " + dir + ": " + e.getMessage(), e);
+            throw new LocalStackException(
+                    "Cannot start " + what + " with " + command.get(0) + " in " + dir + ": " + e.getMessage(), e);
         }
     }
 

@@ -28,8 +28,12 @@ import java.util.stream.Stream;
  * @param registryClasspath  the schema registry's runner jar (its libraries are named by the jar's
  *                           manifest); empty when the stack was not asked to run a registry
  */
-record ServerRuntime(Path java, String javaSource, List<Path> kafkaClasspath,
-                     List<Path> cassandraClasspath, List<Path> registryClasspath) {
+record ServerRuntime(
+        Path java,
+        String javaSource,
+        List<Path> kafkaClasspath,
+        List<Path> cassandraClasspath,
+        List<Path> registryClasspath) {
 
     ServerRuntime(Path java, String javaSource, List<Path> kafkaClasspath, List<Path> cassandraClasspath) {
         this(java, javaSource, kafkaClasspath, cassandraClasspath, List.of());
@@ -77,8 +81,9 @@ record ServerRuntime(Path java, String javaSource, List<Path> kafkaClasspath,
 
     private static String[] locateJava(LocalStackOptions options) {
         if (options.javaHome().isPresent()) {
-            return new String[] {checkedJava(options.javaHome().get(), "LocalStackOptions.javaHome"),
-                "LocalStackOptions.javaHome"};
+            return new String[] {
+                checkedJava(options.javaHome().get(), "LocalStackOptions.javaHome"), "LocalStackOptions.javaHome"
+            };
         }
         if (Runtime.version().feature() == 17) {
             Path home = Path.of(System.getProperty("java.home"));
@@ -96,8 +101,9 @@ record ServerRuntime(Path java, String javaSource, List<Path> kafkaClasspath,
                         .filter(h -> releaseFeature(h).filter(f -> f == 17).isPresent())
                         .findFirst();
                 if (jdk17.isPresent()) {
-                    return new String[] {jdk17.get().resolve("bin/java").toString(),
-                        jdk17.get() + " (found under /usr/lib/jvm)"};
+                    return new String[] {
+                        jdk17.get().resolve("bin/java").toString(), jdk17.get() + " (found under /usr/lib/jvm)"
+                    };
                 }
             } catch (IOException e) {
                 // fall through to the error below
@@ -153,26 +159,28 @@ record ServerRuntime(Path java, String javaSource, List<Path> kafkaClasspath,
         }
         try {
             // target/classes -> target/devstack; target/ingest-app.jar -> target/devstack
-            Path location = Path.of(source.getLocation().toURI()).toAbsolutePath().normalize();
+            Path location =
+                    Path.of(source.getLocation().toURI()).toAbsolutePath().normalize();
             return location.resolveSibling("devstack");
         } catch (URISyntaxException | IllegalArgumentException e) {
-            throw new LocalStackException("Cannot turn the code source " + source.getLocation()
-                    + " into a folder to find the dev stack's classpath files. " + REBUILD, e);
+            throw new LocalStackException(
+                    "Cannot turn the code source " + source.getLocation()
+                            + " into a folder to find the dev stack's classpath files. " + REBUILD,
+                    e);
         }
     }
 
     private static List<Path> readClasspath(Path dir, String server) {
         Path file = dir.resolve(server).resolve("classpath.txt");
         if (!Files.isRegularFile(file)) {
-            throw new LocalStackException("The " + server + " classpath file " + file
-                    + " does not exist. " + REBUILD);
+            throw new LocalStackException("The " + server + " classpath file " + file + " does not exist. " + REBUILD);
         }
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8).trim();
         } catch (IOException e) {
-            throw new LocalStackException("Cannot read the " + server + " classpath file " + file
-                    + ": " + e + ". " + REBUILD, e);
+            throw new LocalStackException(
+                    "Cannot read the " + server + " classpath file " + file + ": " + e + ". " + REBUILD, e);
         }
         List<Path> jars = new ArrayList<>();
         for (String entry : text.split("[" + File.pathSeparator + "\\r\\n]+")) {
@@ -181,8 +189,7 @@ record ServerRuntime(Path java, String javaSource, List<Path> kafkaClasspath,
             }
         }
         if (jars.isEmpty()) {
-            throw new LocalStackException("The " + server + " classpath file " + file
-                    + " is empty. " + REBUILD);
+            throw new LocalStackException("The " + server + " classpath file " + file + " is empty. " + REBUILD);
         }
         Map<String, Path> missing = new TreeMap<>();
         for (Path jar : jars) {

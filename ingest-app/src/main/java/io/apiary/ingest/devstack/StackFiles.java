@@ -28,8 +28,7 @@ public final class StackFiles {
     private static final Pattern LEFTOVER = Pattern.compile("\\$\\{([A-Z_]+)}");
     private static final int TAIL_BYTES = 64 * 1024;
 
-    private StackFiles() {
-    }
+    private StackFiles() {}
 
     /**
      * Reads a template from {@code /devstack/} on the classpath and replaces each
@@ -44,8 +43,8 @@ public final class StackFiles {
         }
         Matcher m = LEFTOVER.matcher(text);
         if (m.find()) {
-            throw new LocalStackException("Template " + RESOURCE_DIR + template
-                    + " uses ${" + m.group(1) + "}, which the dev stack does not set");
+            throw new LocalStackException("Template " + RESOURCE_DIR + template + " uses ${" + m.group(1)
+                    + "}, which the dev stack does not set");
         }
         return text;
     }
@@ -94,7 +93,9 @@ public final class StackFiles {
 
     /** @return the escaped form of a value for an XML attribute or text */
     static String xml(String value) {
-        return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return value.replace("&", "&amp;")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;")
                 .replace("\"", "&quot;");
     }
 
@@ -155,8 +156,7 @@ public final class StackFiles {
             byte[] buf = new byte[(int) (size - start)];
             raf.seek(start);
             raf.readFully(buf);
-            List<String> lines = new ArrayList<>(
-                    Arrays.asList(new String(buf, StandardCharsets.UTF_8).split("\\R")));
+            List<String> lines = new ArrayList<>(Arrays.asList(new String(buf, StandardCharsets.UTF_8).split("\\R")));
             if (start > fromByte && !lines.isEmpty()) {
                 lines.remove(0); // most likely a partial line
             }
@@ -180,15 +180,13 @@ public final class StackFiles {
         try {
             Files.walkFileTree(dir, new SimpleFileVisitor<>() {
                 @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-                        throws IOException {
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
                     Files.deleteIfExists(file);
                     return FileVisitResult.CONTINUE;
                 }
 
                 @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException exc)
-                        throws IOException {
+                public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
                     Files.deleteIfExists(d);
                     return FileVisitResult.CONTINUE;
                 }

@@ -1,5 +1,11 @@
 package io.apiary.ingest.dump;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.apiary.ingest.topics.Topic;
+import io.apiary.ingest.topics.Topics;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,13 +17,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.apiary.ingest.topics.Topic;
-import io.apiary.ingest.topics.Topics;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.io.JsonEncoder;
 import org.apache.avro.specific.SpecificData;
@@ -83,9 +82,16 @@ public final class RecordJsonFormatter {
         if (!topics.all().contains(name)) {
             return Optional.empty(); // before any serde: naming a wrong topic needs no registry settings
         }
-        for (Topic<?, ?> topic : List.of(topics.telemetryTopic(), topics.entranceCountsTopic(),
-                topics.hourlyActivityTopic(), topics.telemetryRowsTopic(), topics.activityRowsTopic(),
-                topics.activityLateTopic(), topics.weatherTopic(), topics.alertsTopic(), topics.weatherRowsTopic(),
+        for (Topic<?, ?> topic : List.of(
+                topics.telemetryTopic(),
+                topics.entranceCountsTopic(),
+                topics.hourlyActivityTopic(),
+                topics.telemetryRowsTopic(),
+                topics.activityRowsTopic(),
+                topics.activityLateTopic(),
+                topics.weatherTopic(),
+                topics.alertsTopic(),
+                topics.weatherRowsTopic(),
                 topics.alertRowsTopic())) {
             if (topic.name().equals(name)) {
                 return Optional.of(decoding(topic));
@@ -167,8 +173,12 @@ public final class RecordJsonFormatter {
             return null;
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
         } catch (CharacterCodingException e) {
             return null;
         }
@@ -189,15 +199,16 @@ public final class RecordJsonFormatter {
         if (decoded instanceof SpecificRecord avro) {
             return readTree(avroJson(avro));
         }
-        throw new IllegalArgumentException("Cannot print a " + decoded.getClass().getName() + " as JSON");
+        throw new IllegalArgumentException(
+                "Cannot print a " + decoded.getClass().getName() + " as JSON");
     }
 
     /** Avro's own JSON encoding of a record, with the logical-type conversions of its class. */
     static byte[] avroJson(SpecificRecord avro) {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            SpecificDatumWriter<SpecificRecord> writer = new SpecificDatumWriter<>(avro.getSchema(),
-                    SpecificData.getForSchema(avro.getSchema()));
+            SpecificDatumWriter<SpecificRecord> writer =
+                    new SpecificDatumWriter<>(avro.getSchema(), SpecificData.getForSchema(avro.getSchema()));
             JsonEncoder encoder = EncoderFactory.get().jsonEncoder(avro.getSchema(), out);
             writer.write(avro, encoder);
             encoder.flush();

@@ -1,5 +1,9 @@
 package io.apiary.ingest.gateway;
 
+import io.apiary.ingest.validation.EntranceCountValidator;
+import io.apiary.ingest.validation.Rejection;
+import io.apiary.ingest.validation.TimeLimits;
+import io.apiary.schema.EntranceCount;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -15,11 +19,6 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import io.apiary.ingest.validation.EntranceCountValidator;
-import io.apiary.ingest.validation.Rejection;
-import io.apiary.ingest.validation.TimeLimits;
-import io.apiary.schema.EntranceCount;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 
@@ -66,8 +65,7 @@ public final class CountLogParser {
     }
 
     /** The shape of a count log. */
-    public sealed interface Layout permits Intervals, Events {
-    }
+    public sealed interface Layout permits Intervals, Events {}
 
     /**
      * One line per counting interval.
@@ -84,8 +82,8 @@ public final class CountLogParser {
             Objects.requireNonNull(outColumn, "outColumn");
             Objects.requireNonNull(mark, "mark");
             if (inColumn.equals(outColumn)) {
-                throw new IllegalArgumentException("The bees-in and bees-out columns must differ, both were '"
-                        + inColumn + "'");
+                throw new IllegalArgumentException(
+                        "The bees-in and bees-out columns must differ, both were '" + inColumn + "'");
             }
             if (intervalSeconds < 1 || intervalSeconds > EntranceCountValidator.MAX_INTERVAL_SECONDS) {
                 throw new IllegalArgumentException("The interval must be 1 to "
@@ -123,8 +121,8 @@ public final class CountLogParser {
         }
 
         private static Set<String> lowerCase(Set<String> values, String direction) {
-            Set<String> lower = values.stream().map(v -> v.trim().toLowerCase(Locale.ROOT))
-                    .collect(Collectors.toUnmodifiableSet());
+            Set<String> lower =
+                    values.stream().map(v -> v.trim().toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
             if (lower.isEmpty() || lower.contains("")) {
                 throw new IllegalArgumentException("Give at least one non-empty direction value for " + direction);
             }
@@ -172,8 +170,7 @@ public final class CountLogParser {
      * @param resolvedTimes daylight-saving times resolved by the chosen resolution, each reported
      * @param commentLines  lines skipped as comments
      */
-    public record FileTotals(long rows, long passages, long rejectedRows, long resolvedTimes, long commentLines) {
-    }
+    public record FileTotals(long rows, long passages, long rejectedRows, long resolvedTimes, long commentLines) {}
 
     /**
      * The samples of every file read.
@@ -183,8 +180,7 @@ public final class CountLogParser {
      * @param conflicts        conflicting duplicates (interval logs), each reported
      * @param rejectedPassages passages of event-log buckets over the limit of a sample, reported, not sent
      */
-    public record Finished(List<Sample> samples, long duplicates, long conflicts, long rejectedPassages) {
-    }
+    public record Finished(List<Sample> samples, long duplicates, long conflicts, long rejectedPassages) {}
 
     /**
      * Totals of one file.
@@ -198,9 +194,15 @@ public final class CountLogParser {
      * @param resolvedTimes   daylight-saving times resolved by the chosen resolution, each reported
      * @param commentLines    lines skipped as comments
      */
-    public record Totals(long rows, long passages, long samples, long rejectedRows, long duplicates, long conflicts,
-            long resolvedTimes, long commentLines) {
-    }
+    public record Totals(
+            long rows,
+            long passages,
+            long samples,
+            long rejectedRows,
+            long duplicates,
+            long conflicts,
+            long resolvedTimes,
+            long commentLines) {}
 
     /**
      * What a file gave.
@@ -208,8 +210,7 @@ public final class CountLogParser {
      * @param samples the samples, sorted by event time, then hive, then line; unmodifiable
      * @param totals  the totals
      */
-    public record Result(List<Sample> samples, Totals totals) {
-    }
+    public record Result(List<Sample> samples, Totals totals) {}
 
     /** Thrown when a file holds more samples than the parser may hold. */
     public static final class TooManySamples extends RuntimeException {
@@ -234,6 +235,7 @@ public final class CountLogParser {
     private final List<Sample> intervals = new ArrayList<>();
     /** per (hive, bucket start): in, out, first line, last line, index of first source, of last source, last passage ms */
     private final Map<BucketKey, long[]> buckets = new LinkedHashMap<>();
+
     private final List<String> sources = new ArrayList<>();
     private boolean finished;
 
@@ -249,8 +251,15 @@ public final class CountLogParser {
      * @throws IllegalArgumentException if the comment marker is one it cannot be, a column is named
      *                                  twice, or maxSamples is not positive
      */
-    public CountLogParser(String timeColumn, ReadingTimeParser timeParser, CsvReadingParser.HiveSource hive,
-            Layout layout, String gatewayId, char delimiter, Character commentMarker, long maxSamples) {
+    public CountLogParser(
+            String timeColumn,
+            ReadingTimeParser timeParser,
+            CsvReadingParser.HiveSource hive,
+            Layout layout,
+            String gatewayId,
+            char delimiter,
+            Character commentMarker,
+            long maxSamples) {
         CsvFiles.requireCommentMarker(commentMarker, delimiter);
         if (maxSamples < 1) {
             throw new IllegalArgumentException("The most samples held must be positive, was " + maxSamples);
@@ -306,9 +315,17 @@ public final class CountLogParser {
     public Result parse(Reader in, Consumer<CsvReadingParser.Problem> problems) {
         FileTotals file = read(in, hive, null, problems);
         Finished all = finish(problems);
-        return new Result(all.samples(), new Totals(file.rows(), file.passages(), all.samples().size(),
-                file.rejectedRows() + all.rejectedPassages(), all.duplicates(), all.conflicts(), file.resolvedTimes(),
-                file.commentLines()));
+        return new Result(
+                all.samples(),
+                new Totals(
+                        file.rows(),
+                        file.passages(),
+                        all.samples().size(),
+                        file.rejectedRows() + all.rejectedPassages(),
+                        all.duplicates(),
+                        all.conflicts(),
+                        file.resolvedTimes(),
+                        file.commentLines()));
     }
 
     /**
@@ -326,8 +343,8 @@ public final class CountLogParser {
      * @throws UncheckedIOException if reading fails, naming the line
      * @throws TooManySamples if the files so far hold more than {@code maxSamples} samples or buckets
      */
-    public FileTotals read(Reader in, CsvReadingParser.HiveSource hive, String source,
-            Consumer<CsvReadingParser.Problem> problems) {
+    public FileTotals read(
+            Reader in, CsvReadingParser.HiveSource hive, String source, Consumer<CsvReadingParser.Problem> problems) {
         if (finished) {
             throw new IllegalStateException("finish() was called");
         }
@@ -349,8 +366,13 @@ public final class CountLogParser {
                     throw tooMany(source, line);
                 }
                 long end = row.time.toEpochMilli() + (i.mark() == TimeMark.START ? i.intervalSeconds() * 1000L : 0);
-                intervals.add(new Sample(new EntranceCount(row.hiveId, gatewayId, Instant.ofEpochMilli(end),
-                        row.in, row.out, i.intervalSeconds()), line, line, source, source));
+                intervals.add(new Sample(
+                        new EntranceCount(
+                                row.hiveId, gatewayId, Instant.ofEpochMilli(end), row.in, row.out, i.intervalSeconds()),
+                        line,
+                        line,
+                        source,
+                        source));
             } else {
                 Events e = (Events) layout;
                 long bucketMs = e.bucketSeconds() * 1000L;
@@ -387,7 +409,8 @@ public final class CountLogParser {
         }
         finished = true;
         long[] totals = new long[8];
-        List<Sample> samples = layout instanceof Events e ? fromBuckets(buckets, e, problems, totals)
+        List<Sample> samples = layout instanceof Events e
+                ? fromBuckets(buckets, e, problems, totals)
                 : withoutDuplicates(intervals, problems, totals);
         intervals.clear();
         buckets.clear();
@@ -395,25 +418,30 @@ public final class CountLogParser {
     }
 
     private TooManySamples tooMany(String source, long line) {
-        return new TooManySamples("The input holds more than " + maxSamples + (layout instanceof Events
-                ? " buckets" : " samples") + " (at line " + (source == null ? "" : source + ":") + line
-                + "), more than this import holds in memory (about 200 to 300 bytes each) to send them in time"
-                + " order; nothing was sent. Split the file by time, or raise --max-samples (and the heap, -Xmx,"
-                + " with it)");
+        return new TooManySamples(
+                "The input holds more than " + maxSamples + (layout instanceof Events ? " buckets" : " samples")
+                        + " (at line " + (source == null ? "" : source + ":") + line
+                        + "), more than this import holds in memory (about 200 to 300 bytes each) to send them in time"
+                        + " order; nothing was sent. Split the file by time, or raise --max-samples (and the heap, -Xmx,"
+                        + " with it)");
     }
 
-    private record BucketKey(String hiveId, long start) {
-    }
+    private record BucketKey(String hiveId, long start) {}
 
-    private record Row(String hiveId, Instant time, int in, int out) {
-    }
+    private record Row(String hiveId, Instant time, int in, int out) {}
 
-    private Row readRow(CSVRecord record, CsvReadingParser.HiveSource hive, long line,
+    private Row readRow(
+            CSVRecord record,
+            CsvReadingParser.HiveSource hive,
+            long line,
             Map<String, Instant> previousTimes,
-            Consumer<CsvReadingParser.Problem> problems, long[] totals) {
+            Consumer<CsvReadingParser.Problem> problems,
+            long[] totals) {
         if (!record.isConsistent()) {
-            problems.accept(new CsvReadingParser.Problem(line, null, "expected " + record.getParser().getHeaderMap().size()
-                    + " fields, found " + record.size()));
+            problems.accept(new CsvReadingParser.Problem(
+                    line,
+                    null,
+                    "expected " + record.getParser().getHeaderMap().size() + " fields, found " + record.size()));
             return null;
         }
         String hiveId = hive.fixedId() != null ? hive.fixedId() : record.get(hive.column());
@@ -444,16 +472,20 @@ public final class CountLogParser {
                 in = 0;
                 out = 1;
             } else {
-                problems.accept(new CsvReadingParser.Problem(line, e.directionColumn(), "direction "
-                        + CsvFiles.quote(record.get(e.directionColumn())) + " is neither in " + sorted(e.inValues())
-                        + " nor out " + sorted(e.outValues()) + " (--in-values, --out-values)"));
+                problems.accept(new CsvReadingParser.Problem(
+                        line,
+                        e.directionColumn(),
+                        "direction "
+                                + CsvFiles.quote(record.get(e.directionColumn())) + " is neither in "
+                                + sorted(e.inValues())
+                                + " nor out " + sorted(e.outValues()) + " (--in-values, --out-values)"));
                 return null;
             }
         }
         String text = record.get(timeColumn);
         try {
-            ReadingTimeParser.Parsed parsed = timeParser.parseWithNote(text, previousTimes.get(hiveId),
-                    layout instanceof Events);
+            ReadingTimeParser.Parsed parsed =
+                    timeParser.parseWithNote(text, previousTimes.get(hiveId), layout instanceof Events);
             Rejection range = TimeLimits.checkRange(timeColumn, parsed.instant().toEpochMilli());
             if (range != null) {
                 throw new java.time.DateTimeException(range.message() + ", the range the pipeline takes");
@@ -465,10 +497,13 @@ public final class CountLogParser {
             }
             return new Row(hiveId, parsed.instant(), in, out);
         } catch (RuntimeException ex) {
-            problems.accept(new CsvReadingParser.Problem(line, timeColumn, "cannot read time " + CsvFiles.quote(text)
-                    + " with the time format '" + timeParser.format() + "' (--time-format: "
-                    + String.join(", ", ReadingTimeParser.NAMED_FORMATS) + " or a java.time pattern): "
-                    + ex.getMessage()));
+            problems.accept(new CsvReadingParser.Problem(
+                    line,
+                    timeColumn,
+                    "cannot read time " + CsvFiles.quote(text)
+                            + " with the time format '" + timeParser.format() + "' (--time-format: "
+                            + String.join(", ", ReadingTimeParser.NAMED_FORMATS) + " or a java.time pattern): "
+                            + ex.getMessage()));
             return null;
         }
     }
@@ -477,17 +512,19 @@ public final class CountLogParser {
         return values.stream().sorted().toList().toString();
     }
 
-    private static Integer count(CSVRecord record, String column, long line,
-            Consumer<CsvReadingParser.Problem> problems) {
+    private static Integer count(
+            CSVRecord record, String column, long line, Consumer<CsvReadingParser.Problem> problems) {
         String cell = record.get(column);
         java.util.regex.Matcher m = COUNT.matcher(cell);
         String problem = null;
         if (cell.isEmpty()) {
             problem = "empty cell, no count (a counter that saw no bee writes 0)";
         } else if (!m.matches()) {
-            problem = cell.startsWith("-") ? "a count of bees cannot be negative: " + CsvFiles.quote(cell)
+            problem = cell.startsWith("-")
+                    ? "a count of bees cannot be negative: " + CsvFiles.quote(cell)
                     : "not a whole number of bees: " + CsvFiles.quote(cell);
-        } else if (m.group(1).length() > 9 || Integer.parseInt(m.group(1)) > EntranceCountValidator.MAX_BEES_PER_SAMPLE) {
+        } else if (m.group(1).length() > 9
+                || Integer.parseInt(m.group(1)) > EntranceCountValidator.MAX_BEES_PER_SAMPLE) {
             problem = cell + " bees is more than the " + EntranceCountValidator.MAX_BEES_PER_SAMPLE
                     + " a sample may hold (a counter fault; the topology would reject it as OUT_OF_RANGE)";
         }
@@ -499,48 +536,63 @@ public final class CountLogParser {
     }
 
     /** The order samples are sent in: event time, then hive, then first line. */
-    public static final Comparator<Sample> TIME_ORDER = Comparator
-            .comparing((Sample s) -> s.count().getEventTime())
+    public static final Comparator<Sample> TIME_ORDER = Comparator.comparing(
+                    (Sample s) -> s.count().getEventTime())
             .thenComparing(s -> s.count().getHiveId())
             .thenComparingLong(Sample::firstLine);
 
-    private List<Sample> fromBuckets(Map<BucketKey, long[]> buckets, Events layout,
-            Consumer<CsvReadingParser.Problem> problems, long[] totals) {
+    private List<Sample> fromBuckets(
+            Map<BucketKey, long[]> buckets, Events layout, Consumer<CsvReadingParser.Problem> problems, long[] totals) {
         List<Sample> samples = new ArrayList<>(buckets.size());
         buckets.forEach((key, b) -> {
-            if (b[0] > EntranceCountValidator.MAX_BEES_PER_SAMPLE || b[1] > EntranceCountValidator.MAX_BEES_PER_SAMPLE) {
-                problems.accept(new CsvReadingParser.Problem(b[2], null, "the " + layout.bucketSeconds()
-                        + " s bucket of hive " + key.hiveId() + " from " + Instant.ofEpochMilli(key.start())
-                        + " (lines " + new Sample(null, b[2], b[3], sources.get((int) b[4]), sources.get((int) b[5]))
-                        .lines() + ") counts " + b[0] + " in and " + b[1]
-                        + " out, more than the " + EntranceCountValidator.MAX_BEES_PER_SAMPLE
-                        + " a sample may hold; not sent (use a smaller --bucket-seconds)"));
+            if (b[0] > EntranceCountValidator.MAX_BEES_PER_SAMPLE
+                    || b[1] > EntranceCountValidator.MAX_BEES_PER_SAMPLE) {
+                problems.accept(new CsvReadingParser.Problem(
+                        b[2],
+                        null,
+                        "the " + layout.bucketSeconds()
+                                + " s bucket of hive " + key.hiveId() + " from " + Instant.ofEpochMilli(key.start())
+                                + " (lines "
+                                + new Sample(null, b[2], b[3], sources.get((int) b[4]), sources.get((int) b[5])).lines()
+                                + ") counts " + b[0] + " in and " + b[1]
+                                + " out, more than the " + EntranceCountValidator.MAX_BEES_PER_SAMPLE
+                                + " a sample may hold; not sent (use a smaller --bucket-seconds)"));
                 totals[3] += b[0] + b[1];
                 return;
             }
             // the bucket's last passage: inside the bucket's hour, so every passage counts in its own hour; and
             // two parts of one bucket imported by two runs (a log rotated within a bucket) have different
             // times, so the topology sums both instead of keeping the greater as a conflict
-            samples.add(new Sample(new EntranceCount(key.hiveId(), gatewayId,
-                    Instant.ofEpochMilli(b[6]), (int) b[0], (int) b[1], layout.bucketSeconds()),
-                    b[2], b[3], sources.get((int) b[4]), sources.get((int) b[5])));
+            samples.add(new Sample(
+                    new EntranceCount(
+                            key.hiveId(),
+                            gatewayId,
+                            Instant.ofEpochMilli(b[6]),
+                            (int) b[0],
+                            (int) b[1],
+                            layout.bucketSeconds()),
+                    b[2],
+                    b[3],
+                    sources.get((int) b[4]),
+                    sources.get((int) b[5])));
         });
         samples.sort(TIME_ORDER);
         return samples;
     }
 
-    private List<Sample> withoutDuplicates(List<Sample> samples, Consumer<CsvReadingParser.Problem> problems,
-            long[] totals) {
+    private List<Sample> withoutDuplicates(
+            List<Sample> samples, Consumer<CsvReadingParser.Problem> problems, long[] totals) {
         samples.sort(TIME_ORDER);
         List<Sample> kept = new ArrayList<>(samples.size());
         List<CsvReadingParser.Problem> conflicts = new ArrayList<>();
-        Comparator<EntranceCount> greater = Comparator.comparingInt(EntranceCount::getBeesIn)
-                .thenComparingInt(EntranceCount::getBeesOut);
+        Comparator<EntranceCount> greater =
+                Comparator.comparingInt(EntranceCount::getBeesIn).thenComparingInt(EntranceCount::getBeesOut);
         int from = 0;
         while (from < samples.size()) {
             EntranceCount first = samples.get(from).count();
             int to = from + 1;
-            while (to < samples.size() && samples.get(to).count().getEventTime().equals(first.getEventTime())
+            while (to < samples.size()
+                    && samples.get(to).count().getEventTime().equals(first.getEventTime())
                     && samples.get(to).count().getHiveId().equals(first.getHiveId())) {
                 to++;
             }
@@ -553,17 +605,23 @@ public final class CountLogParser {
                     distinct.add(sample);
                 }
             }
-            Sample winner = distinct.stream().max(Comparator.comparing(Sample::count, greater)).orElseThrow();
+            Sample winner = distinct.stream()
+                    .max(Comparator.comparing(Sample::count, greater))
+                    .orElseThrow();
             Sample head = distinct.get(0);
             for (Sample other : distinct.subList(1, distinct.size())) {
                 totals[5]++;
                 EntranceCount a = head.count();
                 EntranceCount b = other.count();
-                conflicts.add(new CsvReadingParser.Problem(other.firstLine(), null, "conflicting duplicate of line "
-                        + head.lines() + ": hive " + b.getHiveId() + " interval ending " + b.getEventTime() + ": "
-                        + a.getBeesIn() + " in, " + a.getBeesOut() + " out (line " + head.lines() + ") and "
-                        + b.getBeesIn() + " in, " + b.getBeesOut() + " out (line " + other.lines() + "); line "
-                        + winner.lines() + " is sent, the greater, as the topology would keep"));
+                conflicts.add(new CsvReadingParser.Problem(
+                        other.firstLine(),
+                        null,
+                        "conflicting duplicate of line "
+                                + head.lines() + ": hive " + b.getHiveId() + " interval ending " + b.getEventTime()
+                                + ": "
+                                + a.getBeesIn() + " in, " + a.getBeesOut() + " out (line " + head.lines() + ") and "
+                                + b.getBeesIn() + " in, " + b.getBeesOut() + " out (line " + other.lines() + "); line "
+                                + winner.lines() + " is sent, the greater, as the topology would keep"));
             }
             kept.add(winner);
             from = to;

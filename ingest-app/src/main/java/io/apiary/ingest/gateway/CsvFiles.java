@@ -9,7 +9,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
@@ -23,8 +22,7 @@ import org.apache.commons.csv.DuplicateHeaderMode;
  */
 final class CsvFiles {
 
-    private CsvFiles() {
-    }
+    private CsvFiles() {}
 
     /**
      * Checks a comment marker for a file of this delimiter.
@@ -35,9 +33,12 @@ final class CsvFiles {
      *                                  a sign, a point or white space (data lines start with those)
      */
     static void requireCommentMarker(Character commentMarker, char delimiter) {
-        if (commentMarker != null && (commentMarker == delimiter || commentMarker == '"'
-                || Character.isLetterOrDigit(commentMarker) || Character.isWhitespace(commentMarker)
-                || "+-.".indexOf(commentMarker) >= 0)) {
+        if (commentMarker != null
+                && (commentMarker == delimiter
+                        || commentMarker == '"'
+                        || Character.isLetterOrDigit(commentMarker)
+                        || Character.isWhitespace(commentMarker)
+                        || "+-.".indexOf(commentMarker) >= 0)) {
             throw new IllegalArgumentException("The comment marker must not be the delimiter, the quote, a letter, a"
                     + " digit, a sign, a point or white space (data lines start with those), was '" + commentMarker
                     + "'");
@@ -55,15 +56,27 @@ final class CsvFiles {
      * @throws UncheckedIOException if the header cannot be read
      */
     static CSVParser open(Reader in, char delimiter, Character commentMarker) {
-        CSVFormat format = CSVFormat.DEFAULT.builder().setDelimiter(delimiter).setCommentMarker(commentMarker).setHeader()
-                .setSkipHeaderRecord(true).setTrim(true).setIgnoreEmptyLines(true)
-                .setDuplicateHeaderMode(DuplicateHeaderMode.DISALLOW).get();
+        CSVFormat format = CSVFormat.DEFAULT
+                .builder()
+                .setDelimiter(delimiter)
+                .setCommentMarker(commentMarker)
+                .setHeader()
+                .setSkipHeaderRecord(true)
+                .setTrim(true)
+                .setIgnoreEmptyLines(true)
+                .setDuplicateHeaderMode(DuplicateHeaderMode.DISALLOW)
+                .get();
         try {
-            return CSVParser.builder().setReader(skipByteOrderMark(in)).setFormat(format).get();
+            return CSVParser.builder()
+                    .setReader(skipByteOrderMark(in))
+                    .setFormat(format)
+                    .get();
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("The CSV header is not usable: " + e.getMessage().split("\\. If")[0], e);
+            throw new IllegalArgumentException(
+                    "The CSV header is not usable: " + e.getMessage().split("\\. If")[0], e);
         } catch (IOException | UncheckedIOException e) {
-            throw new UncheckedIOException("Cannot read the CSV header: " + readFailure(e),
+            throw new UncheckedIOException(
+                    "Cannot read the CSV header: " + readFailure(e),
                     e instanceof UncheckedIOException u ? u.getCause() : (IOException) e);
         }
     }
@@ -82,12 +95,15 @@ final class CsvFiles {
         StringBuilder missing = new StringBuilder();
         for (String column : columns) {
             if (!header.containsKey(column)) {
-                missing.append(missing.length() == 0 ? "" : ", ").append('\'').append(column).append('\'');
+                missing.append(missing.length() == 0 ? "" : ", ")
+                        .append('\'')
+                        .append(column)
+                        .append('\'');
             }
         }
         if (missing.length() > 0) {
-            throw new IllegalArgumentException("The CSV header lacks column(s) " + missing
-                    + "; its columns are " + header.keySet());
+            throw new IllegalArgumentException(
+                    "The CSV header lacks column(s) " + missing + "; its columns are " + header.keySet());
         }
     }
 
@@ -114,8 +130,9 @@ final class CsvFiles {
                     }
                     record = records.next();
                 } catch (UncheckedIOException e) {
-                    throw new UncheckedIOException("Cannot read the CSV after line " + parser.getCurrentLineNumber()
-                            + ": " + readFailure(e), e.getCause());
+                    throw new UncheckedIOException(
+                            "Cannot read the CSV after line " + parser.getCurrentLineNumber() + ": " + readFailure(e),
+                            e.getCause());
                 }
                 comments += lines(record.getComment());
                 each.accept(record);
@@ -128,8 +145,9 @@ final class CsvFiles {
 
     /** @param cell a cell @return it quoted, cut to 60 characters */
     static String quote(String cell) {
-        return cell.length() <= 60 ? "'" + cell + "'" : "'" + cell.substring(0, 60) + "...' (" + cell.length()
-                + " characters)";
+        return cell.length() <= 60
+                ? "'" + cell + "'"
+                : "'" + cell.substring(0, 60) + "...' (" + cell.length() + " characters)";
     }
 
     private static long lines(String comment) {
@@ -148,6 +166,7 @@ final class CsvFiles {
     private static String readFailure(Exception e) {
         Throwable cause = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
         return cause instanceof CharacterCodingException
-                ? "the text is not in the expected character set (see --charset)" : String.valueOf(cause.getMessage());
+                ? "the text is not in the expected character set (see --charset)"
+                : String.valueOf(cause.getMessage());
     }
 }

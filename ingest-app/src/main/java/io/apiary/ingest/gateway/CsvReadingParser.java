@@ -1,5 +1,7 @@
 package io.apiary.ingest.gateway;
 
+import io.apiary.ingest.identity.Identifiers;
+import io.apiary.schema.TelemetryReading;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -8,9 +10,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
-
-import io.apiary.ingest.identity.Identifiers;
-import io.apiary.schema.TelemetryReading;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 
@@ -49,8 +48,8 @@ public final class CsvReadingParser {
      *                      the chosen resolution (each also reported, as a problem starting "resolved:")
      * @param commentLines  lines skipped as comments (with a comment marker), before the header included
      */
-    public record Totals(long rows, long readings, long rejectedRows, long rejectedCells, long resolvedTimes,
-            long commentLines) {
+    public record Totals(
+            long rows, long readings, long rejectedRows, long rejectedCells, long resolvedTimes, long commentLines) {
         /**
          * Totals without comment lines.
          *
@@ -131,8 +130,13 @@ public final class CsvReadingParser {
      * @param delimiter  field delimiter
      * @throws IllegalArgumentException if there is no sensor column, or two share a name or a series
      */
-    public CsvReadingParser(String timeColumn, ReadingTimeParser timeParser, String hiveColumn,
-            List<SensorColumn> sensors, String gatewayId, char delimiter) {
+    public CsvReadingParser(
+            String timeColumn,
+            ReadingTimeParser timeParser,
+            String hiveColumn,
+            List<SensorColumn> sensors,
+            String gatewayId,
+            char delimiter) {
         this(timeColumn, timeParser, HiveSource.column(hiveColumn), sensors, gatewayId, delimiter, null);
     }
 
@@ -150,8 +154,14 @@ public final class CsvReadingParser {
      * @throws IllegalArgumentException if there is no sensor column, two share a name or a series,
      *                                  or the comment marker is one it cannot be
      */
-    public CsvReadingParser(String timeColumn, ReadingTimeParser timeParser, HiveSource hive,
-            List<SensorColumn> sensors, String gatewayId, char delimiter, Character commentMarker) {
+    public CsvReadingParser(
+            String timeColumn,
+            ReadingTimeParser timeParser,
+            HiveSource hive,
+            List<SensorColumn> sensors,
+            String gatewayId,
+            char delimiter,
+            Character commentMarker) {
         if (sensors.isEmpty()) {
             throw new IllegalArgumentException("at least one sensor column is needed");
         }
@@ -226,12 +236,12 @@ public final class CsvReadingParser {
         return new Totals(totals[0], totals[1], totals[2], totals[3], totals[4], totals[5]);
     }
 
-    private void parseRow(CSVRecord record, CSVParser parser, LineReadings readings,
-            Consumer<Problem> problems, long[] totals) {
+    private void parseRow(
+            CSVRecord record, CSVParser parser, LineReadings readings, Consumer<Problem> problems, long[] totals) {
         long line = parser.getCurrentLineNumber();
         if (!record.isConsistent()) {
-            problems.accept(new Problem(line, null, "expected " + parser.getHeaderMap().size() + " fields, found "
-                    + record.size()));
+            problems.accept(new Problem(
+                    line, null, "expected " + parser.getHeaderMap().size() + " fields, found " + record.size()));
             totals[2]++;
             return;
         }
@@ -243,8 +253,8 @@ public final class CsvReadingParser {
         }
         Instant time;
         try {
-            ReadingTimeParser.Parsed parsed = timeParser.parseWithNote(record.get(timeColumn),
-                    previousTimes.get(hiveId));
+            ReadingTimeParser.Parsed parsed =
+                    timeParser.parseWithNote(record.get(timeColumn), previousTimes.get(hiveId));
             time = parsed.instant();
             previousTimes.put(hiveId, time);
             if (parsed.note() != null) {
@@ -252,10 +262,13 @@ public final class CsvReadingParser {
                 totals[4]++;
             }
         } catch (RuntimeException e) {
-            problems.accept(new Problem(line, timeColumn, "cannot read time " + CsvFiles.quote(record.get(timeColumn))
-                    + " with the time format '" + timeParser.format() + "' (--time-format: "
-                    + String.join(", ", ReadingTimeParser.NAMED_FORMATS) + " or a java.time pattern): "
-                    + e.getMessage()));
+            problems.accept(new Problem(
+                    line,
+                    timeColumn,
+                    "cannot read time " + CsvFiles.quote(record.get(timeColumn))
+                            + " with the time format '" + timeParser.format() + "' (--time-format: "
+                            + String.join(", ", ReadingTimeParser.NAMED_FORMATS) + " or a java.time pattern): "
+                            + e.getMessage()));
             totals[2]++;
             return;
         }
@@ -263,22 +276,39 @@ public final class CsvReadingParser {
             String cell = record.get(sensor.column());
             Double value = parseValue(cell);
             if (value == null) {
-                problems.accept(new Problem(line, sensor.column(), cell.isEmpty()
-                        ? "empty cell, no reading" : "not a finite decimal number: " + CsvFiles.quote(cell)));
+                problems.accept(new Problem(
+                        line,
+                        sensor.column(),
+                        cell.isEmpty()
+                                ? "empty cell, no reading"
+                                : "not a finite decimal number: " + CsvFiles.quote(cell)));
                 totals[3]++;
                 continue;
             }
             double converted = sensor.conversion().apply(value);
-            if (!Double.isFinite(converted) || (converted == 0 && value != 0 && sensor.conversion().apply(0) == 0)) {
-                problems.accept(new Problem(line, sensor.column(), CsvFiles.quote(cell) + " " + sensor.conversion().from()
-                        + " is " + converted + " " + sensor.unit() + ", out of the range of a double"));
+            if (!Double.isFinite(converted)
+                    || (converted == 0 && value != 0 && sensor.conversion().apply(0) == 0)) {
+                problems.accept(new Problem(
+                        line,
+                        sensor.column(),
+                        CsvFiles.quote(cell) + " " + sensor.conversion().from() + " is " + converted + " "
+                                + sensor.unit() + ", out of the range of a double"));
                 totals[3]++;
                 continue;
             }
             value = converted;
             try {
-                readings.accept(new TelemetryReading(hiveId, gatewayId, sensor.sensorType(), sensor.sensorId(), time,
-                        value, sensor.unit(), null), line);
+                readings.accept(
+                        new TelemetryReading(
+                                hiveId,
+                                gatewayId,
+                                sensor.sensorType(),
+                                sensor.sensorId(),
+                                time,
+                                value,
+                                sensor.unit(),
+                                null),
+                        line);
                 totals[1]++;
             } catch (RejectedReading e) {
                 problems.accept(new Problem(line, sensor.column(), e.getMessage()));

@@ -1,7 +1,5 @@
 package io.apiary.ingest.gateway;
 
-import java.time.Instant;
-
 import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
 
@@ -78,8 +76,8 @@ public final class DuplicateReadings {
      */
     public DuplicateReadings(long limit) {
         if (limit < 0 || limit > MAX_LIMIT) {
-            throw new IllegalArgumentException("The duplicate check's limit must be 0 to " + MAX_LIMIT
-                    + " distinct readings, was " + limit);
+            throw new IllegalArgumentException(
+                    "The duplicate check's limit must be 0 to " + MAX_LIMIT + " distinct readings, was " + limit);
         }
         this.limit = limit;
         int slots = (int) Math.min(INITIAL_SLOTS, slotsFor(limit));
@@ -102,7 +100,10 @@ public final class DuplicateReadings {
         if (line < 1) {
             throw new IllegalArgumentException("line numbers start at 1, was " + line);
         }
-        long hash = hash(reading.getHiveId(), reading.getSensorType(), reading.getSensorId(),
+        long hash = hash(
+                reading.getHiveId(),
+                reading.getSensorType(),
+                reading.getSensorId(),
                 reading.getReadingTime().toEpochMilli());
         long bits = Double.doubleToLongBits(reading.getValue());
         int slot = (int) hash & mask;
@@ -113,15 +114,18 @@ public final class DuplicateReadings {
                     return null;
                 }
                 conflicts++;
-                return new Conflict(Integer.toUnsignedLong(lines[slot]), Double.longBitsToDouble(values[slot]), line,
-                        reading);
+                return new Conflict(
+                        Integer.toUnsignedLong(lines[slot]), Double.longBitsToDouble(values[slot]), line, reading);
             }
             slot = (slot + 1) & mask;
         }
         if (partial == null && (held == limit || line > MAX_LINE || (held + 1 > (mask + 1L) / 4 * 3 && !grow()))) {
-            partial = held == limit ? "the duplicate check holds its limit of " + limit + " distinct readings"
-                    : line > MAX_LINE ? "the duplicate check takes lines up to " + MAX_LINE
-                    : "the heap cannot hold the duplicate check's table of " + held + " distinct readings doubled";
+            partial = held == limit
+                    ? "the duplicate check holds its limit of " + limit + " distinct readings"
+                    : line > MAX_LINE
+                            ? "the duplicate check takes lines up to " + MAX_LINE
+                            : "the heap cannot hold the duplicate check's table of " + held
+                                    + " distinct readings doubled";
             partial += "; from line " + line + " on, readings of other hives, sensors or times were not checked";
         }
         if (partial != null) {

@@ -1,12 +1,11 @@
 package io.apiary.ingest.gateway;
 
+import io.apiary.schema.EntranceCount;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
-
-import io.apiary.schema.EntranceCount;
 
 /**
  * Simulated entrance-counter samples for a hive, as a gateway's counter would send them: one
@@ -23,6 +22,7 @@ public final class EntranceCountSimulator {
 
     /** Peak traffic each way, bees per minute. */
     public static final int PEAK_BEES_PER_MINUTE = 40;
+
     private static final long SOLAR_OFFSET_MILLIS = Duration.ofHours(-5).toMillis();
 
     private final Duration interval;
@@ -54,8 +54,8 @@ public final class EntranceCountSimulator {
         double expectedOut = daylight * PEAK_BEES_PER_MINUTE * interval.toSeconds() / 60.0;
         int out = noisy(expectedOut, random);
         int in = noisy(expectedOut * 0.97, random);
-        return new EntranceCount(hiveId, gatewayId, Instant.ofEpochMilli(endMillis), in, out,
-                (int) interval.toSeconds());
+        return new EntranceCount(
+                hiveId, gatewayId, Instant.ofEpochMilli(endMillis), in, out, (int) interval.toSeconds());
     }
 
     /**

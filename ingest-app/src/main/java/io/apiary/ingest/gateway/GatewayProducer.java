@@ -1,5 +1,8 @@
 package io.apiary.ingest.gateway;
 
+import io.apiary.ingest.topics.Topic;
+import io.apiary.schema.EntranceCount;
+import io.apiary.schema.TelemetryReading;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -7,18 +10,14 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-
-import io.apiary.ingest.topics.Topic;
-import io.apiary.schema.EntranceCount;
-import io.apiary.schema.TelemetryReading;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -48,7 +47,9 @@ public final class GatewayProducer implements AutoCloseable {
      * @param telemetry      the telemetry topic
      * @param entranceCounts the entrance-counter topic
      */
-    public GatewayProducer(Map<String, Object> kafkaSettings, Topic<String, TelemetryReading> telemetry,
+    public GatewayProducer(
+            Map<String, Object> kafkaSettings,
+            Topic<String, TelemetryReading> telemetry,
             Topic<String, EntranceCount> entranceCounts) {
         Map<String, Object> settings = new HashMap<>(kafkaSettings);
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -58,8 +59,9 @@ public final class GatewayProducer implements AutoCloseable {
         settings.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         settings.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "apiary-gateway-producer");
         settings.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
-        this.maxRecordBytes = Integer.parseInt(String.valueOf(settings.getOrDefault(
-                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1024 * 1024))) - RECORD_OVERHEAD_BYTES;
+        this.maxRecordBytes = Integer.parseInt(
+                        String.valueOf(settings.getOrDefault(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1024 * 1024)))
+                - RECORD_OVERHEAD_BYTES;
         this.producer = new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());
         this.telemetry = telemetry;
         this.entranceCounts = entranceCounts;
@@ -128,8 +130,8 @@ public final class GatewayProducer implements AutoCloseable {
             if (error == null) {
                 acknowledged.incrementAndGet();
                 if (headers != null) {
-                    lastOffsets.merge(new TopicPartition(metadata.topic(), metadata.partition()), metadata.offset(),
-                            Math::max);
+                    lastOffsets.merge(
+                            new TopicPartition(metadata.topic(), metadata.partition()), metadata.offset(), Math::max);
                 }
             } else {
                 failure.compareAndSet(null, error);

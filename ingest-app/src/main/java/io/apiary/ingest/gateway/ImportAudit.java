@@ -1,8 +1,10 @@
 package io.apiary.ingest.gateway;
 
+import io.apiary.ingest.deadletter.DeadLetterHeaders;
+import io.apiary.ingest.topology.HourlyActivityProcessor;
+import io.apiary.schema.EntranceCount;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -14,10 +16,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
-
-import io.apiary.ingest.deadletter.DeadLetterHeaders;
-import io.apiary.ingest.topology.HourlyActivityProcessor;
-import io.apiary.schema.EntranceCount;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -64,9 +62,13 @@ public final class ImportAudit {
     public record Flagged(String lines, EntranceCount sample, String outcome, String detail) {
         @Override
         public String toString() {
-            return "line " + lines + ": " + outcome + (sample == null ? "" : ", hive " + sample.getHiveId()
-                    + " interval ending " + sample.getEventTime() + " (" + sample.getBeesIn() + " in, "
-                    + sample.getBeesOut() + " out)") + ": " + detail;
+            return "line " + lines + ": " + outcome
+                    + (sample == null
+                            ? ""
+                            : ", hive " + sample.getHiveId()
+                                    + " interval ending " + sample.getEventTime() + " (" + sample.getBeesIn() + " in, "
+                                    + sample.getBeesOut() + " out)")
+                    + ": " + detail;
         }
     }
 
@@ -76,8 +78,7 @@ public final class ImportAudit {
      * @param late     samples that came after their hour had closed, in line order
      * @param rejected samples the topology dead-lettered, in line order
      */
-    public record Outcome(List<Flagged> late, List<Flagged> rejected) {
-    }
+    public record Outcome(List<Flagged> late, List<Flagged> rejected) {}
 
     private final Map<String, Object> kafkaSettings;
     private final String runId;
@@ -85,8 +86,12 @@ public final class ImportAudit {
     private final String lateTopic;
     private final Function<byte[], EntranceCount> decode;
 
-    private ImportAudit(Map<String, Object> kafkaSettings, String runId, Map<TopicPartition, Long> startOffsets,
-            String lateTopic, Function<byte[], EntranceCount> decode) {
+    private ImportAudit(
+            Map<String, Object> kafkaSettings,
+            String runId,
+            Map<TopicPartition, Long> startOffsets,
+            String lateTopic,
+            Function<byte[], EntranceCount> decode) {
         this.kafkaSettings = kafkaSettings;
         this.runId = runId;
         this.startOffsets = startOffsets;
@@ -106,8 +111,12 @@ public final class ImportAudit {
      * @return the audit of a new run, with a random run id
      * @throws KafkaException if a topic does not exist or Kafka does not answer in time
      */
-    public static ImportAudit begin(Map<String, Object> kafkaSettings, String lateTopic, String deadLetterTopic,
-            Function<byte[], EntranceCount> decode, Duration timeout) {
+    public static ImportAudit begin(
+            Map<String, Object> kafkaSettings,
+            String lateTopic,
+            String deadLetterTopic,
+            Function<byte[], EntranceCount> decode,
+            Duration timeout) {
         Map<TopicPartition, Long> start = new HashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(kafkaSettings)) {
             for (String topic : List.of(lateTopic, deadLetterTopic)) {
@@ -116,12 +125,17 @@ public final class ImportAudit {
                     throw new KafkaException("The topic " + topic + " does not exist (run 'topics create')");
                 }
                 List<TopicPartition> tps = partitions.stream()
-                        .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                        .map(p -> new TopicPartition(p.topic(), p.partition()))
+                        .toList();
                 start.putAll(consumer.endOffsets(tps, timeout));
             }
         }
-        return new ImportAudit(Map.copyOf(kafkaSettings), UUID.randomUUID().toString(), start,
-                Objects.requireNonNull(lateTopic), Objects.requireNonNull(decode));
+        return new ImportAudit(
+                Map.copyOf(kafkaSettings),
+                UUID.randomUUID().toString(),
+                start,
+                Objects.requireNonNull(lateTopic),
+                Objects.requireNonNull(decode));
     }
 
     /** @return the id of this run, as in {@link #RUN_HEADER} */
@@ -151,8 +165,8 @@ public final class ImportAudit {
      *         group's committed offset in each (-1 if it has none)
      * @throws InterruptedException if interrupted while waiting
      */
-    public Map<TopicPartition, Long> awaitConsumed(String groupId, Map<TopicPartition, Long> lastOffsets,
-            Duration timeout) throws InterruptedException {
+    public Map<TopicPartition, Long> awaitConsumed(
+            String groupId, Map<TopicPartition, Long> lastOffsets, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<TopicPartition, Long> behind = new HashMap<>(lastOffsets);
         try (Admin admin = Admin.create(kafkaSettings)) {
@@ -178,7 +192,8 @@ public final class ImportAudit {
         long waitMs = Math.max(1_000, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
         try {
             Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(groupId)
-                    .partitionsToOffsetAndMetadata().get(waitMs, TimeUnit.MILLISECONDS);
+                    .partitionsToOffsetAndMetadata()
+                    .get(waitMs, TimeUnit.MILLISECONDS);
             Map<TopicPartition, OffsetAndMetadata> present = new HashMap<>();
             offsets.forEach((tp, o) -> {
                 if (o != null) {
@@ -216,16 +231,27 @@ public final class ImportAudit {
                     if (!runId.equals(DeadLetterHeaders.text(record.headers(), RUN_HEADER))) {
                         continue;
                     }
-                    String lines = Objects.requireNonNullElse(DeadLetterHeaders.text(record.headers(), LINES_HEADER), "?");
+                    String lines =
+                            Objects.requireNonNullElse(DeadLetterHeaders.text(record.headers(), LINES_HEADER), "?");
                     if (record.topic().equals(lateTopic)) {
-                        late.add(new Flagged(lines, decodeOrNull(record.value()), "LATE", "its hour "
-                                + DeadLetterHeaders.text(record.headers(), HourlyActivityProcessor.LATE_HOUR_HEADER)
-                                + " had closed: the partition's close time was "
-                                + DeadLetterHeaders.text(record.headers(), HourlyActivityProcessor.LATE_CLOSE_TIME_HEADER)));
+                        late.add(new Flagged(
+                                lines,
+                                decodeOrNull(record.value()),
+                                "LATE",
+                                "its hour "
+                                        + DeadLetterHeaders.text(
+                                                record.headers(), HourlyActivityProcessor.LATE_HOUR_HEADER)
+                                        + " had closed: the partition's close time was "
+                                        + DeadLetterHeaders.text(
+                                                record.headers(), HourlyActivityProcessor.LATE_CLOSE_TIME_HEADER)));
                     } else {
-                        rejected.add(new Flagged(lines, decodeOrNull(record.value()),
-                                Objects.requireNonNullElse(DeadLetterHeaders.text(record.headers(), DeadLetterHeaders.REASON), "?"),
-                                Objects.requireNonNullElse(DeadLetterHeaders.text(record.headers(), DeadLetterHeaders.MESSAGE), "")));
+                        rejected.add(new Flagged(
+                                lines,
+                                decodeOrNull(record.value()),
+                                Objects.requireNonNullElse(
+                                        DeadLetterHeaders.text(record.headers(), DeadLetterHeaders.REASON), "?"),
+                                Objects.requireNonNullElse(
+                                        DeadLetterHeaders.text(record.headers(), DeadLetterHeaders.MESSAGE), "")));
                     }
                 }
             }

@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
@@ -19,8 +18,7 @@ import org.apache.kafka.common.KafkaException;
  */
 public final class KafkaReachability {
 
-    private KafkaReachability() {
-    }
+    private KafkaReachability() {}
 
     /**
      * @param clientSettings Kafka client settings (bootstrap servers, security)
@@ -33,11 +31,14 @@ public final class KafkaReachability {
         settings.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         try (Admin admin = Admin.create(settings)) {
             admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout.toMillis()))
-                    .clusterId().get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+                    .clusterId()
+                    .get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            throw new KafkaException("Kafka at " + clientSettings.get("bootstrap.servers") + " did not answer within "
-                    + timeout.toSeconds() + " s (is kafka.bootstrap.servers right, and the broker up?): "
-                    + (e.getCause() == null ? e : e.getCause().getMessage()), e);
+            throw new KafkaException(
+                    "Kafka at " + clientSettings.get("bootstrap.servers") + " did not answer within "
+                            + timeout.toSeconds() + " s (is kafka.bootstrap.servers right, and the broker up?): "
+                            + (e.getCause() == null ? e : e.getCause().getMessage()),
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaException("Interrupted while checking Kafka", e);

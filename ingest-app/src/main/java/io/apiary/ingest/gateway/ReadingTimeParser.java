@@ -83,12 +83,11 @@ public final class ReadingTimeParser {
      * @param instant the instant, not null
      * @param note    null, or how a missing or ambiguous local time was resolved (for the report)
      */
-    public record Parsed(Instant instant, String note) {
-    }
+    public record Parsed(Instant instant, String note) {}
 
     /** The formats that are not patterns, for messages. */
-    public static final List<String> NAMED_FORMATS = List.of("iso", "epoch-ms", "epoch-s", "elapsed-ms", "elapsed-s",
-            "elapsed-min", "elapsed-h");
+    public static final List<String> NAMED_FORMATS =
+            List.of("iso", "epoch-ms", "epoch-s", "elapsed-ms", "elapsed-s", "elapsed-min", "elapsed-h");
 
     private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)");
     private static final BigDecimal MIN_EPOCH_MS = BigDecimal.valueOf(Long.MIN_VALUE);
@@ -137,8 +136,8 @@ public final class ReadingTimeParser {
                     + " --time-start (e.g. 2021-06-01T00:00:00Z, or a local date-time read in --zone)");
         }
         if (!elapsed && start != null) {
-            throw new IllegalArgumentException("--time-start is for the elapsed-* time formats only, not '" + format
-                    + "'");
+            throw new IllegalArgumentException(
+                    "--time-start is for the elapsed-* time formats only, not '" + format + "'");
         }
         if (start != null) {
             try {
@@ -150,17 +149,23 @@ public final class ReadingTimeParser {
         this.start = start;
         this.formatter = switch (format) {
             case "epoch-ms", "epoch-s", "elapsed-ms", "elapsed-s", "elapsed-min", "elapsed-h" -> null;
-            case "iso" -> new DateTimeFormatterBuilder().parseCaseInsensitive()
-                    .append(DateTimeFormatter.ISO_LOCAL_DATE_TIME).optionalStart().appendOffsetId()
-                    .toFormatter(Locale.ROOT).withResolverStyle(ResolverStyle.STRICT);
+            case "iso" ->
+                new DateTimeFormatterBuilder()
+                        .parseCaseInsensitive()
+                        .append(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
+                        .optionalStart()
+                        .appendOffsetId()
+                        .toFormatter(Locale.ROOT)
+                        .withResolverStyle(ResolverStyle.STRICT);
             default -> {
                 DateTimeFormatter pattern;
                 try {
                     pattern = DateTimeFormatter.ofPattern(prolepticYears(format), Locale.ROOT)
                             .withResolverStyle(ResolverStyle.STRICT);
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("Invalid time format '" + format + "': use "
-                            + String.join(", ", NAMED_FORMATS) + " or a java.time pattern like yyyy-MM-dd HH:mm:ss[XXX]",
+                    throw new IllegalArgumentException(
+                            "Invalid time format '" + format + "': use " + String.join(", ", NAMED_FORMATS)
+                                    + " or a java.time pattern like yyyy-MM-dd HH:mm:ss[XXX]",
                             e);
                 }
                 requireDateAndTime(format, pattern);
@@ -177,11 +182,11 @@ public final class ReadingTimeParser {
     private static void requireDateAndTime(String format, DateTimeFormatter pattern) {
         TemporalAccessor back;
         try {
-            back = pattern.parse(pattern.format(java.time.ZonedDateTime.of(2021, 6, 1, 13, 45, 30, 123_000_000,
-                    ZoneOffset.UTC)));
+            back = pattern.parse(
+                    pattern.format(java.time.ZonedDateTime.of(2021, 6, 1, 13, 45, 30, 123_000_000, ZoneOffset.UTC)));
         } catch (DateTimeException e) {
-            throw new IllegalArgumentException("The time format '" + format + "' cannot read what it writes: "
-                    + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "The time format '" + format + "' cannot read what it writes: " + e.getMessage(), e);
         }
         if (back.query(TemporalQueries.localDate()) == null) {
             throw new IllegalArgumentException("The time format '" + format + "' gives no date (Y is the week-based"
@@ -297,8 +302,8 @@ public final class ReadingTimeParser {
         if (!DECIMAL.matcher(t).matches()) {
             throw new DateTimeException("'" + t + "' is not a decimal number");
         }
-        BigDecimal millis = new BigDecimal(t).multiply(BigDecimal.valueOf(unitMillis))
-                .setScale(0, RoundingMode.FLOOR);
+        BigDecimal millis =
+                new BigDecimal(t).multiply(BigDecimal.valueOf(unitMillis)).setScale(0, RoundingMode.FLOOR);
         if (start != null && millis.signum() < 0) {
             throw new DateTimeException("'" + t + "' is before the start " + start + " (--time-start)");
         }
@@ -325,13 +330,19 @@ public final class ReadingTimeParser {
         Instant later = local.toInstant(change.getOffsetAfter());
         if (dst == DstResolution.REJECT || (dst == DstResolution.INFER && gap)) {
             throw new DateTimeException(what + "; --dst earlier reads it as " + earlier + ", --dst later as " + later
-                    + (gap && dst == DstResolution.INFER ? " (--dst infer cannot infer a time that does not exist)" : ""));
+                    + (gap && dst == DstResolution.INFER
+                            ? " (--dst infer cannot infer a time that does not exist)"
+                            : ""));
         }
         boolean takeLater = dst == DstResolution.LATER
-                || (dst == DstResolution.INFER && previous != null
+                || (dst == DstResolution.INFER
+                        && previous != null
                         && (repeatsAllowed ? earlier.isBefore(previous) : !earlier.isAfter(previous)));
         Instant chosen = takeLater ? later : earlier;
-        return new Parsed(chosen, what + "; read as " + chosen + " (--dst " + dst.name().toLowerCase(Locale.ROOT)
-                + (dst == DstResolution.INFER ? (takeLater ? ": the clock went back" : ": first pass") : "") + ")");
+        return new Parsed(
+                chosen,
+                what + "; read as " + chosen + " (--dst " + dst.name().toLowerCase(Locale.ROOT)
+                        + (dst == DstResolution.INFER ? (takeLater ? ": the clock went back" : ": first pass") : "")
+                        + ")");
     }
 }

@@ -1,9 +1,8 @@
 package io.apiary.ingest.gateway;
 
-import java.util.Objects;
-
 import io.apiary.ingest.identity.Identifiers;
 import io.apiary.schema.SensorType;
+import java.util.Objects;
 
 /**
  * One CSV column that holds the readings of one sensor: its type, unit and sensor id. Immutable.
@@ -16,8 +15,8 @@ import io.apiary.schema.SensorType;
  * @param conversion from the unit the column is written in to {@code unit}, not null (the identity
  *                   when they are the same)
  */
-public record SensorColumn(String column, SensorType sensorType, String unit, String sensorId,
-        UnitConversion conversion) {
+public record SensorColumn(
+        String column, SensorType sensorType, String unit, String sensorId, UnitConversion conversion) {
 
     /**
      * Checks that no component is null, that the sensor id is valid and that the conversion ends in the unit.
@@ -30,13 +29,13 @@ public record SensorColumn(String column, SensorType sensorType, String unit, St
         Objects.requireNonNull(sensorType);
         Objects.requireNonNull(unit);
         if (!conversion.to().equals(unit)) {
-            throw new IllegalArgumentException("Sensor column '" + column + "': conversion to " + conversion.to()
-                    + " for readings in " + unit);
+            throw new IllegalArgumentException(
+                    "Sensor column '" + column + "': conversion to " + conversion.to() + " for readings in " + unit);
         }
         String problem = Identifiers.problem(sensorId);
         if (problem != null) {
-            throw new IllegalArgumentException("Sensor column '" + column + "': the sensor id '" + sensorId + "' "
-                    + problem);
+            throw new IllegalArgumentException(
+                    "Sensor column '" + column + "': the sensor id '" + sensorId + "' " + problem);
         }
     }
 

@@ -1,12 +1,11 @@
 package io.apiary.ingest.gateway;
 
+import io.apiary.ingest.identity.Identifiers;
+import io.apiary.schema.SensorType;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-
-import io.apiary.ingest.identity.Identifiers;
-import io.apiary.schema.SensorType;
 
 /**
  * A sensor column as given on the command line, {@code COLUMN=SENSOR_TYPE:UNIT[:SENSOR_ID]},
@@ -26,8 +25,10 @@ public record SensorColumnSpec(String column, SensorType sensorType, String unit
      *         in schema order
      */
     static List<String> knownTypes() {
-        return Arrays.stream(SensorType.values()).map(Enum::name)
-                .filter(name -> !name.equals(SensorType.UNKNOWN.name())).toList();
+        return Arrays.stream(SensorType.values())
+                .map(Enum::name)
+                .filter(name -> !name.equals(SensorType.UNKNOWN.name()))
+                .toList();
     }
 
     /** The expected form, for messages. */
@@ -64,8 +65,12 @@ public record SensorColumnSpec(String column, SensorType sensorType, String unit
     public static SensorColumnSpec parse(String spec) {
         int eq = spec.lastIndexOf('=');
         String[] parts = eq < 0 ? new String[0] : spec.substring(eq + 1).split(":", -1);
-        if (eq <= 0 || spec.substring(0, eq).isBlank() || parts.length < 2 || parts.length > 3
-                || parts[0].isBlank() || parts[1].isBlank()) {
+        if (eq <= 0
+                || spec.substring(0, eq).isBlank()
+                || parts.length < 2
+                || parts.length > 3
+                || parts[0].isBlank()
+                || parts[1].isBlank()) {
             throw new IllegalArgumentException("Sensor column '" + spec + "': expected " + FORM);
         }
         String type = parts[0].trim().toUpperCase(Locale.ROOT);
@@ -82,13 +87,15 @@ public record SensorColumnSpec(String column, SensorType sensorType, String unit
         try {
             UnitConversion.find(type, unit);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Sensor column '" + spec + "': " + e.getMessage()
-                    + "; readings in another unit would be dead-lettered as UNKNOWN_UNIT", e);
+            throw new IllegalArgumentException(
+                    "Sensor column '" + spec + "': " + e.getMessage()
+                            + "; readings in another unit would be dead-lettered as UNKNOWN_UNIT",
+                    e);
         }
         String sensorId = parts.length == 3 ? parts[2].trim() : null;
         if (sensorId != null && Identifiers.problem(sensorId) != null) {
-            throw new IllegalArgumentException("Sensor column '" + spec + "': the sensor id '" + sensorId + "' "
-                    + Identifiers.problem(sensorId));
+            throw new IllegalArgumentException(
+                    "Sensor column '" + spec + "': the sensor id '" + sensorId + "' " + Identifiers.problem(sensorId));
         }
         return new SensorColumnSpec(spec.substring(0, eq).trim(), sensorType, unit, sensorId);
     }

@@ -1,12 +1,11 @@
 package io.apiary.ingest.gateway;
 
+import io.apiary.ingest.identity.Identifiers;
+import io.apiary.schema.SensorType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import io.apiary.ingest.identity.Identifiers;
-import io.apiary.schema.SensorType;
 
 /**
  * Gives each sensor column of an import its sensor id, so that no two columns write to one
@@ -20,8 +19,7 @@ import io.apiary.schema.SensorType;
  */
 public final class SensorMapping {
 
-    private SensorMapping() {
-    }
+    private SensorMapping() {}
 
     /**
      * @param specs the columns as given, in order, at least one
@@ -41,10 +39,11 @@ public final class SensorMapping {
             } else if (id == null) {
                 id = Identifiers.fromText(spec.column());
                 if (id == null) {
-                    throw new IllegalArgumentException("Sensor column '" + spec.column() + "': " + perType.get(
-                            spec.sensorType()) + " columns hold " + spec.sensorType() + ", so each needs its own"
-                            + " sensor id, and none can be derived from this column's name (it has no ASCII letter"
-                            + " or digit); give one: '" + spec.withId("SENSOR_ID") + "'");
+                    throw new IllegalArgumentException(
+                            "Sensor column '" + spec.column() + "': " + perType.get(spec.sensorType())
+                                    + " columns hold " + spec.sensorType() + ", so each needs its own"
+                                    + " sensor id, and none can be derived from this column's name (it has no ASCII letter"
+                                    + " or digit); give one: '" + spec.withId("SENSOR_ID") + "'");
                 }
             }
             UnitConversion conversion = UnitConversion.find(spec.sensorType().name(), spec.unit());
@@ -66,8 +65,8 @@ public final class SensorMapping {
         Map<String, SensorColumn> bySensor = new HashMap<>();
         for (SensorColumn column : columns) {
             if (byName.putIfAbsent(column.column(), column) != null) {
-                throw new IllegalArgumentException("Sensor column '" + column.column()
-                        + "' is named twice; a column holds one sensor");
+                throw new IllegalArgumentException(
+                        "Sensor column '" + column.column() + "' is named twice; a column holds one sensor");
             }
             SensorColumn other = bySensor.putIfAbsent(column.sensorType() + ":" + column.sensorId(), column);
             if (other != null) {

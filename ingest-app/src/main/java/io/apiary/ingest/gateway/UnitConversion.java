@@ -1,17 +1,15 @@
 package io.apiary.ingest.gateway;
 
+import io.apiary.ingest.validation.PhysicalRanges;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-
 import javax.measure.IncommensurableException;
 import javax.measure.UnconvertibleException;
 import javax.measure.Unit;
 import javax.measure.UnitConverter;
 import javax.measure.format.MeasurementParseException;
-
-import io.apiary.ingest.validation.PhysicalRanges;
 import systems.uom.common.USCustomary;
 import tech.units.indriya.format.SimpleUnitFormat;
 import tech.units.indriya.function.AbstractConverter;
@@ -97,8 +95,9 @@ public final class UnitConversion {
             }
         }
         throw new IllegalArgumentException("the pipeline takes " + sensorType + " in " + String.join(" or ", taken)
-                + ", and '" + fileUnit + "' " + (source == null ? "is not a unit the importer knows"
-                        : "is not a unit of the same quantity") + " (units of one quantity are converted, e.g. "
+                + ", and '" + fileUnit + "' "
+                + (source == null ? "is not a unit the importer knows" : "is not a unit of the same quantity")
+                + " (units of one quantity are converted, e.g. "
                 + example(sensorType) + ")");
     }
 

@@ -3,7 +3,6 @@ package io.apiary.ingest.identity;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-
 import org.apache.avro.SchemaNormalization;
 
 /**
@@ -22,8 +21,7 @@ public final class AlertIds {
     /** Prefix of derived ids. */
     public static final String DERIVED_PREFIX = "c-";
 
-    private AlertIds() {
-    }
+    private AlertIds() {}
 
     /**
      * @param hiveId    the hive the alert is about, or null for the gateway itself
@@ -39,8 +37,8 @@ public final class AlertIds {
         write(content, severity);
         write(content, alertType);
         write(content, message);
-        return DERIVED_PREFIX + String.format(Locale.ROOT, "%016x",
-                SchemaNormalization.fingerprint64(content.toByteArray()));
+        return DERIVED_PREFIX
+                + String.format(Locale.ROOT, "%016x", SchemaNormalization.fingerprint64(content.toByteArray()));
     }
 
     /**

@@ -26,15 +26,18 @@ public final class Identifiers {
     /** What {@link #problem} says the characters may be, for messages. */
     public static final String ALLOWED = "ASCII letters, digits, '_', '-' and '.'";
 
-    private Identifiers() {
-    }
+    private Identifiers() {}
 
     /**
      * @param c a character
      * @return whether it may appear in an identifier
      */
     public static boolean allowed(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'
+        return (c >= 'a' && c <= 'z')
+                || (c >= 'A' && c <= 'Z')
+                || (c >= '0' && c <= '9')
+                || c == '_'
+                || c == '-'
                 || c == '.';
     }
 
@@ -57,8 +60,8 @@ public final class Identifiers {
         for (int i = 0; i < id.length(); i++) {
             char c = id.charAt(i);
             if (!allowed(c)) {
-                return "has the character " + describe(id.codePointAt(i)) + " at position " + (i + 1)
-                        + "; only " + ALLOWED + " are accepted";
+                return "has the character " + describe(id.codePointAt(i)) + " at position " + (i + 1) + "; only "
+                        + ALLOWED + " are accepted";
             }
         }
         return null;

@@ -74,8 +74,8 @@ public enum Bucket {
         try {
             return valueOf(name.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new IllegalArgumentException("Unknown bucket '" + name
-                    + "': use minute, hour, day, week, month, year or none", e);
+            throw new IllegalArgumentException(
+                    "Unknown bucket '" + name + "': use minute, hour, day, week, month, year or none", e);
         }
     }
 }

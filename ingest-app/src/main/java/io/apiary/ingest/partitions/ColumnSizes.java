@@ -13,17 +13,27 @@ import java.util.OptionalLong;
 public final class ColumnSizes {
 
     private static final Map<String, Long> FIXED = Map.ofEntries(
-            Map.entry("boolean", 1L), Map.entry("tinyint", 1L), Map.entry("smallint", 2L),
-            Map.entry("int", 4L), Map.entry("float", 4L), Map.entry("date", 4L),
-            Map.entry("bigint", 8L), Map.entry("counter", 8L), Map.entry("double", 8L),
-            Map.entry("timestamp", 8L), Map.entry("time", 8L), Map.entry("uuid", 16L),
-            Map.entry("timeuuid", 16L), Map.entry("inet", 16L), Map.entry("decimal", 12L));
+            Map.entry("boolean", 1L),
+            Map.entry("tinyint", 1L),
+            Map.entry("smallint", 2L),
+            Map.entry("int", 4L),
+            Map.entry("float", 4L),
+            Map.entry("date", 4L),
+            Map.entry("bigint", 8L),
+            Map.entry("counter", 8L),
+            Map.entry("double", 8L),
+            Map.entry("timestamp", 8L),
+            Map.entry("time", 8L),
+            Map.entry("uuid", 16L),
+            Map.entry("timeuuid", 16L),
+            Map.entry("inet", 16L),
+            Map.entry("decimal", 12L));
 
     /** {@code vector<type,n>} of a fixed-size element type: n values without length prefixes. */
-    private static final java.util.regex.Pattern VECTOR = java.util.regex.Pattern.compile("vector<([a-z]+),([0-9]{1,9})>");
+    private static final java.util.regex.Pattern VECTOR =
+            java.util.regex.Pattern.compile("vector<([a-z]+),([0-9]{1,9})>");
 
-    private ColumnSizes() {
-    }
+    private ColumnSizes() {}
 
     /**
      * @param cqlType a CQL type as {@link CqlTableDefinition} keeps it (lower case, no spaces)

@@ -26,8 +26,13 @@ import java.util.regex.Pattern;
  * @param staticColumns     the static columns, possibly empty
  * @param defaultTtlSeconds the table's {@code default_time_to_live} in seconds, 0 if none
  */
-public record CqlTableDefinition(String keyspace, String name, Map<String, String> columns,
-        List<String> partitionKey, List<String> clusteringColumns, Set<String> staticColumns,
+public record CqlTableDefinition(
+        String keyspace,
+        String name,
+        Map<String, String> columns,
+        List<String> partitionKey,
+        List<String> clusteringColumns,
+        Set<String> staticColumns,
         long defaultTtlSeconds) {
 
     private static final Pattern CREATE = Pattern.compile(
@@ -50,8 +55,9 @@ public record CqlTableDefinition(String keyspace, String name, Map<String, Strin
 
     /** @return the regular columns: neither partition-key, clustering nor static, in declaration order */
     public List<String> regularColumns() {
-        return columns.keySet().stream().filter(c -> !partitionKey.contains(c) && !clusteringColumns.contains(c)
-                && !staticColumns.contains(c)).toList();
+        return columns.keySet().stream()
+                .filter(c -> !partitionKey.contains(c) && !clusteringColumns.contains(c) && !staticColumns.contains(c))
+                .toList();
     }
 
     /**
@@ -104,24 +110,25 @@ public record CqlTableDefinition(String keyspace, String name, Map<String, Strin
         }
         for (String key : concat(partitionKey, clustering)) {
             if (!columns.containsKey(key)) {
-                throw new IllegalArgumentException("CREATE TABLE " + name + ": primary key column '" + key
-                        + "' is not declared");
+                throw new IllegalArgumentException(
+                        "CREATE TABLE " + name + ": primary key column '" + key + "' is not declared");
             }
         }
         Matcher ttl = TTL.matcher(STRING_LITERAL.matcher(options).replaceAll("''"));
         long ttlSeconds = ttl.find() ? Long.parseLong(ttl.group(1)) : 0;
-        return Optional.of(new CqlTableDefinition(keyspace, name, columns, partitionKey, clustering,
-                Set.copyOf(statics), ttlSeconds));
+        return Optional.of(new CqlTableDefinition(
+                keyspace, name, columns, partitionKey, clustering, Set.copyOf(statics), ttlSeconds));
     }
 
-    private static void readColumn(String table, String item, Map<String, String> columns, List<String> statics,
-            List<String> partitionKey) {
+    private static void readColumn(
+            String table, String item, Map<String, String> columns, List<String> statics, List<String> partitionKey) {
         String name;
         String rest;
         if (item.startsWith("\"")) {
             int end = closingQuote(item, 0);
             if (end >= item.length()) {
-                throw new IllegalArgumentException("CREATE TABLE " + table + ": unterminated quoted name in '" + item + "'");
+                throw new IllegalArgumentException(
+                        "CREATE TABLE " + table + ": unterminated quoted name in '" + item + "'");
             }
             name = identifier(item.substring(0, end + 1));
             rest = item.substring(end + 1).strip();
@@ -185,7 +192,8 @@ public record CqlTableDefinition(String keyspace, String name, Map<String, Strin
     private static String identifier(String text) {
         String t = text.strip();
         return t.startsWith("\"") && t.endsWith("\"") && t.length() >= 2
-                ? t.substring(1, t.length() - 1).replace("\"\"", "\"") : t.toLowerCase(Locale.ROOT);
+                ? t.substring(1, t.length() - 1).replace("\"\"", "\"")
+                : t.toLowerCase(Locale.ROOT);
     }
 
     private static int splitDot(String qualified) {

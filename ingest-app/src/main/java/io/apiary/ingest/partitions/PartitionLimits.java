@@ -16,13 +16,16 @@ package io.apiary.ingest.partitions;
 public record PartitionLimits(long idealMinBytes, long idealMaxBytes, long warnBytes, long maxBytes, long maxCells) {
 
     /** Ideal 1-10 MB, warning above 50 MB, limit 100 MB and 100,000 cells. */
-    public static final PartitionLimits DEFAULT = new PartitionLimits(1_000_000, 10_000_000, 50_000_000,
-            100_000_000, 100_000);
+    public static final PartitionLimits DEFAULT =
+            new PartitionLimits(1_000_000, 10_000_000, 50_000_000, 100_000_000, 100_000);
 
     /** Checks the order of the thresholds. */
     public PartitionLimits {
-        if (!(0 <= idealMinBytes && idealMinBytes <= idealMaxBytes && idealMaxBytes <= warnBytes
-                && warnBytes <= maxBytes && maxCells > 0)) {
+        if (!(0 <= idealMinBytes
+                && idealMinBytes <= idealMaxBytes
+                && idealMaxBytes <= warnBytes
+                && warnBytes <= maxBytes
+                && maxCells > 0)) {
             throw new IllegalArgumentException("partition limits out of order");
         }
     }

@@ -1,5 +1,6 @@
 package io.apiary.ingest.partitions;
 
+import io.apiary.ingest.partitions.PartitionLimits.Verdict;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -7,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-
-import io.apiary.ingest.partitions.PartitionLimits.Verdict;
 
 /**
  * Sizes the partitions of tables under a planned load: rows, cells and bytes of one partition
@@ -36,8 +35,7 @@ public final class PartitionPlanner {
     /** The largest shard count searched for a suggestion. */
     public static final int MAX_SHARDS = 100_000;
 
-    private PartitionPlanner() {
-    }
+    private PartitionPlanner() {}
 
     /**
      * Rows one partition receives over its life.
@@ -54,7 +52,8 @@ public final class PartitionPlanner {
         if (lifeSeconds == 0) {
             return rate.count().signum() == 0 ? 0 : Long.MAX_VALUE;
         }
-        BigDecimal rows = rate.rowsIn(lifeSeconds).divide(BigDecimal.valueOf(shards), 6, RoundingMode.HALF_EVEN)
+        BigDecimal rows = rate.rowsIn(lifeSeconds)
+                .divide(BigDecimal.valueOf(shards), 6, RoundingMode.HALF_EVEN)
                 .setScale(0, RoundingMode.CEILING);
         return rows.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : rows.longValueExact();
     }
@@ -88,23 +87,30 @@ public final class PartitionPlanner {
     public static TablePlan plan(CqlTableDefinition table, WriteRate rate, PlanSettings settings) {
         List<String> notes = new ArrayList<>();
         String shardColumn = table.partitionKey().stream()
-                .filter(c -> c.toLowerCase(java.util.Locale.ROOT).contains("shard")).findFirst().orElse(null);
+                .filter(c -> c.toLowerCase(java.util.Locale.ROOT).contains("shard"))
+                .findFirst()
+                .orElse(null);
         int shards = shardColumn == null ? 1 : settings.shards().getOrDefault(table.name(), 1);
         if (shardColumn != null && !settings.shards().containsKey(table.name())) {
             notes.add("No shard count is set for it (partitions.plan.shards): 1 shard assumed.");
         }
-        if (shardColumn == null && settings.shards().containsKey(table.name())
+        if (shardColumn == null
+                && settings.shards().containsKey(table.name())
                 && settings.shards().get(table.name()) != 1) {
             notes.add("Its partition key has no shard column, so partitions.plan.shards does not apply.");
         }
         Bucket bucket = settings.buckets().get(table.name());
         String bucketSource = "partitions.plan.buckets";
         if (bucket == null) {
-            String dateColumn = table.partitionKey().stream().filter(c -> "date".equals(table.columns().get(c)))
-                    .findFirst().orElse(null);
+            String dateColumn = table.partitionKey().stream()
+                    .filter(c -> "date".equals(table.columns().get(c)))
+                    .findFirst()
+                    .orElse(null);
             bucket = dateColumn == null ? Bucket.NONE : Bucket.DAY;
             bucketSource = dateColumn == null ? "no date column in the partition key" : "column " + dateColumn;
-            table.partitionKey().stream().filter(c -> "timestamp".equals(table.columns().get(c))).findFirst()
+            table.partitionKey().stream()
+                    .filter(c -> "timestamp".equals(table.columns().get(c)))
+                    .findFirst()
                     .ifPresent(c -> notes.add("If partition-key column " + c + " is a time bucket, name it in "
                             + "partitions.plan.buckets (e.g. " + table.name() + "=hour)."));
         }
@@ -124,19 +130,37 @@ public final class PartitionPlanner {
         boolean singleRow = table.clusteringColumns().isEmpty();
         long life = life(table, bucket);
         Size size = size(partitionRate, life, shards, shape, settings.limits(), singleRow);
-        OptionalInt smallest = singleRow ? OptionalInt.of(1)
-                : smallestShards(partitionRate, life, shape, settings.limits());
+        OptionalInt smallest =
+                singleRow ? OptionalInt.of(1) : smallestShards(partitionRate, life, shape, settings.limits());
         Bucket finer = null;
         if (!size.verdict.withinComfort() && !singleRow) {
             for (Bucket b = bucket.finer(); b != null && finer == null; b = b.finer()) {
-                if (size(partitionRate, life(table, b), shards, shape, settings.limits(), false).verdict
+                if (size(partitionRate, life(table, b), shards, shape, settings.limits(), false)
+                        .verdict
                         .withinComfort()) {
                     finer = b;
                 }
             }
         }
-        return new TablePlan(table, rate, entities, partitionRate, bucket, bucketSource, shards, shardColumn, shape,
-                assumed, notes, life, size.rows, size.cells, size.bytes, size.verdict, smallest, finer);
+        return new TablePlan(
+                table,
+                rate,
+                entities,
+                partitionRate,
+                bucket,
+                bucketSource,
+                shards,
+                shardColumn,
+                shape,
+                assumed,
+                notes,
+                life,
+                size.rows,
+                size.cells,
+                size.bytes,
+                size.verdict,
+                smallest,
+                finer);
     }
 
     /**
@@ -146,7 +170,9 @@ public final class PartitionPlanner {
      */
     public static List<String> entityColumns(CqlTableDefinition table, String shardColumn) {
         return table.partitionKey().stream()
-                .filter(c -> !c.equals(shardColumn) && !"date".equals(table.columns().get(c))).toList();
+                .filter(c ->
+                        !c.equals(shardColumn) && !"date".equals(table.columns().get(c)))
+                .toList();
     }
 
     /**
@@ -173,7 +199,9 @@ public final class PartitionPlanner {
         }
         int staticCells = table.staticColumns().size();
         // Npk counts every primary-key column: partition key and clustering columns hold no cells
-        int cellsPerRow = table.columns().size() - table.partitionKey().size() - table.clusteringColumns().size()
+        int cellsPerRow = table.columns().size()
+                - table.partitionKey().size()
+                - table.clusteringColumns().size()
                 - staticCells;
         Long explicit = settings.rowBytes().get(table.name());
         if (explicit != null) {
@@ -182,8 +210,8 @@ public final class PartitionPlanner {
         return new RowShape(key, statics, row, cellsPerRow, staticCells, false);
     }
 
-    private static long columnBytes(CqlTableDefinition table, String column, String type, PlanSettings settings,
-            List<String> assumed) {
+    private static long columnBytes(
+            CqlTableDefinition table, String column, String type, PlanSettings settings, List<String> assumed) {
         Long configured = settings.columnBytes().get(table.name() + "." + column);
         if (configured != null) {
             return configured;
@@ -217,9 +245,10 @@ public final class PartitionPlanner {
         return OptionalInt.of(low);
     }
 
-    private static Size size(WriteRate rate, long life, int shards, RowShape shape, PartitionLimits limits,
-            boolean singleRow) {
-        long rows = singleRow ? Math.min(1, rowsPerPartition(rate, life, shards)) : rowsPerPartition(rate, life, shards);
+    private static Size size(
+            WriteRate rate, long life, int shards, RowShape shape, PartitionLimits limits, boolean singleRow) {
+        long rows =
+                singleRow ? Math.min(1, rowsPerPartition(rate, life, shards)) : rowsPerPartition(rate, life, shards);
         long cells;
         long bytes;
         try {
@@ -232,6 +261,5 @@ public final class PartitionPlanner {
         return new Size(rows, cells, bytes, limits.verdict(bytes, cells));
     }
 
-    private record Size(long rows, long cells, long bytes, Verdict verdict) {
-    }
+    private record Size(long rows, long cells, long bytes, Verdict verdict) {}
 }

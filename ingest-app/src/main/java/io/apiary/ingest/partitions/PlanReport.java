@@ -12,11 +12,21 @@ import java.util.stream.Collectors;
  */
 public final class PlanReport {
 
-    private static final String[] HEADER = {"TABLE", "PARTITION KEY", "BUCKET", "SHARDS", "RATE PER ENTITY",
-        "ENTITIES", "ROWS", "CELLS", "BYTES/ROW", "SIZE", "VERDICT"};
+    private static final String[] HEADER = {
+        "TABLE",
+        "PARTITION KEY",
+        "BUCKET",
+        "SHARDS",
+        "RATE PER ENTITY",
+        "ENTITIES",
+        "ROWS",
+        "CELLS",
+        "BYTES/ROW",
+        "SIZE",
+        "VERDICT"
+    };
 
-    private PlanReport() {
-    }
+    private PlanReport() {}
 
     /**
      * @param source   what the tables were read from, e.g. "cql/ bundled with the application"
@@ -27,23 +37,40 @@ public final class PlanReport {
      */
     public static String format(String source, List<TablePlan> plans, List<String> skipped, PartitionLimits limits) {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "Partition plan for %d table%s of %s%n", plans.size(),
-                plans.size() == 1 ? "" : "s", source));
-        out.append(String.format(Locale.ROOT, "Limits per partition: ideal %s to %s, warning above %s, limit %s and %,d "
-                + "cells. 1 MB = 1,000,000 bytes.%n", mb(limits.idealMinBytes()).replace(".00", ""),
-                mb(limits.idealMaxBytes()).replace(".0", ""), mb(limits.warnBytes()).replace(".0", ""),
-                mb(limits.maxBytes()), limits.maxCells()));
+        out.append(String.format(
+                Locale.ROOT,
+                "Partition plan for %d table%s of %s%n",
+                plans.size(),
+                plans.size() == 1 ? "" : "s",
+                source));
+        out.append(String.format(
+                Locale.ROOT,
+                "Limits per partition: ideal %s to %s, warning above %s, limit %s and %,d "
+                        + "cells. 1 MB = 1,000,000 bytes.%n",
+                mb(limits.idealMinBytes()).replace(".00", ""),
+                mb(limits.idealMaxBytes()).replace(".0", ""),
+                mb(limits.warnBytes()).replace(".0", ""),
+                mb(limits.maxBytes()),
+                limits.maxCells()));
         out.append("Rows Nr = rate x life / shards; cells Nv = Nr (Nc - Npk - Ns) + Ns with Nc columns, Npk "
                 + "primary-key columns, Ns static columns;\nsize St = partition key + static columns + Nr x "
                 + "(clustering + regular columns) + 8 B x Nv (DataStax's partition-size formula, uncompressed).\n\n");
         List<String[]> rows = new ArrayList<>();
         rows.add(HEADER);
         for (TablePlan plan : plans) {
-            rows.add(new String[] {plan.table().name(), String.join(", ", plan.table().partitionKey()),
-                bucket(plan), plan.shardColumn() == null ? "-" : Integer.toString(plan.shards()),
-                plan.rate().toString(), String.format(Locale.ROOT, "%,d", plan.entities()), count(plan, plan.rows()),
-                count(plan, plan.cells()), String.format(Locale.ROOT, "%,d", plan.shape().bytesPerRow()),
-                size(plan), plan.verdict().label()});
+            rows.add(new String[] {
+                plan.table().name(),
+                String.join(", ", plan.table().partitionKey()),
+                bucket(plan),
+                plan.shardColumn() == null ? "-" : Integer.toString(plan.shards()),
+                plan.rate().toString(),
+                String.format(Locale.ROOT, "%,d", plan.entities()),
+                count(plan, plan.rows()),
+                count(plan, plan.cells()),
+                String.format(Locale.ROOT, "%,d", plan.shape().bytesPerRow()),
+                size(plan),
+                plan.verdict().label()
+            });
         }
         appendAligned(out, rows);
         out.append('\n');
@@ -52,30 +79,52 @@ public final class PlanReport {
             total += plan.clusterRowsPerSecond();
             out.append(paragraph(plan, limits)).append('\n');
         }
-        out.append(String.format(Locale.ROOT, "Planned writes over the cluster: %s rows/s (%s).%n", rate(total),
-                plans.stream().map(p -> p.table().name() + " " + rate(p.clusterRowsPerSecond()))
+        out.append(String.format(
+                Locale.ROOT,
+                "Planned writes over the cluster: %s rows/s (%s).%n",
+                rate(total),
+                plans.stream()
+                        .map(p -> p.table().name() + " " + rate(p.clusterRowsPerSecond()))
                         .collect(Collectors.joining(", "))));
         if (!skipped.isEmpty()) {
-            out.append("Not planned (no rate in partitions.plan.rates): ").append(String.join(", ", skipped))
+            out.append("Not planned (no rate in partitions.plan.rates): ")
+                    .append(String.join(", ", skipped))
                     .append(".\n");
         }
-        long over = plans.stream().filter(p -> p.verdict() == PartitionLimits.Verdict.OVER).count();
-        long warn = plans.stream().filter(p -> p.verdict() == PartitionLimits.Verdict.WARN).count();
-        out.append(over == 0 && warn == 0 ? "Every planned table is within the limits.\n"
-                : String.format(Locale.ROOT, "%d table%s over the limits, %d above the warning threshold.%n", over,
-                        over == 1 ? "" : "s", warn));
+        long over = plans.stream()
+                .filter(p -> p.verdict() == PartitionLimits.Verdict.OVER)
+                .count();
+        long warn = plans.stream()
+                .filter(p -> p.verdict() == PartitionLimits.Verdict.WARN)
+                .count();
+        out.append(
+                over == 0 && warn == 0
+                        ? "Every planned table is within the limits.\n"
+                        : String.format(
+                                Locale.ROOT,
+                                "%d table%s over the limits, %d above the warning threshold.%n",
+                                over,
+                                over == 1 ? "" : "s",
+                                warn));
         return out.toString().replace('\u00a0', ' ');
     }
 
     private static String paragraph(TablePlan plan, PartitionLimits limits) {
         List<String> parts = new ArrayList<>();
         String entity = String.join(", ", PartitionPlanner.entityColumns(plan.table(), plan.shardColumn()));
-        parts.add(String.format(Locale.ROOT, "%s per %s; %s (%s)%s; a partition receives rows for %s: "
-                + "%s rows, %s cells, %s (%s).", plan.rate(), entity.isEmpty() ? "entity" : entity,
-                plan.bucket() == Bucket.NONE ? "no time bucket" : plan.bucket().label() + " bucket", plan.bucketSource(),
+        parts.add(String.format(
+                Locale.ROOT,
+                "%s per %s; %s (%s)%s; a partition receives rows for %s: " + "%s rows, %s cells, %s (%s).",
+                plan.rate(),
+                entity.isEmpty() ? "entity" : entity,
+                plan.bucket() == Bucket.NONE ? "no time bucket" : plan.bucket().label() + " bucket",
+                plan.bucketSource(),
                 plan.shardColumn() == null ? "" : ", " + plan.shards() + (plan.shards() == 1 ? " shard" : " shards"),
-                life(plan), count(plan, plan.rows()), count(plan, plan.cells()),
-                plan.unbounded() || plan.overflow() ? size(plan)
+                life(plan),
+                count(plan, plan.rows()),
+                count(plan, plan.cells()),
+                plan.unbounded() || plan.overflow()
+                        ? size(plan)
                         : String.format(Locale.ROOT, "%,d bytes", plan.bytes()),
                 plan.verdict().label()));
         parts.addAll(plan.notes());
@@ -88,20 +137,28 @@ public final class PlanReport {
             parts.add(String.format(Locale.ROOT, "Cells pass the %,d limit.", limits.maxCells()));
         }
         if (plan.shardColumn() != null) {
-            parts.add(plan.smallestShards().isPresent()
-                    ? "Smallest shard count within the limits (no warning): " + plan.smallestShards().getAsInt() + "."
-                    : String.format(Locale.ROOT, "No shard count up to %,d brings it within the limits.",
-                            PartitionPlanner.MAX_SHARDS));
+            parts.add(
+                    plan.smallestShards().isPresent()
+                            ? "Smallest shard count within the limits (no warning): "
+                                    + plan.smallestShards().getAsInt() + "."
+                            : String.format(
+                                    Locale.ROOT,
+                                    "No shard count up to %,d brings it within the limits.",
+                                    PartitionPlanner.MAX_SHARDS));
         } else if (!plan.verdict().withinComfort()) {
-            parts.add(plan.smallestShards().isPresent()
-                    ? "A shard column of " + plan.smallestShards().getAsInt()
-                            + " shards in the partition key would bring it within the limits."
-                    : String.format(Locale.ROOT, "No shard count up to %,d brings it within the limits.",
-                            PartitionPlanner.MAX_SHARDS));
+            parts.add(
+                    plan.smallestShards().isPresent()
+                            ? "A shard column of " + plan.smallestShards().getAsInt()
+                                    + " shards in the partition key would bring it within the limits."
+                            : String.format(
+                                    Locale.ROOT,
+                                    "No shard count up to %,d brings it within the limits.",
+                                    PartitionPlanner.MAX_SHARDS));
         }
         if (plan.finerBucket() != null) {
             parts.add("Or bucket by " + plan.finerBucket().label() + ".");
-        } else if (!plan.verdict().withinComfort() && !plan.table().clusteringColumns().isEmpty()) {
+        } else if (!plan.verdict().withinComfort()
+                && !plan.table().clusteringColumns().isEmpty()) {
             parts.add("No finer bucket brings it within the limits at this shard count.");
         }
         if (!plan.assumed().isEmpty()) {
@@ -128,17 +185,20 @@ public final class PlanReport {
         if (plan.lifeSeconds() == 0) {
             return "ever";
         }
-        return plan.bucket() == Bucket.NONE ? "the TTL, " + days(plan.lifeSeconds())
+        return plan.bucket() == Bucket.NONE
+                ? "the TTL, " + days(plan.lifeSeconds())
                 : String.format(Locale.ROOT, "%,d\u00a0s", plan.lifeSeconds());
     }
 
     private static String days(long seconds) {
-        return seconds % 86_400 == 0 ? String.format(Locale.ROOT, "%,d\u00a0d", seconds / 86_400)
+        return seconds % 86_400 == 0
+                ? String.format(Locale.ROOT, "%,d\u00a0d", seconds / 86_400)
                 : String.format(Locale.ROOT, "%,d\u00a0s", seconds);
     }
 
     private static String count(TablePlan plan, long value) {
-        return value != Long.MAX_VALUE ? String.format(Locale.ROOT, "%,d", value)
+        return value != Long.MAX_VALUE
+                ? String.format(Locale.ROOT, "%,d", value)
                 : plan.unbounded() ? "unbounded" : "overflow";
     }
 
@@ -146,7 +206,8 @@ public final class PlanReport {
         if (perSecond >= 100) {
             return String.format(Locale.ROOT, "%,.0f", perSecond);
         }
-        return perSecond >= 0.1 || perSecond == 0 ? String.format(Locale.ROOT, "%,.1f", perSecond)
+        return perSecond >= 0.1 || perSecond == 0
+                ? String.format(Locale.ROOT, "%,.1f", perSecond)
                 : String.format(Locale.ROOT, "%.2g", perSecond);
     }
 

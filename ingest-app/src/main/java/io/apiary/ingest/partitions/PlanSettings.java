@@ -1,13 +1,12 @@
 package io.apiary.ingest.partitions;
 
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.config.PlanOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-
-import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.PlanOptions;
 
 /**
  * The planned load and size assumptions of a partition plan, per table name. Immutable and
@@ -25,8 +24,14 @@ import io.apiary.ingest.config.PlanOptions;
  *                    from the column types
  * @param limits      the limits the plan is judged against, not null
  */
-public record PlanSettings(Map<String, WriteRate> rates, Map<String, Long> entities, Map<String, Integer> shards,
-        Map<String, Bucket> buckets, long textBytes, Map<String, Long> columnBytes, Map<String, Long> rowBytes,
+public record PlanSettings(
+        Map<String, WriteRate> rates,
+        Map<String, Long> entities,
+        Map<String, Integer> shards,
+        Map<String, Bucket> buckets,
+        long textBytes,
+        Map<String, Long> columnBytes,
+        Map<String, Long> rowBytes,
         PartitionLimits limits) {
 
     /** Copies the maps, keeping their order. */
@@ -66,8 +71,8 @@ public record PlanSettings(Map<String, WriteRate> rates, Map<String, Long> entit
                 shards,
                 entries(config, extra, PlanOptions.PARTITIONS_PLAN_BUCKETS, Bucket::parse),
                 config.getInt(PlanOptions.PARTITIONS_PLAN_TEXT_BYTES),
-                columnEntries(entries(config, extra, PlanOptions.PARTITIONS_PLAN_COLUMN_BYTES,
-                        v -> (long) nonNegativeInt(v))),
+                columnEntries(entries(
+                        config, extra, PlanOptions.PARTITIONS_PLAN_COLUMN_BYTES, v -> (long) nonNegativeInt(v))),
                 entries(config, extra, PlanOptions.PARTITIONS_PLAN_ROW_BYTES, v -> (long) positiveInt(v)),
                 PartitionLimits.DEFAULT);
     }
@@ -103,10 +108,13 @@ public record PlanSettings(Map<String, WriteRate> rates, Map<String, Long> entit
     }
 
     private static Map<String, Long> columnEntries(Map<String, Long> entries) {
-        entries.keySet().stream().filter(k -> k.indexOf('.') <= 0 || k.endsWith(".")).findFirst().ifPresent(k -> {
-            throw new IllegalArgumentException(PlanOptions.PARTITIONS_PLAN_COLUMN_BYTES + ": '" + k
-                    + "' is not TABLE.COLUMN");
-        });
+        entries.keySet().stream()
+                .filter(k -> k.indexOf('.') <= 0 || k.endsWith("."))
+                .findFirst()
+                .ifPresent(k -> {
+                    throw new IllegalArgumentException(
+                            PlanOptions.PARTITIONS_PLAN_COLUMN_BYTES + ": '" + k + "' is not TABLE.COLUMN");
+                });
         return entries;
     }
 
@@ -114,8 +122,8 @@ public record PlanSettings(Map<String, WriteRate> rates, Map<String, Long> entit
         return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(map));
     }
 
-    private static <T> Map<String, T> entries(IngestConfig config, Map<String, List<String>> extra, String setting,
-            Function<String, T> value) {
+    private static <T> Map<String, T> entries(
+            IngestConfig config, Map<String, List<String>> extra, String setting, Function<String, T> value) {
         List<String> all = new ArrayList<>(config.getList(setting));
         all.addAll(extra.getOrDefault(setting, List.of()));
         return parseEntries(setting, all, value);
@@ -144,8 +152,10 @@ public record PlanSettings(Map<String, WriteRate> rates, Map<String, Long> entit
         try {
             v = Integer.parseInt(text.strip());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(text.strip().matches("[0-9]+") ? "'" + text + "' is above "
-                    + "2,147,483,647" : "'" + text + "' is not a whole number");
+            throw new IllegalArgumentException(
+                    text.strip().matches("[0-9]+")
+                            ? "'" + text + "' is above " + "2,147,483,647"
+                            : "'" + text + "' is not a whole number");
         }
         if (v < 0) {
             throw new IllegalArgumentException("must not be negative");

@@ -22,8 +22,8 @@ package io.apiary.ingest.partitions;
  * @param explicit          whether {@code rowBytes} was given as a whole row's size, in which
  *                          case no per-cell timestamp bytes are added
  */
-public record RowShape(long partitionKeyBytes, long staticBytes, long rowBytes, int cellsPerRow, int staticCells,
-        boolean explicit) {
+public record RowShape(
+        long partitionKeyBytes, long staticBytes, long rowBytes, int cellsPerRow, int staticCells, boolean explicit) {
 
     /** Bytes of metadata counted per cell (its write timestamp), as in the formula above. */
     public static final int CELL_TIMESTAMP_BYTES = 8;

@@ -1,9 +1,8 @@
 package io.apiary.ingest.partitions;
 
+import io.apiary.ingest.partitions.PartitionLimits.Verdict;
 import java.util.List;
 import java.util.OptionalInt;
-
-import io.apiary.ingest.partitions.PartitionLimits.Verdict;
 
 /**
  * One table's partitions at the end of their life under a planned load, with a verdict and
@@ -34,10 +33,25 @@ import io.apiary.ingest.partitions.PartitionLimits.Verdict;
  * @param finerBucket    the coarsest finer bucket that keeps them within comfort at this shard
  *                       count, when the verdict is a warning or over the limit; else null
  */
-public record TablePlan(CqlTableDefinition table, WriteRate rate, long entities, WriteRate partitionRate,
-        Bucket bucket, String bucketSource, int shards, String shardColumn, RowShape shape, List<String> assumed,
-        List<String> notes, long lifeSeconds, long rows,
-        long cells, long bytes, Verdict verdict, OptionalInt smallestShards, Bucket finerBucket) {
+public record TablePlan(
+        CqlTableDefinition table,
+        WriteRate rate,
+        long entities,
+        WriteRate partitionRate,
+        Bucket bucket,
+        String bucketSource,
+        int shards,
+        String shardColumn,
+        RowShape shape,
+        List<String> assumed,
+        List<String> notes,
+        long lifeSeconds,
+        long rows,
+        long cells,
+        long bytes,
+        Verdict verdict,
+        OptionalInt smallestShards,
+        Bucket finerBucket) {
 
     /** Copies the list. */
     public TablePlan {

@@ -51,8 +51,8 @@ public record WriteRate(BigDecimal count, long unitSeconds, String unit) {
     public static WriteRate parse(String text) {
         Matcher m = SYNTAX.matcher(text == null ? "" : text.toLowerCase(Locale.ROOT));
         if (!m.matches()) {
-            throw new IllegalArgumentException("Invalid rate '" + text + "': use COUNT/UNIT with UNIT s, min, h or day, "
-                    + "e.g. 1000/min");
+            throw new IllegalArgumentException(
+                    "Invalid rate '" + text + "': use COUNT/UNIT with UNIT s, min, h or day, " + "e.g. 1000/min");
         }
         long seconds = switch (m.group(2)) {
             case "s", "sec" -> 1;
@@ -69,8 +69,8 @@ public record WriteRate(BigDecimal count, long unitSeconds, String unit) {
      * @return rows written in that span at this rate (not rounded)
      */
     public BigDecimal rowsIn(long seconds) {
-        return count.multiply(BigDecimal.valueOf(seconds)).divide(BigDecimal.valueOf(unitSeconds),
-                java.math.MathContext.DECIMAL64);
+        return count.multiply(BigDecimal.valueOf(seconds))
+                .divide(BigDecimal.valueOf(unitSeconds), java.math.MathContext.DECIMAL64);
     }
 
     /** @return rows per second */

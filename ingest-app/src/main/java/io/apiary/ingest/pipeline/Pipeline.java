@@ -1,13 +1,5 @@
 package io.apiary.ingest.pipeline;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import io.apiary.ingest.cassandra.CassandraSessions;
@@ -22,6 +14,13 @@ import io.apiary.ingest.topology.TopologySettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -87,8 +86,8 @@ public final class Pipeline implements AutoCloseable {
                 sink = createSink(config, session, registry, binders);
             }
             if (withTopology) {
-                streams = new KafkaStreams(IngestTopology.build(TopologySettings.from(config)),
-                        StreamsProperties.from(config));
+                streams = new KafkaStreams(
+                        IngestTopology.build(TopologySettings.from(config)), StreamsProperties.from(config));
                 KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
                 streamsMetrics.bindTo(registry);
                 binders.add(streamsMetrics);
@@ -104,23 +103,24 @@ public final class Pipeline implements AutoCloseable {
         return pipeline;
     }
 
-    private static CassandraSink createSink(IngestConfig config, CqlSession session, MeterRegistry registry,
-            List<AutoCloseable> binders) {
+    private static CassandraSink createSink(
+            IngestConfig config, CqlSession session, MeterRegistry registry, List<AutoCloseable> binders) {
         SinkSettings settings = SinkSettings.from(config);
         String keyspace = config.getString(IngestConfig.CASSANDRA_KEYSPACE);
         Topics topics = config.topics();
         Map<String, SinkTable<?>> tables = Map.of(
-                topics.telemetryRows(), SinkTable.hiveTelemetry(session, keyspace,
-                        tableOptions(config, TableNames.HIVE_TELEMETRY))
-                        .readingWith(topics.telemetryRowsTopic().valueSerde()),
-                topics.activityRows(), SinkTable.hiveActivity(session, keyspace,
-                        tableOptions(config, TableNames.HIVE_ACTIVITY))
-                        .readingWith(topics.activityRowsTopic().valueSerde()),
-                topics.weatherRows(), SinkTable.weatherReadings(session, keyspace,
-                        tableOptions(config, TableNames.WEATHER_READINGS))
-                        .readingWith(topics.weatherRowsTopic().valueSerde()),
-                topics.alertRows(), SinkTable.agentAlerts(session, keyspace, tableOptions(config, TableNames.AGENT_ALERTS))
-                        .readingWith(topics.alertRowsTopic().valueSerde()));
+                topics.telemetryRows(),
+                        SinkTable.hiveTelemetry(session, keyspace, tableOptions(config, TableNames.HIVE_TELEMETRY))
+                                .readingWith(topics.telemetryRowsTopic().valueSerde()),
+                topics.activityRows(),
+                        SinkTable.hiveActivity(session, keyspace, tableOptions(config, TableNames.HIVE_ACTIVITY))
+                                .readingWith(topics.activityRowsTopic().valueSerde()),
+                topics.weatherRows(),
+                        SinkTable.weatherReadings(session, keyspace, tableOptions(config, TableNames.WEATHER_READINGS))
+                                .readingWith(topics.weatherRowsTopic().valueSerde()),
+                topics.alertRows(),
+                        SinkTable.agentAlerts(session, keyspace, tableOptions(config, TableNames.AGENT_ALERTS))
+                                .readingWith(topics.alertRowsTopic().valueSerde()));
 
         Map<String, Object> consumerSettings = new HashMap<>(config.kafkaClientSettings());
         consumerSettings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);
@@ -132,9 +132,12 @@ public final class Pipeline implements AutoCloseable {
         Map<String, Object> passThrough = config.passThrough(IngestConfig.SINK_CONSUMER_PREFIX);
         consumerSettings.putAll(passThrough);
         // What at-least-once rests on cannot be passed through: the sink alone commits, after Cassandra acknowledged.
-        for (String forced : new String[] {ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                ConsumerConfig.GROUP_ID_CONFIG}) {
+        for (String forced : new String[] {
+            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+            ConsumerConfig.GROUP_ID_CONFIG
+        }) {
             if (passThrough.containsKey(forced)) {
                 LOG.warn("Ignoring {}{}: the sink sets it itself", IngestConfig.SINK_CONSUMER_PREFIX, forced);
             }
@@ -155,7 +158,8 @@ public final class Pipeline implements AutoCloseable {
                 new KafkaConsumer<>(consumerSettings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(producerSettings, new ByteArraySerializer(), new ByteArraySerializer());
-        for (KafkaClientMetrics clientMetrics : List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer))) {
+        for (KafkaClientMetrics clientMetrics :
+                List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer))) {
             clientMetrics.bindTo(registry);
             binders.add(clientMetrics);
         }
@@ -168,14 +172,18 @@ public final class Pipeline implements AutoCloseable {
      * @return its consistency level (its own, else {@code sink.consistency}) and TTL, also logged
      */
     public static SinkTable.Options tableOptions(IngestConfig config, String table) {
-        String level = config.getString(IngestConfig.sinkTableConsistency(table)).trim();
+        String level =
+                config.getString(IngestConfig.sinkTableConsistency(table)).trim();
         if (level.isEmpty()) {
             level = config.getString(IngestConfig.SINK_CONSISTENCY).trim();
         }
         SinkTable.Options options = new SinkTable.Options(
                 DefaultConsistencyLevel.valueOf(level.toUpperCase(java.util.Locale.ROOT)),
                 config.getInt(IngestConfig.sinkTableTtl(table)));
-        LOG.info("Sink table {}: consistency {}, TTL {}", table, options.consistency(),
+        LOG.info(
+                "Sink table {}: consistency {}, TTL {}",
+                table,
+                options.consistency(),
                 options.ttlSeconds() < 0 ? "the table's default" : options.ttlSeconds() + " s");
         return options;
     }
@@ -185,12 +193,16 @@ public final class Pipeline implements AutoCloseable {
             streams.setUncaughtExceptionHandler(e -> {
                 Throwable cause = e.getCause() != null ? e.getCause() : e;
                 if (cause instanceof MissingSourceTopicException || e instanceof MissingSourceTopicException) {
-                    LOG.error("The topology's input topics do not exist ({}); create them with "
-                            + "'ingest-app topics create'", cause.getMessage());
+                    LOG.error(
+                            "The topology's input topics do not exist ({}); create them with "
+                                    + "'ingest-app topics create'",
+                            cause.getMessage());
                     fail("topology: input topics missing (ingest-app topics create)");
                 } else if (io.apiary.ingest.serde.SchemaRegistryException.unavailableIn(e)) {
-                    LOG.error("A stream thread stopped because the schema registry is unavailable; it is replaced"
-                            + " and resumes from the committed offsets: {}", e.getMessage());
+                    LOG.error(
+                            "A stream thread stopped because the schema registry is unavailable; it is replaced"
+                                    + " and resumes from the committed offsets: {}",
+                            e.getMessage());
                     return StreamThreadExceptionResponse.REPLACE_THREAD;
                 } else {
                     LOG.error("The topology stopped on an unexpected error", e);
@@ -207,12 +219,14 @@ public final class Pipeline implements AutoCloseable {
             streams.start();
         }
         if (sink != null) {
-            Thread thread = new Thread(() -> {
-                sink.run();
-                if (sink.failure() != null) {
-                    fail("sink: " + sink.failure());
-                }
-            }, "apiary-sink");
+            Thread thread = new Thread(
+                    () -> {
+                        sink.run();
+                        if (sink.failure() != null) {
+                            fail("sink: " + sink.failure());
+                        }
+                    },
+                    "apiary-sink");
             thread.start();
         }
     }
@@ -294,8 +308,8 @@ public final class Pipeline implements AutoCloseable {
         }
         if (streams != null) {
             // a second of the budget stays for the session and the meters
-            Duration left = Duration.ofNanos(Math.max(deadline - System.nanoTime() - CLOSE_MARGIN.toNanos(),
-                    CLOSE_MARGIN.toNanos()));
+            Duration left = Duration.ofNanos(
+                    Math.max(deadline - System.nanoTime() - CLOSE_MARGIN.toNanos(), CLOSE_MARGIN.toNanos()));
             if (!streams.close(left)) {
                 LOG.warn("The topology did not close within the shutdown timeout; uncommitted work is redone after "
                         + "a restart");

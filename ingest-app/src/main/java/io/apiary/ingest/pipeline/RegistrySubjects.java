@@ -1,11 +1,10 @@
 package io.apiary.ingest.pipeline;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import io.apiary.ingest.serde.SchemaRegistryClient;
 import io.apiary.ingest.serde.SchemaSubjects;
 import io.apiary.ingest.topics.Topics;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,8 +19,7 @@ public final class RegistrySubjects {
 
     private static final Logger LOG = LoggerFactory.getLogger(RegistrySubjects.class);
 
-    private RegistrySubjects() {
-    }
+    private RegistrySubjects() {}
 
     /**
      * @param topics the topics, in the configured wire format, not null
@@ -43,20 +41,24 @@ public final class RegistrySubjects {
             SchemaSubjects.check(registry, subject); // all first: a subject that does not fit changes nothing
         }
         for (SchemaSubjects.Subject subject : topics.avroSubjects()) {
-            SchemaSubjects.Outcome outcome = register ? SchemaSubjects.register(registry, subject)
-                    : SchemaSubjects.check(registry, subject);
+            SchemaSubjects.Outcome outcome =
+                    register ? SchemaSubjects.register(registry, subject) : SchemaSubjects.check(registry, subject);
             if (outcome.id() < 0) {
                 missing.add(outcome.subject());
             }
             outcomes.add(outcome);
         }
         if (!missing.isEmpty()) {
-            throw new IllegalStateException("The schema registry at " + registry.settings().urls() + " lacks this"
-                    + " application's schema under " + missing + " and schema.registry.auto.register=false: run"
-                    + " `ingest-app registry register` (with rights to change the registry) first");
+            throw new IllegalStateException(
+                    "The schema registry at " + registry.settings().urls() + " lacks this"
+                            + " application's schema under " + missing + " and schema.registry.auto.register=false: run"
+                            + " `ingest-app registry register` (with rights to change the registry) first");
         }
-        LOG.info("Schema registry {}: {} subjects fit this application's schemas{}", registry.settings().urls(),
-                outcomes.size(), register ? " (missing ones registered)" : "");
+        LOG.info(
+                "Schema registry {}: {} subjects fit this application's schemas{}",
+                registry.settings().urls(),
+                outcomes.size(),
+                register ? " (missing ones registered)" : "");
         return outcomes;
     }
 }

@@ -1,11 +1,10 @@
 package io.apiary.ingest.pipeline;
 
-import java.util.Properties;
-
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.config.OperationsOptions;
 import io.apiary.ingest.deadletter.DeadLetterExceptionHandlers;
 import io.apiary.ingest.topology.BoundedRocksDbMemory;
+import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
@@ -17,8 +16,7 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 public final class StreamsProperties {
 
-    private StreamsProperties() {
-    }
+    private StreamsProperties() {}
 
     /**
      * @param config the configuration, not null
@@ -29,22 +27,31 @@ public final class StreamsProperties {
         props.putAll(config.kafkaClientSettings());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.getString(IngestConfig.TOPOLOGY_APPLICATION_ID));
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.getString(IngestConfig.TOPOLOGY_STATE_DIR));
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, config.getString(IngestConfig.TOPOLOGY_PROCESSING_GUARANTEE));
-        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+        props.put(
+                StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
+                config.getString(IngestConfig.TOPOLOGY_PROCESSING_GUARANTEE));
+        props.put(
+                StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 DeadLetterExceptionHandlers.Deserialization.class.getName());
-        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+        props.put(
+                StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
                 DeadLetterExceptionHandlers.Processing.class.getName());
-        props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
+        props.put(
+                StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 DeadLetterExceptionHandlers.Production.class.getName());
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
-        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, config.topics().deadLetter());
+        props.put(
+                StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG,
+                config.topics().deadLetter());
         props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 10);
         props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class.getName());
         // read by BoundedRocksDbMemory from the configs Kafka Streams hands it
-        props.put(OperationsOptions.TOPOLOGY_ROCKSDB_MEMORY_BYTES,
+        props.put(
+                OperationsOptions.TOPOLOGY_ROCKSDB_MEMORY_BYTES,
                 config.getLong(OperationsOptions.TOPOLOGY_ROCKSDB_MEMORY_BYTES));
-        props.put(OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO,
+        props.put(
+                OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO,
                 config.getDouble(OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO));
         props.putAll(config.passThrough(IngestConfig.STREAMS_PREFIX));
         return props;

@@ -1,5 +1,7 @@
 package io.apiary.ingest.pipeline;
 
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.topics.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,9 +12,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
-import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.topics.Topics;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.KafkaException;
@@ -36,11 +35,10 @@ public final class TopicProvisioner {
      * delete them minutes after they arrive, before the topology or the sink has read them. The
      * broker's append time keeps retention about arrival; event time travels in the value.
      */
-    public static final Map<String, String> TOPIC_CONFIGS = Map.of(
-            TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
+    public static final Map<String, String> TOPIC_CONFIGS =
+            Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
 
-    private TopicProvisioner() {
-    }
+    private TopicProvisioner() {}
 
     /**
      * @param admin  an admin client, not null
@@ -58,8 +56,11 @@ public final class TopicProvisioner {
             List<NewTopic> missing = new ArrayList<>();
             for (String name : wanted) {
                 if (!existing.contains(name)) {
-                    missing.add(new NewTopic(name, Optional.of(partitions),
-                            replication < 0 ? Optional.empty() : Optional.of(replication)).configs(TOPIC_CONFIGS));
+                    missing.add(new NewTopic(
+                                    name,
+                                    Optional.of(partitions),
+                                    replication < 0 ? Optional.empty() : Optional.of(replication))
+                            .configs(TOPIC_CONFIGS));
                 }
             }
             if (missing.isEmpty()) {
@@ -72,7 +73,10 @@ public final class TopicProvisioner {
                     created.add(name);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw new KafkaException("Cannot create topic " + name + ": " + e.getCause().getMessage(), e);
+                        throw new KafkaException(
+                                "Cannot create topic " + name + ": "
+                                        + e.getCause().getMessage(),
+                                e);
                     }
                 } catch (InterruptedException | TimeoutException e) {
                     throw new KafkaException("Creating topic " + name + " did not finish: " + e, e);
@@ -81,8 +85,8 @@ public final class TopicProvisioner {
             LOG.info("Created topics {} ({} partitions each)", created, partitions);
             return created;
         } catch (ExecutionException | TimeoutException e) {
-            throw new KafkaException("Cannot list Kafka topics (is " + IngestConfig.KAFKA_BOOTSTRAP_SERVERS
-                    + " right?): " + e, e);
+            throw new KafkaException(
+                    "Cannot list Kafka topics (is " + IngestConfig.KAFKA_BOOTSTRAP_SERVERS + " right?): " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaException("Interrupted while creating topics", e);

@@ -19,8 +19,15 @@ import java.util.Objects;
  * @param alertType the kind of alert, e.g. {@code SWARMING_SUSPECTED}; null if the column is empty
  * @param message   the agent's text, null if the column is empty
  */
-public record AlertRow(String agentId, Instant alertTime, String alertId, String hiveId, String severity,
-        String alertType, String message) implements TimedRow {
+public record AlertRow(
+        String agentId,
+        Instant alertTime,
+        String alertId,
+        String hiveId,
+        String severity,
+        String alertType,
+        String message)
+        implements TimedRow {
 
     /** Checks the non-null fields. */
     public AlertRow {

@@ -1,5 +1,7 @@
 package io.apiary.ingest.read;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -9,9 +11,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.Row;
 
 /**
  * The rows of several series of one partition, read with one query
@@ -78,9 +77,15 @@ final class BufferedPartitionCursor<R extends TimedRow> implements SliceCursor<R
      * @param rowOrder        the read's order of rows
      * @param maxBufferedRows rows fetched at which a slice with more pages falls back, at least 1
      */
-    BufferedPartitionCursor(SeriesTable.Slice slice, String description,
-            Supplier<CompletionStage<AsyncResultSet>> firstPage, Function<Row, R> mapper, Predicate<? super R> keep,
-            Fallback<R> fallback, Comparator<TimedRow> rowOrder, int maxBufferedRows) {
+    BufferedPartitionCursor(
+            SeriesTable.Slice slice,
+            String description,
+            Supplier<CompletionStage<AsyncResultSet>> firstPage,
+            Function<Row, R> mapper,
+            Predicate<? super R> keep,
+            Fallback<R> fallback,
+            Comparator<TimedRow> rowOrder,
+            int maxBufferedRows) {
         if (maxBufferedRows < 1) {
             throw new IllegalArgumentException("maxBufferedRows must be at least 1, was " + maxBufferedRows);
         }

@@ -1,13 +1,12 @@
 package io.apiary.ingest.read;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.apiary.ingest.bucket.DayBucket;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-
-import com.datastax.oss.driver.api.core.CqlSession;
-import io.apiary.ingest.bucket.DayBucket;
 
 /**
  * The read path for analysts: an entity's rows of one table over a time range, found in exactly
@@ -97,12 +96,25 @@ public final class HiveDataReader {
             String next = null;
             if (rows.hasNext()) {
                 R lastRow = page.get(page.size() - 1);
-                next = new PageToken(request.table().name(), request.order(), lastRow.time(), lastRow.series(),
-                        lastRow.seriesId()).encode();
+                next = new PageToken(
+                                request.table().name(),
+                                request.order(),
+                                lastRow.time(),
+                                lastRow.series(),
+                                lastRow.seriesId())
+                        .encode();
             }
             ReadStats stats = rows.stats();
-            return new ReadPage<>(page, next, new ReadStats(stats.partitionsInRange(), stats.partitionsRead(),
-                    stats.requests(), page.size(), stats.elapsed(), stats.tables()));
+            return new ReadPage<>(
+                    page,
+                    next,
+                    new ReadStats(
+                            stats.partitionsInRange(),
+                            stats.partitionsRead(),
+                            stats.requests(),
+                            page.size(),
+                            stats.elapsed(),
+                            stats.tables()));
         }
     }
 
@@ -110,15 +122,24 @@ public final class HiveDataReader {
     private <R extends TimedRow> MergedRows<R> open(ReadRequest<R> request, int pageSize, int maxBufferedRows) {
         long startNanos = System.nanoTime();
         SeriesTable<R> table = request.table();
-        PageToken after = request.pageToken() == null ? null
+        PageToken after = request.pageToken() == null
+                ? null
                 : PageToken.decode(request.pageToken(), table.name(), request.order());
         TimeRange range = narrowed(request, after);
         if (range == null) {
-            return new MergedRows<>(List.of(), request.order(), settings.maxInFlight(), after, 0,
-                    List.of(table.name()), table.legacyRule(), row -> true);
+            return new MergedRows<>(
+                    List.of(),
+                    request.order(),
+                    settings.maxInFlight(),
+                    after,
+                    0,
+                    List.of(table.name()),
+                    table.legacyRule(),
+                    row -> true);
         }
         // refused before anything is asked, the legacy table's existence included, when it cannot be probed
-        boolean probable = table.hasSeries() && settings.probePartitions() > 0
+        boolean probable = table.hasSeries()
+                && settings.probePartitions() > 0
                 && plannedQueries(request, range, 1) > settings.probePartitions();
         if (!probable) {
             checkPlanSize(request, range, List.of(table.name()));
@@ -135,17 +156,32 @@ public final class HiveDataReader {
         ReadPlanner<R> planner = new ReadPlanner<>(backend, settings, request, range, pageSize, maxBufferedRows);
         // Only hive_telemetry_v2 has series, so the planner's rows are TelemetryRows.
         ReadPlanner.Plan<R> plan = table.hasSeries()
-                ? (ReadPlanner.Plan<R>) (ReadPlanner.Plan<?>) TelemetryPlanner.plan(
-                        (ReadPlanner<TelemetryRow>) (ReadPlanner<?>) planner, legacy)
+                ? (ReadPlanner.Plan<R>) (ReadPlanner.Plan<?>)
+                        TelemetryPlanner.plan((ReadPlanner<TelemetryRow>) (ReadPlanner<?>) planner, legacy)
                 : planner.plan(legacy);
         if (plan.partitions() > settings.maxPartitionQueries()) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "reading %s of %s from %s to %s would "
-                    + "query %,d partitions (of %,d in the range), more than read.max.partition.queries"
-                    + " (%,d): narrow the range, or raise that setting", table.name(), request.entity(), range.from(),
-                    range.to(), plan.partitions(), plan.partitionsInRange(), settings.maxPartitionQueries()));
+            throw new IllegalArgumentException(String.format(
+                    Locale.ROOT,
+                    "reading %s of %s from %s to %s would "
+                            + "query %,d partitions (of %,d in the range), more than read.max.partition.queries"
+                            + " (%,d): narrow the range, or raise that setting",
+                    table.name(),
+                    request.entity(),
+                    range.from(),
+                    range.to(),
+                    plan.partitions(),
+                    plan.partitionsInRange(),
+                    settings.maxPartitionQueries()));
         }
-        MergedRows<R> rows = new MergedRows<>(plan.cursors(), request.order(), settings.maxInFlight(), after,
-                plan.partitionsInRange(), plan.tables(), table.legacyRule(), plan.wanted());
+        MergedRows<R> rows = new MergedRows<>(
+                plan.cursors(),
+                request.order(),
+                settings.maxInFlight(),
+                after,
+                plan.partitionsInRange(),
+                plan.tables(),
+                table.legacyRule(),
+                plan.wanted());
         rows.countEarlierWork(plan.probeRequests(), startNanos);
         return rows;
     }
@@ -157,7 +193,11 @@ public final class HiveDataReader {
             return 1;
         }
         long days = DayBucket.epochDay(range.toMillis() - 1) - DayBucket.epochDay(range.fromMillis()) + 1;
-        long shards = !table.sharded() ? 1 : settings.schemes(table).stream().mapToLong(ShardScheme::shards).sum();
+        long shards = !table.sharded()
+                ? 1
+                : settings.schemes(table).stream()
+                        .mapToLong(ShardScheme::shards)
+                        .sum();
         return days * shards * tables;
     }
 
@@ -165,11 +205,18 @@ public final class HiveDataReader {
     private void checkProbeSize(ReadRequest<?> request, TimeRange range) {
         long partitions = plannedQueries(request, range, 1);
         if (partitions > Math.max(settings.maxProbedPartitions(), settings.maxPartitionQueries())) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "reading %s of %s from %s to %s would "
-                    + "ask about %,d partitions, more than read.max.probed.partitions (%,d) and "
-                    + "read.max.partition.queries (%,d): narrow the range, or raise read.max.probed.partitions",
-                    request.table().name(), request.entity(), range.from(), range.to(), partitions,
-                    settings.maxProbedPartitions(), settings.maxPartitionQueries()));
+            throw new IllegalArgumentException(String.format(
+                    Locale.ROOT,
+                    "reading %s of %s from %s to %s would "
+                            + "ask about %,d partitions, more than read.max.probed.partitions (%,d) and "
+                            + "read.max.partition.queries (%,d): narrow the range, or raise read.max.probed.partitions",
+                    request.table().name(),
+                    request.entity(),
+                    range.from(),
+                    range.to(),
+                    partitions,
+                    settings.maxProbedPartitions(),
+                    settings.maxPartitionQueries()));
         }
     }
 
@@ -184,7 +231,9 @@ public final class HiveDataReader {
             return "";
         }
         if (request.table().hasSeries()
-                && SensorSelection.of(request.sensors()).typesWithDefaultSensor().isEmpty()) {
+                && SensorSelection.of(request.sensors())
+                        .typesWithDefaultSensor()
+                        .isEmpty()) {
             return "";
         }
         return backend.tableExists(legacy) ? legacy : "";
@@ -197,14 +246,26 @@ public final class HiveDataReader {
     private void checkPlanSize(ReadRequest<?> request, TimeRange range, List<String> tables) {
         SeriesTable<?> table = request.table();
         long days = DayBucket.epochDay(range.toMillis() - 1) - DayBucket.epochDay(range.fromMillis()) + 1;
-        long shards = !table.sharded() ? 1 : settings.schemes(table).stream().mapToLong(ShardScheme::shards).sum();
+        long shards = !table.sharded()
+                ? 1
+                : settings.schemes(table).stream()
+                        .mapToLong(ShardScheme::shards)
+                        .sum();
         long perDay = table == SeriesTable.ACTIVITY ? 0 : shards * tables.size();
         long queries = table == SeriesTable.ACTIVITY ? 1 : days * perDay;
         if (queries > settings.maxPartitionQueries()) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "reading %s of %s from %s to %s "
-                    + "could take up to %,d partition queries (%,d days x %,d per day%s), more than "
-                    + "read.max.partition.queries (%,d): narrow the range, or raise that setting",
-                    table.name(), request.entity(), range.from(), range.to(), queries, days, perDay,
+            throw new IllegalArgumentException(String.format(
+                    Locale.ROOT,
+                    "reading %s of %s from %s to %s "
+                            + "could take up to %,d partition queries (%,d days x %,d per day%s), more than "
+                            + "read.max.partition.queries (%,d): narrow the range, or raise that setting",
+                    table.name(),
+                    request.entity(),
+                    range.from(),
+                    range.to(),
+                    queries,
+                    days,
+                    perDay,
                     tables.size() > 1 ? ", in " + String.join(" and the legacy ", tables) : "",
                     settings.maxPartitionQueries()));
         }
@@ -218,7 +279,8 @@ public final class HiveDataReader {
         }
         long at = after.time().toEpochMilli();
         long from = request.order() == ReadOrder.ASC ? Math.max(range.fromMillis(), at) : range.fromMillis();
-        long to = request.order() == ReadOrder.DESC ? Math.min(range.toMillis(), at == Long.MAX_VALUE ? at : at + 1)
+        long to = request.order() == ReadOrder.DESC
+                ? Math.min(range.toMillis(), at == Long.MAX_VALUE ? at : at + 1)
                 : range.toMillis();
         return from < to ? new TimeRange(Instant.ofEpochMilli(from), Instant.ofEpochMilli(to)) : null;
     }

@@ -1,5 +1,6 @@
 package io.apiary.ingest.read;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -16,8 +17,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 
 /**
  * The k-way merge of the cursors of a read, in time order (then series, then series id), lazily:
@@ -48,8 +47,7 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 public final class MergedRows<R extends TimedRow> implements Iterator<R>, AutoCloseable {
 
     /** A row of a group and whether it came from a legacy table. */
-    private record Held<R>(R row, boolean legacy) {
-    }
+    private record Held<R>(R row, boolean legacy) {}
 
     private final ReadOrder order;
     private final Comparator<TimedRow> rowOrder;
@@ -85,8 +83,14 @@ public final class MergedRows<R extends TimedRow> implements Iterator<R>, AutoCl
      *                          is given rows of sensors it did not ask for, to hide legacy rows,
      *                          drops them here), not null
      */
-    MergedRows(List<? extends SliceCursor<R>> cursors, ReadOrder order, int maxInFlight, TimedRow after,
-            int partitionsInRange, List<String> tables, SeriesTable.LegacyRule legacyRule,
+    MergedRows(
+            List<? extends SliceCursor<R>> cursors,
+            ReadOrder order,
+            int maxInFlight,
+            TimedRow after,
+            int partitionsInRange,
+            List<String> tables,
+            SeriesTable.LegacyRule legacyRule,
             Predicate<? super R> wanted) {
         this.order = order;
         this.rowOrder = rowOrder(order);
@@ -95,7 +99,8 @@ public final class MergedRows<R extends TimedRow> implements Iterator<R>, AutoCl
         this.wanted = Objects.requireNonNull(wanted, "wanted");
         Comparator<SliceCursor<R>> byStart = order == ReadOrder.ASC
                 ? Comparator.comparingLong(c -> c.slice().fromMillis())
-                : Comparator.comparingLong((SliceCursor<R> c) -> c.slice().toMillis()).reversed();
+                : Comparator.comparingLong((SliceCursor<R> c) -> c.slice().toMillis())
+                        .reversed();
         this.waiting = new ArrayDeque<>(cursors.stream().sorted(byStart).toList());
         this.open = new CursorHeap<>(rowOrder, cursors.size());
         this.inFlight = new Semaphore(maxInFlight);
@@ -112,7 +117,8 @@ public final class MergedRows<R extends TimedRow> implements Iterator<R>, AutoCl
      *         reverse for {@link ReadOrder#DESC}
      */
     static Comparator<TimedRow> rowOrder(ReadOrder order) {
-        Comparator<TimedRow> ascending = Comparator.comparing(TimedRow::time).thenComparing(TimedRow::series)
+        Comparator<TimedRow> ascending = Comparator.comparing(TimedRow::time)
+                .thenComparing(TimedRow::series)
                 .thenComparing(TimedRow::seriesId);
         return order == ReadOrder.ASC ? ascending : ascending.reversed();
     }
@@ -154,8 +160,13 @@ public final class MergedRows<R extends TimedRow> implements Iterator<R>, AutoCl
     /** @return the read's cost so far */
     public ReadStats stats() {
         long end = done ? endNanos : System.nanoTime();
-        return new ReadStats(partitionsInRange, partitionsRead.size(), requestsSent, rows,
-                Duration.ofNanos(end - startNanos), tables);
+        return new ReadStats(
+                partitionsInRange,
+                partitionsRead.size(),
+                requestsSent,
+                rows,
+                Duration.ofNanos(end - startNanos),
+                tables);
     }
 
     /** Stops the read; requests in flight complete on their own and are ignored. */
@@ -191,7 +202,9 @@ public final class MergedRows<R extends TimedRow> implements Iterator<R>, AutoCl
 
     /** The cursor with the least row, after opening every waiting cursor that may hold a row before it. */
     private SliceCursor<R> least() {
-        while (!waiting.isEmpty() && (open.isEmpty() || mayPrecede(waiting.peekFirst(), open.peek().head()))) {
+        while (!waiting.isEmpty()
+                && (open.isEmpty()
+                        || mayPrecede(waiting.peekFirst(), open.peek().head()))) {
             SliceCursor<R> cursor = waiting.pollFirst();
             partitionsRead.add(cursor.slice().partition());
             open.add(cursor, requests);
@@ -228,7 +241,9 @@ public final class MergedRows<R extends TimedRow> implements Iterator<R>, AutoCl
     /** Whether a waiting cursor can hold a row that comes before (or with) {@code head}. */
     private boolean mayPrecede(SliceCursor<R> cursor, TimedRow head) {
         long time = head.time().toEpochMilli();
-        return order == ReadOrder.ASC ? cursor.slice().fromMillis() <= time : cursor.slice().toMillis() - 1 >= time;
+        return order == ReadOrder.ASC
+                ? cursor.slice().fromMillis() <= time
+                : cursor.slice().toMillis() - 1 >= time;
     }
 
     /** Requests the first pages of the next waiting cursors while requests in flight allow. */

@@ -19,7 +19,10 @@ import java.util.function.Function;
 public record OutputColumn<R>(String name, Function<? super R, ?> value, Align align) {
 
     /** Horizontal alignment in the table format. */
-    public enum Align { LEFT, RIGHT }
+    public enum Align {
+        LEFT,
+        RIGHT
+    }
 
     /** Checks the fields. */
     public OutputColumn {

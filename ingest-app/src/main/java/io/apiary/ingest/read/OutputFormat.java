@@ -29,6 +29,8 @@ public enum OutputFormat {
             }
         }
         throw new IllegalArgumentException("unknown output format '" + text + "': expected one of "
-                + Arrays.stream(values()).map(f -> f.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", ")));
+                + Arrays.stream(values())
+                        .map(f -> f.name().toLowerCase(Locale.ROOT))
+                        .collect(Collectors.joining(", ")));
     }
 }

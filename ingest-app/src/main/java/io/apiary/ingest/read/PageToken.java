@@ -29,8 +29,8 @@ record PageToken(String table, ReadOrder order, Instant time, String series, Str
 
     /** @return the token's text: URL-safe base64, no padding */
     String encode() {
-        String text = String.join("\n", VERSION, table, order.name(), Long.toString(time.toEpochMilli()), series,
-                seriesId);
+        String text =
+                String.join("\n", VERSION, table, order.name(), Long.toString(time.toEpochMilli()), series, seriesId);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(StandardCharsets.UTF_8));
     }
 
@@ -46,8 +46,7 @@ record PageToken(String table, ReadOrder order, Instant time, String series, Str
         String[] parts;
         try {
             // The series id is last: a limit keeps any line break in it (ids never have one).
-            parts = new String(Base64.getUrlDecoder().decode(token.trim()), StandardCharsets.UTF_8)
-                    .split("\n", FIELDS);
+            parts = new String(Base64.getUrlDecoder().decode(token.trim()), StandardCharsets.UTF_8).split("\n", FIELDS);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("'" + token + "' is not a page token of this reader", e);
         }

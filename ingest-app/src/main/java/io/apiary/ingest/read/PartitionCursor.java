@@ -1,14 +1,13 @@
 package io.apiary.ingest.read;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
 import java.util.Iterator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
-
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.Row;
 
 /**
  * The rows of one partition's time slice, streamed page by page in the read's order: one series
@@ -46,7 +45,10 @@ final class PartitionCursor<R extends TimedRow> implements SliceCursor<R> {
      * @param description the table, entity, partition and series, for error messages
      * @param firstPage   sends the query of the slice: its rows in the read's order
      */
-    PartitionCursor(Function<Row, R> mapper, SeriesTable.Slice slice, String description,
+    PartitionCursor(
+            Function<Row, R> mapper,
+            SeriesTable.Slice slice,
+            String description,
             Supplier<CompletionStage<AsyncResultSet>> firstPage) {
         this.mapper = mapper;
         this.slice = slice;

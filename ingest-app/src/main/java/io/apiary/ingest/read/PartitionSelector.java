@@ -1,12 +1,11 @@
 package io.apiary.ingest.read;
 
+import io.apiary.ingest.bucket.DayBucket;
+import io.apiary.ingest.bucket.ShardStrategy;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-
-import io.apiary.ingest.bucket.DayBucket;
-import io.apiary.ingest.bucket.ShardStrategy;
 
 /**
  * Computes the partitions of a day-and-shard bucketed table (hive_telemetry, weather_readings)
@@ -32,8 +31,7 @@ public final class PartitionSelector {
     /** Most hashes computed for one day of a {@code hash} scheme before every shard is assumed. */
     public static final int MAX_HASHES_PER_DAY = 4_000_000;
 
-    private PartitionSelector() {
-    }
+    private PartitionSelector() {}
 
     /**
      * The buckets that can hold rows in {@code range}, in (day, shard) order, each with the part of
@@ -79,8 +77,8 @@ public final class PartitionSelector {
         return Math.floorDiv(shard * DayBucket.MILLIS_PER_DAY + shards - 1, shards);
     }
 
-    private static void addTimeShards(List<ShardSlice> slices, LocalDate day, long dayStart, long lo, long hi,
-            int shards) {
+    private static void addTimeShards(
+            List<ShardSlice> slices, LocalDate day, long dayStart, long lo, long hi, int shards) {
         int firstShard = ShardStrategy.TIME.shard("", "", lo, shards);
         int lastShard = ShardStrategy.TIME.shard("", "", hi, shards);
         for (int shard = firstShard; shard <= lastShard; shard++) {

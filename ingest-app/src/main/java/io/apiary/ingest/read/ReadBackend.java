@@ -1,9 +1,8 @@
 package io.apiary.ingest.read;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
-
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 
 /**
  * What the reader asks of Cassandra: requests for statements, and whether a table exists. The

@@ -1,14 +1,13 @@
 package io.apiary.ingest.read;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import io.apiary.ingest.topology.RowMapper;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
-
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import io.apiary.ingest.topology.RowMapper;
 
 /**
  * The cursors of one read: which query each partition of the range gets, in the current table
@@ -30,8 +29,13 @@ class ReadPlanner<R extends TimedRow> {
      *                   hide legacy rows are not)
      * @param <R>        the row type
      */
-    record Plan<R extends TimedRow>(List<SliceCursor<R>> cursors, int partitions, List<String> tables,
-            Predicate<? super R> wanted, int probed, long probeRequests) {
+    record Plan<R extends TimedRow>(
+            List<SliceCursor<R>> cursors,
+            int partitions,
+            List<String> tables,
+            Predicate<? super R> wanted,
+            int probed,
+            long probeRequests) {
 
         /** @return partitions in the read's range: those asked about by probes, or else those queried */
         int partitionsInRange() {
@@ -59,7 +63,12 @@ class ReadPlanner<R extends TimedRow> {
      * @param pageSize        rows per page of streamed queries, at least 1
      * @param maxBufferedRows rows a partition read whole may fetch before it is read series by series
      */
-    ReadPlanner(ReadBackend backend, ReadSettings settings, ReadRequest<R> request, TimeRange range, int pageSize,
+    ReadPlanner(
+            ReadBackend backend,
+            ReadSettings settings,
+            ReadRequest<R> request,
+            TimeRange range,
+            int pageSize,
             int maxBufferedRows) {
         this.backend = backend;
         this.settings = settings;
@@ -79,8 +88,8 @@ class ReadPlanner<R extends TimedRow> {
      */
     Plan<R> plan(String legacyTable) {
         SeriesTable<R> table = request.table();
-        for (SeriesTable.Slice slice : table.slices(request.entity(), RowMapper.WEATHER_SHARD_SENSOR, range,
-                settings.schemes(table))) {
+        for (SeriesTable.Slice slice :
+                table.slices(request.entity(), RowMapper.WEATHER_SHARD_SENSOR, range, settings.schemes(table))) {
             add(streamed(table.layout(), slice, List.of(), pageSize));
             if (!legacyTable.isEmpty()) {
                 add(streamed(table.legacyLayout(), slice.inLegacyTable(legacyTable), List.of(), pageSize));
@@ -96,8 +105,12 @@ class ReadPlanner<R extends TimedRow> {
      */
     Plan<R> done(String legacyTable, Predicate<? super R> wanted) {
         SeriesTable<R> table = request.table();
-        return new Plan<>(List.copyOf(cursors), partitions.size(),
-                legacyTable.isEmpty() ? List.of(table.name()) : List.of(table.name(), legacyTable), wanted, probed,
+        return new Plan<>(
+                List.copyOf(cursors),
+                partitions.size(),
+                legacyTable.isEmpty() ? List.of(table.name()) : List.of(table.name(), legacyTable),
+                wanted,
+                probed,
                 probeRequests);
     }
 
@@ -135,7 +148,8 @@ class ReadPlanner<R extends TimedRow> {
         String cql = "SELECT day, shard FROM " + settings.keyspace() + "." + table
                 + " WHERE hive_id = ? AND day IN ? AND shard IN ? PER PARTITION LIMIT 1";
         Set<List<Object>> found = new HashSet<>();
-        java.util.ArrayDeque<java.util.concurrent.CompletableFuture<AsyncResultSet>> inFlight = new java.util.ArrayDeque<>();
+        java.util.ArrayDeque<java.util.concurrent.CompletableFuture<AsyncResultSet>> inFlight =
+                new java.util.ArrayDeque<>();
         try {
             List<java.time.LocalDate> days = new ArrayList<>();
             java.util.TreeSet<Integer> shards = new java.util.TreeSet<>();
@@ -143,8 +157,13 @@ class ReadPlanner<R extends TimedRow> {
                 if (day.getValue().size() > per) { // a day of more shards than a request may ask about: in pieces
                     List<Integer> all = List.copyOf(day.getValue());
                     for (int from = 0; from < all.size(); from += per) {
-                        probe(cql, List.of(day.getKey()), all.subList(from, Math.min(all.size(), from + per)), inFlight,
-                                found, table);
+                        probe(
+                                cql,
+                                List.of(day.getKey()),
+                                all.subList(from, Math.min(all.size(), from + per)),
+                                inFlight,
+                                found,
+                                table);
                     }
                     continue;
                 }
@@ -170,13 +189,19 @@ class ReadPlanner<R extends TimedRow> {
                 throw e;
             }
             // e.g. a guardrail on partition keys in a SELECT: read every partition, as without probes
-            org.slf4j.LoggerFactory.getLogger(ReadPlanner.class).warn("Cassandra refused the probe of {} ({}): "
-                    + "reading every partition of the range; lower read.probe.partitions to the cluster's limit on "
-                    + "partition keys in a SELECT, or set it to 0", table, e.getCause().getMessage());
+            org.slf4j.LoggerFactory.getLogger(ReadPlanner.class)
+                    .warn(
+                            "Cassandra refused the probe of {} ({}): "
+                                    + "reading every partition of the range; lower read.probe.partitions to the cluster's limit on "
+                                    + "partition keys in a SELECT, or set it to 0",
+                            table,
+                            e.getCause().getMessage());
             probed = 0;
             return parts;
         }
-        return parts.stream().filter(part -> found.contains(part.slice().keys())).toList();
+        return parts.stream()
+                .filter(part -> found.contains(part.slice().keys()))
+                .toList();
     }
 
     /** Probes in flight at once: a quarter of the read's bound, each asking about up to read.probe.partitions partitions. */
@@ -184,9 +209,13 @@ class ReadPlanner<R extends TimedRow> {
         return Math.max(1, settings.maxInFlight() / 4);
     }
 
-    private void probe(String cql, List<java.time.LocalDate> days, java.util.Collection<Integer> shards,
+    private void probe(
+            String cql,
+            List<java.time.LocalDate> days,
+            java.util.Collection<Integer> shards,
             java.util.ArrayDeque<java.util.concurrent.CompletableFuture<AsyncResultSet>> inFlight,
-            Set<List<Object>> found, String table) {
+            Set<List<Object>> found,
+            String table) {
         if (found.size() > settings.maxPartitionQueries()) {
             return; // refused after planning anyway (read.max.partition.queries): ask no more
         }
@@ -194,14 +223,19 @@ class ReadPlanner<R extends TimedRow> {
             collect(inFlight.poll(), found, table);
         }
         probeRequests++;
-        inFlight.add(backend.request(table, cql, new Object[] {request.entity(), List.copyOf(days), List.copyOf(shards)},
-                days.size() * shards.size()).get().toCompletableFuture());
+        inFlight.add(backend.request(
+                        table,
+                        cql,
+                        new Object[] {request.entity(), List.copyOf(days), List.copyOf(shards)},
+                        days.size() * shards.size())
+                .get()
+                .toCompletableFuture());
     }
 
-    private void collect(java.util.concurrent.CompletableFuture<AsyncResultSet> answer, Set<List<Object>> found,
-            String table) {
-        String description = "which partitions of " + table + " hold rows of " + request.table().entityColumn() + "="
-                + request.entity();
+    private void collect(
+            java.util.concurrent.CompletableFuture<AsyncResultSet> answer, Set<List<Object>> found, String table) {
+        String description = "which partitions of " + table + " hold rows of "
+                + request.table().entityColumn() + "=" + request.entity();
         AsyncResultSet page = PartitionCursor.await(answer, description);
         while (true) {
             for (com.datastax.oss.driver.api.core.cql.Row row : page.currentPage()) {
@@ -223,9 +257,15 @@ class ReadPlanner<R extends TimedRow> {
      * @return a streamed cursor of the partition's time slice in the read's order
      */
     PartitionCursor<R> streamed(TableLayout<R> layout, SeriesTable.Slice slice, List<String> series, int rows) {
-        return new PartitionCursor<>(layout::map, slice, description(slice, String.join(":", series)),
-                backend.request(slice.table(), layout.sliceCql(settings.keyspace(), slice.table(), request.order()),
-                        layout.sliceValues(request.entity(), slice, series), rows));
+        return new PartitionCursor<>(
+                layout::map,
+                slice,
+                description(slice, String.join(":", series)),
+                backend.request(
+                        slice.table(),
+                        layout.sliceCql(settings.keyspace(), slice.table(), request.order()),
+                        layout.sliceValues(request.entity(), slice, series),
+                        rows));
     }
 
     /**
@@ -254,6 +294,7 @@ class ReadPlanner<R extends TimedRow> {
      */
     String description(SeriesTable.Slice slice, String series) {
         return slice.table() + " partition (" + request.table().entityColumn() + "=" + request.entity()
-                + (slice.keys().isEmpty() ? "" : ", " + slice.label()) + ")" + (series.isEmpty() ? "" : " for " + series);
+                + (slice.keys().isEmpty() ? "" : ", " + slice.label()) + ")"
+                + (series.isEmpty() ? "" : " for " + series);
     }
 }

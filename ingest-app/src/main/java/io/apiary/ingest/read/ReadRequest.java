@@ -18,8 +18,13 @@ import java.util.Objects;
  *                  the range's first row in {@code order}
  * @param <R>       the row type
  */
-public record ReadRequest<R extends TimedRow>(SeriesTable<R> table, String entity, List<SensorSelector> sensors,
-        TimeRange range, ReadOrder order, String pageToken) {
+public record ReadRequest<R extends TimedRow>(
+        SeriesTable<R> table,
+        String entity,
+        List<SensorSelector> sensors,
+        TimeRange range,
+        ReadOrder order,
+        String pageToken) {
 
     /**
      * @throws NullPointerException     if a non-null field is null

@@ -1,15 +1,14 @@
 package io.apiary.ingest.read;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Objects;
-
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.config.ReadOptions;
 import io.apiary.ingest.tables.TableNames;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 
 /**
  * What a {@link HiveDataReader} needs to know: where the tables are, how their rows were sharded,
@@ -30,9 +29,18 @@ import io.apiary.ingest.tables.TableNames;
  *                         read spans more than this many; 0 never probes
  * @param maxProbedPartitions most partitions one probed read may ask about, at least 1
  */
-public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, List<ShardScheme> weatherSchemes,
-        int maxInFlight, int pageSize, ConsistencyLevel consistency, int maxPartitionQueries,
-        String legacyTelemetryTable, String legacyAlertsTable, int probePartitions, int maxProbedPartitions) {
+public record ReadSettings(
+        String keyspace,
+        List<ShardScheme> telemetrySchemes,
+        List<ShardScheme> weatherSchemes,
+        int maxInFlight,
+        int pageSize,
+        ConsistencyLevel consistency,
+        int maxPartitionQueries,
+        String legacyTelemetryTable,
+        String legacyAlertsTable,
+        int probePartitions,
+        int maxProbedPartitions) {
 
     /**
      * Settings that never probe (every partition in range is queried).
@@ -47,11 +55,28 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
      * @param legacyTelemetryTable the legacy readings table, or empty
      * @param legacyAlertsTable    the legacy alerts table, or empty
      */
-    public ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, List<ShardScheme> weatherSchemes,
-            int maxInFlight, int pageSize, ConsistencyLevel consistency, int maxPartitionQueries,
-            String legacyTelemetryTable, String legacyAlertsTable) {
-        this(keyspace, telemetrySchemes, weatherSchemes, maxInFlight, pageSize, consistency, maxPartitionQueries,
-                legacyTelemetryTable, legacyAlertsTable, 0, 1);
+    public ReadSettings(
+            String keyspace,
+            List<ShardScheme> telemetrySchemes,
+            List<ShardScheme> weatherSchemes,
+            int maxInFlight,
+            int pageSize,
+            ConsistencyLevel consistency,
+            int maxPartitionQueries,
+            String legacyTelemetryTable,
+            String legacyAlertsTable) {
+        this(
+                keyspace,
+                telemetrySchemes,
+                weatherSchemes,
+                maxInFlight,
+                pageSize,
+                consistency,
+                maxPartitionQueries,
+                legacyTelemetryTable,
+                legacyAlertsTable,
+                0,
+                1);
     }
 
     /** Checks and copies the fields. */
@@ -92,17 +117,23 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
      * @return the settings
      */
     public static ReadSettings from(IngestConfig config) {
-        return new ReadSettings(config.getString(IngestConfig.CASSANDRA_KEYSPACE),
-                schemes(new ShardScheme(config.shardStrategy(), config.getInt(IngestConfig.TELEMETRY_SHARDS)),
+        return new ReadSettings(
+                config.getString(IngestConfig.CASSANDRA_KEYSPACE),
+                schemes(
+                        new ShardScheme(config.shardStrategy(), config.getInt(IngestConfig.TELEMETRY_SHARDS)),
                         config.getList(ReadOptions.READ_TELEMETRY_PREVIOUS_SCHEMES)),
-                schemes(new ShardScheme(config.shardStrategy(), config.getInt(IngestConfig.WEATHER_SHARDS)),
+                schemes(
+                        new ShardScheme(config.shardStrategy(), config.getInt(IngestConfig.WEATHER_SHARDS)),
                         config.getList(ReadOptions.READ_WEATHER_PREVIOUS_SCHEMES)),
-                config.getInt(ReadOptions.READ_MAX_IN_FLIGHT), config.getInt(ReadOptions.READ_PAGE_SIZE),
-                DefaultConsistencyLevel.valueOf(config.getString(ReadOptions.READ_CONSISTENCY).trim()
-                        .toUpperCase(Locale.ROOT)), config.getInt(ReadOptions.READ_MAX_PARTITION_QUERIES),
+                config.getInt(ReadOptions.READ_MAX_IN_FLIGHT),
+                config.getInt(ReadOptions.READ_PAGE_SIZE),
+                DefaultConsistencyLevel.valueOf(
+                        config.getString(ReadOptions.READ_CONSISTENCY).trim().toUpperCase(Locale.ROOT)),
+                config.getInt(ReadOptions.READ_MAX_PARTITION_QUERIES),
                 config.getString(ReadOptions.READ_TELEMETRY_LEGACY_TABLE).trim(),
                 config.getString(ReadOptions.READ_ALERTS_LEGACY_TABLE).trim(),
-                config.getInt(ReadOptions.READ_PROBE_PARTITIONS), config.getInt(ReadOptions.READ_MAX_PROBED_PARTITIONS));
+                config.getInt(ReadOptions.READ_PROBE_PARTITIONS),
+                config.getInt(ReadOptions.READ_MAX_PROBED_PARTITIONS));
     }
 
     /**
@@ -110,8 +141,18 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
      * @return these settings with that page size
      */
     public ReadSettings withPageSize(int rows) {
-        return new ReadSettings(keyspace, telemetrySchemes, weatherSchemes, maxInFlight, rows, consistency,
-                maxPartitionQueries, legacyTelemetryTable, legacyAlertsTable, probePartitions, maxProbedPartitions);
+        return new ReadSettings(
+                keyspace,
+                telemetrySchemes,
+                weatherSchemes,
+                maxInFlight,
+                rows,
+                consistency,
+                maxPartitionQueries,
+                legacyTelemetryTable,
+                legacyAlertsTable,
+                probePartitions,
+                maxProbedPartitions);
     }
 
     /**
@@ -120,8 +161,18 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
      * @return these settings with that probing
      */
     public ReadSettings withProbes(int partitions, int max) {
-        return new ReadSettings(keyspace, telemetrySchemes, weatherSchemes, maxInFlight, pageSize, consistency,
-                maxPartitionQueries, legacyTelemetryTable, legacyAlertsTable, partitions, max);
+        return new ReadSettings(
+                keyspace,
+                telemetrySchemes,
+                weatherSchemes,
+                maxInFlight,
+                pageSize,
+                consistency,
+                maxPartitionQueries,
+                legacyTelemetryTable,
+                legacyAlertsTable,
+                partitions,
+                max);
     }
 
     /**
@@ -130,8 +181,18 @@ public record ReadSettings(String keyspace, List<ShardScheme> telemetrySchemes, 
      * @return these settings with those legacy tables
      */
     public ReadSettings withLegacyTables(String telemetry, String alerts) {
-        return new ReadSettings(keyspace, telemetrySchemes, weatherSchemes, maxInFlight, pageSize, consistency,
-                maxPartitionQueries, telemetry, alerts, probePartitions, maxProbedPartitions);
+        return new ReadSettings(
+                keyspace,
+                telemetrySchemes,
+                weatherSchemes,
+                maxInFlight,
+                pageSize,
+                consistency,
+                maxPartitionQueries,
+                telemetry,
+                alerts,
+                probePartitions,
+                maxProbedPartitions);
     }
 
     /**

@@ -20,8 +20,8 @@ import java.util.Objects;
  * @param elapsed           wall-clock time from the start of the read to its end (or to now, while it runs), not null
  * @param tables            the tables read: the current one, then the legacy one when it was read too; not null
  */
-public record ReadStats(int partitionsInRange, int partitionsRead, long requests, long rows, Duration elapsed,
-        List<String> tables) {
+public record ReadStats(
+        int partitionsInRange, int partitionsRead, long requests, long rows, Duration elapsed, List<String> tables) {
 
     /** Checks the fields and copies the list. */
     public ReadStats {

@@ -49,8 +49,7 @@ public final class RowColumns {
             OutputColumn.left("alert_type", AlertRow::alertType),
             OutputColumn.left("message", AlertRow::message));
 
-    private RowColumns() {
-    }
+    private RowColumns() {}
 
     /**
      * @param rowType one of the four row records

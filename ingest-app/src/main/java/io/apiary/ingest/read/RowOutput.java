@@ -1,14 +1,13 @@
 package io.apiary.ingest.read;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.Writer;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.Iterator;
 import java.util.List;
-
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
@@ -32,8 +31,7 @@ public final class RowOutput {
     /** No separator between root values: each row ends with its own line feed. */
     private static final JsonFactory JSON = new JsonFactory().setRootValueSeparator(null);
 
-    private RowOutput() {
-    }
+    private RowOutput() {}
 
     /**
      * @param format  the format, not null
@@ -45,8 +43,8 @@ public final class RowOutput {
      * @throws IOException              if the writer fails
      * @throws IllegalArgumentException if the row type has no columns
      */
-    public static <R extends TimedRow> long write(OutputFormat format, Class<R> rowType, Iterator<? extends R> rows,
-            Writer out) throws IOException {
+    public static <R extends TimedRow> long write(
+            OutputFormat format, Class<R> rowType, Iterator<? extends R> rows, Writer out) throws IOException {
         return write(format, RowColumns.of(rowType), rows, out);
     }
 
@@ -59,8 +57,9 @@ public final class RowOutput {
      * @return the number of rows printed
      * @throws IOException if the writer fails
      */
-    public static <R> long write(OutputFormat format, List<OutputColumn<R>> columns, Iterator<? extends R> rows,
-            Writer out) throws IOException {
+    public static <R> long write(
+            OutputFormat format, List<OutputColumn<R>> columns, Iterator<? extends R> rows, Writer out)
+            throws IOException {
         return switch (format) {
             case TABLE -> TableOutput.write(columns, rows, out, TableOutput.SIZING_ROWS);
             case CSV -> csv(columns, rows, out);
@@ -70,7 +69,8 @@ public final class RowOutput {
 
     private static <R> long csv(List<OutputColumn<R>> columns, Iterator<? extends R> rows, Writer out)
             throws IOException {
-        CSVFormat format = CSVFormat.DEFAULT.builder()
+        CSVFormat format = CSVFormat.DEFAULT
+                .builder()
                 .setHeader(columns.stream().map(OutputColumn::name).toArray(String[]::new))
                 .get();
         // Not closed: that would close the caller's writer.
@@ -122,7 +122,8 @@ public final class RowOutput {
         } else if (value instanceof Instant || value instanceof LocalDate || value instanceof String) {
             json.writeString(value.toString());
         } else {
-            throw new IllegalArgumentException("no JSON form for a column value of type " + value.getClass().getName());
+            throw new IllegalArgumentException("no JSON form for a column value of type "
+                    + value.getClass().getName());
         }
     }
 }

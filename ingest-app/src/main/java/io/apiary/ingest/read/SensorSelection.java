@@ -1,5 +1,7 @@
 package io.apiary.ingest.read;
 
+import io.apiary.ingest.identity.Identifiers;
+import io.apiary.schema.SensorType;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -7,9 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-
-import io.apiary.ingest.identity.Identifiers;
-import io.apiary.schema.SensorType;
 
 /**
  * A request's {@link SensorSelector}s, per sensor type: every sensor of the type, or a set of
@@ -19,8 +18,7 @@ import io.apiary.schema.SensorType;
 final class SensorSelection {
 
     /** One sensor of one type: a series of {@code hive_telemetry_v2}. */
-    record Sensor(String sensorType, String sensorId) {
-    }
+    record Sensor(String sensorType, String sensorId) {}
 
     /** Sensor ids asked for per type, in the order types were first named; null for every sensor. */
     private final Map<String, Set<String>> ids;

@@ -1,11 +1,10 @@
 package io.apiary.ingest.read;
 
+import io.apiary.ingest.identity.Identifiers;
+import io.apiary.schema.SensorType;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-
-import io.apiary.ingest.identity.Identifiers;
-import io.apiary.schema.SensorType;
 
 /**
  * Which readings of {@code hive_telemetry_v2} a read asks for: every sensor of one type, or one
@@ -25,12 +24,12 @@ public record SensorSelector(String sensorType, String sensorId) {
         Objects.requireNonNull(sensorType, "sensorType");
         List<String> known = SensorType.getClassSchema().getEnumSymbols();
         if (!known.contains(sensorType)) {
-            throw new IllegalArgumentException(sensorType + " is not a sensor type: use one of "
-                    + String.join(", ", known));
+            throw new IllegalArgumentException(
+                    sensorType + " is not a sensor type: use one of " + String.join(", ", known));
         }
         if (sensorId != null && Identifiers.problem(sensorId) != null) {
-            throw new IllegalArgumentException(sensorType + ":" + sensorId + ": the sensor id "
-                    + Identifiers.problem(sensorId));
+            throw new IllegalArgumentException(
+                    sensorType + ":" + sensorId + ": the sensor id " + Identifiers.problem(sensorId));
         }
     }
 
@@ -57,7 +56,8 @@ public record SensorSelector(String sensorType, String sensorId) {
         if (type.isEmpty()) {
             throw new IllegalArgumentException("'" + text + "': the sensor type is missing; expected TYPE[:SENSOR_ID]");
         }
-        return new SensorSelector(type, colon < 0 ? null : text.substring(colon + 1).trim());
+        return new SensorSelector(
+                type, colon < 0 ? null : text.substring(colon + 1).trim());
     }
 
     @Override

@@ -1,5 +1,8 @@
 package io.apiary.ingest.read;
 
+import io.apiary.ingest.bucket.DayBucket;
+import io.apiary.ingest.bucket.HourBucket;
+import io.apiary.ingest.tables.TableNames;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -7,10 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import io.apiary.ingest.bucket.DayBucket;
-import io.apiary.ingest.bucket.HourBucket;
-import io.apiary.ingest.tables.TableNames;
 
 /**
  * A table the reader reads, as analysts see it: its row type, its entity, how its partition key
@@ -46,20 +45,30 @@ public final class SeriesTable<R extends TimedRow> {
     }
 
     /** {@code hive_telemetry_v2}: one series per sensor (type and id); legacy {@code hive_telemetry}. */
-    public static final SeriesTable<TelemetryRow> TELEMETRY = new SeriesTable<>(TelemetryRow.class, "hive_id",
-            Bucketing.DAY_SHARD, TableLayout.TELEMETRY, TableLayout.LEGACY_TELEMETRY, LegacyRule.SAME_TIME_AND_SERIES);
+    public static final SeriesTable<TelemetryRow> TELEMETRY = new SeriesTable<>(
+            TelemetryRow.class,
+            "hive_id",
+            Bucketing.DAY_SHARD,
+            TableLayout.TELEMETRY,
+            TableLayout.LEGACY_TELEMETRY,
+            LegacyRule.SAME_TIME_AND_SERIES);
 
     /** {@code weather_readings}: one series per station; the shard strategy was given {@code WEATHER}. */
-    public static final SeriesTable<WeatherRow> WEATHER = new SeriesTable<>(WeatherRow.class, "station_id",
-            Bucketing.DAY_SHARD, TableLayout.WEATHER, null, LegacyRule.SAME_ROW);
+    public static final SeriesTable<WeatherRow> WEATHER = new SeriesTable<>(
+            WeatherRow.class, "station_id", Bucketing.DAY_SHARD, TableLayout.WEATHER, null, LegacyRule.SAME_ROW);
 
     /** {@code agent_alerts_v2}: a partition per agent and UTC day; legacy {@code agent_alerts}. */
-    public static final SeriesTable<AlertRow> ALERTS = new SeriesTable<>(AlertRow.class, "agent_id", Bucketing.DAY,
-            TableLayout.ALERTS, TableLayout.LEGACY_ALERTS, LegacyRule.SAME_ROW);
+    public static final SeriesTable<AlertRow> ALERTS = new SeriesTable<>(
+            AlertRow.class,
+            "agent_id",
+            Bucketing.DAY,
+            TableLayout.ALERTS,
+            TableLayout.LEGACY_ALERTS,
+            LegacyRule.SAME_ROW);
 
     /** {@code hive_activity}: one partition per hive, rows per UTC hour. */
-    public static final SeriesTable<ActivityRow> ACTIVITY = new SeriesTable<>(ActivityRow.class, "hive_id",
-            Bucketing.ENTITY, TableLayout.ACTIVITY, null, LegacyRule.SAME_ROW);
+    public static final SeriesTable<ActivityRow> ACTIVITY = new SeriesTable<>(
+            ActivityRow.class, "hive_id", Bucketing.ENTITY, TableLayout.ACTIVITY, null, LegacyRule.SAME_ROW);
 
     /**
      * One partition of one table to query, with the part of the range it can hold.
@@ -103,8 +112,7 @@ public final class SeriesTable<R extends TimedRow> {
      * @param series the sensor types that can have rows in the partition within the range, in the
      *               request's order, not empty
      */
-    record SeriesSlice(Slice slice, List<String> series) {
-    }
+    record SeriesSlice(Slice slice, List<String> series) {}
 
     private final Class<R> rowType;
     private final String entityColumn;
@@ -113,8 +121,13 @@ public final class SeriesTable<R extends TimedRow> {
     private final TableLayout<R> legacyLayout;
     private final LegacyRule legacyRule;
 
-    private SeriesTable(Class<R> rowType, String entityColumn, Bucketing bucketing, TableLayout<R> layout,
-            TableLayout<R> legacyLayout, LegacyRule legacyRule) {
+    private SeriesTable(
+            Class<R> rowType,
+            String entityColumn,
+            Bucketing bucketing,
+            TableLayout<R> layout,
+            TableLayout<R> legacyLayout,
+            LegacyRule legacyRule) {
         this.rowType = rowType;
         this.entityColumn = entityColumn;
         this.bucketing = bucketing;
@@ -176,16 +189,23 @@ public final class SeriesTable<R extends TimedRow> {
      * @return the slices in time order of their start; a slice's span is the union of its types'
      *         spans (within the range; rows of a type outside its own span cannot be in that partition)
      */
-    List<SeriesSlice> multiSeriesSlices(String entity, List<String> series, TimeRange range,
-            List<ShardScheme> schemes) {
+    List<SeriesSlice> multiSeriesSlices(
+            String entity, List<String> series, TimeRange range, List<ShardScheme> schemes) {
         Map<List<Object>, SeriesSlice> byPartition = new LinkedHashMap<>();
         for (String one : series) {
             for (Slice s : slices(entity, one, range, schemes)) {
-                byPartition.merge(s.keys(), new SeriesSlice(s, List.of(one)), (a, b) -> new SeriesSlice(
-                        new Slice(a.slice().table(), false, a.slice().keys(), a.slice().label(),
-                                Math.min(a.slice().fromMillis(), s.fromMillis()),
-                                Math.max(a.slice().toMillis(), s.toMillis())),
-                        concat(a.series(), one)));
+                byPartition.merge(
+                        s.keys(),
+                        new SeriesSlice(s, List.of(one)),
+                        (a, b) -> new SeriesSlice(
+                                new Slice(
+                                        a.slice().table(),
+                                        false,
+                                        a.slice().keys(),
+                                        a.slice().label(),
+                                        Math.min(a.slice().fromMillis(), s.fromMillis()),
+                                        Math.max(a.slice().toMillis(), s.toMillis())),
+                                concat(a.series(), one)));
             }
         }
         List<SeriesSlice> slices = new ArrayList<>(byPartition.values());
@@ -218,21 +238,30 @@ public final class SeriesTable<R extends TimedRow> {
                 TreeMap<DayShard, long[]> merged = new TreeMap<>();
                 for (ShardScheme scheme : schemes) {
                     for (ShardSlice s : PartitionSelector.slices(entity, series, range, scheme)) {
-                        merged.merge(s.bucket(), new long[] {s.fromMillis(), s.toMillis()},
-                                (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
+                        merged.merge(s.bucket(), new long[] {s.fromMillis(), s.toMillis()}, (a, b) ->
+                                new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
                     }
                 }
-                merged.forEach((bucket, span) -> slices.add(new Slice(name(), false,
-                        List.of(bucket.day(), bucket.shard()), "day=" + bucket.day() + ", shard=" + bucket.shard(),
-                        span[0], span[1])));
+                merged.forEach((bucket, span) -> slices.add(new Slice(
+                        name(),
+                        false,
+                        List.of(bucket.day(), bucket.shard()),
+                        "day=" + bucket.day() + ", shard=" + bucket.shard(),
+                        span[0],
+                        span[1])));
             }
             case DAY -> {
                 long last = range.toMillis() - 1;
-                for (long epochDay = DayBucket.epochDay(range.fromMillis()); epochDay <= DayBucket.epochDay(last);
+                for (long epochDay = DayBucket.epochDay(range.fromMillis());
+                        epochDay <= DayBucket.epochDay(last);
                         epochDay++) {
                     long dayStart = epochDay * DayBucket.MILLIS_PER_DAY;
                     LocalDate day = LocalDate.ofEpochDay(epochDay);
-                    slices.add(new Slice(name(), false, List.of(day), "day=" + day,
+                    slices.add(new Slice(
+                            name(),
+                            false,
+                            List.of(day),
+                            "day=" + day,
                             Math.max(range.fromMillis(), dayStart),
                             Math.min(range.toMillis(), dayStart + DayBucket.MILLIS_PER_DAY)));
                 }
@@ -240,8 +269,9 @@ public final class SeriesTable<R extends TimedRow> {
             case ENTITY -> {
                 // Rows are keyed by their hour's start: those in [from, to) start at the first hour
                 // boundary at or after from, and before to.
-                long from = Math.floorDiv(range.fromMillis() + HourBucket.MILLIS_PER_HOUR - 1,
-                        HourBucket.MILLIS_PER_HOUR) * HourBucket.MILLIS_PER_HOUR;
+                long from =
+                        Math.floorDiv(range.fromMillis() + HourBucket.MILLIS_PER_HOUR - 1, HourBucket.MILLIS_PER_HOUR)
+                                * HourBucket.MILLIS_PER_HOUR;
                 long to = HourBucket.hourStart(range.toMillis() - 1) + HourBucket.MILLIS_PER_HOUR;
                 if (from < to) {
                     slices.add(new Slice(name(), false, List.of(), "the hive's partition", from, to));

@@ -1,18 +1,17 @@
 package io.apiary.ingest.read;
 
-import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
-
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * {@link ReadBackend} on the driver's session: statements prepared once per reader and sent with
@@ -34,11 +33,13 @@ final class SessionBackend implements ReadBackend {
     }
 
     @Override
-    public Supplier<CompletionStage<AsyncResultSet>> request(String table, String cql, Object[] values,
-            int pageSize) {
+    public Supplier<CompletionStage<AsyncResultSet>> request(String table, String cql, Object[] values, int pageSize) {
         PreparedStatement statement = prepared.computeIfAbsent(cql, text -> prepare(table, text));
-        return () -> session.executeAsync(statement.bind(values).setPageSize(pageSize)
-                .setConsistencyLevel(settings.consistency()).setIdempotent(true));
+        return () -> session.executeAsync(statement
+                .bind(values)
+                .setPageSize(pageSize)
+                .setConsistencyLevel(settings.consistency())
+                .setIdempotent(true));
     }
 
     /**
@@ -67,8 +68,10 @@ final class SessionBackend implements ReadBackend {
         try {
             return session.prepare(cql);
         } catch (InvalidQueryException e) {
-            throw new IllegalArgumentException(settings.keyspace() + "." + table + " cannot be read: "
-                    + e.getMessage() + " (is cassandra.keyspace right? 'schema apply' creates the tables)", e);
+            throw new IllegalArgumentException(
+                    settings.keyspace() + "." + table + " cannot be read: " + e.getMessage()
+                            + " (is cassandra.keyspace right? 'schema apply' creates the tables)",
+                    e);
         }
     }
 }

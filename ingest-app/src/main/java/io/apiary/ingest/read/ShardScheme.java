@@ -1,9 +1,8 @@
 package io.apiary.ingest.read;
 
+import io.apiary.ingest.bucket.ShardStrategy;
 import java.util.Locale;
 import java.util.Objects;
-
-import io.apiary.ingest.bucket.ShardStrategy;
 
 /**
  * How a sharded table's rows were spread over the shards of their day bucket: a
@@ -41,15 +40,15 @@ public record ShardScheme(ShardStrategy strategy, int shards) {
     public static ShardScheme parse(String text) {
         String[] parts = text.trim().split(":", -1);
         if (parts.length != 2) {
-            throw new IllegalArgumentException("'" + text + "' is not a shard scheme: write STRATEGY:COUNT, "
-                    + "e.g. time:48 or hash:96");
+            throw new IllegalArgumentException(
+                    "'" + text + "' is not a shard scheme: write STRATEGY:COUNT, " + "e.g. time:48 or hash:96");
         }
         int shards;
         try {
             shards = Integer.parseInt(parts[1].trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + text + "' is not a shard scheme: the count '" + parts[1]
-                    + "' is not a whole number", e);
+            throw new IllegalArgumentException(
+                    "'" + text + "' is not a shard scheme: the count '" + parts[1] + "' is not a whole number", e);
         }
         return new ShardScheme(ShardStrategy.parse(parts[0]), shards);
     }

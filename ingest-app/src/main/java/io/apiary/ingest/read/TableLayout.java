@@ -1,17 +1,16 @@
 package io.apiary.ingest.read;
 
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
-import java.util.function.Function;
-
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.apiary.ingest.bucket.DayBucket;
 import io.apiary.ingest.bucket.HourBucket;
 import io.apiary.ingest.identity.AlertIds;
 import io.apiary.ingest.identity.Identifiers;
 import io.apiary.ingest.tables.TableNames;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * The physical layout of one table of {@code cql/} (or {@code cql/legacy/}) as the reader queries
@@ -31,59 +30,117 @@ final class TableLayout<R extends TimedRow> {
      * {@code hive_telemetry_v2}: clustering {@code (sensor_type ASC, sensor_id ASC, reading_time
      * DESC)}. A time slice needs both sensor columns fixed; see {@link HiveDataReader}.
      */
-    static final TableLayout<TelemetryRow> TELEMETRY = new TableLayout<>(TableNames.HIVE_TELEMETRY,
-            List.of("hive_id", "day", "shard"), List.of("sensor_type", "sensor_id"), "reading_time",
+    static final TableLayout<TelemetryRow> TELEMETRY = new TableLayout<>(
+            TableNames.HIVE_TELEMETRY,
+            List.of("hive_id", "day", "shard"),
+            List.of("sensor_type", "sensor_id"),
+            "reading_time",
             List.of("sensor_type ASC", "sensor_id ASC", "reading_time DESC"),
             "hive_id, sensor_type, sensor_id, reading_time, value, unit, gateway_id",
-            row -> new TelemetryRow(row.getString(0), row.getString(1), row.getString(2), row.getInstant(3),
-                    row.getDouble(4), row.getString(5), row.getString(6)));
+            row -> new TelemetryRow(
+                    row.getString(0),
+                    row.getString(1),
+                    row.getString(2),
+                    row.getInstant(3),
+                    row.getDouble(4),
+                    row.getString(5),
+                    row.getString(6)));
 
     /**
      * The legacy {@code hive_telemetry} ({@code cql/legacy/}): clustering {@code (sensor_type ASC,
      * reading_time DESC)}, no sensor id; its rows read as sensor {@link Identifiers#DEFAULT_SENSOR_ID}.
      */
-    static final TableLayout<TelemetryRow> LEGACY_TELEMETRY = new TableLayout<>(TableNames.LEGACY_HIVE_TELEMETRY,
-            List.of("hive_id", "day", "shard"), List.of("sensor_type"), "reading_time",
+    static final TableLayout<TelemetryRow> LEGACY_TELEMETRY = new TableLayout<>(
+            TableNames.LEGACY_HIVE_TELEMETRY,
+            List.of("hive_id", "day", "shard"),
+            List.of("sensor_type"),
+            "reading_time",
             List.of("sensor_type ASC", "reading_time DESC"),
             "hive_id, sensor_type, reading_time, value, unit, gateway_id",
-            row -> new TelemetryRow(row.getString(0), row.getString(1), Identifiers.DEFAULT_SENSOR_ID,
-                    row.getInstant(2), row.getDouble(3), row.getString(4), row.getString(5)));
+            row -> new TelemetryRow(
+                    row.getString(0),
+                    row.getString(1),
+                    Identifiers.DEFAULT_SENSOR_ID,
+                    row.getInstant(2),
+                    row.getDouble(3),
+                    row.getString(4),
+                    row.getString(5)));
 
     /** {@code weather_readings}: clustering {@code (reading_time DESC)}. */
-    static final TableLayout<WeatherRow> WEATHER = new TableLayout<>(TableNames.WEATHER_READINGS,
-            List.of("station_id", "day", "shard"), List.of(), "reading_time", List.of("reading_time DESC"),
+    static final TableLayout<WeatherRow> WEATHER = new TableLayout<>(
+            TableNames.WEATHER_READINGS,
+            List.of("station_id", "day", "shard"),
+            List.of(),
+            "reading_time",
+            List.of("reading_time DESC"),
             "station_id, reading_time, temperature_c, relative_humidity, pressure_hpa, wind_speed_ms, "
                     + "wind_direction_deg, rainfall_mm, solar_radiation_wm2",
-            row -> new WeatherRow(row.getString(0), row.getInstant(1), boxed(row, 2), boxed(row, 3), boxed(row, 4),
-                    boxed(row, 5), boxed(row, 6), boxed(row, 7), boxed(row, 8)));
+            row -> new WeatherRow(
+                    row.getString(0),
+                    row.getInstant(1),
+                    boxed(row, 2),
+                    boxed(row, 3),
+                    boxed(row, 4),
+                    boxed(row, 5),
+                    boxed(row, 6),
+                    boxed(row, 7),
+                    boxed(row, 8)));
 
     /**
      * {@code agent_alerts_v2}: clustering {@code (alert_time DESC, alert_id ASC)}, so rows of one
      * millisecond come back by alert id ascending in either time order; the merge sorts them.
      */
-    static final TableLayout<AlertRow> ALERTS = new TableLayout<>(TableNames.AGENT_ALERTS,
-            List.of("agent_id", "day"), List.of(), "alert_time", List.of("alert_time DESC", "alert_id ASC"),
+    static final TableLayout<AlertRow> ALERTS = new TableLayout<>(
+            TableNames.AGENT_ALERTS,
+            List.of("agent_id", "day"),
+            List.of(),
+            "alert_time",
+            List.of("alert_time DESC", "alert_id ASC"),
             "agent_id, alert_time, alert_id, hive_id, severity, alert_type, message",
-            row -> new AlertRow(row.getString(0), row.getInstant(1), row.getString(2), row.getString(3),
-                    row.getString(4), row.getString(5), row.getString(6)));
+            row -> new AlertRow(
+                    row.getString(0),
+                    row.getInstant(1),
+                    row.getString(2),
+                    row.getString(3),
+                    row.getString(4),
+                    row.getString(5),
+                    row.getString(6)));
 
     /**
      * The legacy {@code agent_alerts} ({@code cql/legacy/}): clustering {@code (alert_time DESC)};
      * its rows read with the alert id derived from their content ({@link AlertIds#derive}).
      */
-    static final TableLayout<AlertRow> LEGACY_ALERTS = new TableLayout<>(TableNames.LEGACY_AGENT_ALERTS,
-            List.of("agent_id", "day"), List.of(), "alert_time", List.of("alert_time DESC"),
+    static final TableLayout<AlertRow> LEGACY_ALERTS = new TableLayout<>(
+            TableNames.LEGACY_AGENT_ALERTS,
+            List.of("agent_id", "day"),
+            List.of(),
+            "alert_time",
+            List.of("alert_time DESC"),
             "agent_id, alert_time, hive_id, severity, alert_type, message",
-            row -> new AlertRow(row.getString(0), row.getInstant(1),
+            row -> new AlertRow(
+                    row.getString(0),
+                    row.getInstant(1),
                     AlertIds.derive(row.getString(2), row.getString(3), row.getString(4), row.getString(5)),
-                    row.getString(2), row.getString(3), row.getString(4), row.getString(5)));
+                    row.getString(2),
+                    row.getString(3),
+                    row.getString(4),
+                    row.getString(5)));
 
     /** {@code hive_activity}: one partition per hive, clustering {@code (day DESC, hour DESC)}. */
-    static final TableLayout<ActivityRow> ACTIVITY = new TableLayout<>(TableNames.HIVE_ACTIVITY,
-            List.of("hive_id"), List.of(), null, List.of("day DESC", "hour DESC"),
+    static final TableLayout<ActivityRow> ACTIVITY = new TableLayout<>(
+            TableNames.HIVE_ACTIVITY,
+            List.of("hive_id"),
+            List.of(),
+            null,
+            List.of("day DESC", "hour DESC"),
             "hive_id, day, hour, bees_in, bees_out, samples",
-            row -> new ActivityRow(row.getString(0), row.getLocalDate(1), row.getInt(2), row.getLong(3),
-                    row.getLong(4), row.getInt(5)));
+            row -> new ActivityRow(
+                    row.getString(0),
+                    row.getLocalDate(1),
+                    row.getInt(2),
+                    row.getLong(3),
+                    row.getLong(4),
+                    row.getInt(5)));
 
     private final String name;
     private final List<String> partitionKey;
@@ -102,8 +159,14 @@ final class TableLayout<R extends TimedRow> {
      * @param columns       the columns read, in the order {@code mapper} takes them
      * @param mapper        a row of those columns as a record
      */
-    private TableLayout(String name, List<String> partitionKey, List<String> seriesColumns, String timeColumn,
-            List<String> clustering, String columns, Function<Row, R> mapper) {
+    private TableLayout(
+            String name,
+            List<String> partitionKey,
+            List<String> seriesColumns,
+            String timeColumn,
+            List<String> clustering,
+            String columns,
+            Function<Row, R> mapper) {
         this.name = name;
         this.partitionKey = partitionKey;
         this.seriesColumns = seriesColumns;
@@ -141,12 +204,21 @@ final class TableLayout<R extends TimedRow> {
         StringBuilder cql = select(columns, keyspace, table);
         seriesColumns.forEach(column -> cql.append(" AND ").append(column).append(" = ?"));
         if (timeColumn != null) {
-            cql.append(" AND ").append(timeColumn).append(" >= ? AND ").append(timeColumn).append(" < ?");
+            cql.append(" AND ")
+                    .append(timeColumn)
+                    .append(" >= ? AND ")
+                    .append(timeColumn)
+                    .append(" < ?");
         } else {
             cql.append(" AND (day, hour) >= (?, ?) AND (day, hour) < (?, ?)");
         }
-        return cql.append(" ORDER BY ").append(String.join(", ", order == ReadOrder.DESC ? clustering
-                : clustering.stream().map(TableLayout::reversed).toList())).toString();
+        return cql.append(" ORDER BY ")
+                .append(String.join(
+                        ", ",
+                        order == ReadOrder.DESC
+                                ? clustering
+                                : clustering.stream().map(TableLayout::reversed).toList()))
+                .toString();
     }
 
     /**
@@ -192,13 +264,19 @@ final class TableLayout<R extends TimedRow> {
      */
     String typesCql(String keyspace, String table, boolean timeBounds) {
         if (seriesColumns.isEmpty() || (timeBounds && seriesColumns.size() > 1)) {
-            throw new IllegalStateException(name + " cannot read sensor types together"
-                    + (timeBounds ? " within a time slice" : ""));
+            throw new IllegalStateException(
+                    name + " cannot read sensor types together" + (timeBounds ? " within a time slice" : ""));
         }
-        StringBuilder cql = select(columns, keyspace, table).append(" AND ").append(seriesColumns.get(0))
+        StringBuilder cql = select(columns, keyspace, table)
+                .append(" AND ")
+                .append(seriesColumns.get(0))
                 .append(" IN ?");
         if (timeBounds) {
-            cql.append(" AND ").append(timeColumn).append(" >= ? AND ").append(timeColumn).append(" < ?");
+            cql.append(" AND ")
+                    .append(timeColumn)
+                    .append(" >= ? AND ")
+                    .append(timeColumn)
+                    .append(" < ?");
         }
         return cql.toString();
     }
@@ -238,8 +316,12 @@ final class TableLayout<R extends TimedRow> {
             throw new IllegalStateException(name + " has no sensor ids to list");
         }
         String series = String.join(", ", seriesColumns);
-        return select(series, keyspace, table).append(" AND ").append(seriesColumns.get(0)).append(" IN ? GROUP BY ")
-                .append(series).toString();
+        return select(series, keyspace, table)
+                .append(" AND ")
+                .append(seriesColumns.get(0))
+                .append(" IN ? GROUP BY ")
+                .append(series)
+                .toString();
     }
 
     /**
@@ -266,8 +348,13 @@ final class TableLayout<R extends TimedRow> {
     }
 
     private StringBuilder select(String selected, String keyspace, String table) {
-        StringBuilder cql = new StringBuilder("SELECT ").append(selected).append(" FROM ").append(keyspace)
-                .append('.').append(table).append(" WHERE ");
+        StringBuilder cql = new StringBuilder("SELECT ")
+                .append(selected)
+                .append(" FROM ")
+                .append(keyspace)
+                .append('.')
+                .append(table)
+                .append(" WHERE ");
         for (int i = 0; i < partitionKey.size(); i++) {
             cql.append(i == 0 ? "" : " AND ").append(partitionKey.get(i)).append(" = ?");
         }
@@ -275,7 +362,8 @@ final class TableLayout<R extends TimedRow> {
     }
 
     private static String reversed(String clusteringOrder) {
-        return clusteringOrder.endsWith(" DESC") ? clusteringOrder.replace(" DESC", " ASC")
+        return clusteringOrder.endsWith(" DESC")
+                ? clusteringOrder.replace(" DESC", " ASC")
                 : clusteringOrder.replace(" ASC", " DESC");
     }
 

@@ -28,8 +28,7 @@ final class TableOutput {
 
     private static final String GAP = "  ";
 
-    private TableOutput() {
-    }
+    private TableOutput() {}
 
     /**
      * @param columns    the columns, not empty
@@ -117,8 +116,10 @@ final class TableOutput {
         StringBuilder out = null;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            boolean escape = Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
-                    || c == '\u2028' || c == '\u2029';
+            boolean escape = Character.isISOControl(c)
+                    || Character.getType(c) == Character.FORMAT
+                    || c == '\u2028'
+                    || c == '\u2029';
             if (escape && out == null) {
                 out = new StringBuilder(text.length() + 16).append(text, 0, i);
             }

@@ -1,11 +1,10 @@
 package io.apiary.ingest.read;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiPredicate;
-
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.Row;
 
 /**
  * The cursors of a read of {@code hive_telemetry_v2} and, during a migration, of the legacy
@@ -66,23 +65,23 @@ final class TelemetryPlanner {
 
     private ReadPlanner.Plan<TelemetryRow> plan() {
         SeriesTable<TelemetryRow> table = SeriesTable.TELEMETRY;
-        List<SeriesTable.SeriesSlice> parts = table.multiSeriesSlices(base.request.entity(), selection.types(),
-                base.range, base.settings.telemetrySchemes());
+        List<SeriesTable.SeriesSlice> parts = table.multiSeriesSlices(
+                base.request.entity(), selection.types(), base.range, base.settings.telemetrySchemes());
         if (legacyTable.isEmpty()) { // during a migration every partition is read, in both tables
             parts = base.existing(parts, table.name());
         }
         for (SeriesTable.SeriesSlice part : parts) {
             SensorSelection.Sensor one = selection.single(part.series());
             if (one != null && !legacyTypes.contains(one.sensorType())) {
-                base.add(base.streamed(table.layout(), part.slice(), List.of(one.sensorType(), one.sensorId()),
-                        base.pageSize));
+                base.add(base.streamed(
+                        table.layout(), part.slice(), List.of(one.sensorType(), one.sensorId()), base.pageSize));
             } else {
                 base.add(sensorsOfTypes(part.slice(), part.series()));
             }
         }
         if (!legacyTypes.isEmpty()) {
-            for (SeriesTable.SeriesSlice part : table.multiSeriesSlices(base.request.entity(), legacyTypes,
-                    base.range, base.settings.telemetrySchemes())) {
+            for (SeriesTable.SeriesSlice part : table.multiSeriesSlices(
+                    base.request.entity(), legacyTypes, base.range, base.settings.telemetrySchemes())) {
                 base.add(legacyCursor(part.slice().inLegacyTable(legacyTable), part.series()));
             }
         }
@@ -97,29 +96,41 @@ final class TelemetryPlanner {
         TableLayout<TelemetryRow> layout = SeriesTable.TELEMETRY.layout();
         String description = base.description(slice, String.join(", ", types));
         String keyspace = base.settings.keyspace();
-        return new BufferedPartitionCursor<>(slice, description,
-                base.backend.request(slice.table(), layout.typesCql(keyspace, slice.table(), false),
-                        layout.typesValues(base.request.entity(), slice, types, false), base.settings.pageSize()),
+        return new BufferedPartitionCursor<>(
+                slice,
+                description,
+                base.backend.request(
+                        slice.table(),
+                        layout.typesCql(keyspace, slice.table(), false),
+                        layout.typesValues(base.request.entity(), slice, types, false),
+                        base.settings.pageSize()),
                 layout::map,
-                row -> slice.contains(row.readingTime().toEpochMilli()) && needed.test(row.sensorType(), row.sensorId()),
+                row -> slice.contains(row.readingTime().toEpochMilli())
+                        && needed.test(row.sensorType(), row.sensorId()),
                 requests -> {
                     List<SensorSelection.Sensor> sensors = sensorsIn(slice, types, description, requests);
                     int rows = base.perSeriesPage(sensors.size());
-                    return sensors.stream().map(s -> base.streamed(layout, slice, List.of(s.sensorType(),
-                            s.sensorId()), rows)).toList();
+                    return sensors.stream()
+                            .map(s -> base.streamed(layout, slice, List.of(s.sensorType(), s.sensorId()), rows))
+                            .toList();
                 },
-                base.rowOrder, base.maxBufferedRows);
+                base.rowOrder,
+                base.maxBufferedRows);
     }
 
     /** The needed sensors of some types that a hive_telemetry_v2 partition holds ({@code GROUP BY}). */
-    private List<SensorSelection.Sensor> sensorsIn(SeriesTable.Slice slice, List<String> types, String description,
-            PartitionCursor.Requests requests) {
+    private List<SensorSelection.Sensor> sensorsIn(
+            SeriesTable.Slice slice, List<String> types, String description, PartitionCursor.Requests requests) {
         TableLayout<TelemetryRow> layout = SeriesTable.TELEMETRY.layout();
         List<Object> values = layout.keyValues(base.request.entity(), slice);
         values.add(List.copyOf(types));
-        AsyncResultSet page = PartitionCursor.await(requests.send(base.backend.request(slice.table(),
-                layout.sensorsCql(base.settings.keyspace(), slice.table()), values.toArray(),
-                base.settings.pageSize())), "the sensors of " + description);
+        AsyncResultSet page = PartitionCursor.await(
+                requests.send(base.backend.request(
+                        slice.table(),
+                        layout.sensorsCql(base.settings.keyspace(), slice.table()),
+                        values.toArray(),
+                        base.settings.pageSize())),
+                "the sensors of " + description);
         List<SensorSelection.Sensor> sensors = new ArrayList<>();
         while (true) {
             for (Row row : page.currentPage()) {
@@ -142,11 +153,20 @@ final class TelemetryPlanner {
             return base.streamed(legacy, slice, types, base.pageSize);
         }
         int rows = base.perSeriesPage(types.size());
-        return new BufferedPartitionCursor<>(slice, base.description(slice, String.join(", ", types)),
-                base.backend.request(slice.table(), legacy.typesCql(base.settings.keyspace(), slice.table(), true),
-                        legacy.typesValues(base.request.entity(), slice, types, true), base.settings.pageSize()),
-                legacy::map, row -> true,
-                requests -> types.stream().map(type -> base.streamed(legacy, slice, List.of(type), rows)).toList(),
-                base.rowOrder, base.maxBufferedRows);
+        return new BufferedPartitionCursor<>(
+                slice,
+                base.description(slice, String.join(", ", types)),
+                base.backend.request(
+                        slice.table(),
+                        legacy.typesCql(base.settings.keyspace(), slice.table(), true),
+                        legacy.typesValues(base.request.entity(), slice, types, true),
+                        base.settings.pageSize()),
+                legacy::map,
+                row -> true,
+                requests -> types.stream()
+                        .map(type -> base.streamed(legacy, slice, List.of(type), rows))
+                        .toList(),
+                base.rowOrder,
+                base.maxBufferedRows);
     }
 }

@@ -19,8 +19,15 @@ import java.util.Objects;
  * @param unit        the unit the gateway sent (e.g. {@code degC}, {@code %RH}), null when it sent none
  * @param gatewayId   the gateway that sent the reading, null if the column is empty
  */
-public record TelemetryRow(String hiveId, String sensorType, String sensorId, Instant readingTime, double value,
-        String unit, String gatewayId) implements TimedRow {
+public record TelemetryRow(
+        String hiveId,
+        String sensorType,
+        String sensorId,
+        Instant readingTime,
+        double value,
+        String unit,
+        String gatewayId)
+        implements TimedRow {
 
     /** Checks the non-null fields. */
     public TelemetryRow {

@@ -24,8 +24,8 @@ public record TimeRange(Instant from, Instant to) {
         from = Instant.ofEpochMilli(from.toEpochMilli());
         to = Instant.ofEpochMilli(to.toEpochMilli());
         if (!to.isAfter(from)) {
-            throw new IllegalArgumentException("the end of a time range (" + to + ") must be after its start ("
-                    + from + ")");
+            throw new IllegalArgumentException(
+                    "the end of a time range (" + to + ") must be after its start (" + from + ")");
         }
     }
 
@@ -41,7 +41,8 @@ public record TimeRange(Instant from, Instant to) {
         if (last.isBefore(first)) {
             throw new IllegalArgumentException("the last day (" + last + ") is before the first (" + first + ")");
         }
-        return new TimeRange(first.atStartOfDay().toInstant(ZoneOffset.UTC),
+        return new TimeRange(
+                first.atStartOfDay().toInstant(ZoneOffset.UTC),
                 last.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC));
     }
 

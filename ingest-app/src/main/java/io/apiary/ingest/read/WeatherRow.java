@@ -17,8 +17,16 @@ import java.util.Objects;
  * @param rainfallMm        rainfall, millimetres, nullable
  * @param solarRadiationWm2 solar radiation, watts per square metre, nullable
  */
-public record WeatherRow(String stationId, Instant readingTime, Double temperatureC, Double relativeHumidity,
-        Double pressureHpa, Double windSpeedMs, Double windDirectionDeg, Double rainfallMm, Double solarRadiationWm2)
+public record WeatherRow(
+        String stationId,
+        Instant readingTime,
+        Double temperatureC,
+        Double relativeHumidity,
+        Double pressureHpa,
+        Double windSpeedMs,
+        Double windDirectionDeg,
+        Double rainfallMm,
+        Double solarRadiationWm2)
         implements TimedRow {
 
     /** Checks the non-null fields. */

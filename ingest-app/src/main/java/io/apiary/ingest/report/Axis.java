@@ -12,8 +12,22 @@ final class Axis {
     private static final long MINUTE = 60_000L;
     private static final long HOUR = 60 * MINUTE;
     private static final long DAY = 24 * HOUR;
-    private static final long[] TIME_STEPS = {MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR,
-        3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, 7 * DAY, 14 * DAY, 28 * DAY};
+    private static final long[] TIME_STEPS = {
+        MINUTE,
+        5 * MINUTE,
+        15 * MINUTE,
+        30 * MINUTE,
+        HOUR,
+        2 * HOUR,
+        3 * HOUR,
+        6 * HOUR,
+        12 * HOUR,
+        DAY,
+        2 * DAY,
+        7 * DAY,
+        14 * DAY,
+        28 * DAY
+    };
 
     /**
      * Value ticks: round numbers covering a range.
@@ -76,8 +90,7 @@ final class Axis {
      * @param upper the first label line ({@code HH:mm}, or the date when ticks are whole days)
      * @param lower the second label line (the date where it changes), empty if none
      */
-    record TimeTick(long time, String upper, String lower) {
-    }
+    record TimeTick(long time, String upper, String lower) {}
 
     /**
      * @param from     the axis' start, epoch milliseconds
@@ -109,6 +122,5 @@ final class Axis {
         return ticks;
     }
 
-    private Axis() {
-    }
+    private Axis() {}
 }

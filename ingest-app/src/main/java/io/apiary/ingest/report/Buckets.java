@@ -1,12 +1,11 @@
 package io.apiary.ingest.report;
 
+import io.apiary.ingest.read.ActivityRow;
+import io.apiary.ingest.read.TelemetryRow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import io.apiary.ingest.read.ActivityRow;
-import io.apiary.ingest.read.TelemetryRow;
 
 /**
  * Groups readings of one sensor into UTC time buckets (the hourly table's hours, the charts'
@@ -23,8 +22,7 @@ final class Buckets {
      * @param max   greatest value
      * @param count number of readings, at least 1
      */
-    record Bucket(long start, double mean, double min, double max, int count) {
-    }
+    record Bucket(long start, double mean, double min, double max, int count) {}
 
     /**
      * A hive's bee traffic in one UTC hour.
@@ -34,11 +32,9 @@ final class Buckets {
      * @param out     bees that left
      * @param samples entrance-counter samples
      */
-    record HourActivity(long start, long in, long out, long samples) {
-    }
+    record HourActivity(long start, long in, long out, long samples) {}
 
-    private Buckets() {
-    }
+    private Buckets() {}
 
     /**
      * @param rows activity rows, any order; rows of the same hour are summed

@@ -1,12 +1,11 @@
 package io.apiary.ingest.report;
 
-import java.time.Instant;
-import java.util.List;
-import java.util.Objects;
-
 import io.apiary.ingest.read.ActivityRow;
 import io.apiary.ingest.read.TelemetryRow;
 import io.apiary.ingest.read.TimeRange;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * What {@link HtmlReport} renders: one hive's rows over a time range. Immutable (the lists are
@@ -20,8 +19,13 @@ import io.apiary.ingest.read.TimeRange;
  *                       that the same input renders the same bytes)
  * @param readStatistics one line about the read (e.g. {@code 14 partitions read in 1.2 s}), or null
  */
-public record HiveReport(String hiveId, TimeRange range, List<TelemetryRow> readings, List<ActivityRow> activity,
-        Instant generatedAt, String readStatistics) {
+public record HiveReport(
+        String hiveId,
+        TimeRange range,
+        List<TelemetryRow> readings,
+        List<ActivityRow> activity,
+        Instant generatedAt,
+        String readStatistics) {
 
     /** Checks the non-null fields and copies the lists. */
     public HiveReport {

@@ -1,5 +1,13 @@
 package io.apiary.ingest.report;
 
+import io.apiary.ingest.read.ActivityRow;
+import io.apiary.ingest.read.HiveDataReader;
+import io.apiary.ingest.read.MergedRows;
+import io.apiary.ingest.read.ReadRequest;
+import io.apiary.ingest.read.ReadStats;
+import io.apiary.ingest.read.SeriesTable;
+import io.apiary.ingest.read.TelemetryRow;
+import io.apiary.ingest.read.TimeRange;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,15 +17,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-
-import io.apiary.ingest.read.ActivityRow;
-import io.apiary.ingest.read.HiveDataReader;
-import io.apiary.ingest.read.MergedRows;
-import io.apiary.ingest.read.ReadRequest;
-import io.apiary.ingest.read.ReadStats;
-import io.apiary.ingest.read.SeriesTable;
-import io.apiary.ingest.read.TelemetryRow;
-import io.apiary.ingest.read.TimeRange;
 
 /**
  * Reads one hive's readings and hourly activity over a range and writes them as a
@@ -41,15 +40,21 @@ public final class HiveReportFile {
          *         partitions of hive_telemetry_v2 (672 requests) in 0.81 s; 168 hours from hive_activity in 0.04 s}
          */
         public String summary() {
-            return String.format(Locale.ROOT, "%,d readings from %,d partitions of %s (%,d requests) in "
-                    + "%.2f s; %,d hours from hive_activity in %.2f s", readings, telemetry.partitionsRead(),
-                    telemetry.tablesText(), telemetry.requests(), telemetry.elapsed().toNanos() / 1e9, hours,
+            return String.format(
+                    Locale.ROOT,
+                    "%,d readings from %,d partitions of %s (%,d requests) in "
+                            + "%.2f s; %,d hours from hive_activity in %.2f s",
+                    readings,
+                    telemetry.partitionsRead(),
+                    telemetry.tablesText(),
+                    telemetry.requests(),
+                    telemetry.elapsed().toNanos() / 1e9,
+                    hours,
                     activity.elapsed().toNanos() / 1e9);
         }
     }
 
-    private HiveReportFile() {
-    }
+    private HiveReportFile() {}
 
     /**
      * A file name for a hive's report: {@code hive-ID-FROM-TO.html}, every character other than
@@ -80,8 +85,9 @@ public final class HiveReportFile {
      * @throws io.apiary.ingest.read.ReadException if Cassandra cannot answer
      * @throws IOException          if the file cannot be written
      */
-    public static Written write(HiveDataReader reader, String hive, TimeRange range, Path file, Instant generatedAt,
-            int maxReadings) throws IOException {
+    public static Written write(
+            HiveDataReader reader, String hive, TimeRange range, Path file, Instant generatedAt, int maxReadings)
+            throws IOException {
         checkTarget(file);
         List<TelemetryRow> readings = new ArrayList<>();
         ReadStats telemetryStats;
@@ -104,8 +110,13 @@ public final class HiveReportFile {
         }
         Path target = checkTarget(file);
         Written written = new Written(target, readings.size(), hours.size(), telemetryStats, activityStats);
-        String html = HtmlReport.render(new HiveReport(hive, range, readings, hours,
-                generatedAt.truncatedTo(java.time.temporal.ChronoUnit.SECONDS), written.summary()));
+        String html = HtmlReport.render(new HiveReport(
+                hive,
+                range,
+                readings,
+                hours,
+                generatedAt.truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
+                written.summary()));
         if (target.getParent() != null) {
             Files.createDirectories(target.getParent());
         }
@@ -137,7 +148,8 @@ public final class HiveReportFile {
             if (Files.exists(target)) {
                 target = target.toRealPath();
                 if (!Files.isRegularFile(target)) {
-                    throw new IllegalArgumentException(target + " exists and is not a regular file: choose a file name");
+                    throw new IllegalArgumentException(
+                            target + " exists and is not a regular file: choose a file name");
                 }
                 if (!Files.isWritable(target)) {
                     throw new IllegalArgumentException(target + " cannot be written");

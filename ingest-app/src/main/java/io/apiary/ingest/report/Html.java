@@ -6,8 +6,7 @@ package io.apiary.ingest.report;
  */
 final class Html {
 
-    private Html() {
-    }
+    private Html() {}
 
     /**
      * Text safe in element content and in double- or single-quoted attribute values.
@@ -31,7 +30,8 @@ final class Html {
                 case '"' -> out.append("&quot;");
                 case '\'' -> out.append("&#39;");
                 default -> {
-                    if (Character.isHighSurrogate(c) && i + 1 < text.length()
+                    if (Character.isHighSurrogate(c)
+                            && i + 1 < text.length()
                             && Character.isLowSurrogate(text.charAt(i + 1))) {
                         out.append(c).append(text.charAt(++i));
                     } else if (allowedInXml(c)) {

@@ -2,13 +2,12 @@ package io.apiary.ingest.report;
 
 import static io.apiary.ingest.report.Html.escape;
 
+import io.apiary.ingest.read.TelemetryRow;
+import io.apiary.ingest.report.Buckets.HourActivity;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-
-import io.apiary.ingest.read.TelemetryRow;
-import io.apiary.ingest.report.Buckets.HourActivity;
 
 /**
  * Renders a {@link HiveReport} as one self-contained HTML file for analysts: header and summary, a
@@ -66,8 +65,7 @@ public final class HtmlReport {
               thead th { position: static; } }
             """;
 
-    private HtmlReport() {
-    }
+    private HtmlReport() {}
 
     /**
      * @param report the report, not null
@@ -86,29 +84,47 @@ public final class HtmlReport {
             to = Math.max(to, h.start() + HOUR);
         }
         Map<String, Map<String, List<TelemetryRow>>> bySensor = report.readings().stream()
-                .collect(Collectors.groupingBy(TelemetryRow::sensorType, TreeMap::new,
+                .collect(Collectors.groupingBy(
+                        TelemetryRow::sensorType,
+                        TreeMap::new,
                         Collectors.groupingBy(TelemetryRow::sensorId, TreeMap::new, Collectors.toList())));
         long span = to - from;
         List<SensorSeries> series = bySensor.entrySet().stream()
-                .flatMap(type -> type.getValue().entrySet().stream().map(sensor -> SensorSeries.of(type.getKey(),
-                        sensor.getKey(), type.getValue().size(), sensor.getValue(), span)))
+                .flatMap(type -> type.getValue().entrySet().stream()
+                        .map(sensor -> SensorSeries.of(
+                                type.getKey(), sensor.getKey(), type.getValue().size(), sensor.getValue(), span)))
                 .toList();
 
         String range = ReportFormat.range(report.range());
         StringBuilder html = new StringBuilder(1 << 16);
         html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>")
-                .append("<title>Hive ").append(escape(report.hiveId())).append(" – ").append(range).append("</title>")
-                .append("<style>\n").append(STYLE).append("</style></head>\n<body>\n<header><h1>Hive ")
-                .append(escape(report.hiveId())).append("</h1><p class=\"meta\">").append(range)
-                .append(" · generated ").append(ReportFormat.second(report.generatedAt())).append(" UTC</p>");
+                .append("<title>Hive ")
+                .append(escape(report.hiveId()))
+                .append(" – ")
+                .append(range)
+                .append("</title>")
+                .append("<style>\n")
+                .append(STYLE)
+                .append("</style></head>\n<body>\n<header><h1>Hive ")
+                .append(escape(report.hiveId()))
+                .append("</h1><p class=\"meta\">")
+                .append(range)
+                .append(" · generated ")
+                .append(ReportFormat.second(report.generatedAt()))
+                .append(" UTC</p>");
         if (report.readStatistics() != null) {
-            html.append("<p class=\"meta stats\">Read: ").append(escape(report.readStatistics())).append("</p>");
+            html.append("<p class=\"meta stats\">Read: ")
+                    .append(escape(report.readStatistics()))
+                    .append("</p>");
         }
         html.append("</header>\n");
         if (report.isEmpty()) {
             html.append("<section class=\"empty\"><p><strong>No data was found for hive ")
-                    .append(escape(report.hiveId())).append(" in ").append(range).append(".</strong></p>")
+                    .append(escape(report.hiveId()))
+                    .append(" in ")
+                    .append(range)
+                    .append(".</strong></p>")
                     .append("<p>Check the hive id (it is matched exactly, case included) and the date range ")
                     .append("(days are UTC days).</p></section>\n");
         } else {
@@ -116,7 +132,8 @@ public final class HtmlReport {
             sensors(html, series, from, to);
             activity(html, hours, from, to);
             html.append("<section class=\"hourly\"><h2>Hourly figures (UTC)</h2>")
-                    .append(ReportTables.hourly(series, hours)).append("</section>\n");
+                    .append(ReportTables.hourly(series, hours))
+                    .append("</section>\n");
             if (!series.isEmpty()) {
                 html.append("<section class=\"raw\"><h2>Raw readings</h2>");
                 series.forEach(s -> html.append(ReportTables.raw(s)).append('\n'));
@@ -127,17 +144,28 @@ public final class HtmlReport {
     }
 
     private static void summary(StringBuilder html, List<SensorSeries> series, List<HourActivity> hours, long span) {
-        String readings = series.isEmpty() ? "none" : series.stream()
-                .map(s -> escape(s.label()) + ": " + ReportFormat.count(s.readings().size()))
-                .collect(Collectors.joining(" · "));
+        String readings = series.isEmpty()
+                ? "none"
+                : series.stream()
+                        .map(s -> escape(s.label()) + ": "
+                                + ReportFormat.count(s.readings().size()))
+                        .collect(Collectors.joining(" · "));
         long in = hours.stream().mapToLong(HourActivity::in).sum();
         long out = hours.stream().mapToLong(HourActivity::out).sum();
         html.append("<section class=\"summary\"><h2>Summary</h2><table class=\"summary\"><tbody>")
-                .append("<tr><th scope=\"row\">Readings per sensor</th><td>").append(readings).append("</td></tr>")
-                .append("<tr><th scope=\"row\">Bees in / out</th><td>").append(ReportFormat.count(in)).append(" / ")
-                .append(ReportFormat.count(out)).append("</td></tr>")
-                .append("<tr><th scope=\"row\">Hours with activity data</th><td>").append(ReportFormat.count(hours.size()))
-                .append(" of ").append(ReportFormat.count((span + HOUR - 1) / HOUR)).append("</td></tr>")
+                .append("<tr><th scope=\"row\">Readings per sensor</th><td>")
+                .append(readings)
+                .append("</td></tr>")
+                .append("<tr><th scope=\"row\">Bees in / out</th><td>")
+                .append(ReportFormat.count(in))
+                .append(" / ")
+                .append(ReportFormat.count(out))
+                .append("</td></tr>")
+                .append("<tr><th scope=\"row\">Hours with activity data</th><td>")
+                .append(ReportFormat.count(hours.size()))
+                .append(" of ")
+                .append(ReportFormat.count((span + HOUR - 1) / HOUR))
+                .append("</td></tr>")
                 .append("</tbody></table></section>\n");
     }
 
@@ -147,30 +175,41 @@ public final class HtmlReport {
             html.append("<p class=\"note\">No sensor readings in this range.</p>");
         }
         for (SensorSeries s : series) {
-            html.append("<figure><figcaption><strong>").append(escape(s.label())).append("</strong> – ")
+            html.append("<figure><figcaption><strong>")
+                    .append(escape(s.label()))
+                    .append("</strong> – ")
                     .append(ReportFormat.count(s.readings().size(), "reading", "readings"));
             if (s.mixedUnits()) {
-                html.append("; <strong>units differ</strong>: ").append(escape(s.unitLabel()))
+                html.append("; <strong>units differ</strong>: ")
+                        .append(escape(s.unitLabel()))
                         .append(" and readings without a unit are plotted on one axis");
             } else if (!s.unitLabel().isEmpty()) {
                 html.append(", unit ").append(escape(s.unitLabel()));
             }
             if (s.downsampled()) {
-                html.append("; more than ").append(ReportFormat.count(SensorSeries.MAX_POINTS))
-                        .append(", so plotted as ").append(ReportFormat.count(s.points().size())).append(' ')
-                        .append(duration(s.bucketWidth())).append(" means (line) with their min–max (band)");
+                html.append("; more than ")
+                        .append(ReportFormat.count(SensorSeries.MAX_POINTS))
+                        .append(", so plotted as ")
+                        .append(ReportFormat.count(s.points().size()))
+                        .append(' ')
+                        .append(duration(s.bucketWidth()))
+                        .append(" means (line) with their min–max (band)");
             }
             if (s.unplotted() > 0) {
                 html.append("; ").append(ReportFormat.count(s.unplotted())).append(" non-numeric values not plotted");
             }
-            html.append(s.sensorsOfType() == 1
-                    ? ". Sensor id " + escape(s.sensorId()) + ", the only " + escape(s.sensorType())
-                            + " sensor in this report"
-                    : ". Sensor id " + escape(s.sensorId()) + ", one of " + s.sensorsOfType() + " "
-                            + escape(s.sensorType()) + " sensors");
+            html.append(
+                    s.sensorsOfType() == 1
+                            ? ". Sensor id " + escape(s.sensorId()) + ", the only " + escape(s.sensorType())
+                                    + " sensor in this report"
+                            : ". Sensor id " + escape(s.sensorId()) + ", one of " + s.sensorsOfType() + " "
+                                    + escape(s.sensorType()) + " sensors");
             html.append(". The line is broken where readings are more than ")
-                    .append(ReportFormat.number(SensorSeries.GAP_FACTOR, 1)).append("× the median interval apart.")
-                    .append("</figcaption>").append(SvgCharts.sensorChart(s, from, to)).append("</figure>\n");
+                    .append(ReportFormat.number(SensorSeries.GAP_FACTOR, 1))
+                    .append("× the median interval apart.")
+                    .append("</figcaption>")
+                    .append(SvgCharts.sensorChart(s, from, to))
+                    .append("</figure>\n");
         }
         html.append("</section>\n");
     }
@@ -181,8 +220,10 @@ public final class HtmlReport {
             html.append("<p class=\"note\">No hourly activity data in this range.</p>");
         } else {
             html.append("<figure><figcaption>Bees in (up, blue) and out (down, orange) per hour; ")
-                    .append(hours.size()).append(" hours with data.</figcaption>")
-                    .append(SvgCharts.activityChart(hours, from, to)).append("</figure>");
+                    .append(hours.size())
+                    .append(" hours with data.</figcaption>")
+                    .append(SvgCharts.activityChart(hours, from, to))
+                    .append("</figure>");
         }
         html.append("</section>\n");
     }

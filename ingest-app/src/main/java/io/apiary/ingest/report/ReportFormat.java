@@ -1,5 +1,6 @@
 package io.apiary.ingest.report;
 
+import io.apiary.ingest.read.TimeRange;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
@@ -8,27 +9,24 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
-import io.apiary.ingest.read.TimeRange;
-
 /**
  * Locale-independent ({@link Locale#ROOT}) text of the report's numbers and UTC times. Stateless,
  * thread-safe.
  */
 final class ReportFormat {
 
-    private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm", Locale.ROOT)
-            .withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter SECOND = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss", Locale.ROOT)
-            .withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter MILLI = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSS", Locale.ROOT)
-            .withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT)
-            .withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter HOUR_MINUTE = DateTimeFormatter.ofPattern("HH:mm", Locale.ROOT)
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MINUTE =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm", Locale.ROOT).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter SECOND =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MILLI =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSS", Locale.ROOT).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter DAY =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter HOUR_MINUTE =
+            DateTimeFormatter.ofPattern("HH:mm", Locale.ROOT).withZone(ZoneOffset.UTC);
 
-    private ReportFormat() {
-    }
+    private ReportFormat() {}
 
     /** @return e.g. {@code 12,345} */
     static String count(long n) {
@@ -55,7 +53,9 @@ final class ReportFormat {
         if (!Double.isFinite(value)) {
             return Double.toString(value);
         }
-        BigDecimal rounded = BigDecimal.valueOf(value).setScale(scale, RoundingMode.HALF_EVEN).stripTrailingZeros();
+        BigDecimal rounded = BigDecimal.valueOf(value)
+                .setScale(scale, RoundingMode.HALF_EVEN)
+                .stripTrailingZeros();
         return rounded.signum() == 0 ? "0" : rounded.toPlainString();
     }
 

@@ -2,15 +2,14 @@ package io.apiary.ingest.report;
 
 import static io.apiary.ingest.report.Html.escape;
 
+import io.apiary.ingest.read.TelemetryRow;
+import io.apiary.ingest.report.Buckets.Bucket;
+import io.apiary.ingest.report.Buckets.HourActivity;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-
-import io.apiary.ingest.read.TelemetryRow;
-import io.apiary.ingest.report.Buckets.Bucket;
-import io.apiary.ingest.report.Buckets.HourActivity;
 
 /**
  * The report's tables: the numbers behind the charts. Stateless, thread-safe.
@@ -22,8 +21,7 @@ final class ReportTables {
 
     private static final long HOUR = 3_600_000L;
 
-    private ReportTables() {
-    }
+    private ReportTables() {}
 
     /**
      * @param series the sensors' series, in column order
@@ -36,7 +34,9 @@ final class ReportTables {
         TreeSet<Long> starts = new TreeSet<>();
         List<Map<Long, Bucket>> perSensor = new ArrayList<>();
         for (SensorSeries s : series) {
-            List<TelemetryRow> finite = s.readings().stream().filter(r -> Double.isFinite(r.value())).toList();
+            List<TelemetryRow> finite = s.readings().stream()
+                    .filter(r -> Double.isFinite(r.value()))
+                    .toList();
             Map<Long, Bucket> byHour = new HashMap<>();
             for (Bucket b : Buckets.of(finite, HOUR)) {
                 byHour.put(b.start(), b);
@@ -53,23 +53,36 @@ final class ReportTables {
         html.append("<div class=\"table-wrap\"><table class=\"hourly\"><thead><tr><th scope=\"col\">UTC hour</th>");
         for (SensorSeries s : series) {
             String unit = s.mixedUnits() ? "mixed units" : s.unitLabel();
-            html.append("<th scope=\"col\">").append(escape(s.label()))
-                    .append(unit.isEmpty() ? "" : " (" + escape(unit) + ")").append("<br/>mean (min–max)</th>");
+            html.append("<th scope=\"col\">")
+                    .append(escape(s.label()))
+                    .append(unit.isEmpty() ? "" : " (" + escape(unit) + ")")
+                    .append("<br/>mean (min–max)</th>");
         }
         html.append("<th scope=\"col\">bees in</th><th scope=\"col\">bees out</th><th scope=\"col\">samples</th>")
                 .append("</tr></thead><tbody>");
         for (long start : starts) {
-            html.append("<tr><th scope=\"row\">").append(ReportFormat.minute(start)).append("</th>");
+            html.append("<tr><th scope=\"row\">")
+                    .append(ReportFormat.minute(start))
+                    .append("</th>");
             for (int i = 0; i < perSensor.size(); i++) {
                 Bucket b = perSensor.get(i).get(start);
                 int d = series.get(i).decimals();
-                html.append("<td>").append(b == null ? "–" : ReportFormat.fixed(b.mean(), d) + " ("
-                        + ReportFormat.fixed(b.min(), d) + "–" + ReportFormat.fixed(b.max(), d) + ")").append("</td>");
+                html.append("<td>")
+                        .append(
+                                b == null
+                                        ? "–"
+                                        : ReportFormat.fixed(b.mean(), d) + " (" + ReportFormat.fixed(b.min(), d) + "–"
+                                                + ReportFormat.fixed(b.max(), d) + ")")
+                        .append("</td>");
             }
             HourActivity h = activity.get(start);
-            html.append("<td>").append(h == null ? "–" : ReportFormat.count(h.in())).append("</td><td>")
-                    .append(h == null ? "–" : ReportFormat.count(h.out())).append("</td><td>")
-                    .append(h == null ? "–" : ReportFormat.count(h.samples())).append("</td></tr>");
+            html.append("<td>")
+                    .append(h == null ? "–" : ReportFormat.count(h.in()))
+                    .append("</td><td>")
+                    .append(h == null ? "–" : ReportFormat.count(h.out()))
+                    .append("</td><td>")
+                    .append(h == null ? "–" : ReportFormat.count(h.samples()))
+                    .append("</td></tr>");
         }
         return html.append("</tbody></table></div>").toString();
     }
@@ -83,9 +96,14 @@ final class ReportTables {
         List<TelemetryRow> rows = series.readings();
         int shown = Math.min(rows.size(), MAX_RAW_ROWS);
         StringBuilder html = new StringBuilder(80 * shown + 512);
-        html.append("<details class=\"raw\" data-sensor=\"").append(escape(series.sensorType()))
-                .append("\" data-sensor-id=\"").append(escape(series.sensorId())).append("\"><summary>")
-                .append(escape(series.label())).append(": ").append(ReportFormat.count(rows.size()))
+        html.append("<details class=\"raw\" data-sensor=\"")
+                .append(escape(series.sensorType()))
+                .append("\" data-sensor-id=\"")
+                .append(escape(series.sensorId()))
+                .append("\"><summary>")
+                .append(escape(series.label()))
+                .append(": ")
+                .append(ReportFormat.count(rows.size()))
                 .append(rows.size() == 1 ? " reading" : " readings");
         if (shown < rows.size()) {
             html.append(" (the first ").append(ReportFormat.count(shown)).append(" are listed)");
@@ -93,13 +111,18 @@ final class ReportTables {
         html.append("</summary><div class=\"table-wrap\"><table class=\"raw\"><thead><tr><th scope=\"col\">time (UTC)")
                 .append("</th><th scope=\"col\">value</th><th scope=\"col\">unit</th></tr></thead><tbody>");
         for (TelemetryRow row : rows.subList(0, shown)) {
-            html.append("<tr><td>").append(ReportFormat.second(row.readingTime())).append("</td><td>")
-                    .append(ReportFormat.exact(row.value())).append("</td><td>").append(escape(row.unit()))
+            html.append("<tr><td>")
+                    .append(ReportFormat.second(row.readingTime()))
+                    .append("</td><td>")
+                    .append(ReportFormat.exact(row.value()))
+                    .append("</td><td>")
+                    .append(escape(row.unit()))
                     .append("</td></tr>");
         }
         html.append("</tbody></table></div>");
         if (shown < rows.size()) {
-            html.append("<p class=\"note\">").append(ReportFormat.count(rows.size() - shown))
+            html.append("<p class=\"note\">")
+                    .append(ReportFormat.count(rows.size() - shown))
                     .append(" more readings are not listed; the hourly table above covers all of them.</p>");
         }
         return html.append("</details>").toString();

@@ -1,5 +1,7 @@
 package io.apiary.ingest.report;
 
+import io.apiary.ingest.identity.Identifiers;
+import io.apiary.ingest.read.TelemetryRow;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -7,9 +9,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
-
-import io.apiary.ingest.identity.Identifiers;
-import io.apiary.ingest.read.TelemetryRow;
 
 /**
  * What a sensor's chart plots: its readings in time order, or, above {@value #MAX_POINTS} readings,
@@ -44,8 +43,24 @@ final class SensorSeries {
     private static final long HOUR = 60 * MINUTE;
     private static final long DAY = 24 * HOUR;
     /** Bucket widths tried, shortest first, in milliseconds. */
-    static final long[] BUCKET_WIDTHS = {MINUTE, 2 * MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, 30 * MINUTE,
-        HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, 7 * DAY, 14 * DAY, 28 * DAY};
+    static final long[] BUCKET_WIDTHS = {
+        MINUTE,
+        2 * MINUTE,
+        5 * MINUTE,
+        10 * MINUTE,
+        15 * MINUTE,
+        30 * MINUTE,
+        HOUR,
+        2 * HOUR,
+        3 * HOUR,
+        6 * HOUR,
+        12 * HOUR,
+        DAY,
+        2 * DAY,
+        7 * DAY,
+        14 * DAY,
+        28 * DAY
+    };
 
     /**
      * One plotted point.
@@ -56,8 +71,7 @@ final class SensorSeries {
      * @param max   the bucket's greatest reading (the reading itself when not downsampled)
      * @param count readings behind the point
      */
-    record Point(long time, double value, double min, double max, int count) {
-    }
+    record Point(long time, double value, double min, double max, int count) {}
 
     private final String sensorType;
     private final String sensorId;
@@ -71,8 +85,16 @@ final class SensorSeries {
     private final int unplotted;
     private final int decimals;
 
-    private SensorSeries(String sensorType, String sensorId, int sensorsOfType, List<TelemetryRow> readings,
-            List<Point> points, long bucketWidth, SortedSet<String> units, boolean someWithoutUnit, int unplotted) {
+    private SensorSeries(
+            String sensorType,
+            String sensorId,
+            int sensorsOfType,
+            List<TelemetryRow> readings,
+            List<Point> points,
+            long bucketWidth,
+            SortedSet<String> units,
+            boolean someWithoutUnit,
+            int unplotted) {
         this.sensorType = sensorType;
         this.sensorId = sensorId;
         this.sensorsOfType = sensorsOfType;
@@ -83,9 +105,13 @@ final class SensorSeries {
         this.units = units;
         this.someWithoutUnit = someWithoutUnit;
         this.unplotted = unplotted;
-        this.decimals = readings.stream().filter(r -> Double.isFinite(r.value()))
-                .mapToInt(r -> Math.max(0, BigDecimal.valueOf(r.value()).stripTrailingZeros().scale()))
-                .map(scale -> Math.min(scale, MAX_DECIMALS)).max().orElse(0);
+        this.decimals = readings.stream()
+                .filter(r -> Double.isFinite(r.value()))
+                .mapToInt(r -> Math.max(
+                        0, BigDecimal.valueOf(r.value()).stripTrailingZeros().scale()))
+                .map(scale -> Math.min(scale, MAX_DECIMALS))
+                .max()
+                .orElse(0);
     }
 
     /**
@@ -96,9 +122,11 @@ final class SensorSeries {
      * @param spanMillis    the chart's time span in milliseconds, positive (sizes the buckets)
      * @return the series
      */
-    static SensorSeries of(String sensorType, String sensorId, int sensorsOfType, List<TelemetryRow> readings,
-            long spanMillis) {
-        List<TelemetryRow> sorted = readings.stream().sorted(Comparator.comparing(TelemetryRow::readingTime)).toList();
+    static SensorSeries of(
+            String sensorType, String sensorId, int sensorsOfType, List<TelemetryRow> readings, long spanMillis) {
+        List<TelemetryRow> sorted = readings.stream()
+                .sorted(Comparator.comparing(TelemetryRow::readingTime))
+                .toList();
         SortedSet<String> units = new TreeSet<>();
         boolean someWithoutUnit = false;
         for (TelemetryRow row : sorted) {
@@ -108,21 +136,33 @@ final class SensorSeries {
                 units.add(row.unit());
             }
         }
-        List<TelemetryRow> plottable = sorted.stream().filter(r -> Double.isFinite(r.value())).toList();
+        List<TelemetryRow> plottable =
+                sorted.stream().filter(r -> Double.isFinite(r.value())).toList();
         long width = 0;
         List<Point> points;
         if (plottable.size() > MAX_POINTS) {
             width = bucketWidth(spanMillis);
             long half = width / 2;
             points = Buckets.of(plottable, width).stream()
-                    .map(b -> new Point(b.start() + half, b.mean(), b.min(), b.max(), b.count())).toList();
+                    .map(b -> new Point(b.start() + half, b.mean(), b.min(), b.max(), b.count()))
+                    .toList();
         } else {
-            points = plottable.stream().map(r -> {
-                double v = r.value();
-                return new Point(r.readingTime().toEpochMilli(), v, v, v, 1);
-            }).toList();
+            points = plottable.stream()
+                    .map(r -> {
+                        double v = r.value();
+                        return new Point(r.readingTime().toEpochMilli(), v, v, v, 1);
+                    })
+                    .toList();
         }
-        return new SensorSeries(sensorType, sensorId, sensorsOfType, sorted, points, width, units, someWithoutUnit,
+        return new SensorSeries(
+                sensorType,
+                sensorId,
+                sensorsOfType,
+                sorted,
+                points,
+                width,
+                units,
+                someWithoutUnit,
                 sorted.size() - plottable.size());
     }
 
@@ -155,7 +195,8 @@ final class SensorSeries {
      * @return the type alone for a type whose only sensor is {@code default}, else the type and id
      */
     static String label(String sensorType, String sensorId, int sensorsOfType) {
-        return sensorsOfType == 1 && sensorId.equals(Identifiers.DEFAULT_SENSOR_ID) ? sensorType
+        return sensorsOfType == 1 && sensorId.equals(Identifiers.DEFAULT_SENSOR_ID)
+                ? sensorType
                 : sensorType + " " + sensorId;
     }
 

@@ -2,10 +2,9 @@ package io.apiary.ingest.report;
 
 import static io.apiary.ingest.report.Html.escape;
 
-import java.util.List;
-
 import io.apiary.ingest.report.Buckets.HourActivity;
 import io.apiary.ingest.report.SensorSeries.Point;
+import java.util.List;
 
 /**
  * Draws the report's charts as inline SVG (no script, no external resource). Each chart has a
@@ -38,8 +37,7 @@ final class SvgCharts {
     private static final int BOTTOM = 46;
     private static final long HOUR = 3_600_000L;
 
-    private SvgCharts() {
-    }
+    private SvgCharts() {}
 
     /** Maps times and values to the plot area. */
     private record Frame(long from, long to, double lo, double hi) {
@@ -66,18 +64,28 @@ final class SvgCharts {
         Axis.Ticks ticks = Axis.values(lo, hi, 6);
         Frame frame = new Frame(from, to, ticks.lo(), ticks.hi());
         String unit = series.unitLabel();
-        String label = series.label() + " over time, " + (series.downsampled()
-                ? ReportFormat.count(points.size(), "bucket mean", "bucket means")
-                : ReportFormat.count(points.size(), "reading", "readings"))
+        String label = series.label() + " over time, "
+                + (series.downsampled()
+                        ? ReportFormat.count(points.size(), "bucket mean", "bucket means")
+                        : ReportFormat.count(points.size(), "reading", "readings"))
                 + (unit.isEmpty() ? "" : ", unit " + unit);
         StringBuilder svg = new StringBuilder(64 * points.size() + 4096);
-        open(svg, "chart sensor-chart", label).append(" data-sensor=\"").append(escape(series.sensorType()))
-                .append("\" data-points=\"").append(points.size()).append("\" data-sensor-id=\"")
-                .append(escape(series.sensorId())).append("\">");
+        open(svg, "chart sensor-chart", label)
+                .append(" data-sensor=\"")
+                .append(escape(series.sensorType()))
+                .append("\" data-points=\"")
+                .append(points.size())
+                .append("\" data-sensor-id=\"")
+                .append(escape(series.sensorId()))
+                .append("\">");
         valueAxis(svg, frame, ticks, false);
         timeAxis(svg, frame);
-        svg.append("<text class=\"unit\" x=\"").append(LEFT - 8).append("\" y=\"").append(TOP - 14)
-                .append("\" text-anchor=\"end\">").append(escape(series.mixedUnits() ? "mixed units" : unit))
+        svg.append("<text class=\"unit\" x=\"")
+                .append(LEFT - 8)
+                .append("\" y=\"")
+                .append(TOP - 14)
+                .append("\" text-anchor=\"end\">")
+                .append(escape(series.mixedUnits() ? "mixed units" : unit))
                 .append("</text>");
         List<List<Point>> segments = series.segments();
         if (series.downsampled()) {
@@ -85,7 +93,10 @@ final class SvgCharts {
                 svg.append("<polygon class=\"band\" points=\"");
                 segment.forEach(p -> pair(svg, frame.x(p.time()), frame.y(p.max())));
                 for (int i = segment.size() - 1; i >= 0; i--) {
-                    pair(svg, frame.x(segment.get(i).time()), frame.y(segment.get(i).min()));
+                    pair(
+                            svg,
+                            frame.x(segment.get(i).time()),
+                            frame.y(segment.get(i).min()));
                 }
                 trimAndClose(svg);
             }
@@ -93,8 +104,11 @@ final class SvgCharts {
         for (List<Point> segment : segments) {
             if (segment.size() == 1) {
                 Point p = segment.get(0);
-                svg.append("<circle class=\"lone\" r=\"2.5\" cx=\"").append(c(frame.x(p.time()))).append("\" cy=\"")
-                        .append(c(frame.y(p.value()))).append("\"/>");
+                svg.append("<circle class=\"lone\" r=\"2.5\" cx=\"")
+                        .append(c(frame.x(p.time())))
+                        .append("\" cy=\"")
+                        .append(c(frame.y(p.value())))
+                        .append("\"/>");
             } else {
                 svg.append("<polyline class=\"series\" points=\"");
                 segment.forEach(p -> pair(svg, frame.x(p.time()), frame.y(p.value())));
@@ -104,9 +118,15 @@ final class SvgCharts {
         if (points.size() <= MAX_TOOLTIPS) {
             svg.append("<g class=\"pts\">");
             for (Point p : points) {
-                svg.append("<circle class=\"pt\" r=\"4\" cx=\"").append(c(frame.x(p.time()))).append("\" cy=\"")
-                        .append(c(frame.y(p.value()))).append("\"><title>").append(ReportFormat.minute(p.time()))
-                        .append(" UTC: ").append(escape(tooltipValue(series, p))).append("</title></circle>");
+                svg.append("<circle class=\"pt\" r=\"4\" cx=\"")
+                        .append(c(frame.x(p.time())))
+                        .append("\" cy=\"")
+                        .append(c(frame.y(p.value())))
+                        .append("\"><title>")
+                        .append(ReportFormat.minute(p.time()))
+                        .append(" UTC: ")
+                        .append(escape(tooltipValue(series, p)))
+                        .append("</title></circle>");
             }
             svg.append("</g>");
         }
@@ -120,7 +140,8 @@ final class SvgCharts {
         }
         int decimals = series.decimals();
         return "mean " + ReportFormat.fixed(p.value(), decimals) + unit + " (" + ReportFormat.fixed(p.min(), decimals)
-                + "–" + ReportFormat.fixed(p.max(), decimals) + ", " + ReportFormat.count(p.count(), "reading", "readings")
+                + "–" + ReportFormat.fixed(p.max(), decimals) + ", "
+                + ReportFormat.count(p.count(), "reading", "readings")
                 + ")";
     }
 
@@ -131,12 +152,15 @@ final class SvgCharts {
      * @return the chart's {@code <svg>} element
      */
     static String activityChart(List<HourActivity> hours, long from, long to) {
-        long max = hours.stream().mapToLong(h -> Math.max(h.in(), h.out())).max().orElse(0);
+        long max =
+                hours.stream().mapToLong(h -> Math.max(h.in(), h.out())).max().orElse(0);
         Axis.Ticks ticks = Axis.values(0, Math.max(max, 1), 4);
         Frame frame = new Frame(from, to, -ticks.hi(), ticks.hi());
         StringBuilder svg = new StringBuilder(200 * hours.size() + 4096);
         open(svg, "chart activity-chart", "Bees in and out per UTC hour, " + hours.size() + " hours with data")
-                .append(" data-bars=\"").append(hours.size()).append("\">");
+                .append(" data-bars=\"")
+                .append(hours.size())
+                .append("\">");
         valueAxis(svg, frame, new Axis.Ticks(mirrored(ticks.values()), ticks.scale()), true);
         timeAxis(svg, frame);
         double hourWidth = frame.x(from + HOUR) - frame.x(from);
@@ -144,57 +168,104 @@ final class SvgCharts {
         double zero = frame.y(0);
         for (HourActivity h : hours) {
             double x = frame.x(h.start()) + (hourWidth - barWidth) / 2;
-            svg.append("<g class=\"hour\"><title>").append(ReportFormat.minute(h.start())).append(" UTC: ")
-                    .append(ReportFormat.count(h.in())).append(" in, ").append(ReportFormat.count(h.out()))
+            svg.append("<g class=\"hour\"><title>")
+                    .append(ReportFormat.minute(h.start()))
+                    .append(" UTC: ")
+                    .append(ReportFormat.count(h.in()))
+                    .append(" in, ")
+                    .append(ReportFormat.count(h.out()))
                     .append(" out</title>");
             double top = frame.y(h.in());
             bar(svg, "bar in", x, top, barWidth, zero - top);
             bar(svg, "bar out", x, zero, barWidth, frame.y(-h.out()) - zero);
             svg.append("</g>");
         }
-        svg.append("<line class=\"zero\" x1=\"").append(LEFT).append("\" x2=\"").append(WIDTH - RIGHT)
-                .append("\" y1=\"").append(c(zero)).append("\" y2=\"").append(c(zero)).append("\"/>");
+        svg.append("<line class=\"zero\" x1=\"")
+                .append(LEFT)
+                .append("\" x2=\"")
+                .append(WIDTH - RIGHT)
+                .append("\" y1=\"")
+                .append(c(zero))
+                .append("\" y2=\"")
+                .append(c(zero))
+                .append("\"/>");
         legend(svg);
         return svg.append("</svg>").toString();
     }
 
     private static List<Double> mirrored(List<Double> positive) {
-        return java.util.stream.Stream.concat(positive.stream().filter(v -> v > 0).map(v -> -v).sorted(),
-                positive.stream()).toList();
+        return java.util.stream.Stream.concat(
+                        positive.stream().filter(v -> v > 0).map(v -> -v).sorted(), positive.stream())
+                .toList();
     }
 
     private static void legend(StringBuilder svg) {
         int x = WIDTH - RIGHT - 330;
         svg.append("<g class=\"legend\">")
-                .append("<rect class=\"bar in\" x=\"").append(x).append("\" y=\"8\" width=\"14\" height=\"14\"/>")
-                .append("<text x=\"").append(x + 20).append("\" y=\"19\">bees in (entries, up)</text>")
-                .append("<rect class=\"bar out\" x=\"").append(x + 170).append("\" y=\"8\" width=\"14\" height=\"14\"/>")
-                .append("<text x=\"").append(x + 190).append("\" y=\"19\">bees out (exits, down)</text>")
+                .append("<rect class=\"bar in\" x=\"")
+                .append(x)
+                .append("\" y=\"8\" width=\"14\" height=\"14\"/>")
+                .append("<text x=\"")
+                .append(x + 20)
+                .append("\" y=\"19\">bees in (entries, up)</text>")
+                .append("<rect class=\"bar out\" x=\"")
+                .append(x + 170)
+                .append("\" y=\"8\" width=\"14\" height=\"14\"/>")
+                .append("<text x=\"")
+                .append(x + 190)
+                .append("\" y=\"19\">bees out (exits, down)</text>")
                 .append("</g>");
     }
 
     private static void bar(StringBuilder svg, String cssClass, double x, double y, double width, double height) {
-        svg.append("<rect class=\"").append(cssClass).append("\" x=\"").append(c(x)).append("\" y=\"").append(c(y))
-                .append("\" width=\"").append(c(width)).append("\" height=\"").append(c(Math.max(0, height)))
+        svg.append("<rect class=\"")
+                .append(cssClass)
+                .append("\" x=\"")
+                .append(c(x))
+                .append("\" y=\"")
+                .append(c(y))
+                .append("\" width=\"")
+                .append(c(width))
+                .append("\" height=\"")
+                .append(c(Math.max(0, height)))
                 .append("\"/>");
     }
 
     private static StringBuilder open(StringBuilder svg, String cssClass, String label) {
-        return svg.append("<svg class=\"").append(cssClass).append("\" viewBox=\"0 0 ").append(WIDTH).append(' ')
-                .append(HEIGHT).append("\" role=\"img\" aria-label=\"").append(escape(label)).append('"');
+        return svg.append("<svg class=\"")
+                .append(cssClass)
+                .append("\" viewBox=\"0 0 ")
+                .append(WIDTH)
+                .append(' ')
+                .append(HEIGHT)
+                .append("\" role=\"img\" aria-label=\"")
+                .append(escape(label))
+                .append('"');
     }
 
     private static void valueAxis(StringBuilder svg, Frame frame, Axis.Ticks ticks, boolean absolute) {
         svg.append("<g class=\"grid\">");
         for (double v : ticks.values()) {
             double y = frame.y(v);
-            svg.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(WIDTH - RIGHT).append("\" y1=\"")
-                    .append(c(y)).append("\" y2=\"").append(c(y)).append("\"/>");
+            svg.append("<line x1=\"")
+                    .append(LEFT)
+                    .append("\" x2=\"")
+                    .append(WIDTH - RIGHT)
+                    .append("\" y1=\"")
+                    .append(c(y))
+                    .append("\" y2=\"")
+                    .append(c(y))
+                    .append("\"/>");
         }
         svg.append("</g><g class=\"axis y\">");
         for (double v : ticks.values()) {
-            svg.append("<text x=\"").append(LEFT - 8).append("\" y=\"").append(c(frame.y(v) + 4))
-                    .append("\" text-anchor=\"end\">").append(ticks.label(absolute ? Math.abs(v) : v)).append("</text>");
+            svg.append("<text x=\"")
+                    .append(LEFT - 8)
+                    .append("\" y=\"")
+                    .append(c(frame.y(v) + 4))
+                    .append("\" text-anchor=\"end\">")
+                    .append(ticks.label(absolute ? Math.abs(v) : v))
+                    .append("</text>");
         }
         svg.append("</g>");
     }
@@ -202,20 +273,47 @@ final class SvgCharts {
     private static void timeAxis(StringBuilder svg, Frame frame) {
         int maxTicks = Math.max(2, (WIDTH - LEFT - RIGHT) / 80);
         double bottom = HEIGHT - BOTTOM;
-        svg.append("<g class=\"axis x\"><line x1=\"").append(LEFT).append("\" x2=\"").append(WIDTH - RIGHT)
-                .append("\" y1=\"").append(c(bottom)).append("\" y2=\"").append(c(bottom)).append("\"/>");
+        svg.append("<g class=\"axis x\"><line x1=\"")
+                .append(LEFT)
+                .append("\" x2=\"")
+                .append(WIDTH - RIGHT)
+                .append("\" y1=\"")
+                .append(c(bottom))
+                .append("\" y2=\"")
+                .append(c(bottom))
+                .append("\"/>");
         for (Axis.TimeTick tick : Axis.times(frame.from(), frame.to(), maxTicks)) {
             String x = c(frame.x(tick.time()));
-            svg.append("<line class=\"vgrid\" x1=\"").append(x).append("\" x2=\"").append(x).append("\" y1=\"")
-                    .append(TOP).append("\" y2=\"").append(c(bottom + 5)).append("\"/>")
-                    .append("<text x=\"").append(x).append("\" y=\"").append(c(bottom + 18))
-                    .append("\" text-anchor=\"middle\">").append(tick.upper()).append("</text>");
+            svg.append("<line class=\"vgrid\" x1=\"")
+                    .append(x)
+                    .append("\" x2=\"")
+                    .append(x)
+                    .append("\" y1=\"")
+                    .append(TOP)
+                    .append("\" y2=\"")
+                    .append(c(bottom + 5))
+                    .append("\"/>")
+                    .append("<text x=\"")
+                    .append(x)
+                    .append("\" y=\"")
+                    .append(c(bottom + 18))
+                    .append("\" text-anchor=\"middle\">")
+                    .append(tick.upper())
+                    .append("</text>");
             if (!tick.lower().isEmpty()) {
-                svg.append("<text x=\"").append(x).append("\" y=\"").append(c(bottom + 33))
-                        .append("\" text-anchor=\"middle\">").append(tick.lower()).append("</text>");
+                svg.append("<text x=\"")
+                        .append(x)
+                        .append("\" y=\"")
+                        .append(c(bottom + 33))
+                        .append("\" text-anchor=\"middle\">")
+                        .append(tick.lower())
+                        .append("</text>");
             }
         }
-        svg.append("<text class=\"axis-title\" x=\"").append(WIDTH - RIGHT).append("\" y=\"").append(HEIGHT - 4)
+        svg.append("<text class=\"axis-title\" x=\"")
+                .append(WIDTH - RIGHT)
+                .append("\" y=\"")
+                .append(HEIGHT - 4)
                 .append("\" text-anchor=\"end\">UTC</text></g>");
     }
 

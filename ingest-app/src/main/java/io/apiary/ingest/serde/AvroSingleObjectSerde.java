@@ -4,7 +4,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
-
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.message.BadHeaderException;
@@ -52,7 +51,8 @@ public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Se
         // Avro 1.12 only instantiates classes it trusts (CVE-2024-47561). Trust exactly the
         // classes generated from schemas/ (records and enums of one package), nothing else.
         ClassSecurityValidator.ClassSecurityPredicate previous = ClassSecurityValidator.getGlobal();
-        ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(previous,
+        ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(
+                previous,
                 c -> GENERATED_PACKAGE.equals(c.getPackageName())
                         && (SpecificRecord.class.isAssignableFrom(c) || c.isEnum())));
     }
@@ -65,8 +65,8 @@ public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Se
      * this class when it loads. Idempotent and thread-safe (system properties).
      */
     public static void limitValueSizes() {
-        for (String limit : new String[] {"org.apache.avro.limits.string.maxLength",
-                "org.apache.avro.limits.bytes.maxLength"}) {
+        for (String limit :
+                new String[] {"org.apache.avro.limits.string.maxLength", "org.apache.avro.limits.bytes.maxLength"}) {
             if (System.getProperty(limit) == null) {
                 System.setProperty(limit, Integer.toString(MAX_VALUE_BYTES));
             }
@@ -95,8 +95,8 @@ public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Se
      * @throws IllegalStateException if a kept version cannot be read or parsed
      */
     public static <T extends SpecificRecord> AvroSingleObjectSerde<T> of(Class<T> type) {
-        AvroSingleObjectSerde<T> serde = new AvroSingleObjectSerde<>(
-                SpecificData.get().getSchema(Objects.requireNonNull(type)));
+        AvroSingleObjectSerde<T> serde =
+                new AvroSingleObjectSerde<>(SpecificData.get().getSchema(Objects.requireNonNull(type)));
         ClassLoader loader = type.getClassLoader() == null ? ClassLoader.getSystemClassLoader() : type.getClassLoader();
         for (Schema kept : SchemaVersions.load(serde.schema.getName(), loader)) {
             serde.withWriterSchema(kept);
@@ -139,8 +139,7 @@ public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Se
             buffer.get(bytes);
             return bytes;
         } catch (IOException | AvroRuntimeException | NullPointerException | ClassCastException e) {
-            throw new SerializationException(
-                    "Cannot encode " + schema.getName() + " as Avro: " + e.getMessage(), e);
+            throw new SerializationException("Cannot encode " + schema.getName() + " as Avro: " + e.getMessage(), e);
         }
     }
 
@@ -166,15 +165,19 @@ public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Se
             }
             return record;
         } catch (BadHeaderException e) {
-            throw new SerializationException("Not Avro single-object encoding (expected the marker bytes"
-                    + " C3 01 and an 8-byte schema fingerprint) for " + schema.getName()
-                    + ", payload of " + bytes.length + " bytes", e);
+            throw new SerializationException(
+                    "Not Avro single-object encoding (expected the marker bytes"
+                            + " C3 01 and an 8-byte schema fingerprint) for " + schema.getName()
+                            + ", payload of " + bytes.length + " bytes",
+                    e);
         } catch (MissingSchemaException e) {
-            throw new SerializationException("Unknown writer schema for " + schema.getName()
-                    + ": its fingerprint matches no schema version kept in schemas/ (" + e.getMessage() + ")", e);
+            throw new SerializationException(
+                    "Unknown writer schema for " + schema.getName()
+                            + ": its fingerprint matches no schema version kept in schemas/ (" + e.getMessage() + ")",
+                    e);
         } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException e) {
-            throw new SerializationException("Corrupt Avro body for " + schema.getName() + ", payload of "
-                    + bytes.length + " bytes: " + e, e);
+            throw new SerializationException(
+                    "Corrupt Avro body for " + schema.getName() + ", payload of " + bytes.length + " bytes: " + e, e);
         }
     }
 

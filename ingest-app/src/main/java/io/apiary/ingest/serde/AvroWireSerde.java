@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
@@ -114,8 +113,7 @@ public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
             writer.write(record, buffers.encoder);
             buffers.encoder.flush();
         } catch (IOException | AvroRuntimeException | NullPointerException | ClassCastException e) {
-            throw new SerializationException(
-                    "Cannot encode " + schema.getName() + " as Avro: " + e.getMessage(), e);
+            throw new SerializationException("Cannot encode " + schema.getName() + " as Avro: " + e.getMessage(), e);
         }
         return buffers.out.toByteArray();
     }
@@ -144,8 +142,10 @@ public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
             if (e.unavailable()) {
                 throw e;
             }
-            throw new SerializationException("The schema registry refused the schema of " + schema.getFullName()
-                    + " under subject " + subject + ": " + e.getMessage(), e);
+            throw new SerializationException(
+                    "The schema registry refused the schema of " + schema.getFullName() + " under subject " + subject
+                            + ": " + e.getMessage(),
+                    e);
         }
         idsByTopic.put(topic, id);
         return id;
@@ -182,8 +182,8 @@ public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
     @SuppressWarnings("unchecked")
     private T decodeFramed(byte[] bytes) {
         if (bytes.length < HEADER_BYTES) {
-            throw new SerializationException("A registry-framed " + schema.getName() + " needs at least "
-                    + HEADER_BYTES + " bytes (byte 0 and a 4-byte schema id); got " + bytes.length);
+            throw new SerializationException("A registry-framed " + schema.getName() + " needs at least " + HEADER_BYTES
+                    + " bytes (byte 0 and a 4-byte schema id); got " + bytes.length);
         }
         SchemaRegistryClient registry = format.registry();
         if (registry == null) {
@@ -199,22 +199,28 @@ public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
             }
         }
         if (reader instanceof Refusal refusal) {
-            throw new SerializationException(refusal.reason().getMessage(), refusal.reason().getCause());
+            throw new SerializationException(
+                    refusal.reason().getMessage(), refusal.reason().getCause());
         }
         Buffers buffers = BUFFERS.get();
         try {
-            buffers.decoder = DecoderFactory.get().binaryDecoder(bytes, HEADER_BYTES, bytes.length - HEADER_BYTES,
-                    buffers.decoder);
+            buffers.decoder = DecoderFactory.get()
+                    .binaryDecoder(bytes, HEADER_BYTES, bytes.length - HEADER_BYTES, buffers.decoder);
             T record = ((SpecificDatumReader<T>) reader).read(null, buffers.decoder);
             if (!buffers.decoder.isEnd()) {
                 throw new SerializationException("Bytes follow the " + schema.getName() + " record (schema id " + id
                         + ") in a payload of " + bytes.length + " bytes: not one registry-framed record");
             }
             return record;
-        } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException
+        } catch (IOException
+                | AvroRuntimeException
+                | IndexOutOfBoundsException
+                | NegativeArraySizeException
                 | ClassCastException e) {
-            throw new SerializationException("Corrupt Avro body for " + schema.getName() + " (schema id " + id
-                    + "), payload of " + bytes.length + " bytes: " + e, e);
+            throw new SerializationException(
+                    "Corrupt Avro body for " + schema.getName() + " (schema id " + id + "), payload of " + bytes.length
+                            + " bytes: " + e,
+                    e);
         }
     }
 
@@ -231,14 +237,19 @@ public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
             if (e.unavailable()) {
                 throw e;
             }
-            return new Refusal(new SerializationException("Schema id " + id + " of a registry-framed " + schema.getName()
-                    + " cannot be used: " + e.getMessage(), e), System.nanoTime() + UNKNOWN_ID_RECHECK_NANOS);
+            return new Refusal(
+                    new SerializationException(
+                            "Schema id " + id + " of a registry-framed " + schema.getName() + " cannot be used: "
+                                    + e.getMessage(),
+                            e),
+                    System.nanoTime() + UNKNOWN_ID_RECHECK_NANOS);
         }
         SchemaCompatibility.SchemaPairCompatibility pair =
                 SchemaCompatibility.checkReaderWriterCompatibility(schema, writerSchema);
         if (pair.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
-            return new Refusal(new SerializationException("Schema id " + id + " (" + writerSchema.getFullName()
-                    + ") cannot be read as " + schema.getFullName() + ": " + SchemaSubjects.describe(pair)),
+            return new Refusal(
+                    new SerializationException("Schema id " + id + " (" + writerSchema.getFullName()
+                            + ") cannot be read as " + schema.getFullName() + ": " + SchemaSubjects.describe(pair)),
                     Long.MAX_VALUE);
         }
         return new SpecificDatumReader<T>(writerSchema, schema, model);

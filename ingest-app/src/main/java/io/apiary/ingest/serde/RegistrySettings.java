@@ -4,7 +4,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-
 import javax.net.ssl.SSLContext;
 
 /**
@@ -22,8 +21,14 @@ import javax.net.ssl.SSLContext;
  *                        unavailable; doubled per retry, positive
  * @param retries         how many times such a request is tried again, at least 0
  */
-public record RegistrySettings(List<URI> urls, String basicUserInfo, String bearerToken, SSLContext sslContext,
-        Duration requestTimeout, Duration retryBackoff, int retries) {
+public record RegistrySettings(
+        List<URI> urls,
+        String basicUserInfo,
+        String bearerToken,
+        SSLContext sslContext,
+        Duration requestTimeout,
+        Duration retryBackoff,
+        int retries) {
 
     /** Checks the values. */
     public RegistrySettings {
@@ -37,15 +42,19 @@ public record RegistrySettings(List<URI> urls, String basicUserInfo, String bear
             }
         }
         if (basicUserInfo != null && bearerToken != null) {
-            throw new IllegalArgumentException("choose basic or bearer authentication for the schema registry, not both");
+            throw new IllegalArgumentException(
+                    "choose basic or bearer authentication for the schema registry, not both");
         }
         if (basicUserInfo != null && basicUserInfo.indexOf(':') < 0) {
             throw new IllegalArgumentException("basic authentication user info must be user:password");
         }
         Objects.requireNonNull(requestTimeout, "requestTimeout");
         Objects.requireNonNull(retryBackoff, "retryBackoff");
-        if (requestTimeout.isNegative() || requestTimeout.isZero() || retryBackoff.isNegative()
-                || retryBackoff.isZero() || retries < 0) {
+        if (requestTimeout.isNegative()
+                || requestTimeout.isZero()
+                || retryBackoff.isNegative()
+                || retryBackoff.isZero()
+                || retries < 0) {
             throw new IllegalArgumentException("timeouts and backoff must be positive, retries at least 0");
         }
     }
@@ -55,8 +64,8 @@ public record RegistrySettings(List<URI> urls, String basicUserInfo, String bear
      * @return settings without authentication or TLS context, 10 s per request, 3 retries from 200 ms
      */
     public static RegistrySettings of(String urls) {
-        return new RegistrySettings(parseUrls(urls), null, null, null, Duration.ofSeconds(10),
-                Duration.ofMillis(200), 3);
+        return new RegistrySettings(
+                parseUrls(urls), null, null, null, Duration.ofSeconds(10), Duration.ofMillis(200), 3);
     }
 
     /**
@@ -65,14 +74,18 @@ public record RegistrySettings(List<URI> urls, String basicUserInfo, String bear
      * @throws IllegalArgumentException if one is not an absolute URI
      */
     public static List<URI> parseUrls(String urls) {
-        return java.util.Arrays.stream(urls.split(",")).map(String::trim).filter(s -> !s.isEmpty())
-                .map(s -> s.endsWith("/") ? s.substring(0, s.length() - 1) : s).map(URI::create).toList();
+        return java.util.Arrays.stream(urls.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .map(s -> s.endsWith("/") ? s.substring(0, s.length() - 1) : s)
+                .map(URI::create)
+                .toList();
     }
 
     /** No credential in the text. */
     @Override
     public String toString() {
-        return "RegistrySettings[urls=" + urls + ", auth=" + (basicUserInfo != null ? "basic"
-                : bearerToken != null ? "bearer" : "none") + "]";
+        return "RegistrySettings[urls=" + urls + ", auth="
+                + (basicUserInfo != null ? "basic" : bearerToken != null ? "bearer" : "none") + "]";
     }
 }

@@ -1,5 +1,8 @@
 package io.apiary.ingest.serde;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -15,10 +18,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 
@@ -61,15 +60,17 @@ public final class SchemaRegistryClient {
      */
     public SchemaRegistryClient(RegistrySettings settings) {
         this.settings = Objects.requireNonNull(settings);
-        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(settings.requestTimeout())
+        HttpClient.Builder builder = HttpClient.newBuilder()
+                .connectTimeout(settings.requestTimeout())
                 .version(HttpClient.Version.HTTP_1_1);
         if (settings.sslContext() != null) {
             builder.sslContext(settings.sslContext());
         }
         this.http = builder.build();
         if (settings.basicUserInfo() != null) {
-            authorization = "Basic " + Base64.getEncoder()
-                    .encodeToString(settings.basicUserInfo().getBytes(StandardCharsets.UTF_8));
+            authorization = "Basic "
+                    + Base64.getEncoder()
+                            .encodeToString(settings.basicUserInfo().getBytes(StandardCharsets.UTF_8));
         } else if (settings.bearerToken() != null) {
             authorization = "Bearer " + settings.bearerToken();
         } else {
@@ -97,12 +98,15 @@ public final class SchemaRegistryClient {
         if (known != null) {
             return known;
         }
-        JsonNode answer = call("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema),
+        JsonNode answer = call(
+                "POST",
+                "/subjects/" + encode(subject) + "/versions",
+                schemaBody(schema),
                 "register a schema under subject " + subject);
         int id = answer.path("id").asInt(-1);
         if (id < 0) {
-            throw new SchemaRegistryException("The registry's answer to registering under " + subject
-                    + " holds no id: " + answer, 200, 0, null);
+            throw new SchemaRegistryException(
+                    "The registry's answer to registering under " + subject + " holds no id: " + answer, 200, 0, null);
         }
         idsBySubjectAndSchema.put(key, id);
         schemasById.putIfAbsent(id, schema);
@@ -124,7 +128,10 @@ public final class SchemaRegistryClient {
             return OptionalInt.of(known);
         }
         try {
-            JsonNode answer = call("POST", "/subjects/" + encode(subject), schemaBody(schema),
+            JsonNode answer = call(
+                    "POST",
+                    "/subjects/" + encode(subject),
+                    schemaBody(schema),
                     "look up a schema under subject " + subject);
             int id = answer.path("id").asInt(-1);
             if (id < 0) {
@@ -165,7 +172,10 @@ public final class SchemaRegistryClient {
      */
     public List<Integer> versions(String subject) {
         try {
-            JsonNode answer = call("GET", "/subjects/" + encode(subject) + "/versions", null,
+            JsonNode answer = call(
+                    "GET",
+                    "/subjects/" + encode(subject) + "/versions",
+                    null,
                     "list the versions of subject " + subject);
             List<Integer> versions = new ArrayList<>();
             answer.forEach(v -> versions.add(v.asInt()));
@@ -186,8 +196,7 @@ public final class SchemaRegistryClient {
      * @param id      its schema id
      * @param schema  its schema
      */
-    public record SubjectVersion(int version, int id, Schema schema) {
-    }
+    public record SubjectVersion(int version, int id, Schema schema) {}
 
     /**
      * @param subject the subject, not null
@@ -196,7 +205,10 @@ public final class SchemaRegistryClient {
      * @throws SchemaRegistryException 404 if there is no such version, or unavailable
      */
     public SubjectVersion version(String subject, int version) {
-        JsonNode answer = call("GET", "/subjects/" + encode(subject) + "/versions/" + version, null,
+        JsonNode answer = call(
+                "GET",
+                "/subjects/" + encode(subject) + "/versions/" + version,
+                null,
                 "fetch version " + version + " of subject " + subject);
         Schema schema = parse(answer, "version " + version + " of subject " + subject);
         int id = answer.path("id").asInt(-1);
@@ -214,9 +226,10 @@ public final class SchemaRegistryClient {
      */
     public Optional<String> compatibility(String subject) {
         try {
-            JsonNode answer = call("GET", "/config/" + encode(subject), null,
-                    "read the compatibility level of subject " + subject);
-            String level = answer.path("compatibilityLevel").asText(answer.path("compatibility").asText(""));
+            JsonNode answer = call(
+                    "GET", "/config/" + encode(subject), null, "read the compatibility level of subject " + subject);
+            String level = answer.path("compatibilityLevel")
+                    .asText(answer.path("compatibility").asText(""));
             return level.isEmpty() ? Optional.empty() : Optional.of(level);
         } catch (SchemaRegistryException e) {
             if (e.notFound()) {
@@ -296,7 +309,8 @@ public final class SchemaRegistryClient {
 
     private JsonNode once(URI base, String method, String path, String body, String what) {
         URI uri = URI.create(base + path);
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(settings.requestTimeout())
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
+                .timeout(settings.requestTimeout())
                 .header("Accept", MEDIA_TYPE + ", application/json");
         if (authorization != null) {
             request.header("Authorization", authorization);
@@ -311,9 +325,13 @@ public final class SchemaRegistryClient {
         try {
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new SchemaRegistryException("Cannot " + what + ": schema registry at " + base
-                    + " unreachable (" + e.getClass().getSimpleName() + (e.getMessage() == null ? ""
-                    : ": " + e.getMessage()) + ")", 0, 0, e);
+            throw new SchemaRegistryException(
+                    "Cannot " + what + ": schema registry at " + base
+                            + " unreachable (" + e.getClass().getSimpleName()
+                            + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")",
+                    0,
+                    0,
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SchemaRegistryException("Interrupted while trying to " + what, 0, 0, e);
@@ -334,8 +352,11 @@ public final class SchemaRegistryClient {
             String text = response.body();
             message = text.length() > 300 ? text.substring(0, 300) + "..." : text;
         }
-        throw new SchemaRegistryException("Cannot " + what + ": schema registry at " + base + " answered HTTP "
-                + status + (errorCode != 0 ? " (error " + errorCode + ")" : "") + ": " + message, status,
-                errorCode, null);
+        throw new SchemaRegistryException(
+                "Cannot " + what + ": schema registry at " + base + " answered HTTP " + status
+                        + (errorCode != 0 ? " (error " + errorCode + ")" : "") + ": " + message,
+                status,
+                errorCode,
+                null);
     }
 }

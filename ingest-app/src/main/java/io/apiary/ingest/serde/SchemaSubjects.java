@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
-
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.SchemaNormalization;
@@ -29,8 +28,7 @@ public final class SchemaSubjects {
     /** The compatibility level set on every subject: both directions, against all versions. */
     public static final String COMPATIBILITY = "FULL_TRANSITIVE";
 
-    private SchemaSubjects() {
-    }
+    private SchemaSubjects() {}
 
     /**
      * One subject of the pipeline.
@@ -59,8 +57,8 @@ public final class SchemaSubjects {
 
         /** @return the kept versions of the schema, oldest first (the last is the current one) */
         public List<Schema> keptVersions() {
-            ClassLoader loader = type.getClassLoader() == null ? ClassLoader.getSystemClassLoader()
-                    : type.getClassLoader();
+            ClassLoader loader =
+                    type.getClassLoader() == null ? ClassLoader.getSystemClassLoader() : type.getClassLoader();
             return SchemaVersions.load(type.getSimpleName(), loader);
         }
     }
@@ -74,8 +72,7 @@ public final class SchemaSubjects {
      * @param registered    how many versions this call registered
      * @param compatibility the subject's own compatibility level, or {@code (global)} when it has none
      */
-    public record Outcome(String subject, int id, int versions, int registered, String compatibility) {
-    }
+    public record Outcome(String subject, int id, int versions, int registered, String compatibility) {}
 
     /** A subject that does not fit the pipeline's schema: the pipeline must not start on it. */
     public static final class IncompatibleSubjectException extends IllegalStateException {
@@ -105,8 +102,9 @@ public final class SchemaSubjects {
         if (versions.isEmpty()) {
             List<Schema> kept = new ArrayList<>(subject.keptVersions());
             // the current version as the generated class has it (the text lookups compare), not its kept file
-            if (!kept.isEmpty() && SchemaNormalization.parsingFingerprint64(kept.get(kept.size() - 1))
-                    == SchemaNormalization.parsingFingerprint64(subject.schema())) {
+            if (!kept.isEmpty()
+                    && SchemaNormalization.parsingFingerprint64(kept.get(kept.size() - 1))
+                            == SchemaNormalization.parsingFingerprint64(subject.schema())) {
                 kept.remove(kept.size() - 1);
             }
             kept.add(subject.schema());
@@ -114,7 +112,8 @@ public final class SchemaSubjects {
                 registry.register(name, schema);
                 registered++;
                 if (registered == 1) {
-                    // after the first version: Apicurio's API (unlike Confluent's) has no level for a subject that is not there yet
+                    // after the first version: Apicurio's API (unlike Confluent's) has no level for a subject that is
+                    // not there yet
                     registry.setCompatibility(name, COMPATIBILITY);
                 }
             }
@@ -129,7 +128,11 @@ public final class SchemaSubjects {
             }
         }
         int id = registry.lookup(name, subject.schema()).orElse(-1);
-        return new Outcome(name, id, registry.versions(name).size(), registered,
+        return new Outcome(
+                name,
+                id,
+                registry.versions(name).size(),
+                registered,
                 registry.compatibility(name).orElse("(global)"));
     }
 
@@ -148,8 +151,12 @@ public final class SchemaSubjects {
         List<Integer> versions = registry.versions(name);
         checkVersions(registry, subject, versions);
         OptionalInt id = versions.isEmpty() ? OptionalInt.empty() : registry.lookup(name, subject.schema());
-        return new Outcome(name, id.orElse(-1), versions.size(), 0, versions.isEmpty() ? "(none)"
-                : registry.compatibility(name).orElse("(global)"));
+        return new Outcome(
+                name,
+                id.orElse(-1),
+                versions.size(),
+                0,
+                versions.isEmpty() ? "(none)" : registry.compatibility(name).orElse("(global)"));
     }
 
     private static void checkVersions(SchemaRegistryClient registry, Subject subject, List<Integer> versions) {
@@ -179,8 +186,12 @@ public final class SchemaSubjects {
                 text.append("; ...");
                 break;
             }
-            text.append(shown > 1 ? "; " : "").append(i.getType()).append(" at ").append(i.getLocation())
-                    .append(": ").append(i.getMessage());
+            text.append(shown > 1 ? "; " : "")
+                    .append(i.getType())
+                    .append(" at ")
+                    .append(i.getLocation())
+                    .append(": ")
+                    .append(i.getMessage());
         }
         return text.length() > 600 ? text.substring(0, 600) + "..." : text.toString();
     }
@@ -191,7 +202,8 @@ public final class SchemaSubjects {
      * @return why the two cannot read each other's data, or null if both directions work
      */
     static String incompatibility(Schema ours, Schema theirs) {
-        SchemaCompatibility.SchemaPairCompatibility read = SchemaCompatibility.checkReaderWriterCompatibility(ours, theirs);
+        SchemaCompatibility.SchemaPairCompatibility read =
+                SchemaCompatibility.checkReaderWriterCompatibility(ours, theirs);
         if (read.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
             return "it cannot read that version's data: " + describe(read);
         }

@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 
@@ -25,8 +24,7 @@ public final class SchemaVersions {
     /** Classpath folder (and repository folder under {@code schemas/}) of the kept versions. */
     public static final String RESOURCE_ROOT = "schemas/versions/";
 
-    private SchemaVersions() {
-    }
+    private SchemaVersions() {}
 
     /**
      * The classpath resource name of one kept version.
@@ -59,11 +57,12 @@ public final class SchemaVersions {
                 }
                 versions.add(new Schema.Parser().parse(in));
             } catch (IOException e) {
-                throw new IllegalStateException("Cannot read the kept schema version " + name + ": " + e.getMessage(),
+                throw new IllegalStateException(
+                        "Cannot read the kept schema version " + name + ": " + e.getMessage(),
                         new UncheckedIOException(e));
             } catch (SchemaParseException e) {
-                throw new IllegalStateException("The kept schema version " + name + " is not a valid Avro schema: "
-                        + e.getMessage(), e);
+                throw new IllegalStateException(
+                        "The kept schema version " + name + " is not a valid Avro schema: " + e.getMessage(), e);
             }
         }
     }

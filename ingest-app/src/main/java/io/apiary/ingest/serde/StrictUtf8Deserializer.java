@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 
@@ -28,10 +27,12 @@ public final class StrictUtf8Deserializer implements Deserializer<String> {
             return null;
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            return StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(data)).toString();
+                    .decode(ByteBuffer.wrap(data))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new SerializationException("Record key of " + data.length + " bytes on " + topic
                     + " is not valid UTF-8 (" + e.getMessage() + "); keys are ids in UTF-8 text");

@@ -3,7 +3,6 @@ package io.apiary.ingest.serde;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -35,8 +34,8 @@ import org.apache.avro.specific.SpecificRecord;
  *                           not there yet (Confluent's {@code auto.register.schemas}); else it is
  *                           refused until {@code registry register} has run
  */
-public record WireFormat(Framing write, boolean acceptSingleObject, SchemaRegistryClient registry,
-        boolean autoRegister) {
+public record WireFormat(
+        Framing write, boolean acceptSingleObject, SchemaRegistryClient registry, boolean autoRegister) {
 
     /** A framing of Avro records on a topic. */
     public enum Framing {

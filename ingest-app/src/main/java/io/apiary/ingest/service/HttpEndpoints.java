@@ -1,5 +1,8 @@
 package io.apiary.ingest.service;
 
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -8,10 +11,6 @@ import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
-
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,8 +77,13 @@ public final class HttpEndpoints implements AutoCloseable {
      * @return the running endpoints
      * @throws IOException if the port cannot be bound (e.g. in use)
      */
-    public static HttpEndpoints start(String host, int port, Supplier<HealthReport> liveness,
-            Supplier<HealthReport> readiness, PrometheusMeterRegistry registry) throws IOException {
+    public static HttpEndpoints start(
+            String host,
+            int port,
+            Supplier<HealthReport> liveness,
+            Supplier<HealthReport> readiness,
+            PrometheusMeterRegistry registry)
+            throws IOException {
         Objects.requireNonNull(liveness);
         Objects.requireNonNull(readiness);
         Objects.requireNonNull(registry);
@@ -93,7 +97,10 @@ public final class HttpEndpoints implements AutoCloseable {
         });
         server.createContext("/", exchange -> {
             if (acceptable(exchange, "/")) {
-                respond(exchange, 404, "text/plain; charset=utf-8",
+                respond(
+                        exchange,
+                        404,
+                        "text/plain; charset=utf-8",
                         "Not found. Endpoints: " + LIVE + ", " + READY + ", " + METRICS + "\n");
             }
         });
@@ -143,8 +150,7 @@ public final class HttpEndpoints implements AutoCloseable {
         return true;
     }
 
-    private static void respond(HttpExchange exchange, int status, String contentType, String body)
-            throws IOException {
+    private static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
         try (exchange) {
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", contentType);

@@ -1,16 +1,15 @@
 package io.apiary.ingest.service;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.metadata.NodeState;
+import io.apiary.ingest.pipeline.Pipeline;
+import io.apiary.ingest.sink.CassandraSink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.metadata.NodeState;
-import io.apiary.ingest.pipeline.Pipeline;
-import io.apiary.ingest.sink.CassandraSink;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
@@ -53,13 +52,20 @@ public final class PipelineHealth {
         List<ComponentHealth> out = new ArrayList<>();
         boolean stopping = pipeline.stopping();
         if (pipeline.streams() != null) {
-            out.add(stopping ? new ComponentHealth("topology", false, "shutting down")
-                    : topologyReadiness(pipeline.streams().state()));
+            out.add(
+                    stopping
+                            ? new ComponentHealth("topology", false, "shutting down")
+                            : topologyReadiness(pipeline.streams().state()));
         }
         if (pipeline.sink() != null) {
-            out.add(stopping ? new ComponentHealth("sink", false, "shutting down")
-                    : sinkReadiness(pipeline.sink().activity(), connectedNodes(pipeline.session()),
-                            nanoClock.getAsLong(), stallNanos));
+            out.add(
+                    stopping
+                            ? new ComponentHealth("sink", false, "shutting down")
+                            : sinkReadiness(
+                                    pipeline.sink().activity(),
+                                    connectedNodes(pipeline.session()),
+                                    nanoClock.getAsLong(),
+                                    stallNanos));
         }
         return new HealthReport(out);
     }
@@ -109,8 +115,8 @@ public final class PipelineHealth {
      * @param stallNanos     the stall timeout
      * @return the sink's readiness and why
      */
-    static ComponentHealth sinkReadiness(CassandraSink.Activity activity, int connectedNodes, long nowNanos,
-            long stallNanos) {
+    static ComponentHealth sinkReadiness(
+            CassandraSink.Activity activity, int connectedNodes, long nowNanos, long stallNanos) {
         if (activity.failed()) {
             return new ComponentHealth("sink", false, "the sink stopped on an error");
         }
@@ -119,11 +125,17 @@ public final class PipelineHealth {
         }
         long sinceAck = nowNanos - activity.lastAcknowledgementNanos();
         if (activity.heldRows() > 0 && sinceAck > stallNanos) {
-            return new ComponentHealth("sink", false, String.format("holding %,d rows; no write acknowledged "
-                    + "for %d s", activity.heldRows(), TimeUnit.NANOSECONDS.toSeconds(sinceAck)));
+            return new ComponentHealth(
+                    "sink",
+                    false,
+                    String.format(
+                            "holding %,d rows; no write acknowledged " + "for %d s",
+                            activity.heldRows(), TimeUnit.NANOSECONDS.toSeconds(sinceAck)));
         }
-        return new ComponentHealth("sink", true, String.format("%d Cassandra node(s) connected, %,d rows held",
-                connectedNodes, activity.heldRows()));
+        return new ComponentHealth(
+                "sink",
+                true,
+                String.format("%d Cassandra node(s) connected, %,d rows held", connectedNodes, activity.heldRows()));
     }
 
     /**
@@ -138,8 +150,10 @@ public final class PipelineHealth {
             return new ComponentHealth("sink", false, "the sink stopped on an error");
         }
         if (!activity.stopping() && sinceLoop > livenessNanos) {
-            return new ComponentHealth("sink", false, "the poll loop has not turned for "
-                    + TimeUnit.NANOSECONDS.toSeconds(sinceLoop) + " s");
+            return new ComponentHealth(
+                    "sink",
+                    false,
+                    "the poll loop has not turned for " + TimeUnit.NANOSECONDS.toSeconds(sinceLoop) + " s");
         }
         return new ComponentHealth("sink", true, "poll loop turning");
     }
@@ -149,6 +163,7 @@ public final class PipelineHealth {
             return 0;
         }
         return (int) session.getMetadata().getNodes().values().stream()
-                .filter(node -> node.getState() == NodeState.UP && node.getOpenConnections() > 0).count();
+                .filter(node -> node.getState() == NodeState.UP && node.getOpenConnections() > 0)
+                .count();
     }
 }

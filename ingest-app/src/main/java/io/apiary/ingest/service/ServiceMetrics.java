@@ -1,8 +1,5 @@
 package io.apiary.ingest.service;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -13,6 +10,8 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The meter registry of {@code run}: Prometheus, with the JVM's meters (memory, GC, threads,

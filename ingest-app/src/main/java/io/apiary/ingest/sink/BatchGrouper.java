@@ -21,8 +21,7 @@ import java.util.function.ToIntFunction;
  */
 public final class BatchGrouper {
 
-    private BatchGrouper() {
-    }
+    private BatchGrouper() {}
 
     /**
      * Splits rows into single-partition batches.
@@ -37,14 +36,17 @@ public final class BatchGrouper {
      * @return batches, each a non-empty list of rows
      * @throws IllegalArgumentException if a cap is below 1
      */
-    public static <R, K> List<List<R>> group(List<R> rows, Function<R, K> partitionKey, ToIntFunction<R> bytes,
-            int maxRows, long maxBytes) {
+    public static <R, K> List<List<R>> group(
+            List<R> rows, Function<R, K> partitionKey, ToIntFunction<R> bytes, int maxRows, long maxBytes) {
         if (maxRows < 1 || maxBytes < 1) {
-            throw new IllegalArgumentException("caps must be at least 1: maxRows=" + maxRows + ", maxBytes=" + maxBytes);
+            throw new IllegalArgumentException(
+                    "caps must be at least 1: maxRows=" + maxRows + ", maxBytes=" + maxBytes);
         }
         Map<K, List<R>> byPartition = new LinkedHashMap<>();
         for (R row : rows) {
-            byPartition.computeIfAbsent(partitionKey.apply(row), k -> new ArrayList<>()).add(row);
+            byPartition
+                    .computeIfAbsent(partitionKey.apply(row), k -> new ArrayList<>())
+                    .add(row);
         }
         List<List<R>> batches = new ArrayList<>();
         for (List<R> partitionRows : byPartition.values()) {

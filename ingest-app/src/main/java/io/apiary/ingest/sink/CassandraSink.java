@@ -1,5 +1,8 @@
 package io.apiary.ingest.sink;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.apiary.ingest.deadletter.RejectReason;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -14,10 +17,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-
-import com.datastax.oss.driver.api.core.CqlSession;
-import io.apiary.ingest.deadletter.RejectReason;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -136,10 +135,22 @@ public final class CassandraSink implements Runnable {
      * @param deadLetterProducer a byte-array producer for the dead letter topic; the sink closes it
      * @param registry           where the sink's meters go, not null
      */
-    public CassandraSink(SinkSettings settings, CqlSession session, Map<String, SinkTable<?>> tablesByTopic,
-            Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> deadLetterProducer, MeterRegistry registry) {
-        this(settings, new DriverWriter(session), tablesByTopic, consumer, deadLetterProducer, registry,
-                System::nanoTime, (writer, meters) -> settings.hot().enabled()
+    public CassandraSink(
+            SinkSettings settings,
+            CqlSession session,
+            Map<String, SinkTable<?>> tablesByTopic,
+            Consumer<byte[], byte[]> consumer,
+            Producer<byte[], byte[]> deadLetterProducer,
+            MeterRegistry registry) {
+        this(
+                settings,
+                new DriverWriter(session),
+                tablesByTopic,
+                consumer,
+                deadLetterProducer,
+                registry,
+                System::nanoTime,
+                (writer, meters) -> settings.hot().enabled()
                         ? hotPartitions(settings.hot(), (DriverWriter) writer, tablesByTopic.values(), meters)
                         : null);
     }
@@ -162,33 +173,47 @@ public final class CassandraSink implements Runnable {
      * @param clock              the loop's clock in nanoseconds ({@link System#nanoTime()} in production)
      * @param hotPartitions      makes the hot-partition detection, or returns null for none
      */
-    CassandraSink(SinkSettings settings, CassandraWriter writer, Map<String, ? extends RowBinding> tablesByTopic,
-            Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> deadLetterProducer, MeterRegistry registry,
-            LongSupplier clock, HotPartitionsFactory hotPartitions) {
+    CassandraSink(
+            SinkSettings settings,
+            CassandraWriter writer,
+            Map<String, ? extends RowBinding> tablesByTopic,
+            Consumer<byte[], byte[]> consumer,
+            Producer<byte[], byte[]> deadLetterProducer,
+            MeterRegistry registry,
+            LongSupplier clock,
+            HotPartitionsFactory hotPartitions) {
         this.settings = Objects.requireNonNull(settings);
         this.writer = Objects.requireNonNull(writer);
         this.tablesByTopic = Map.copyOf(tablesByTopic);
         this.consumer = Objects.requireNonNull(consumer);
         this.clock = Objects.requireNonNull(clock);
         this.backoff = new RetryBackoff(settings.retryBackoff(), settings.retryBackoffMax());
-        this.deadLetters = new SinkDeadLetters(Objects.requireNonNull(deadLetterProducer),
-                settings.deadLetterTopic(), callbacks, backoff);
+        this.deadLetters = new SinkDeadLetters(
+                Objects.requireNonNull(deadLetterProducer), settings.deadLetterTopic(), callbacks, backoff);
         this.registry = Objects.requireNonNull(registry);
         this.serverLimits = writer.serverLimits();
         this.batchMaxBytes = settings.effectiveBatchMaxBytes(serverLimits);
         this.combinedMaxBytes = settings.effectiveCombinedMaxBytes(serverLimits);
         this.combineMaxPartitions = settings.effectiveCombineMaxPartitions(serverLimits);
-        this.batcher = new PartitionBatcher<>(settings.batchMaxRows(), batchMaxBytes, settings.linger().toNanos());
+        this.batcher = new PartitionBatcher<>(
+                settings.batchMaxRows(), batchMaxBytes, settings.linger().toNanos());
         this.flow = new FlowControl(settings.maxBufferedRows(), settings.maxBufferedBytes());
-        this.concurrency = new ConcurrencyLimit(settings.limitAlgorithm(), settings.maxInFlight(),
-                OVERLOAD_INTERVAL_NANOS);
+        this.concurrency =
+                new ConcurrencyLimit(settings.limitAlgorithm(), settings.maxInFlight(), OVERLOAD_INTERVAL_NANOS);
         long now = clock.getAsLong();
         this.lastLoopNanos = now;
         this.lastAcknowledgementNanos = now;
         this.rateLimiter = new RowRateLimiter(settings.maxRowsPerSecond(), now);
-        this.metrics = new SinkMetrics(registry, new SinkMetrics.Gauges(() -> inFlightGauge,
-                () -> inFlightLimitGauge, () -> bufferedGauge, () -> bufferedBytes, () -> lingeringGauge,
-                () -> pausedGauge, () -> commitLagGauge));
+        this.metrics = new SinkMetrics(
+                registry,
+                new SinkMetrics.Gauges(
+                        () -> inFlightGauge,
+                        () -> inFlightLimitGauge,
+                        () -> bufferedGauge,
+                        () -> bufferedBytes,
+                        () -> lingeringGauge,
+                        () -> pausedGauge,
+                        () -> commitLagGauge));
         this.routing = new RoutingAudit(writer, metrics, new WarnThrottle(WARN_EVERY_NANOS), LOG::warn);
         this.offsets = new SinkOffsets(consumer, registry);
         this.hot = hotPartitions.make(writer, registry);
@@ -198,13 +223,20 @@ public final class CassandraSink implements Runnable {
             metrics.conflicts(table.table());
             registry.counter("apiary.sink.records.lost", "topic", topic);
         });
-        LOG.info("Cassandra sink: batches of at most {} rows and {} bytes (one partition; combined batches at most "
-                + "{} bytes: server batch_size_warn_threshold{}), linger {} ms, at most {} requests in flight "
-                + "({} limit){}{}", settings.batchMaxRows(), batchMaxBytes, combinedMaxBytes,
-                serverLimits.fromServer() ? "" : ", assumed", settings.linger().toMillis(), settings.maxInFlight(),
+        LOG.info(
+                "Cassandra sink: batches of at most {} rows and {} bytes (one partition; combined batches at most "
+                        + "{} bytes: server batch_size_warn_threshold{}), linger {} ms, at most {} requests in flight "
+                        + "({} limit){}{}",
+                settings.batchMaxRows(),
+                batchMaxBytes,
+                combinedMaxBytes,
+                serverLimits.fromServer() ? "" : ", assumed",
+                settings.linger().toMillis(),
+                settings.maxInFlight(),
                 settings.limitAlgorithm().name().toLowerCase(java.util.Locale.ROOT),
                 settings.maxRowsPerSecond() > 0 ? " and " + settings.maxRowsPerSecond() + " rows/s" : "",
-                settings.combineReplicas() ? ", combining up to " + combineMaxPartitions + " partitions by replicas"
+                settings.combineReplicas()
+                        ? ", combining up to " + combineMaxPartitions + " partitions by replicas"
                         : "");
     }
 
@@ -238,8 +270,10 @@ public final class CassandraSink implements Runnable {
             }
         } catch (RuntimeException | Error e) {
             failure = e;
-            LOG.error("The Cassandra sink stopped on an unexpected error; committed offsets stay at the last "
-                    + "acknowledged rows, so a restart resumes without loss", e);
+            LOG.error(
+                    "The Cassandra sink stopped on an unexpected error; committed offsets stay at the last "
+                            + "acknowledged rows, so a restart resumes without loss",
+                    e);
         } finally {
             shutdown();
             stopped.countDown();
@@ -295,9 +329,8 @@ public final class CassandraSink implements Runnable {
      *                                 write (the sink's start before the first)
      * @param heldRows                 rows polled and not yet acknowledged
      */
-    public record Activity(boolean stopping, boolean failed, long lastLoopNanos, long lastAcknowledgementNanos,
-            int heldRows) {
-    }
+    public record Activity(
+            boolean stopping, boolean failed, long lastLoopNanos, long lastAcknowledgementNanos, int heldRows) {}
 
     /**
      * The heaviest partitions and the load per Cassandra node in the last window of the
@@ -325,13 +358,18 @@ public final class CassandraSink implements Runnable {
                 offsets.register(partition, record.offset());
                 bufferedBytes += recordBytes(record);
                 if (record.value() == null) {
-                    deadLetter(record, RejectReason.NULL_VALUE,
+                    deadLetter(
+                            record,
+                            RejectReason.NULL_VALUE,
                             new IllegalArgumentException("Row record has no value (tombstone)"));
                     continue;
                 }
                 // the value's size stands in for the row's server size until it is bound (exact split then)
-                batcher.add(SinkRow.GroupKey.of(table, partition, record.key()), SinkRow.of(record),
-                        record.value().length, now);
+                batcher.add(
+                        SinkRow.GroupKey.of(table, partition, record.key()),
+                        SinkRow.of(record),
+                        record.value().length,
+                        now);
             }
         }
         updateGauges();
@@ -373,9 +411,15 @@ public final class CassandraSink implements Runnable {
             return true;
         }
         List<WriteGroup> combined = new ArrayList<>();
-        for (List<WriteGroup> combination : ReplicaCombiner.combine(groups, this::combineKey, g -> g.rows.size(),
-                g -> g.serverBytes + SinkTable.PARTITION_OVERHEAD_BYTES, settings.batchMaxRows() / 2,
-                combineMaxPartitions, settings.batchMaxRows(), combinedMaxBytes)) {
+        for (List<WriteGroup> combination : ReplicaCombiner.combine(
+                groups,
+                this::combineKey,
+                g -> g.rows.size(),
+                g -> g.serverBytes + SinkTable.PARTITION_OVERHEAD_BYTES,
+                settings.batchMaxRows() / 2,
+                combineMaxPartitions,
+                settings.batchMaxRows(),
+                combinedMaxBytes)) {
             combined.add(WriteGroup.combined(combination));
         }
         // oldest first here too: the combiner lists unfinished combinations (small, lingered groups) last
@@ -442,8 +486,8 @@ public final class CassandraSink implements Runnable {
         if (conflicts > 0) {
             metrics.conflicts(key.table().table()).increment(conflicts);
         }
-        for (List<BoundRow> rows : BatchGrouper.group(bound, BoundRow::routingKey, BoundRow::serverBytes,
-                settings.batchMaxRows(), batchMaxBytes)) {
+        for (List<BoundRow> rows : BatchGrouper.group(
+                bound, BoundRow::routingKey, BoundRow::serverBytes, settings.batchMaxRows(), batchMaxBytes)) {
             out.add(new WriteGroup(rows, batch.openedNanos(), 1));
         }
     }
@@ -518,8 +562,11 @@ public final class CassandraSink implements Runnable {
         switch (WriteFailures.outcome(error, group.rows.size())) {
             case RETRY -> retry(group, error, now);
             case SPLIT -> {
-                LOG.debug("Batch of {} rows to {} refused ({}); retrying its rows one by one", group.rows.size(),
-                        group.table(), error.toString());
+                LOG.debug(
+                        "Batch of {} rows to {} refused ({}); retrying its rows one by one",
+                        group.rows.size(),
+                        group.table(),
+                        error.toString());
                 scheduler.addReadyFirst(group.split());
             }
             case DEAD_LETTER -> {
@@ -544,19 +591,25 @@ public final class CassandraSink implements Runnable {
         bufferedBytes -= group.recordBytes;
         List<String> warnings = answer.warnings();
         if (!warnings.isEmpty()) {
-            registry.counter("apiary.sink.server.warnings", "table", group.table()).increment(warnings.size());
+            registry.counter("apiary.sink.server.warnings", "table", group.table())
+                    .increment(warnings.size());
             if (serverWarnings.allow(now)) {
-                LOG.warn("Cassandra warned about a write of {} rows ({} bytes) to {}: {}", group.rows.size(),
-                        group.serverBytes, group.table(), warnings);
+                LOG.warn(
+                        "Cassandra warned about a write of {} rows ({} bytes) to {}: {}",
+                        group.rows.size(),
+                        group.serverBytes,
+                        group.table(),
+                        warnings);
             }
         }
     }
 
     private void retry(WriteGroup group, Throwable error, long now) {
-        if (WriteFailures.overload(error)
-                && concurrency.onOverload(group.startedNanos, now, group.inFlightAtSend)) {
-            LOG.debug("Cassandra is overloaded or slow ({}); requests in flight limited to {}",
-                    WriteFailures.cause(error), concurrency.limit());
+        if (WriteFailures.overload(error) && concurrency.onOverload(group.startedNanos, now, group.inFlightAtSend)) {
+            LOG.debug(
+                    "Cassandra is overloaded or slow ({}); requests in flight limited to {}",
+                    WriteFailures.cause(error),
+                    concurrency.limit());
         }
         group.attempts++;
         scheduler.retryAt(group, now + backoff.delayNanos(group.attempts, ThreadLocalRandom.current()::nextLong));
@@ -565,31 +618,50 @@ public final class CassandraSink implements Runnable {
             return;
         }
         if (WriteFailures.statementError(error)) {
-            LOG.error("Cassandra refuses every write to {} ({}): fix the table or the sink.table.* settings; "
-                    + "the sink retries with backoff and commits nothing past these rows ({} writes queued)",
-                    group.table(), WriteFailures.unwrap(error).getMessage(), scheduler.queued());
+            LOG.error(
+                    "Cassandra refuses every write to {} ({}): fix the table or the sink.table.* settings; "
+                            + "the sink retries with backoff and commits nothing past these rows ({} writes queued)",
+                    group.table(),
+                    WriteFailures.unwrap(error).getMessage(),
+                    scheduler.queued());
         } else {
-            LOG.warn("Cassandra write to {} failed ({}); retrying with backoff ({} writes queued, "
-                    + "requests in flight limited to {})", group.table(), WriteFailures.unwrap(error).toString(),
-                    scheduler.queued(), concurrency.limit());
+            LOG.warn(
+                    "Cassandra write to {} failed ({}); retrying with backoff ({} writes queued, "
+                            + "requests in flight limited to {})",
+                    group.table(),
+                    WriteFailures.unwrap(error).toString(),
+                    scheduler.queued(),
+                    concurrency.limit());
         }
     }
 
     /** The hot-partition detection of the sink's tables, with their partition keys from the driver's metadata. */
-    private static HotPartitions hotPartitions(HotPartitionSettings settings, DriverWriter writer,
-            Collection<SinkTable<?>> sinkTables, MeterRegistry registry) {
+    private static HotPartitions hotPartitions(
+            HotPartitionSettings settings,
+            DriverWriter writer,
+            Collection<SinkTable<?>> sinkTables,
+            MeterRegistry registry) {
         Map<String, HotPartitions.Table> tables = new java.util.HashMap<>();
         String keyspace = null;
         for (SinkTable<?> table : sinkTables) {
             keyspace = table.keyspace();
-            tables.put(table.table(), new HotPartitions.Table(
-                    PartitionKeyFormat.of(writer.session(), keyspace, table.table()).orElse(null),
-                    PartitionLife.of(table.table(), settings)));
+            tables.put(
+                    table.table(),
+                    new HotPartitions.Table(
+                            PartitionKeyFormat.of(writer.session(), keyspace, table.table())
+                                    .orElse(null),
+                            PartitionLife.of(table.table(), settings)));
         }
         String ownersKeyspace = keyspace;
-        return new HotPartitions(settings, tables, new HotPartitionMeters(registry), java.time.Clock.systemUTC(),
-                System.nanoTime(), () -> ownersKeyspace == null ? 0 : writer.tokenOwners(ownersKeyspace),
-                writer::nodeName, LOG::warn);
+        return new HotPartitions(
+                settings,
+                tables,
+                new HotPartitionMeters(registry),
+                java.time.Clock.systemUTC(),
+                System.nanoTime(),
+                () -> ownersKeyspace == null ? 0 : writer.tokenOwners(ownersKeyspace),
+                writer::nodeName,
+                LOG::warn);
     }
 
     /**
@@ -618,8 +690,11 @@ public final class CassandraSink implements Runnable {
     private void flowControl() {
         boolean pause = flow.paused(paused, offsets.pending(), bufferedBytes, offsets.uncommittable());
         if (pause && !paused) {
-            LOG.debug("Pausing {} partitions: {} rows, {} bytes buffered", consumer.assignment().size(),
-                    offsets.pending(), bufferedBytes);
+            LOG.debug(
+                    "Pausing {} partitions: {} rows, {} bytes buffered",
+                    consumer.assignment().size(),
+                    offsets.pending(),
+                    bufferedBytes);
         } else if (!pause && paused) {
             consumer.resume(consumer.paused());
         }
@@ -657,8 +732,10 @@ public final class CassandraSink implements Runnable {
             awaitCallback();
         }
         if (!scheduler.idle()) {
-            LOG.warn("Drain timeout ({} ms) passed with {} writes unfinished; their rows are read again after restart",
-                    settings.drainTimeout().toMillis(), scheduler.queued() + scheduler.inFlight());
+            LOG.warn(
+                    "Drain timeout ({} ms) passed with {} writes unfinished; their rows are read again after restart",
+                    settings.drainTimeout().toMillis(),
+                    scheduler.queued() + scheduler.inFlight());
         }
     }
 
@@ -676,8 +753,8 @@ public final class CassandraSink implements Runnable {
 
     /** Drops the unsent rows of some partitions; they will be read again. */
     private void dropQueued(Collection<TopicPartition> partitions) {
-        for (PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch
-                : batcher.remove(key -> partitions.contains(key.partition()))) {
+        for (PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch :
+                batcher.remove(key -> partitions.contains(key.partition()))) {
             for (SinkRow row : batch.rows()) {
                 bufferedBytes -= row.recordBytes(batch.key());
             }
@@ -708,7 +785,8 @@ public final class CassandraSink implements Runnable {
             }
             LOG.info("Cassandra sink stopped; offsets committed for {} partitions", all.size());
         } catch (RuntimeException e) {
-            LOG.warn("Final offset commit failed ({}); uncommitted rows will be written again after restart",
+            LOG.warn(
+                    "Final offset commit failed ({}); uncommitted rows will be written again after restart",
                     e.toString());
         } finally {
             consumer.close();
@@ -726,7 +804,8 @@ public final class CassandraSink implements Runnable {
             try {
                 offsets.commit(partitions, true);
             } catch (RuntimeException e) {
-                LOG.warn("Commit on revocation failed ({}); the new owner re-writes from the last commit", e.toString());
+                LOG.warn(
+                        "Commit on revocation failed ({}); the new owner re-writes from the last commit", e.toString());
             }
             offsets.forget(partitions);
             updateGauges();

@@ -1,12 +1,11 @@
 package io.apiary.ingest.sink;
 
-import java.util.Locale;
-
 import com.netflix.concurrency.limits.Limit;
 import com.netflix.concurrency.limits.limit.FixedLimit;
 import com.netflix.concurrency.limits.limit.Gradient2Limit;
 import com.netflix.concurrency.limits.limit.SettableLimit;
 import com.netflix.concurrency.limits.limit.VegasLimit;
+import java.util.Locale;
 
 /**
  * The limit on write requests in flight, following Cassandra's latency, from Netflix's
@@ -52,8 +51,8 @@ public final class ConcurrencyLimit {
             try {
                 return valueOf(name.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("Unknown concurrency limit algorithm '" + name
-                        + "': use vegas, gradient2, aimd or fixed", e);
+                throw new IllegalArgumentException(
+                        "Unknown concurrency limit algorithm '" + name + "': use vegas, gradient2, aimd or fixed", e);
             }
         }
     }
@@ -82,9 +81,17 @@ public final class ConcurrencyLimit {
         this.decreaseIntervalNanos = decreaseIntervalNanos;
         int initial = Math.max(1, max / 4);
         this.latency = switch (algorithm) {
-            case VEGAS -> VegasLimit.newBuilder().initialLimit(initial).maxConcurrency(max).build();
-            case GRADIENT2 -> Gradient2Limit.newBuilder().initialLimit(initial).minLimit(1)
-                    .maxConcurrency(max).build();
+            case VEGAS ->
+                VegasLimit.newBuilder()
+                        .initialLimit(initial)
+                        .maxConcurrency(max)
+                        .build();
+            case GRADIENT2 ->
+                Gradient2Limit.newBuilder()
+                        .initialLimit(initial)
+                        .minLimit(1)
+                        .maxConcurrency(max)
+                        .build();
             case AIMD, FIXED -> FixedLimit.of(max);
         };
         this.overload = SettableLimit.startingAt(max);

@@ -16,8 +16,7 @@ import java.util.function.ToLongFunction;
  */
 final class Conflicts {
 
-    private Conflicts() {
-    }
+    private Conflicts() {}
 
     /**
      * @param rows rows bound from one table, in any order; usually one partition's
@@ -29,7 +28,10 @@ final class Conflicts {
         if (rows.size() < 2 || rows.get(0).table().rowsAreUpdates()) {
             return 0;
         }
-        return count(rows, row -> row.table().primaryKey(row.write()), row -> row.write().fingerprint());
+        return count(
+                rows,
+                row -> row.table().primaryKey(row.write()),
+                row -> row.write().fingerprint());
     }
 
     /**

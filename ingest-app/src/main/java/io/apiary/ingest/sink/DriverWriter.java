@@ -1,5 +1,9 @@
 package io.apiary.ingest.sink;
 
+import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Collection;
@@ -7,11 +11,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
-
-import com.datastax.oss.driver.api.core.CqlIdentifier;
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.metadata.Node;
-import com.datastax.oss.driver.api.core.metadata.TokenMap;
 
 /**
  * The sink's writer over a java driver session: requests go out with
@@ -36,8 +35,10 @@ public final class DriverWriter implements CassandraWriter {
 
     @Override
     public CompletionStage<Acknowledgement> execute(List<SinkTable.Write> writes) {
-        return session.executeAsync(SinkTable.request(writes)).thenApply(result -> new Acknowledgement(
-                result.getExecutionInfo().getCoordinator(), result.getExecutionInfo().getWarnings()));
+        return session.executeAsync(SinkTable.request(writes))
+                .thenApply(result -> new Acknowledgement(
+                        result.getExecutionInfo().getCoordinator(),
+                        result.getExecutionInfo().getWarnings()));
     }
 
     @Override
@@ -51,9 +52,13 @@ public final class DriverWriter implements CassandraWriter {
      * @return how many nodes own token ranges of it, 0 while the token map is unknown
      */
     public int tokenOwners(String keyspace) {
-        return session.getMetadata().getTokenMap().map(map -> (int) session.getMetadata().getNodes().values()
-                .stream().filter(node -> !map.getTokenRanges(CqlIdentifier.fromInternal(keyspace), node).isEmpty())
-                .count()).orElse(0);
+        return session.getMetadata()
+                .getTokenMap()
+                .map(map -> (int) session.getMetadata().getNodes().values().stream()
+                        .filter(node -> !map.getTokenRanges(CqlIdentifier.fromInternal(keyspace), node)
+                                .isEmpty())
+                        .count())
+                .orElse(0);
     }
 
     @Override
@@ -77,6 +82,7 @@ public final class DriverWriter implements CassandraWriter {
      */
     static String name(Node node) {
         return node.getEndPoint().resolve() instanceof InetSocketAddress address
-                ? address.getHostString() + ":" + address.getPort() : node.getEndPoint().toString();
+                ? address.getHostString() + ":" + address.getPort()
+                : node.getEndPoint().toString();
     }
 }

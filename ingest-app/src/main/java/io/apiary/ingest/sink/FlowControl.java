@@ -18,8 +18,8 @@ record FlowControl(int maxBufferedRows, long maxBufferedBytes) {
     /** Checks the bounds. */
     FlowControl {
         if (maxBufferedRows < 1 || maxBufferedBytes < 1) {
-            throw new IllegalArgumentException("buffer bounds must be at least 1: " + maxBufferedRows + ", "
-                    + maxBufferedBytes);
+            throw new IllegalArgumentException(
+                    "buffer bounds must be at least 1: " + maxBufferedRows + ", " + maxBufferedBytes);
         }
     }
 
@@ -32,11 +32,9 @@ record FlowControl(int maxBufferedRows, long maxBufferedBytes) {
      */
     boolean paused(boolean paused, int rows, long bytes, int uncommittable) {
         if (!paused) {
-            return rows >= maxBufferedRows || bytes >= maxBufferedBytes
-                    || uncommittable >= 4L * maxBufferedRows;
+            return rows >= maxBufferedRows || bytes >= maxBufferedBytes || uncommittable >= 4L * maxBufferedRows;
         }
-        return !(rows <= maxBufferedRows / 2 && bytes <= maxBufferedBytes / 2
-                && uncommittable <= 2L * maxBufferedRows);
+        return !(rows <= maxBufferedRows / 2 && bytes <= maxBufferedBytes / 2 && uncommittable <= 2L * maxBufferedRows);
     }
 
     /** @return lingering rows above which the oldest batches are sent early */

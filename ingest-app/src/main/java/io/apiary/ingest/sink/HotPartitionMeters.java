@@ -1,15 +1,14 @@
 package io.apiary.ingest.sink;
 
+import io.apiary.ingest.sink.HotPartitionReport.PartitionLoad;
+import io.apiary.ingest.sink.HotPartitionReport.TableLoad;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
-
-import io.apiary.ingest.sink.HotPartitionReport.PartitionLoad;
-import io.apiary.ingest.sink.HotPartitionReport.TableLoad;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The meters of the hot-partition detection. No partition key is ever a tag (unbounded
@@ -48,53 +47,90 @@ final class HotPartitionMeters {
     /** Registers the per-table meters, reading the published report. */
     void register(Collection<String> tables, Supplier<HotPartitionReport> report) {
         for (String table : tables) {
-            hottest(table, "rows", "apiary.sink.partition.hottest.share", report, PartitionLoad::rowsShare,
+            hottest(
+                    table,
+                    "rows",
+                    "apiary.sink.partition.hottest.share",
+                    report,
+                    PartitionLoad::rowsShare,
                     "The heaviest partition's share of the table's rows (bytes) written in the last window");
             hottest(table, "bytes", "apiary.sink.partition.hottest.share", report, PartitionLoad::bytesShare, null);
-            hottest(table, "rows", "apiary.sink.partition.hottest.rate", report, PartitionLoad::rowsPerSecond,
+            hottest(
+                    table,
+                    "rows",
+                    "apiary.sink.partition.hottest.rate",
+                    report,
+                    PartitionLoad::rowsPerSecond,
                     "The heaviest partition's rows/s (bytes/s) in the last window");
             hottest(table, "bytes", "apiary.sink.partition.hottest.rate", report, PartitionLoad::bytesPerSecond, null);
             Gauge.builder("apiary.sink.partition.hottest.projected.bytes", () -> projected(report.get(), table))
-                    .tag("table", table).baseUnit("bytes")
+                    .tag("table", table)
+                    .baseUnit("bytes")
                     .description("Largest size a heavy partition reaches at the end of its bucket at the last "
-                            + "window's rate (limit 100 MB); NaN when none is projected").register(registry);
-            Gauge.builder("apiary.sink.partitions.written", () -> {
-                TableLoad load = report.get().tables().get(table);
-                return load == null ? 0 : load.partitions();
-            }).tag("table", table).description("Distinct partitions written in the last window (estimate)")
+                            + "window's rate (limit 100 MB); NaN when none is projected")
                     .register(registry);
-            io.micrometer.core.instrument.Counter.builder("apiary.sink.hot.partitions").tag("table", table)
+            Gauge.builder("apiary.sink.partitions.written", () -> {
+                        TableLoad load = report.get().tables().get(table);
+                        return load == null ? 0 : load.partitions();
+                    })
+                    .tag("table", table)
+                    .description("Distinct partitions written in the last window (estimate)")
+                    .register(registry);
+            io.micrometer.core.instrument.Counter.builder("apiary.sink.hot.partitions")
+                    .tag("table", table)
                     .description("Hot partitions found, one per hot partition per window (sink.hot.partition.share "
-                            + "and sink.hot.skew); the keys are in the WARN lines").register(registry);
-            io.micrometer.core.instrument.Counter.builder("apiary.sink.projected.over.limit").tag("table", table)
+                            + "and sink.hot.skew); the keys are in the WARN lines")
+                    .register(registry);
+            io.micrometer.core.instrument.Counter.builder("apiary.sink.projected.over.limit")
+                    .tag("table", table)
                     .description("Heavy partitions (the sketches' heaviest, up to 1/sink.hot.partition.share + 1 "
                             + "by rows and by bytes) projected past 100 MB or 100,000 cells at the end of their bucket "
-                            + "at a window's rate without being hot, one per partition per window").register(registry);
+                            + "at a window's rate without being hot, one per partition per window")
+                    .register(registry);
         }
         io.micrometer.core.instrument.Counter.builder("apiary.sink.hot.nodes")
                 .description("Hot Cassandra nodes found, one per hot node per window (sink.hot.node.share and "
-                        + "sink.hot.node.skew)").register(registry);
+                        + "sink.hot.node.skew)")
+                .register(registry);
     }
 
-    private void hottest(String table, String measure, String name, Supplier<HotPartitionReport> report,
-            ToDoubleFunction<PartitionLoad> value, String description) {
+    private void hottest(
+            String table,
+            String measure,
+            String name,
+            Supplier<HotPartitionReport> report,
+            ToDoubleFunction<PartitionLoad> value,
+            String description) {
         Gauge.builder(name, () -> {
-            TableLoad load = report.get().tables().get(table);
-            return load == null ? Double.NaN : load.top().stream().mapToDouble(value).max().orElse(Double.NaN);
-        }).tag("table", table).tag("measure", measure).description(description).register(registry);
+                    TableLoad load = report.get().tables().get(table);
+                    return load == null
+                            ? Double.NaN
+                            : load.top().stream().mapToDouble(value).max().orElse(Double.NaN);
+                })
+                .tag("table", table)
+                .tag("measure", measure)
+                .description(description)
+                .register(registry);
     }
 
     private static double projected(HotPartitionReport report, String table) {
         TableLoad load = report.tables().get(table);
-        return load == null ? Double.NaN : load.top().stream().filter(p -> p.projection() != null)
-                .mapToDouble(p -> p.projection().bytes()).max().orElse(Double.NaN);
+        return load == null
+                ? Double.NaN
+                : load.top().stream()
+                        .filter(p -> p.projection() != null)
+                        .mapToDouble(p -> p.projection().bytes())
+                        .max()
+                        .orElse(Double.NaN);
     }
 
     /** Registers the share gauge of nodes seen for the first time. */
     void nodes(Collection<String> seen, Supplier<HotPartitionReport> report) {
         for (String node : seen) {
             if (nodes.add(node)) {
-                Gauge.builder("apiary.sink.node.share", () -> report.get().nodeShares().getOrDefault(node, 0.0))
+                Gauge.builder(
+                                "apiary.sink.node.share",
+                                () -> report.get().nodeShares().getOrDefault(node, 0.0))
                         .tag("node", node)
                         .description("Share of the last window's rows of which this Cassandra node is a replica")
                         .register(registry);

@@ -17,8 +17,12 @@ import java.util.Map;
  *                      token metadata
  * @param meanNodeShare the mean of those shares over the nodes that own tokens of the keyspace
  */
-public record HotPartitionReport(Instant windowEnd, Duration window, Map<String, TableLoad> tables,
-        Map<String, Double> nodeShares, double meanNodeShare) {
+public record HotPartitionReport(
+        Instant windowEnd,
+        Duration window,
+        Map<String, TableLoad> tables,
+        Map<String, Double> nodeShares,
+        double meanNodeShare) {
 
     /** Cassandra's guidance for one partition: at most 100 MB (decimal). */
     public static final double LIMIT_BYTES = 100_000_000d;
@@ -69,8 +73,16 @@ public record HotPartitionReport(Instant windowEnd, Duration window, Map<String,
      *                       bounds of its rows and bytes); null when its table has
      *                       no buckets (hive_activity) or its bucket has ended (a replay of history)
      */
-    public record PartitionLoad(String key, long rows, long bytes, double rowsShare, double bytesShare,
-            double rowsPerSecond, double bytesPerSecond, boolean hot, Projection projection) {
+    public record PartitionLoad(
+            String key,
+            long rows,
+            long bytes,
+            double rowsShare,
+            double bytesShare,
+            double rowsPerSecond,
+            double bytesPerSecond,
+            boolean hot,
+            Projection projection) {
 
         /** @return whether its projection passes 100 MB or 100,000 cells */
         public boolean overLimit() {
@@ -87,6 +99,5 @@ public record HotPartitionReport(Instant windowEnd, Duration window, Map<String,
      * @param rows      rows per second x life
      * @param cells     rows x cells per row (its regular columns, as in the partition-size math in {@code cql/})
      */
-    public record Projection(Instant bucketEnd, double bytes, double rows, double cells) {
-    }
+    public record Projection(Instant bucketEnd, double bytes, double rows, double cells) {}
 }

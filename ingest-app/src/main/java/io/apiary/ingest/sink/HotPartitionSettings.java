@@ -1,11 +1,10 @@
 package io.apiary.ingest.sink;
 
-import java.time.Duration;
-import java.util.Objects;
-
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.config.HotPartitionOptions;
 import io.apiary.ingest.config.IngestConfig;
+import java.time.Duration;
+import java.util.Objects;
 
 /**
  * Settings of the sink's hot-partition detection ({@link HotPartitions}). Immutable and thread-safe.
@@ -25,12 +24,20 @@ import io.apiary.ingest.config.IngestConfig;
  * @param telemetryShards shards per day of hive_telemetry, at least 1
  * @param weatherShards   shards per day of weather_readings, at least 1
  */
-public record HotPartitionSettings(boolean enabled, Duration window, double partitionShare, double skew,
-        double nodeShare, double nodeSkew, ShardStrategy shardStrategy, int telemetryShards, int weatherShards) {
+public record HotPartitionSettings(
+        boolean enabled,
+        Duration window,
+        double partitionShare,
+        double skew,
+        double nodeShare,
+        double nodeSkew,
+        ShardStrategy shardStrategy,
+        int telemetryShards,
+        int weatherShards) {
 
     /** The defaults of the configuration reference, detection on. */
-    public static final HotPartitionSettings DEFAULTS = new HotPartitionSettings(true, Duration.ofSeconds(10), 0.05,
-            4, 0.5, 1.5, ShardStrategy.TIME, 96, 4);
+    public static final HotPartitionSettings DEFAULTS =
+            new HotPartitionSettings(true, Duration.ofSeconds(10), 0.05, 4, 0.5, 1.5, ShardStrategy.TIME, 96, 4);
 
     /**
      * Checks the values.
@@ -41,8 +48,13 @@ public record HotPartitionSettings(boolean enabled, Duration window, double part
     public HotPartitionSettings {
         Objects.requireNonNull(window, "window");
         Objects.requireNonNull(shardStrategy, "shardStrategy");
-        if (window.isNegative() || window.isZero() || !(partitionShare > 0 && partitionShare <= 1)
-                || !(nodeShare > 0 && nodeShare <= 1) || !(skew >= 1) || !(nodeSkew >= 1) || telemetryShards < 1
+        if (window.isNegative()
+                || window.isZero()
+                || !(partitionShare > 0 && partitionShare <= 1)
+                || !(nodeShare > 0 && nodeShare <= 1)
+                || !(skew >= 1)
+                || !(nodeSkew >= 1)
+                || telemetryShards < 1
                 || weatherShards < 1) {
             throw new IllegalArgumentException("hot-partition settings out of range: window " + window + ", shares "
                     + partitionShare + " and " + nodeShare + ", skews " + skew + " and " + nodeSkew + ", shards "
@@ -57,13 +69,15 @@ public record HotPartitionSettings(boolean enabled, Duration window, double part
      * @return the settings
      */
     public static HotPartitionSettings from(IngestConfig config) {
-        return new HotPartitionSettings(config.getBoolean(HotPartitionOptions.SINK_HOT_ENABLED),
+        return new HotPartitionSettings(
+                config.getBoolean(HotPartitionOptions.SINK_HOT_ENABLED),
                 Duration.ofMillis(config.getLong(HotPartitionOptions.SINK_HOT_WINDOW_MS)),
                 config.getDouble(HotPartitionOptions.SINK_HOT_PARTITION_SHARE),
                 config.getDouble(HotPartitionOptions.SINK_HOT_SKEW),
                 config.getDouble(HotPartitionOptions.SINK_HOT_NODE_SHARE),
                 config.getDouble(HotPartitionOptions.SINK_HOT_NODE_SKEW),
-                config.shardStrategy(), config.getInt(IngestConfig.TELEMETRY_SHARDS),
+                config.shardStrategy(),
+                config.getInt(IngestConfig.TELEMETRY_SHARDS),
                 config.getInt(IngestConfig.WEATHER_SHARDS));
     }
 

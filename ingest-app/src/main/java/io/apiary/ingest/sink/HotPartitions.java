@@ -1,5 +1,8 @@
 package io.apiary.ingest.sink;
 
+import io.apiary.ingest.sink.HotPartitionReport.PartitionLoad;
+import io.apiary.ingest.sink.HotPartitionReport.Projection;
+import io.apiary.ingest.sink.HotPartitionReport.TableLoad;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,10 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
-
-import io.apiary.ingest.sink.HotPartitionReport.PartitionLoad;
-import io.apiary.ingest.sink.HotPartitionReport.Projection;
-import io.apiary.ingest.sink.HotPartitionReport.TableLoad;
 import org.apache.datasketches.frequencies.ErrorType;
 import org.apache.datasketches.frequencies.ItemsSketch;
 import org.apache.datasketches.hll.HllSketch;
@@ -69,6 +68,7 @@ public final class HotPartitions {
     static final int TOP = 10;
     /** Partition keys remembered as already warned about. */
     static final int WARNED_KEYS = 10_000;
+
     private static final long NODE_WARN_EVERY_NANOS = TimeUnit.HOURS.toNanos(1);
     /** Seconds between two WARNs of one table about partitions projected past the limits without being hot. */
     static final long PROJECTION_WARN_EVERY_SECONDS = 60;
@@ -76,6 +76,7 @@ public final class HotPartitions {
     static final int HOT_WARNINGS_PER_MINUTE = 10;
     /** Days ahead of today beyond which a partition's bucket is not projected (a clock or data error). */
     static final long PROJECTION_HORIZON_DAYS = 1;
+
     private static final int HLL_LG_K = 12;
 
     /**
@@ -85,8 +86,7 @@ public final class HotPartitions {
      *             then printed in hex and not projected)
      * @param life the life of its partitions, not null
      */
-    record Table(PartitionKeyFormat key, PartitionLife life) {
-    }
+    record Table(PartitionKeyFormat key, PartitionLife life) {}
 
     /** One table's sketches of the current window. */
     private static final class Window {
@@ -110,12 +110,13 @@ public final class HotPartitions {
     private final Map<String, Long> nodeWarnedAt = new HashMap<>();
     private final Map<String, Long> projectionWarnedAt = new HashMap<>();
     private final Map<String, long[]> hotWarnings = new HashMap<>();
-    private final Set<String> warned = java.util.Collections.newSetFromMap(new LinkedHashMap<String, Boolean>(1024, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-            return size() > WARNED_KEYS;
-        }
-    });
+    private final Set<String> warned =
+            java.util.Collections.newSetFromMap(new LinkedHashMap<String, Boolean>(1024, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                    return size() > WARNED_KEYS;
+                }
+            });
     private long rowsWithReplicas;
     private long windowStartNanos;
     private volatile HotPartitionReport report = HotPartitionReport.EMPTY;
@@ -131,8 +132,15 @@ public final class HotPartitions {
      * @param nodeName    a node's name for logs and tags ({@code host:port}), not null
      * @param warn        where WARN lines go (the sink's logger), not null
      */
-    HotPartitions(HotPartitionSettings settings, Map<String, Table> tables, HotPartitionMeters meters, Clock clock,
-            long nowNanos, IntSupplier tokenOwners, Function<Object, String> nodeName, Consumer<String> warn) {
+    HotPartitions(
+            HotPartitionSettings settings,
+            Map<String, Table> tables,
+            HotPartitionMeters meters,
+            Clock clock,
+            long nowNanos,
+            IntSupplier tokenOwners,
+            Function<Object, String> nodeName,
+            Consumer<String> warn) {
         this.settings = settings;
         this.tables = Map.copyOf(tables);
         this.meters = meters;
@@ -249,7 +257,8 @@ public final class HotPartitions {
     private TableLoad load(String table, Window window, double seconds, Instant now, long nowNanos) {
         long partitions = Math.max(1, Math.round(window.partitions.getEstimate()));
         // every partition that may be hot: at most 1 / share of them can pass the share threshold
-        int candidatesPerSketch = (int) Math.min(MAX_MAP_SIZE, Math.max(TOP, Math.ceil(1 / settings.partitionShare()) + 1));
+        int candidatesPerSketch =
+                (int) Math.min(MAX_MAP_SIZE, Math.max(TOP, Math.ceil(1 / settings.partitionShare()) + 1));
         Set<ByteBuffer> candidates = new LinkedHashSet<>();
         addTop(window.rows, candidates, candidatesPerSketch);
         addTop(window.bytes, candidates, candidatesPerSketch);
@@ -257,7 +266,8 @@ public final class HotPartitions {
         List<PartitionLoad> all = new ArrayList<>();
         for (ByteBuffer key : candidates) {
             double rowsShare = (double) window.rows.getLowerBound(key) / window.totalRows;
-            double bytesShare = window.totalBytes == 0 ? 0 : (double) window.bytes.getLowerBound(key) / window.totalBytes;
+            double bytesShare =
+                    window.totalBytes == 0 ? 0 : (double) window.bytes.getLowerBound(key) / window.totalBytes;
             boolean hot = settings.hotPartition(rowsShare, bytesShare, partitions);
             long rows = window.rows.getEstimate(key);
             long bytes = window.bytes.getEstimate(key);
@@ -268,15 +278,26 @@ public final class HotPartitions {
                     List<Object> values = known.key().decode(key);
                     printed = known.key().format(values);
                     // from the lower bounds: the sketch's error alone cannot project a partition past a limit
-                    projection = project(known.life(), values, window.rows.getLowerBound(key) / seconds,
-                            window.bytes.getLowerBound(key) / seconds, now);
+                    projection = project(
+                            known.life(),
+                            values,
+                            window.rows.getLowerBound(key) / seconds,
+                            window.bytes.getLowerBound(key) / seconds,
+                            now);
                 } catch (RuntimeException e) {
                     // not a key of this table's cql/ schema (e.g. deployed with another key): hex, no projection
                 }
             }
-            all.add(new PartitionLoad(printed, rows, bytes, (double) rows / window.totalRows,
-                    window.totalBytes == 0 ? 0 : (double) bytes / window.totalBytes, rows / seconds, bytes / seconds,
-                    hot, projection));
+            all.add(new PartitionLoad(
+                    printed,
+                    rows,
+                    bytes,
+                    (double) rows / window.totalRows,
+                    window.totalBytes == 0 ? 0 : (double) bytes / window.totalBytes,
+                    rows / seconds,
+                    bytes / seconds,
+                    hot,
+                    projection));
         }
         all.sort(Comparator.comparingLong(PartitionLoad::rows).reversed());
         List<PartitionLoad> projectedOnly = new ArrayList<>();
@@ -326,8 +347,8 @@ public final class HotPartitions {
      * catch-up raises every partition's rate): one WARN per table per {@value #PROJECTION_WARN_EVERY_SECONDS} s
      * names the largest and counts the others, instead of one line per partition.
      */
-    private void warnProjected(String table, List<PartitionLoad> loads, double seconds, long partitions,
-            long nowNanos) {
+    private void warnProjected(
+            String table, List<PartitionLoad> loads, double seconds, long partitions, long nowNanos) {
         if (loads.isEmpty()) {
             return;
         }
@@ -336,12 +357,21 @@ public final class HotPartitions {
             return;
         }
         projectionWarnedAt.put(table, nowNanos);
-        PartitionLoad largest = loads.stream().max(Comparator.comparingDouble(l -> l.projection().bytes())).orElseThrow();
+        PartitionLoad largest = loads.stream()
+                .max(Comparator.comparingDouble(l -> l.projection().bytes()))
+                .orElseThrow();
         warned.add(table + largest.key());
         String message = HotPartitionMessages.partition(table, largest, seconds, partitions);
-        warn.accept(loads.size() == 1 ? message : message + String.format(java.util.Locale.ROOT,
-                " (and %d more of the heaviest partitions of %s projected past the limits in this window; "
-                        + "apiary.sink.projected.over.limit counts them)", loads.size() - 1, table));
+        warn.accept(
+                loads.size() == 1
+                        ? message
+                        : message
+                                + String.format(
+                                        java.util.Locale.ROOT,
+                                        " (and %d more of the heaviest partitions of %s projected past the limits in this window; "
+                                                + "apiary.sink.projected.over.limit counts them)",
+                                        loads.size() - 1,
+                                        table));
     }
 
     /** Adds the sketch's heaviest keys, at most {@code limit}, that may be frequent (no false negatives). */
@@ -356,10 +386,11 @@ public final class HotPartitions {
      * @return the partition's size at the end of its bucket at these rates, or null if it has no
      *         bucket or its bucket has ended
      */
-    static Projection project(PartitionLife life, List<Object> key, double rowsPerSecond, double bytesPerSecond,
-            Instant now) {
+    static Projection project(
+            PartitionLife life, List<Object> key, double rowsPerSecond, double bytesPerSecond, Instant now) {
         PartitionLife.Bucket bucket = life.bucket(key);
-        if (bucket == null || !bucket.end().isAfter(now)
+        if (bucket == null
+                || !bucket.end().isAfter(now)
                 || bucket.start().isAfter(now.plus(Duration.ofDays(PROJECTION_HORIZON_DAYS)))) {
             return null; // ended, or so far ahead that the day is an error: its rate says nothing of its size
         }

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
-
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -71,8 +70,8 @@ public final class OffsetTracker {
     public void register(TopicPartition partition, long offset) {
         PartitionState state = partitions.computeIfAbsent(partition, p -> new PartitionState());
         if (offset < state.next) {
-            throw new IllegalArgumentException("offset " + offset + " of " + partition
-                    + " registered after " + (state.next - 1));
+            throw new IllegalArgumentException(
+                    "offset " + offset + " of " + partition + " registered after " + (state.next - 1));
         }
         state.add(offset);
         if (state.first < 0) {

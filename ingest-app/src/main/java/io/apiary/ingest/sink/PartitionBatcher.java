@@ -42,8 +42,7 @@ public final class PartitionBatcher<K, R> {
      * @param <K>          partition key type
      * @param <R>          row type
      */
-    public record Batch<K, R>(K key, List<R> rows, long bytes, long openedNanos) {
-    }
+    public record Batch<K, R>(K key, List<R> rows, long bytes, long openedNanos) {}
 
     private static final class Open<R> {
         final List<R> rows = new ArrayList<>();

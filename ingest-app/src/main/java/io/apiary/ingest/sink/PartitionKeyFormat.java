@@ -1,17 +1,16 @@
 package io.apiary.ingest.sink;
 
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.List;
-import java.util.Optional;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.ProtocolVersion;
 import com.datastax.oss.driver.api.core.metadata.schema.ColumnMetadata;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodec;
 import com.datastax.oss.driver.api.core.type.codec.registry.CodecRegistry;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Decodes a Cassandra partition key from its routing key (the bytes the driver hashes into the
@@ -52,8 +51,10 @@ final class PartitionKeyFormat {
      */
     static Optional<PartitionKeyFormat> of(CqlSession session, String keyspace, String table) {
         CodecRegistry registry = session.getContext().getCodecRegistry();
-        return session.getMetadata().getKeyspace(keyspace).flatMap(k -> k.getTable(table)).map(
-                (TableMetadata metadata) -> {
+        return session.getMetadata()
+                .getKeyspace(keyspace)
+                .flatMap(k -> k.getTable(table))
+                .map((TableMetadata metadata) -> {
                     List<String> names = new ArrayList<>();
                     List<TypeCodec<Object>> codecs = new ArrayList<>();
                     for (ColumnMetadata column : metadata.getPartitionKey()) {
@@ -90,8 +91,8 @@ final class PartitionKeyFormat {
                 values.add(codec.decode(value, ProtocolVersion.DEFAULT));
             }
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("not a routing key of " + columns + ": "
-                    + HexFormat.of().formatHex(bytesOf(routingKey)), e);
+            throw new IllegalArgumentException(
+                    "not a routing key of " + columns + ": " + HexFormat.of().formatHex(bytesOf(routingKey)), e);
         }
         if (bytes.hasRemaining()) {
             throw new IllegalArgumentException("routing key longer than " + columns);
@@ -108,7 +109,9 @@ final class PartitionKeyFormat {
         StringBuilder out = new StringBuilder("(");
         for (int i = 0; i < values.size(); i++) {
             Object value = values.get(i);
-            out.append(i == 0 ? "" : ", ").append(columns.get(i)).append('=')
+            out.append(i == 0 ? "" : ", ")
+                    .append(columns.get(i))
+                    .append('=')
                     .append(value instanceof String ? codecs.get(i).format(value) : String.valueOf(value));
         }
         return escapeControls(out.append(')').toString());

@@ -1,13 +1,12 @@
 package io.apiary.ingest.sink;
 
+import io.apiary.ingest.bucket.DayBucket;
+import io.apiary.ingest.bucket.ShardStrategy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
-
-import io.apiary.ingest.bucket.DayBucket;
-import io.apiary.ingest.bucket.ShardStrategy;
 
 /**
  * The life of a Cassandra partition: the time span whose rows it receives (its bucket), from the
@@ -49,7 +48,8 @@ record PartitionLife(int cellsPerRow, int dayColumn, int shardColumn, int shards
     static PartitionLife of(String table, HotPartitionSettings settings) {
         boolean slices = settings.shardStrategy() == ShardStrategy.TIME;
         return switch (table) {
-            case io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY -> new PartitionLife(3, 1, slices ? 2 : -1, slices ? settings.telemetryShards() : 1);
+            case io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY ->
+                new PartitionLife(3, 1, slices ? 2 : -1, slices ? settings.telemetryShards() : 1);
             case "weather_readings" -> new PartitionLife(7, 1, slices ? 2 : -1, slices ? settings.weatherShards() : 1);
             case io.apiary.ingest.tables.TableNames.AGENT_ALERTS -> new PartitionLife(4, 1, -1, 1);
             default -> new PartitionLife(3, -1, -1, 1); // hive_activity and unknown tables: no projection
@@ -70,13 +70,15 @@ record PartitionLife(int cellsPerRow, int dayColumn, int shardColumn, int shards
         }
         long dayStart = day.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
         if (shardColumn < 0) {
-            return new Bucket(Instant.ofEpochMilli(dayStart), Instant.ofEpochMilli(dayStart + DayBucket.MILLIS_PER_DAY));
+            return new Bucket(
+                    Instant.ofEpochMilli(dayStart), Instant.ofEpochMilli(dayStart + DayBucket.MILLIS_PER_DAY));
         }
         if (!(key.get(shardColumn) instanceof Integer shard) || shard < 0 || shard >= shards) {
             return null; // written with another shard count than configured: its slice is unknown
         }
         // the first millisecond of the day whose shard is `shard` (the inverse of ShardStrategy.TIME)
-        return new Bucket(Instant.ofEpochMilli(dayStart + sliceStart(shard)),
+        return new Bucket(
+                Instant.ofEpochMilli(dayStart + sliceStart(shard)),
                 Instant.ofEpochMilli(dayStart + sliceStart(shard + 1)));
     }
 

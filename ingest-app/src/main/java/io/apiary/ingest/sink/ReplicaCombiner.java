@@ -22,8 +22,7 @@ import java.util.function.ToLongFunction;
  */
 public final class ReplicaCombiner {
 
-    private ReplicaCombiner() {
-    }
+    private ReplicaCombiner() {}
 
     /**
      * @param groups        single-partition groups, each of one distinct partition
@@ -37,8 +36,15 @@ public final class ReplicaCombiner {
      * @param <T>           group type
      * @return combinations, each a non-empty list of groups
      */
-    public static <T> List<List<T>> combine(List<T> groups, Function<T, Object> replicas, ToIntFunction<T> rows,
-            ToLongFunction<T> bytes, int smallRows, int maxPartitions, int maxRows, long maxBytes) {
+    public static <T> List<List<T>> combine(
+            List<T> groups,
+            Function<T, Object> replicas,
+            ToIntFunction<T> rows,
+            ToLongFunction<T> bytes,
+            int smallRows,
+            int maxPartitions,
+            int maxRows,
+            long maxBytes) {
         List<List<T>> out = new ArrayList<>();
         Map<Object, List<T>> open = new LinkedHashMap<>();
         Map<Object, long[]> openSize = new LinkedHashMap<>();
@@ -50,8 +56,10 @@ public final class ReplicaCombiner {
             }
             List<T> current = open.get(replicaSet);
             long[] size = openSize.get(replicaSet);
-            if (current != null && (current.size() >= maxPartitions
-                    || size[0] + rows.applyAsInt(group) > maxRows || size[1] + bytes.applyAsLong(group) > maxBytes)) {
+            if (current != null
+                    && (current.size() >= maxPartitions
+                            || size[0] + rows.applyAsInt(group) > maxRows
+                            || size[1] + bytes.applyAsLong(group) > maxBytes)) {
                 out.add(current);
                 current = null;
             }

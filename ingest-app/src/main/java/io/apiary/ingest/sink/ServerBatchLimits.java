@@ -1,12 +1,11 @@
 package io.apiary.ingest.sink;
 
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,8 +39,8 @@ public record ServerBatchLimits(long warnBytes, int warnPartitions, boolean from
         try {
             long bytes = STOCK.warnBytes();
             int partitions = STOCK.warnPartitions();
-            for (Row row : session.execute(SimpleStatement.newInstance(
-                    "SELECT name, value FROM system_views.settings WHERE name IN "
+            for (Row row : session.execute(
+                    SimpleStatement.newInstance("SELECT name, value FROM system_views.settings WHERE name IN "
                             + "('batch_size_warn_threshold', 'batch_size_warn_threshold_in_kb', "
                             + "'unlogged_batch_across_partitions_warn_threshold')"))) {
                 String name = row.getString("name");
@@ -59,8 +58,11 @@ public record ServerBatchLimits(long warnBytes, int warnPartitions, boolean from
             }
             return new ServerBatchLimits(bytes, partitions, true);
         } catch (RuntimeException e) {
-            LOG.info("Cannot read the server's batch thresholds from system_views.settings ({}); assuming "
-                    + "Cassandra's stock values ({} bytes, {} partitions)", e.toString(), STOCK.warnBytes(),
+            LOG.info(
+                    "Cannot read the server's batch thresholds from system_views.settings ({}); assuming "
+                            + "Cassandra's stock values ({} bytes, {} partitions)",
+                    e.toString(),
+                    STOCK.warnBytes(),
                     STOCK.warnPartitions());
             return STOCK;
         }

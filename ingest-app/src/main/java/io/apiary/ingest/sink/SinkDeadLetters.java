@@ -1,10 +1,9 @@
 package io.apiary.ingest.sink;
 
-import java.time.Duration;
-import java.util.Queue;
-
 import io.apiary.ingest.deadletter.DeadLetterHeaders;
 import io.apiary.ingest.deadletter.RejectReason;
+import java.time.Duration;
+import java.util.Queue;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.slf4j.Logger;
@@ -25,9 +24,13 @@ final class SinkDeadLetters {
     private static final long LOG_EVERY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
 
     /** A copy waiting to be sent again. */
-    private record Resend(long dueNanos, int attempt, ConsumerRecord<byte[], byte[]> record, RejectReason reason,
-            Throwable error, Runnable onHandled) {
-    }
+    private record Resend(
+            long dueNanos,
+            int attempt,
+            ConsumerRecord<byte[], byte[]> record,
+            RejectReason reason,
+            Throwable error,
+            Runnable onHandled) {}
 
     private final Producer<byte[], byte[]> producer;
     private final String topic;
@@ -43,8 +46,8 @@ final class SinkDeadLetters {
      * @param pollThreadWork where callbacks enqueue work for the poll thread
      * @param backoff        delay before sending a failed copy again
      */
-    SinkDeadLetters(Producer<byte[], byte[]> producer, String topic, Queue<Runnable> pollThreadWork,
-            RetryBackoff backoff) {
+    SinkDeadLetters(
+            Producer<byte[], byte[]> producer, String topic, Queue<Runnable> pollThreadWork, RetryBackoff backoff) {
         this.producer = producer;
         this.topic = topic;
         this.pollThreadWork = pollThreadWork;
@@ -63,10 +66,24 @@ final class SinkDeadLetters {
         send(record, reason, error, onHandled, 1);
     }
 
-    private void send(ConsumerRecord<byte[], byte[]> record, RejectReason reason, Throwable error, Runnable onHandled,
+    private void send(
+            ConsumerRecord<byte[], byte[]> record,
+            RejectReason reason,
+            Throwable error,
+            Runnable onHandled,
             int attempt) {
-        producer.send(DeadLetterHeaders.record(topic, "sink", reason, error, record.topic(), record.partition(),
-                        record.offset(), record.key(), record.value(), record.headers()),
+        producer.send(
+                DeadLetterHeaders.record(
+                        topic,
+                        "sink",
+                        reason,
+                        error,
+                        record.topic(),
+                        record.partition(),
+                        record.offset(),
+                        record.key(),
+                        record.value(),
+                        record.headers()),
                 (metadata, sendError) -> pollThreadWork.add(() -> {
                     if (sendError == null) {
                         onHandled.run();
@@ -75,13 +92,26 @@ final class SinkDeadLetters {
                     long now = System.nanoTime();
                     if (now - lastErrorLogNanos > LOG_EVERY_NANOS) {
                         lastErrorLogNanos = now;
-                        LOG.error("Cannot write {}-{}@{} to the dead letter topic {} (attempt {}); its offset stays "
-                                + "uncommitted and the copy is sent again later ({} waiting)", record.topic(),
-                                record.partition(), record.offset(), topic, attempt, resends.size() + 1, sendError);
+                        LOG.error(
+                                "Cannot write {}-{}@{} to the dead letter topic {} (attempt {}); its offset stays "
+                                        + "uncommitted and the copy is sent again later ({} waiting)",
+                                record.topic(),
+                                record.partition(),
+                                record.offset(),
+                                topic,
+                                attempt,
+                                resends.size() + 1,
+                                sendError);
                     }
-                    resends.add(new Resend(now + backoff.delayNanos(attempt,
-                            java.util.concurrent.ThreadLocalRandom.current()::nextLong), attempt + 1, record, reason,
-                            error, onHandled));
+                    resends.add(new Resend(
+                            now
+                                    + backoff.delayNanos(
+                                            attempt, java.util.concurrent.ThreadLocalRandom.current()::nextLong),
+                            attempt + 1,
+                            record,
+                            reason,
+                            error,
+                            onHandled));
                 }));
     }
 

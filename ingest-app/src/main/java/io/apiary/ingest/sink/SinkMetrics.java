@@ -1,13 +1,12 @@
 package io.apiary.ingest.sink;
 
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The sink's Micrometer meters (names {@code apiary.sink.*}; tags {@code table}, {@code cause},
@@ -18,10 +17,14 @@ import io.micrometer.core.instrument.Timer;
 final class SinkMetrics {
 
     /** Gauges read on the sink's poll thread's published values. */
-    record Gauges(Supplier<Number> inFlight, Supplier<Number> inFlightLimit, Supplier<Number> bufferedRows,
-            Supplier<Number> bufferedBytes, Supplier<Number> lingeringRows, Supplier<Number> pausedPartitions,
-            Supplier<Number> commitLag) {
-    }
+    record Gauges(
+            Supplier<Number> inFlight,
+            Supplier<Number> inFlightLimit,
+            Supplier<Number> bufferedRows,
+            Supplier<Number> bufferedBytes,
+            Supplier<Number> lingeringRows,
+            Supplier<Number> pausedPartitions,
+            Supplier<Number> commitLag) {}
 
     private final MeterRegistry registry;
     private final java.util.concurrent.ConcurrentHashMap<String, Counter> rowsWritten =
@@ -37,40 +40,58 @@ final class SinkMetrics {
     SinkMetrics(MeterRegistry registry, Gauges gauges) {
         this.registry = registry;
         this.batchRows = DistributionSummary.builder("apiary.sink.batch.rows")
-                .description("Rows per write request (1 = plain statement)").baseUnit("rows")
-                .publishPercentiles(0.5, 0.99).publishPercentileHistogram().register(registry);
+                .description("Rows per write request (1 = plain statement)")
+                .baseUnit("rows")
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .register(registry);
         this.batchBytes = DistributionSummary.builder("apiary.sink.batch.bytes")
                 .description("Bytes per write request, as Cassandra counts them for batch_size_warn_threshold")
-                .baseUnit("bytes").publishPercentiles(0.5, 0.99).publishPercentileHistogram().register(registry);
+                .baseUnit("bytes")
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .register(registry);
         this.batchPartitions = DistributionSummary.builder("apiary.sink.batch.partitions")
                 .description("Cassandra partitions per write request (above 1 only when combining by replicas)")
                 .register(registry);
         this.writeLatency = Timer.builder("apiary.sink.write.latency")
                 .description("Time from sending a write request to Cassandra's answer")
-                .publishPercentiles(0.5, 0.99).publishPercentileHistogram().register(registry);
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .register(registry);
         this.linger = Timer.builder("apiary.sink.batch.linger")
                 .description("Time from a batch's first row arriving to the batch being sent")
-                .publishPercentiles(0.5, 0.99).register(registry);
-        this.toReplica = Counter.builder("apiary.sink.requests").tag("coordinator", "replica")
+                .publishPercentiles(0.5, 0.99)
+                .register(registry);
+        this.toReplica = Counter.builder("apiary.sink.requests")
+                .tag("coordinator", "replica")
                 .description("Acknowledged write requests by whether their coordinator was a replica of the "
                         + "partition (token-aware routing); 'unknown' without token metadata")
                 .register(registry);
         this.toNonReplica = registry.counter("apiary.sink.requests", "coordinator", "non-replica");
-        Gauge.builder("apiary.sink.in.flight", gauges.inFlight()).description("Write requests awaiting Cassandra")
+        Gauge.builder("apiary.sink.in.flight", gauges.inFlight())
+                .description("Write requests awaiting Cassandra")
                 .register(registry);
         Gauge.builder("apiary.sink.in.flight.limit", gauges.inFlightLimit())
                 .description("The adaptive limit of requests in flight (lowered while Cassandra is overloaded)")
                 .register(registry);
         Gauge.builder("apiary.sink.buffered.rows", gauges.bufferedRows())
-                .description("Rows polled and not yet acknowledged").register(registry);
-        Gauge.builder("apiary.sink.buffered.bytes", gauges.bufferedBytes()).baseUnit("bytes")
-                .description("Key and value bytes of the rows polled and not yet acknowledged").register(registry);
+                .description("Rows polled and not yet acknowledged")
+                .register(registry);
+        Gauge.builder("apiary.sink.buffered.bytes", gauges.bufferedBytes())
+                .baseUnit("bytes")
+                .description("Key and value bytes of the rows polled and not yet acknowledged")
+                .register(registry);
         Gauge.builder("apiary.sink.lingering.rows", gauges.lingeringRows())
-                .description("Rows waiting in open batches for more rows of their partition").register(registry);
+                .description("Rows waiting in open batches for more rows of their partition")
+                .register(registry);
         Gauge.builder("apiary.sink.paused.partitions", gauges.pausedPartitions())
-                .description("Kafka partitions paused by flow control").register(registry);
-        Gauge.builder("apiary.sink.commit.lag", gauges.commitLag()).baseUnit("records")
-                .description("Records consumed but not yet committed, over the assigned partitions").register(registry);
+                .description("Kafka partitions paused by flow control")
+                .register(registry);
+        Gauge.builder("apiary.sink.commit.lag", gauges.commitLag())
+                .baseUnit("records")
+                .description("Records consumed but not yet committed, over the assigned partitions")
+                .register(registry);
     }
 
     void written(WriteGroup group, long nowNanos) {
@@ -103,8 +124,7 @@ final class SinkMetrics {
      *         look-up per acknowledged request was 5% of the poll thread's samples in a JFR profile)
      */
     Counter rowsWritten(String table) {
-        return rowsWritten.computeIfAbsent(table,
-                t -> registry.counter("apiary.sink.rows.written", "table", t));
+        return rowsWritten.computeIfAbsent(table, t -> registry.counter("apiary.sink.rows.written", "table", t));
     }
 
     /**
@@ -113,9 +133,12 @@ final class SinkMetrics {
      *         ({@link io.apiary.ingest.tables.WriteConflicts})
      */
     Counter conflicts(String table) {
-        return registry.counter(io.apiary.ingest.tables.WriteConflicts.COUNTER,
-                io.apiary.ingest.tables.WriteConflicts.TABLE_TAG, table,
-                io.apiary.ingest.tables.WriteConflicts.STAGE_TAG, "sink");
+        return registry.counter(
+                io.apiary.ingest.tables.WriteConflicts.COUNTER,
+                io.apiary.ingest.tables.WriteConflicts.TABLE_TAG,
+                table,
+                io.apiary.ingest.tables.WriteConflicts.STAGE_TAG,
+                "sink");
     }
 
     void retried(String cause, int rows) {

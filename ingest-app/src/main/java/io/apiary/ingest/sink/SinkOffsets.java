@@ -1,16 +1,15 @@
 package io.apiary.ingest.sink;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-
-import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
-import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,14 +52,20 @@ final class SinkOffsets {
             LOG.info("No committed offset for {}: starting from the beginning", e.partitions());
             consumer.seekToBeginning(e.partitions());
         } catch (OffsetOutOfRangeException e) {
-            Map<TopicPartition, Long> starts = consumer.beginningOffsets(e.offsetOutOfRangePartitions().keySet());
+            Map<TopicPartition, Long> starts =
+                    consumer.beginningOffsets(e.offsetOutOfRangePartitions().keySet());
             e.offsetOutOfRangePartitions().forEach((partition, position) -> {
                 long start = starts.getOrDefault(partition, position);
                 long lost = Math.max(0, start - position);
-                registry.counter("apiary.sink.records.lost", "topic", partition.topic()).increment(lost);
-                LOG.error("Records {} to {} of {} were deleted by the broker (retention) before the sink wrote "
-                        + "them: {} rows lost. Raise the topic's retention or check that it uses LogAppendTime.",
-                        position, start - 1, partition, lost);
+                registry.counter("apiary.sink.records.lost", "topic", partition.topic())
+                        .increment(lost);
+                LOG.error(
+                        "Records {} to {} of {} were deleted by the broker (retention) before the sink wrote "
+                                + "them: {} rows lost. Raise the topic's retention or check that it uses LogAppendTime.",
+                        position,
+                        start - 1,
+                        partition,
+                        lost);
             });
             consumer.seekToBeginning(e.offsetOutOfRangePartitions().keySet());
         }
@@ -76,7 +81,10 @@ final class SinkOffsets {
         try {
             tracker.register(partition, offset);
         } catch (IllegalArgumentException e) {
-            LOG.warn("Offsets of {} went backwards ({}); tracking it again from offset {}", partition, e.getMessage(),
+            LOG.warn(
+                    "Offsets of {} went backwards ({}); tracking it again from offset {}",
+                    partition,
+                    e.getMessage(),
                     offset);
             tracker.remove(partition);
             committed.remove(partition);
@@ -118,7 +126,8 @@ final class SinkOffsets {
         for (TopicPartition partition : partitions) {
             tracker.committable(partition).ifPresent(committable -> {
                 long offset = tracker.pending(partition) == 0
-                        ? Math.max(committable, consumer.position(partition)) : committable;
+                        ? Math.max(committable, consumer.position(partition))
+                        : committable;
                 if (!Long.valueOf(offset).equals(committed.get(partition))) {
                     toCommit.put(partition, new OffsetAndMetadata(offset));
                 }
@@ -138,8 +147,10 @@ final class SinkOffsets {
                     long now = System.nanoTime();
                     if (now - lastCommitWarnNanos > COMMIT_WARN_EVERY_NANOS) {
                         lastCommitWarnNanos = now;
-                        LOG.warn("Offset commit failed ({}); the next commit will include these offsets (logged at "
-                                + "most every 60 s)", error.toString());
+                        LOG.warn(
+                                "Offset commit failed ({}); the next commit will include these offsets (logged at "
+                                        + "most every 60 s)",
+                                error.toString());
                     } else {
                         LOG.debug("Offset commit failed ({})", error.toString());
                     }

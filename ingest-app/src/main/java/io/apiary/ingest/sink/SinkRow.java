@@ -2,7 +2,6 @@ package io.apiary.ingest.sink;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
@@ -34,7 +33,9 @@ record SinkRow(long offset, byte[] value, Headers headers) {
      */
     static SinkRow of(ConsumerRecord<byte[], byte[]> record) {
         Headers headers = record.headers();
-        return new SinkRow(record.offset(), record.value(),
+        return new SinkRow(
+                record.offset(),
+                record.value(),
                 headers == null || !headers.iterator().hasNext() ? null : headers);
     }
 
@@ -54,10 +55,18 @@ record SinkRow(long offset, byte[] value, Headers headers) {
      */
     ConsumerRecord<byte[], byte[]> record(GroupKey key) {
         byte[] recordKey = key.keyBytes();
-        return new ConsumerRecord<>(key.partition().topic(), key.partition().partition(), offset,
-                ConsumerRecord.NO_TIMESTAMP, TimestampType.NO_TIMESTAMP_TYPE,
-                recordKey == null ? ConsumerRecord.NULL_SIZE : recordKey.length, value.length, recordKey, value,
-                headers == null ? new RecordHeaders() : headers, java.util.Optional.empty());
+        return new ConsumerRecord<>(
+                key.partition().topic(),
+                key.partition().partition(),
+                offset,
+                ConsumerRecord.NO_TIMESTAMP,
+                TimestampType.NO_TIMESTAMP_TYPE,
+                recordKey == null ? ConsumerRecord.NULL_SIZE : recordKey.length,
+                value.length,
+                recordKey,
+                value,
+                headers == null ? new RecordHeaders() : headers,
+                java.util.Optional.empty());
     }
 
     /**

@@ -1,9 +1,8 @@
 package io.apiary.ingest.sink;
 
+import io.apiary.ingest.config.IngestConfig;
 import java.time.Duration;
 import java.util.Objects;
-
-import io.apiary.ingest.config.IngestConfig;
 
 /**
  * The sink's batching and flow-control settings. Immutable and thread-safe.
@@ -32,10 +31,23 @@ import io.apiary.ingest.config.IngestConfig;
  * @param deadLetterTopic      topic for rows Cassandra can never accept, not null
  * @param hot                  hot-partition detection, not null
  */
-public record SinkSettings(int maxInFlight, ConcurrencyLimit.Algorithm limitAlgorithm, int batchMaxRows, long batchMaxBytes, Duration linger,
-        long maxRowsPerSecond, boolean combineReplicas, int combineMaxPartitions, int maxBufferedRows,
-        long maxBufferedBytes, Duration commitInterval, Duration retryBackoff, Duration retryBackoffMax,
-        Duration drainTimeout, String deadLetterTopic, HotPartitionSettings hot) {
+public record SinkSettings(
+        int maxInFlight,
+        ConcurrencyLimit.Algorithm limitAlgorithm,
+        int batchMaxRows,
+        long batchMaxBytes,
+        Duration linger,
+        long maxRowsPerSecond,
+        boolean combineReplicas,
+        int combineMaxPartitions,
+        int maxBufferedRows,
+        long maxBufferedBytes,
+        Duration commitInterval,
+        Duration retryBackoff,
+        Duration retryBackoffMax,
+        Duration drainTimeout,
+        String deadLetterTopic,
+        HotPartitionSettings hot) {
 
     /**
      * Checks the values.
@@ -45,8 +57,12 @@ public record SinkSettings(int maxInFlight, ConcurrencyLimit.Algorithm limitAlgo
      * @throws NullPointerException     if a duration, the topic or the hot-partition settings are null
      */
     public SinkSettings {
-        if (maxInFlight < 1 || batchMaxRows < 1 || maxBufferedRows < 1 || maxBufferedBytes < 1
-                || maxRowsPerSecond < 0 || (batchMaxBytes < 1 && batchMaxBytes != -1)
+        if (maxInFlight < 1
+                || batchMaxRows < 1
+                || maxBufferedRows < 1
+                || maxBufferedBytes < 1
+                || maxRowsPerSecond < 0
+                || (batchMaxBytes < 1 && batchMaxBytes != -1)
                 || (combineMaxPartitions < 2 && combineMaxPartitions != -1)) {
             throw new IllegalArgumentException("sink limits out of range: " + maxInFlight + ", " + batchMaxRows
                     + ", " + batchMaxBytes + ", " + maxRowsPerSecond + ", " + combineMaxPartitions + ", "
@@ -62,7 +78,8 @@ public record SinkSettings(int maxInFlight, ConcurrencyLimit.Algorithm limitAlgo
         Objects.requireNonNull(hot);
         if (hot.enabled() && hot.window().compareTo(linger.multipliedBy(2)) < 0) {
             // a partition is acknowledged about once a linger: a shorter window sees bursts, not rates
-            throw new IllegalArgumentException("sink.hot.window.ms (" + hot.window().toMillis()
+            throw new IllegalArgumentException("sink.hot.window.ms ("
+                    + hot.window().toMillis()
                     + ") must be at least twice sink.linger.ms (" + linger.toMillis() + "), or the hot-partition "
                     + "rates measure bursts of batches; raise it or set sink.hot.enabled=false");
         }

@@ -1,11 +1,5 @@
 package io.apiary.ingest.sink;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
-
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.ProtocolVersion;
@@ -23,14 +17,19 @@ import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import com.datastax.oss.driver.api.core.type.reflect.GenericType;
 import io.apiary.ingest.identity.AlertIds;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.Serde;
 import io.apiary.ingest.tables.TableNames;
 import io.apiary.schema.AgentAlertRow;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.WeatherReadingRow;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
 
 /**
  * How the rows of one row topic become idempotent writes of one Cassandra table.
@@ -74,7 +73,8 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
         public Options {
             Objects.requireNonNull(consistency, "consistency");
             if (ttlSeconds < -1) {
-                throw new IllegalArgumentException("ttlSeconds must be -1 (table default) or at least 0: " + ttlSeconds);
+                throw new IllegalArgumentException(
+                        "ttlSeconds must be -1 (table default) or at least 0: " + ttlSeconds);
             }
         }
 
@@ -127,9 +127,13 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
      *                       growing sums), so that two rows of one key with different values are no
      *                       conflict
      */
-    record Layout(String table, List<String> columns, int partitionKeys, int clustering, boolean deleteFirst,
-            boolean updated) {
-    }
+    record Layout(
+            String table,
+            List<String> columns,
+            int partitionKeys,
+            int clustering,
+            boolean deleteFirst,
+            boolean updated) {}
 
     /**
      * Bytes counted per written cell beside its value: an upper bound of what Cassandra 5.0 adds
@@ -199,8 +203,14 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
     private final WriteTime<T> writeTime;
     private volatile PreparedStatement copyInsert;
 
-    private SinkTable(CqlSession session, String keyspace, Options options, Layout layout, Class<T> type,
-            ColumnBinder<T> binder, WriteTime<T> writeTime) {
+    private SinkTable(
+            CqlSession session,
+            String keyspace,
+            Options options,
+            Layout layout,
+            Class<T> type,
+            ColumnBinder<T> binder,
+            WriteTime<T> writeTime) {
         this.layout = layout;
         this.session = session;
         this.keyspace = keyspace;
@@ -249,7 +259,8 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
         for (String column : layout.columns().subList(0, layout.partitionKeys() + layout.clustering())) {
             key.add(column + " = ?");
         }
-        return "DELETE FROM " + keyspace + "." + layout.table() + " USING TIMESTAMP ? WHERE " + String.join(" AND ", key);
+        return "DELETE FROM " + keyspace + "." + layout.table() + " USING TIMESTAMP ? WHERE "
+                + String.join(" AND ", key);
     }
 
     /** @return the table name, without keyspace */
@@ -354,16 +365,21 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
         if (copy) {
             builder = builder.set(columns + 1, ttlSeconds, TypeCodecs.INT);
         }
-        BoundStatement bound = builder.setIdempotence(true).setConsistencyLevel(consistency).build();
+        BoundStatement bound =
+                builder.setIdempotence(true).setConsistencyLevel(consistency).build();
         List<BoundStatement> statements;
         int bytes = serverBytes(bound);
         if (delete != null) {
-            BoundStatementBuilder deletion = delete.boundStatementBuilder()
-                    .set(0, Math.subtractExact(micros, 1L), TypeCodecs.BIGINT);
+            BoundStatementBuilder deletion =
+                    delete.boundStatementBuilder().set(0, Math.subtractExact(micros, 1L), TypeCodecs.BIGINT);
             for (int i = 0; i < regularStart; i++) {
                 deletion = deletion.setBytesUnsafe(i + 1, bound.getBytesUnsafe(i));
             }
-            statements = List.of(deletion.setIdempotence(true).setConsistencyLevel(consistency).build(), bound);
+            statements = List.of(
+                    deletion.setIdempotence(true)
+                            .setConsistencyLevel(consistency)
+                            .build(),
+                    bound);
             bytes += ROW_DELETION_BYTES;
         } else {
             statements = List.of(bound);
@@ -496,11 +512,30 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
      * @param options  consistency level and TTL, not null
      * @return the table binding
      */
-    public static SinkTable<HiveTelemetryRow> hiveTelemetry(CqlSession session, String keyspace, String table,
-            Options options) {
-        Layout layout = new Layout(table, List.of("hive_id", "day", "shard", "sensor_type",
-                "sensor_id", "reading_time", "gateway_id", "value", "unit"), 3, 3, false, false);
-        return new SinkTable<>(session, keyspace, options, layout, HiveTelemetryRow.class,
+    public static SinkTable<HiveTelemetryRow> hiveTelemetry(
+            CqlSession session, String keyspace, String table, Options options) {
+        Layout layout = new Layout(
+                table,
+                List.of(
+                        "hive_id",
+                        "day",
+                        "shard",
+                        "sensor_type",
+                        "sensor_id",
+                        "reading_time",
+                        "gateway_id",
+                        "value",
+                        "unit"),
+                3,
+                3,
+                false,
+                false);
+        return new SinkTable<>(
+                session,
+                keyspace,
+                options,
+                layout,
+                HiveTelemetryRow.class,
                 (row, statement) -> statement
                         .set(0, row.getHiveId(), TEXT)
                         .set(1, row.getDay(), TypeCodecs.DATE)
@@ -523,9 +558,19 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
      * @return the table binding
      */
     public static SinkTable<HourlyActivity> hiveActivity(CqlSession session, String keyspace, Options options) {
-        Layout layout = new Layout(TableNames.HIVE_ACTIVITY,
-                List.of("hive_id", "day", "hour", "bees_in", "bees_out", "samples"), 1, 2, false, true);
-        return new SinkTable<>(session, keyspace, options, layout, HourlyActivity.class,
+        Layout layout = new Layout(
+                TableNames.HIVE_ACTIVITY,
+                List.of("hive_id", "day", "hour", "bees_in", "bees_out", "samples"),
+                1,
+                2,
+                false,
+                true);
+        return new SinkTable<>(
+                session,
+                keyspace,
+                options,
+                layout,
+                HourlyActivity.class,
                 (row, statement) -> statement
                         .set(0, row.getHiveId(), TEXT)
                         .set(1, row.getDay(), TypeCodecs.DATE)
@@ -533,8 +578,10 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
                         .set(3, row.getEntries(), TypeCodecs.BIGINT)
                         .set(4, row.getExits(), TypeCodecs.BIGINT)
                         .set(5, row.getSamples(), TypeCodecs.INT),
-                (row, fingerprint) -> WriteTimestamps.hourly(row.getWindowStart().toEpochMilli(),
-                        Math.addExact(row.getSamples(), row.getRevision()), fingerprint));
+                (row, fingerprint) -> WriteTimestamps.hourly(
+                        row.getWindowStart().toEpochMilli(),
+                        Math.addExact(row.getSamples(), row.getRevision()),
+                        fingerprint));
     }
 
     /**
@@ -561,12 +608,32 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
      * @param options  consistency level and TTL, not null
      * @return the table binding
      */
-    public static SinkTable<WeatherReadingRow> weatherReadings(CqlSession session, String keyspace, String table,
-            Options options) {
-        Layout layout = new Layout(table, List.of("station_id", "day", "shard", "reading_time",
-                "temperature_c", "relative_humidity", "pressure_hpa", "wind_speed_ms", "wind_direction_deg",
-                "rainfall_mm", "solar_radiation_wm2"), 3, 1, true, false);
-        return new SinkTable<>(session, keyspace, options, layout, WeatherReadingRow.class,
+    public static SinkTable<WeatherReadingRow> weatherReadings(
+            CqlSession session, String keyspace, String table, Options options) {
+        Layout layout = new Layout(
+                table,
+                List.of(
+                        "station_id",
+                        "day",
+                        "shard",
+                        "reading_time",
+                        "temperature_c",
+                        "relative_humidity",
+                        "pressure_hpa",
+                        "wind_speed_ms",
+                        "wind_direction_deg",
+                        "rainfall_mm",
+                        "solar_radiation_wm2"),
+                3,
+                1,
+                true,
+                false);
+        return new SinkTable<>(
+                session,
+                keyspace,
+                options,
+                layout,
+                WeatherReadingRow.class,
                 (row, statement) -> {
                     BoundStatementBuilder bound = statement
                             .set(0, row.getStationId(), TEXT)
@@ -608,18 +675,35 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
      * @param options  consistency level and TTL, not null
      * @return the table binding
      */
-    public static SinkTable<AgentAlertRow> agentAlerts(CqlSession session, String keyspace, String table,
-            Options options) {
-        Layout layout = new Layout(table, List.of("agent_id", "day", "alert_time", "alert_id",
-                "hive_id", "severity", "alert_type", "message"), 2, 2, true, false);
-        return new SinkTable<>(session, keyspace, options, layout, AgentAlertRow.class,
+    public static SinkTable<AgentAlertRow> agentAlerts(
+            CqlSession session, String keyspace, String table, Options options) {
+        Layout layout = new Layout(
+                table,
+                List.of("agent_id", "day", "alert_time", "alert_id", "hive_id", "severity", "alert_type", "message"),
+                2,
+                2,
+                true,
+                false);
+        return new SinkTable<>(
+                session,
+                keyspace,
+                options,
+                layout,
+                AgentAlertRow.class,
                 (row, statement) -> {
                     BoundStatementBuilder bound = statement
                             .set(0, row.getAgentId(), TEXT)
                             .set(1, row.getDay(), TypeCodecs.DATE)
                             .set(2, row.getAlertTime(), TypeCodecs.TIMESTAMP)
-                            .set(3, AlertIds.of(row.getAlertId(), row.getHiveId(), row.getSeverity(),
-                                    row.getAlertType(), row.getMessage()), TEXT)
+                            .set(
+                                    3,
+                                    AlertIds.of(
+                                            row.getAlertId(),
+                                            row.getHiveId(),
+                                            row.getSeverity(),
+                                            row.getAlertType(),
+                                            row.getMessage()),
+                                    TEXT)
                             .set(5, row.getSeverity(), TEXT)
                             .set(6, row.getAlertType(), TEXT)
                             .set(7, row.getMessage(), TEXT);

@@ -10,8 +10,7 @@ import com.datastax.oss.driver.api.core.servererrors.UnauthorizedException;
  */
 public final class WriteFailures {
 
-    private WriteFailures() {
-    }
+    private WriteFailures() {}
 
     /** What the sink does with a failed write. */
     public enum Outcome {
@@ -44,14 +43,19 @@ public final class WriteFailures {
         if (cause instanceof UnauthorizedException || statementError(cause)) {
             return true; // an operator must fix access or schema; the rows must not be dead-lettered meanwhile
         }
-        return !(cause instanceof QueryValidationException
-                || cause instanceof IllegalArgumentException);
+        return !(cause instanceof QueryValidationException || cause instanceof IllegalArgumentException);
     }
 
     /** Lower-case fragments of Cassandra's messages for a statement every row would fail, whatever its values. */
-    private static final java.util.List<String> STATEMENT_ERRORS = java.util.List.of("does not exist",
-            "unconfigured table", "undefined column", "unknown identifier", "ttl", "consistency",
-            "conditional updates", "unprepared");
+    private static final java.util.List<String> STATEMENT_ERRORS = java.util.List.of(
+            "does not exist",
+            "unconfigured table",
+            "undefined column",
+            "unknown identifier",
+            "ttl",
+            "consistency",
+            "conditional updates",
+            "unprepared");
 
     /**
      * Whether Cassandra refused the statement rather than the row: the table or a column is
@@ -104,7 +108,8 @@ public final class WriteFailures {
     public static Throwable unwrap(Throwable error) {
         Throwable t = error;
         while ((t instanceof java.util.concurrent.CompletionException
-                || t instanceof java.util.concurrent.ExecutionException) && t.getCause() != null) {
+                        || t instanceof java.util.concurrent.ExecutionException)
+                && t.getCause() != null) {
             t = t.getCause();
         }
         return t;

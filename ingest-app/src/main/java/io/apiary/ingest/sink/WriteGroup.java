@@ -2,7 +2,6 @@ package io.apiary.ingest.sink;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.kafka.common.TopicPartition;
 
 /**

@@ -9,7 +9,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Set;
-
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -32,12 +31,12 @@ import org.apache.kafka.common.TopicPartition;
 final class WriteScheduler {
 
     /** A closed batch in the queue, with its place in arrival order for ties. */
-    private record Queued(PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch, long sequence) {
-    }
+    private record Queued(PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch, long sequence) {}
 
     /** Oldest first, by when its first row arrived: a batch that filled up late keeps its age. */
     private final PriorityQueue<Queued> closed = new PriorityQueue<>(
             Comparator.comparingLong((Queued q) -> q.batch().openedNanos()).thenComparingLong(Queued::sequence));
+
     private long closedSequence;
     private final ArrayDeque<WriteGroup> ready = new ArrayDeque<>();
     private final PriorityQueue<WriteGroup> retries = new PriorityQueue<>(Comparator.comparingLong(g -> g.dueAtNanos));
@@ -188,7 +187,8 @@ final class WriteScheduler {
         long bytes = 0;
         Iterator<Queued> batches = closed.iterator();
         while (batches.hasNext()) {
-            PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch = batches.next().batch();
+            PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch =
+                    batches.next().batch();
             if (partitions.contains(batch.key().partition())) {
                 batches.remove();
                 closedRows -= batch.rows().size();

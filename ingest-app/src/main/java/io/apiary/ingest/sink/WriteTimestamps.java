@@ -1,8 +1,7 @@
 package io.apiary.ingest.sink;
 
-import java.nio.ByteBuffer;
-
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import java.nio.ByteBuffer;
 import org.apache.avro.SchemaNormalization;
 
 /**
@@ -29,8 +28,7 @@ public final class WriteTimestamps {
     /** Microseconds per update of an hour, the room {@link #hourly} gives the fingerprint. */
     static final long HOURLY_SLOTS = 1_000L;
 
-    private WriteTimestamps() {
-    }
+    private WriteTimestamps() {}
 
     /**
      * The timestamp of an event's row (a reading, an alert): the start of the second after the
@@ -52,7 +50,8 @@ public final class WriteTimestamps {
      * @throws ArithmeticException past year 294,247
      */
     public static long event(long eventMillis, long fingerprint) {
-        return Math.addExact(Math.multiplyExact(Math.addExact(Math.floorDiv(eventMillis, 1000L), 1L), EVENT_SLOTS),
+        return Math.addExact(
+                Math.multiplyExact(Math.addExact(Math.floorDiv(eventMillis, 1000L), 1L), EVENT_SLOTS),
                 Math.floorMod(fingerprint, EVENT_SLOTS));
     }
 
@@ -83,8 +82,10 @@ public final class WriteTimestamps {
      * @throws ArithmeticException past year 294,247
      */
     public static long hourly(long hourStartMillis, int samples, long fingerprint) {
-        return Math.addExact(Math.addExact(Math.multiplyExact(hourStartMillis, 1000L),
-                Math.multiplyExact((long) samples, HOURLY_SLOTS)), Math.floorMod(fingerprint, HOURLY_SLOTS));
+        return Math.addExact(
+                Math.addExact(
+                        Math.multiplyExact(hourStartMillis, 1000L), Math.multiplyExact((long) samples, HOURLY_SLOTS)),
+                Math.floorMod(fingerprint, HOURLY_SLOTS));
     }
 
     /**

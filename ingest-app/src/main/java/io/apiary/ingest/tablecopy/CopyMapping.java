@@ -1,11 +1,5 @@
 package io.apiary.ingest.tablecopy;
 
-import java.time.Instant;
-import java.time.LocalDate;
-import java.util.Optional;
-import java.util.function.Function;
-import java.util.function.UnaryOperator;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.bucket.DayBucket;
 import io.apiary.ingest.identity.AlertIds;
@@ -16,6 +10,11 @@ import io.apiary.ingest.topology.RowMapper;
 import io.apiary.schema.AgentAlertRow;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.WeatherReadingRow;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -36,8 +35,13 @@ import org.apache.avro.specific.SpecificRecord;
  * @param rebucket the record with its day (and shard) computed from its event time
  * @param table   binds the target table: (session, keyspace, table, options)
  */
-public record CopyMapping<T extends SpecificRecord>(TableShape source, TableShape target, ShardScheme scheme,
-        Function<ColumnValues, T> read, Function<ColumnValues, T> readTarget, UnaryOperator<T> rebucket,
+public record CopyMapping<T extends SpecificRecord>(
+        TableShape source,
+        TableShape target,
+        ShardScheme scheme,
+        Function<ColumnValues, T> read,
+        Function<ColumnValues, T> readTarget,
+        UnaryOperator<T> rebucket,
         TableBinding<T> table) {
 
     /** Binds a table of the target's layout. */
@@ -63,24 +67,45 @@ public record CopyMapping<T extends SpecificRecord>(TableShape source, TableShap
      * @param weatherScheme    the shard scheme weather readings are written with (weather.shards)
      * @return the mapping, or empty for a pair that is not supported
      */
-    public static Optional<CopyMapping<?>> of(TableShape source, TableShape target, ShardScheme telemetryScheme,
-            ShardScheme weatherScheme) {
-        return Optional.ofNullable(switch (target) {
-            case TELEMETRY -> source == TableShape.LEGACY_TELEMETRY || source == TableShape.TELEMETRY
-                    ? new CopyMapping<>(source, target, telemetryScheme,
-                            row -> telemetry(row, source == TableShape.TELEMETRY), row -> telemetry(row, true),
-                            row -> rebucket(row, telemetryScheme), SinkTable::hiveTelemetry)
-                    : null;
-            case ALERTS -> source == TableShape.LEGACY_ALERTS || source == TableShape.ALERTS
-                    ? new CopyMapping<>(source, target, null, row -> alert(row, source == TableShape.ALERTS),
-                            row -> alert(row, true), CopyMapping::rebucket, SinkTable::agentAlerts)
-                    : null;
-            case WEATHER -> source == TableShape.WEATHER
-                    ? new CopyMapping<>(source, target, weatherScheme, CopyMapping::weather, CopyMapping::weather,
-                            row -> rebucket(row, weatherScheme), SinkTable::weatherReadings)
-                    : null;
-            default -> null;
-        });
+    public static Optional<CopyMapping<?>> of(
+            TableShape source, TableShape target, ShardScheme telemetryScheme, ShardScheme weatherScheme) {
+        return Optional.ofNullable(
+                switch (target) {
+                    case TELEMETRY ->
+                        source == TableShape.LEGACY_TELEMETRY || source == TableShape.TELEMETRY
+                                ? new CopyMapping<>(
+                                        source,
+                                        target,
+                                        telemetryScheme,
+                                        row -> telemetry(row, source == TableShape.TELEMETRY),
+                                        row -> telemetry(row, true),
+                                        row -> rebucket(row, telemetryScheme),
+                                        SinkTable::hiveTelemetry)
+                                : null;
+                    case ALERTS ->
+                        source == TableShape.LEGACY_ALERTS || source == TableShape.ALERTS
+                                ? new CopyMapping<>(
+                                        source,
+                                        target,
+                                        null,
+                                        row -> alert(row, source == TableShape.ALERTS),
+                                        row -> alert(row, true),
+                                        CopyMapping::rebucket,
+                                        SinkTable::agentAlerts)
+                                : null;
+                    case WEATHER ->
+                        source == TableShape.WEATHER
+                                ? new CopyMapping<>(
+                                        source,
+                                        target,
+                                        weatherScheme,
+                                        CopyMapping::weather,
+                                        CopyMapping::weather,
+                                        row -> rebucket(row, weatherScheme),
+                                        SinkTable::weatherReadings)
+                                : null;
+                    default -> null;
+                });
     }
 
     /**
@@ -93,18 +118,25 @@ public record CopyMapping<T extends SpecificRecord>(TableShape source, TableShap
         try {
             return rebucket.apply(read.apply(row));
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("cannot be mapped to the " + target.name().toLowerCase(
-                    java.util.Locale.ROOT) + " layout: " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "cannot be mapped to the " + target.name().toLowerCase(java.util.Locale.ROOT) + " layout: "
+                            + e.getMessage(),
+                    e);
         }
     }
 
     /** A reading of either readings layout; a legacy one (no sensor_id column) gets the default sensor id. */
     static HiveTelemetryRow telemetry(ColumnValues row, boolean hasSensorId) {
         String sensorId = hasSensorId ? row.get("sensor_id", String.class) : Identifiers.DEFAULT_SENSOR_ID;
-        return new HiveTelemetryRow(required(row, "hive_id", String.class), required(row, "day", LocalDate.class),
-                required(row, "shard", Integer.class), required(row, "sensor_type", String.class),
-                required(sensorId, "sensor_id"), required(row, "reading_time", Instant.class),
-                required(row, "gateway_id", String.class), required(row, "value", Double.class),
+        return new HiveTelemetryRow(
+                required(row, "hive_id", String.class),
+                required(row, "day", LocalDate.class),
+                required(row, "shard", Integer.class),
+                required(row, "sensor_type", String.class),
+                required(sensorId, "sensor_id"),
+                required(row, "reading_time", Instant.class),
+                required(row, "gateway_id", String.class),
+                required(row, "value", Double.class),
                 required(row, "unit", String.class));
     }
 
@@ -114,43 +146,78 @@ public record CopyMapping<T extends SpecificRecord>(TableShape source, TableShap
         String severity = required(row, "severity", String.class);
         String type = required(row, "alert_type", String.class);
         String message = required(row, "message", String.class);
-        String alertId = hasAlertId ? required(row, "alert_id", String.class)
-                : AlertIds.derive(hiveId, severity, type, message);
-        return new AgentAlertRow(required(row, "agent_id", String.class), required(row, "day", LocalDate.class),
-                required(row, "alert_time", Instant.class), alertId, hiveId, severity, type, message);
+        String alertId =
+                hasAlertId ? required(row, "alert_id", String.class) : AlertIds.derive(hiveId, severity, type, message);
+        return new AgentAlertRow(
+                required(row, "agent_id", String.class),
+                required(row, "day", LocalDate.class),
+                required(row, "alert_time", Instant.class),
+                alertId,
+                hiveId,
+                severity,
+                type,
+                message);
     }
 
     /** A weather reading; absent measurements stay null. */
     static WeatherReadingRow weather(ColumnValues row) {
-        return new WeatherReadingRow(required(row, "station_id", String.class), required(row, "day", LocalDate.class),
-                required(row, "shard", Integer.class), required(row, "reading_time", Instant.class),
-                row.get("temperature_c", Double.class), row.get("relative_humidity", Double.class),
-                row.get("pressure_hpa", Double.class), row.get("wind_speed_ms", Double.class),
-                row.get("wind_direction_deg", Double.class), row.get("rainfall_mm", Double.class),
+        return new WeatherReadingRow(
+                required(row, "station_id", String.class),
+                required(row, "day", LocalDate.class),
+                required(row, "shard", Integer.class),
+                required(row, "reading_time", Instant.class),
+                row.get("temperature_c", Double.class),
+                row.get("relative_humidity", Double.class),
+                row.get("pressure_hpa", Double.class),
+                row.get("wind_speed_ms", Double.class),
+                row.get("wind_direction_deg", Double.class),
+                row.get("rainfall_mm", Double.class),
                 row.get("solar_radiation_wm2", Double.class));
     }
 
     /** The reading in the day and shard of its reading time under the scheme. */
     static HiveTelemetryRow rebucket(HiveTelemetryRow row, ShardScheme scheme) {
         long time = row.getReadingTime().toEpochMilli();
-        return new HiveTelemetryRow(row.getHiveId(), DayBucket.of(time),
-                scheme.strategy().shard(row.getHiveId(), row.getSensorType(), time, scheme.shards()), row.getSensorType(),
-                row.getSensorId(), row.getReadingTime(), row.getGatewayId(), row.getValue(), row.getUnit());
+        return new HiveTelemetryRow(
+                row.getHiveId(),
+                DayBucket.of(time),
+                scheme.strategy().shard(row.getHiveId(), row.getSensorType(), time, scheme.shards()),
+                row.getSensorType(),
+                row.getSensorId(),
+                row.getReadingTime(),
+                row.getGatewayId(),
+                row.getValue(),
+                row.getUnit());
     }
 
     /** The alert in the day of its alert time. */
     static AgentAlertRow rebucket(AgentAlertRow row) {
-        return new AgentAlertRow(row.getAgentId(), DayBucket.of(row.getAlertTime().toEpochMilli()), row.getAlertTime(),
-                row.getAlertId(), row.getHiveId(), row.getSeverity(), row.getAlertType(), row.getMessage());
+        return new AgentAlertRow(
+                row.getAgentId(),
+                DayBucket.of(row.getAlertTime().toEpochMilli()),
+                row.getAlertTime(),
+                row.getAlertId(),
+                row.getHiveId(),
+                row.getSeverity(),
+                row.getAlertType(),
+                row.getMessage());
     }
 
     /** The weather reading in the day and shard of its reading time under the scheme, as the topology's {@link RowMapper} places it. */
     static WeatherReadingRow rebucket(WeatherReadingRow row, ShardScheme scheme) {
         long time = row.getReadingTime().toEpochMilli();
-        return new WeatherReadingRow(row.getStationId(), DayBucket.of(time),
+        return new WeatherReadingRow(
+                row.getStationId(),
+                DayBucket.of(time),
                 scheme.strategy().shard(row.getStationId(), RowMapper.WEATHER_SHARD_SENSOR, time, scheme.shards()),
-                row.getReadingTime(), row.getTemperatureC(), row.getRelativeHumidity(), row.getPressureHpa(),
-                row.getWindSpeedMs(), row.getWindDirectionDeg(), row.getRainfallMm(), row.getSolarRadiationWm2());
+                row.getReadingTime(),
+                row.getTemperatureC(),
+                row.getRelativeHumidity(),
+                row.getPressureHpa(),
+                row.getWindSpeedMs(),
+                row.getWindDirectionDeg(),
+                row.getRainfallMm(),
+                row.getSolarRadiationWm2());
     }
 
     private static <V> V required(ColumnValues row, String column, Class<V> type) {

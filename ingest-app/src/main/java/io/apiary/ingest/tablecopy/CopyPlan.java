@@ -16,8 +16,7 @@ import org.apache.avro.specific.SpecificRecord;
  * @param mapping     how source rows become target rows
  * @param splits      ranges the ring is cut into
  */
-public record CopyPlan<T extends SpecificRecord>(TableRef source, TableRef target, CopyMapping<T> mapping,
-        int splits) {
+public record CopyPlan<T extends SpecificRecord>(TableRef source, TableRef target, CopyMapping<T> mapping, int splits) {
 
     /**
      * Checks the tables and finds the mapping.
@@ -32,29 +31,45 @@ public record CopyPlan<T extends SpecificRecord>(TableRef source, TableRef targe
      * @throws CopyRefused naming the problem: a table missing, copied onto itself, of a layout not
      *                     known, or a pair of layouts not supported
      */
-    public static CopyPlan<?> resolve(Metadata metadata, TableRef source, TableRef target, ShardScheme telemetryScheme,
-            ShardScheme weatherScheme, int splits) {
+    public static CopyPlan<?> resolve(
+            Metadata metadata,
+            TableRef source,
+            TableRef target,
+            ShardScheme telemetryScheme,
+            ShardScheme weatherScheme,
+            int splits) {
         if (source.equals(target)) {
             throw new CopyRefused("--from and --to name the same table, " + source + ": copy into a new table");
         }
         TableShape from = shape(metadata, source, "--from");
         TableShape to = shape(metadata, target, "--to");
-        return new CopyPlan<>(source, target, CopyMapping.of(from, to, telemetryScheme, weatherScheme)
-                .orElseThrow(() -> new CopyRefused("cannot copy " + source + " (" + name(from) + " layout) into "
-                        + target + " (" + name(to) + " layout): the supported pairs are readings (legacy or current) "
-                        + "into the current readings layout, alerts (legacy or current) into the current alerts "
-                        + "layout, and weather readings into the weather layout")), splits);
+        return new CopyPlan<>(
+                source,
+                target,
+                CopyMapping.of(from, to, telemetryScheme, weatherScheme)
+                        .orElseThrow(
+                                () -> new CopyRefused("cannot copy " + source + " (" + name(from) + " layout) into "
+                                        + target + " (" + name(to)
+                                        + " layout): the supported pairs are readings (legacy or current) "
+                                        + "into the current readings layout, alerts (legacy or current) into the current alerts "
+                                        + "layout, and weather readings into the weather layout")),
+                splits);
     }
 
     private static TableShape shape(Metadata metadata, TableRef table, String option) {
-        TableMetadata found = metadata.getKeyspace(table.keyspace()).flatMap(k -> k.getTable(table.table()))
-                .orElseThrow(() -> new CopyRefused(option + " " + table + ": no such table" + (metadata
-                        .getKeyspace(table.keyspace()).isEmpty() ? " (keyspace " + table.keyspace() + " does not exist)"
-                        : "") + ("--to".equals(option) ? "; create the target with 'schema apply' (cql/) before copying"
-                        : "; check the name (the source must exist)")));
-        return TableShape.recognise(found).orElseThrow(() -> new CopyRefused(option + " " + table
-                + " has a layout table copy does not know: " + TableShape.describe(found)
-                + " (known: the tables of cql/ and cql/legacy/)"));
+        TableMetadata found = metadata.getKeyspace(table.keyspace())
+                .flatMap(k -> k.getTable(table.table()))
+                .orElseThrow(() -> new CopyRefused(option + " " + table + ": no such table"
+                        + (metadata.getKeyspace(table.keyspace()).isEmpty()
+                                ? " (keyspace " + table.keyspace() + " does not exist)"
+                                : "")
+                        + ("--to".equals(option)
+                                ? "; create the target with 'schema apply' (cql/) before copying"
+                                : "; check the name (the source must exist)")));
+        return TableShape.recognise(found)
+                .orElseThrow(() -> new CopyRefused(option + " " + table
+                        + " has a layout table copy does not know: " + TableShape.describe(found)
+                        + " (known: the tables of cql/ and cql/legacy/)"));
     }
 
     private static String name(TableShape shape) {

@@ -1,17 +1,16 @@
 package io.apiary.ingest.tablecopy;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.concurrent.CompletionStage;
-
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.apiary.ingest.tables.TableNames;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A copy's progress in Cassandra, table {@value TableNames#TABLE_COPY_PROGRESS} of the configured
@@ -27,8 +26,7 @@ import io.apiary.ingest.tables.TableNames;
 public final class CopyProgress {
 
     /** How a range stood when last saved. */
-    public record Saved(long lastToken, long rows, boolean done) {
-    }
+    public record Saved(long lastToken, long rows, boolean done) {}
 
     private final CqlSession session;
     private final String table;
@@ -65,8 +63,10 @@ public final class CopyProgress {
     public void ensureTable(boolean create, Duration wait) {
         String keyspace = table.substring(0, table.indexOf('.'));
         long deadline = System.nanoTime() + wait.toNanos();
-        while (session.getMetadata().getKeyspace(keyspace)
-                .flatMap(k -> k.getTable(TableNames.TABLE_COPY_PROGRESS)).isEmpty()) {
+        while (session.getMetadata()
+                .getKeyspace(keyspace)
+                .flatMap(k -> k.getTable(TableNames.TABLE_COPY_PROGRESS))
+                .isEmpty()) {
             if (create) {
                 session.execute(SimpleStatement.newInstance(createCql()).setTimeout(Duration.ofSeconds(60)));
                 break;
@@ -93,9 +93,13 @@ public final class CopyProgress {
      */
     public Map<TokenRange, Saved> load(String copyId) {
         Map<TokenRange, Saved> saved = new HashMap<>();
-        for (Row row : session.execute(SimpleStatement.newInstance("SELECT range_start, range_end, last_token, "
-                + "rows_copied, done FROM " + table + " WHERE copy_id = ?", copyId).setConsistencyLevel(consistency))) {
-            saved.put(new TokenRange(row.getLong(0), row.getLong(1)),
+        for (Row row : session.execute(SimpleStatement.newInstance(
+                        "SELECT range_start, range_end, last_token, " + "rows_copied, done FROM " + table
+                                + " WHERE copy_id = ?",
+                        copyId)
+                .setConsistencyLevel(consistency))) {
+            saved.put(
+                    new TokenRange(row.getLong(0), row.getLong(1)),
                     new Saved(row.getLong(2), row.getLong(3), row.getBoolean(4)));
         }
         return saved;
@@ -113,7 +117,8 @@ public final class CopyProgress {
      */
     public CompletionStage<?> save(String copyId, TokenRange range, long lastToken, long rows, boolean done) {
         return session.executeAsync(save.bind(copyId, range.start(), range.end(), lastToken, rows, done, Instant.now())
-                .setConsistencyLevel(consistency).setIdempotent(true));
+                .setConsistencyLevel(consistency)
+                .setIdempotent(true));
     }
 
     /**
@@ -124,14 +129,17 @@ public final class CopyProgress {
      * @param ranges the ranges
      */
     public void delete(String copyId, java.util.Collection<TokenRange> ranges) {
-        PreparedStatement delete = session.prepare("DELETE FROM " + table
-                + " WHERE copy_id = ? AND range_start = ? AND range_end = ?");
+        PreparedStatement delete =
+                session.prepare("DELETE FROM " + table + " WHERE copy_id = ? AND range_start = ? AND range_end = ?");
         java.util.List<java.util.concurrent.CompletableFuture<?>> deletions = new java.util.ArrayList<>();
         for (TokenRange range : ranges) {
             deletions.add(session.executeAsync(delete.bind(copyId, range.start(), range.end())
-                    .setConsistencyLevel(consistency).setIdempotent(true)).toCompletableFuture());
+                            .setConsistencyLevel(consistency)
+                            .setIdempotent(true))
+                    .toCompletableFuture());
         }
-        java.util.concurrent.CompletableFuture.allOf(deletions.toArray(new java.util.concurrent.CompletableFuture<?>[0]))
+        java.util.concurrent.CompletableFuture.allOf(
+                        deletions.toArray(new java.util.concurrent.CompletableFuture<?>[0]))
                 .join();
     }
 

@@ -1,9 +1,8 @@
 package io.apiary.ingest.tablecopy;
 
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import java.time.Duration;
 import java.util.Objects;
-
-import com.datastax.oss.driver.api.core.ConsistencyLevel;
 
 /**
  * How {@code table copy} and {@code table verify} run. Immutable.
@@ -25,10 +24,23 @@ import com.datastax.oss.driver.api.core.ConsistencyLevel;
  * @param progressInterval how often a progress line is printed
  * @param maxReported      most rows named on the output (failed rows, differences); all are counted
  */
-public record CopySettings(int workers, int workerIndex, int splits, int scanConcurrency, int pageRows,
-        ConsistencyLevel readConsistency, ConsistencyLevel writeConsistency, int maxInFlight, int batchMaxRows,
-        long batchMaxBytes, long maxRowsPerSecond, int maxPendingRows, Duration retryBackoff,
-        Duration retryBackoffMax, Duration progressInterval, int maxReported) {
+public record CopySettings(
+        int workers,
+        int workerIndex,
+        int splits,
+        int scanConcurrency,
+        int pageRows,
+        ConsistencyLevel readConsistency,
+        ConsistencyLevel writeConsistency,
+        int maxInFlight,
+        int batchMaxRows,
+        long batchMaxBytes,
+        long maxRowsPerSecond,
+        int maxPendingRows,
+        Duration retryBackoff,
+        Duration retryBackoffMax,
+        Duration progressInterval,
+        int maxReported) {
 
     /**
      * Checks the values.
@@ -49,8 +61,8 @@ public record CopySettings(int workers, int workerIndex, int splits, int scanCon
                     + workers + "), was " + workerIndex);
         }
         if (splits < workers || splits > 1 << 20) {
-            throw new IllegalArgumentException("--splits must be from --workers (" + workers + ") to " + (1 << 20)
-                    + ", was " + splits);
+            throw new IllegalArgumentException(
+                    "--splits must be from --workers (" + workers + ") to " + (1 << 20) + ", was " + splits);
         }
         atLeast("--scan-concurrency", scanConcurrency, 1);
         atLeast("--page-rows", pageRows, 1);

@@ -1,16 +1,15 @@
 package io.apiary.ingest.tablecopy;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletionStage;
-import java.util.function.LongUnaryOperator;
-
 import io.apiary.ingest.sink.ConcurrencyLimit;
 import io.apiary.ingest.sink.RetryBackoff;
 import io.apiary.ingest.sink.RowRateLimiter;
 import io.apiary.ingest.sink.SinkTable;
 import io.apiary.ingest.sink.WriteFailures;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Writes the copy's batches with the sink's parts: at most {@link ConcurrencyLimit}'s limit
@@ -50,8 +49,7 @@ final class CopyWriter {
      * @param write its statements
      * @param row   the row in the target's record type
      */
-    record CopyRow(SinkTable.Write write, org.apache.avro.specific.SpecificRecord row) {
-    }
+    record CopyRow(SinkTable.Write write, org.apache.avro.specific.SpecificRecord row) {}
 
     /** What becomes of a batch's rows. Called on the loop. */
     interface Outcome {
@@ -70,8 +68,7 @@ final class CopyWriter {
          * @param rows  rows of the request
          * @param error the failure
          */
-        default void retrying(int rows, Throwable error) {
-        }
+        default void retrying(int rows, Throwable error) {}
     }
 
     private static final class Batch {
@@ -107,8 +104,13 @@ final class CopyWriter {
      * @param backoff       waits before retries
      * @param random        {@code bound -> [0, bound)}, the jitter of the waits
      */
-    CopyWriter(Requests requests, EventLoop loop, ConcurrencyLimit concurrency, RowRateLimiter rateLimiter,
-            RetryBackoff backoff, LongUnaryOperator random) {
+    CopyWriter(
+            Requests requests,
+            EventLoop loop,
+            ConcurrencyLimit concurrency,
+            RowRateLimiter rateLimiter,
+            RetryBackoff backoff,
+            LongUnaryOperator random) {
         this.requests = requests;
         this.loop = loop;
         this.concurrency = concurrency;
@@ -143,7 +145,8 @@ final class CopyWriter {
 
     /** @return nanoseconds until {@link #pump} could send again because of the rate limit, 0 if not held by it */
     long nanosUntilSendable() {
-        return ready.isEmpty() || inFlight >= concurrency.limit() ? Long.MAX_VALUE
+        return ready.isEmpty() || inFlight >= concurrency.limit()
+                ? Long.MAX_VALUE
                 : rateLimiter.nanosUntilAvailable(loop.now());
     }
 

@@ -5,8 +5,8 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -39,8 +39,7 @@ final class Differences {
      * @param source the source's row, null when extra
      * @param target the target's row, null when missing
      */
-    record Difference(Kind kind, VerifiedRow source, VerifiedRow target) {
-    }
+    record Difference(Kind kind, VerifiedRow source, VerifiedRow target) {}
 
     private final Map<ByteBuffer, VerifiedRow> held = new HashMap<>();
     private final Set<Object> targetReadings = new HashSet<>();
@@ -69,7 +68,9 @@ final class Differences {
      *                      so that a row changed by hand after the copy (another write time, not the
      *                      pipeline's) is different, not superseded; null when {@code readingKey} is
      */
-    Differences(Consumer<Difference> report, Function<VerifiedRow, Object> readingKey,
+    Differences(
+            Consumer<Difference> report,
+            Function<VerifiedRow, Object> readingKey,
             Predicate<VerifiedRow> pipelineWrite) {
         if ((readingKey == null) != (pipelineWrite == null)) {
             throw new IllegalArgumentException("readingKey and pipelineWrite go together");
@@ -100,8 +101,10 @@ final class Differences {
         if (source == null) {
             extra++;
             report.accept(new Difference(Kind.EXTRA, null, row));
-        } else if (source.hash() != row.hash() && readingKey != null
-                && source.writeTimeMicros() != row.writeTimeMicros() && pipelineWrite.test(row)) {
+        } else if (source.hash() != row.hash()
+                && readingKey != null
+                && source.writeTimeMicros() != row.writeTimeMicros()
+                && pipelineWrite.test(row)) {
             superseded++; // the pipeline's write of this reading, not the copy's (the copy keeps the write time)
         } else if (source.hash() != row.hash()) {
             different++;

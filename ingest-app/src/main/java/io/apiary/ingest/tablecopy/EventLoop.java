@@ -13,12 +13,11 @@ import java.util.function.LongSupplier;
  */
 public final class EventLoop {
 
-    private record Timer(long dueNanos, long sequence, Runnable task) {
-    }
+    private record Timer(long dueNanos, long sequence, Runnable task) {}
 
     private final LinkedBlockingQueue<Runnable> posted = new LinkedBlockingQueue<>();
-    private final PriorityQueue<Timer> timers = new PriorityQueue<>((a, b) -> a.dueNanos != b.dueNanos
-            ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.sequence, b.sequence));
+    private final PriorityQueue<Timer> timers = new PriorityQueue<>((a, b) ->
+            a.dueNanos != b.dueNanos ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.sequence, b.sequence));
     private final LongSupplier clock;
     private long sequence;
 

@@ -53,8 +53,15 @@ final class ProgressLine {
 
     String format(long now, long rows, int rangesDone, int ranges, long failed, long retries) {
         double interval = (now - lastNanos) / 1e9;
-        return String.format("[%6.1f s] %,d rows copied | %,.0f rows/s | ranges done %,d of %,d | %,d rows failed | %,d "
-                + "retries", (now - startNanos) / 1e9, rows, interval <= 0 ? 0 : (rows - lastRows) / interval,
-                rangesDone, ranges, failed, retries);
+        return String.format(
+                "[%6.1f s] %,d rows copied | %,.0f rows/s | ranges done %,d of %,d | %,d rows failed | %,d "
+                        + "retries",
+                (now - startNanos) / 1e9,
+                rows,
+                interval <= 0 ? 0 : (rows - lastRows) / interval,
+                rangesDone,
+                ranges,
+                failed,
+                retries);
     }
 }

@@ -1,11 +1,5 @@
 package io.apiary.ingest.tablecopy;
 
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ThreadLocalRandom;
-
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
@@ -16,6 +10,11 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import io.apiary.ingest.sink.RetryBackoff;
 import io.apiary.ingest.sink.WriteFailures;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Reads one token range of a table page by page, in token order, on a {@link EventLoop}: the
@@ -50,13 +49,11 @@ final class RangeReader {
          * @param error  a failure it retries after {@code delayNanos}
          * @param delayNanos the wait before the retry
          */
-        default void retrying(RangeReader reader, Throwable error, long delayNanos) {
-        }
+        default void retrying(RangeReader reader, Throwable error, long delayNanos) {}
     }
 
     /** Where a table's queries go: its keyspace and the cluster's token map (to cut and route). */
-    record Routing(CqlIdentifier keyspace, TokenMap tokenMap, Collection<Long> boundaries) {
-    }
+    record Routing(CqlIdentifier keyspace, TokenMap tokenMap, Collection<Long> boundaries) {}
 
     private final CqlSession session;
     private final PreparedStatement select;
@@ -93,15 +90,24 @@ final class RangeReader {
      * @param backoff     waits between retries
      * @param listener    receives the pages
      */
-    RangeReader(CqlSession session, PreparedStatement select, ScanQuery query, TokenRange range, long after,
-            int pageRows, ConsistencyLevel consistency, Routing routing, EventLoop loop, RetryBackoff backoff,
+    RangeReader(
+            CqlSession session,
+            PreparedStatement select,
+            ScanQuery query,
+            TokenRange range,
+            long after,
+            int pageRows,
+            ConsistencyLevel consistency,
+            Routing routing,
+            EventLoop loop,
+            RetryBackoff backoff,
             Listener listener) {
         this.session = session;
         this.select = select;
         this.query = query;
         this.range = range;
-        this.pieces = TokenRanges.cut(new TokenRange(after, range.end()),
-                routing == null ? List.of() : routing.boundaries());
+        this.pieces =
+                TokenRanges.cut(new TokenRange(after, range.end()), routing == null ? List.of() : routing.boundaries());
         this.pageRows = pageRows;
         this.consistency = consistency;
         this.routing = routing;
@@ -143,10 +149,13 @@ final class RangeReader {
         } else {
             TokenRange target = pieces.get(piece);
             long from = Math.max(position, target.start());
-            BoundStatement statement = select.bind(from, target.end()).setPageSize(pageRows)
-                    .setConsistencyLevel(consistency).setIdempotent(true);
+            BoundStatement statement = select.bind(from, target.end())
+                    .setPageSize(pageRows)
+                    .setConsistencyLevel(consistency)
+                    .setIdempotent(true);
             if (routing != null && routing.tokenMap() != null) {
-                statement = statement.setRoutingKeyspace(routing.keyspace())
+                statement = statement
+                        .setRoutingKeyspace(routing.keyspace())
                         .setRoutingToken(routing.tokenMap().parse(Long.toString(target.end())));
             }
             stage = session.executeAsync(statement);

@@ -1,5 +1,8 @@
 package io.apiary.ingest.tablecopy;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import io.apiary.ingest.sink.RetryBackoff;
 import java.io.PrintWriter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -8,10 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import io.apiary.ingest.sink.RetryBackoff;
 
 /**
  * Reads every row of some token ranges of a table, {@code scanConcurrency} ranges at once, and
@@ -66,8 +65,9 @@ final class RangeScans {
 
             @Override
             public void failed(RangeReader reader, Throwable error) {
-                fatal[0] = new IllegalStateException("reading " + query.table() + " range " + reader.range()
-                        + " failed: " + error.getMessage(), error);
+                fatal[0] = new IllegalStateException(
+                        "reading " + query.table() + " range " + reader.range() + " failed: " + error.getMessage(),
+                        error);
             }
 
             @Override
@@ -84,8 +84,18 @@ final class RangeScans {
         while ((!waiting.isEmpty() || !active.isEmpty()) && fatal[0] == null) {
             while (active.size() < settings.scanConcurrency() && !waiting.isEmpty()) {
                 TokenRange range = waiting.poll();
-                RangeReader reader = new RangeReader(session, select, query, range, range.start(), settings.pageRows(),
-                        settings.readConsistency(), routing, loop, backoff, listener);
+                RangeReader reader = new RangeReader(
+                        session,
+                        select,
+                        query,
+                        range,
+                        range.start(),
+                        settings.pageRows(),
+                        settings.readConsistency(),
+                        routing,
+                        loop,
+                        backoff,
+                        listener);
                 active.add(reader);
                 reader.next();
             }

@@ -1,9 +1,8 @@
 package io.apiary.ingest.tablecopy;
 
+import io.apiary.ingest.sink.SinkTable;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.apiary.ingest.sink.SinkTable;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -13,8 +12,7 @@ import org.apache.avro.specific.SpecificRecord;
  */
 final class RowText {
 
-    private RowText() {
-    }
+    private RowText() {}
 
     /**
      * @param table the row's table binding

@@ -1,9 +1,8 @@
 package io.apiary.ingest.tablecopy;
 
+import com.datastax.oss.driver.api.core.cql.Row;
 import java.util.ArrayList;
 import java.util.List;
-
-import com.datastax.oss.driver.api.core.cql.Row;
 
 /**
  * The query that reads one token range of a table, in token order, with the write time and TTL
@@ -70,16 +69,19 @@ public final class ScanQuery {
             ttls[i] = row.isNull(first + 2 * i + 1) ? null : row.getInt(first + 2 * i + 1);
         }
         int latest = latest(writeTimes);
-        return new ScannedRow(row.getLong(0), new ColumnValues() {
-            @Override
-            public <V> V get(String column, Class<V> type) {
-                Integer position = positions.get(column);
-                if (position == null) {
-                    throw new IllegalArgumentException(column + " is not a column of " + shape);
-                }
-                return row.get(position, type);
-            }
-        }, latest < 0 ? ScannedRow.NO_CELLS : writeTimes[latest],
+        return new ScannedRow(
+                row.getLong(0),
+                new ColumnValues() {
+                    @Override
+                    public <V> V get(String column, Class<V> type) {
+                        Integer position = positions.get(column);
+                        if (position == null) {
+                            throw new IllegalArgumentException(column + " is not a column of " + shape);
+                        }
+                        return row.get(position, type);
+                    }
+                },
+                latest < 0 ? ScannedRow.NO_CELLS : writeTimes[latest],
                 latest < 0 || ttls[latest] == null ? 0 : ttls[latest]);
     }
 

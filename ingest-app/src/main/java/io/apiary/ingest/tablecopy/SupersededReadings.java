@@ -1,5 +1,11 @@
 package io.apiary.ingest.tablecopy;
 
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.apiary.ingest.identity.Identifiers;
+import io.apiary.schema.HiveTelemetryRow;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -8,13 +14,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import com.datastax.oss.driver.api.core.ConsistencyLevel;
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import com.datastax.oss.driver.api.core.cql.Row;
-import io.apiary.ingest.identity.Identifiers;
-import io.apiary.schema.HiveTelemetryRow;
 
 /**
  * The rule that keeps a copy of the legacy {@code hive_telemetry} consistent with the read path:
@@ -80,16 +79,20 @@ final class SupersededReadings {
         for (int i = 0; i < rows.size(); i++) {
             HiveTelemetryRow row = rows.get(i);
             ownWriteTimes.put(readingKey(row), writeTimes.get(i));
-            typesByPartition.computeIfAbsent(List.of(row.getHiveId(), row.getDay(), row.getShard()),
-                    k -> new LinkedHashSet<>()).add(row.getSensorType());
+            typesByPartition
+                    .computeIfAbsent(List.of(row.getHiveId(), row.getDay(), row.getShard()), k -> new LinkedHashSet<>())
+                    .add(row.getSensorType());
         }
         Set<List<Object>> present = new HashSet<>();
         typesByPartition.forEach((partition, types) -> {
-            for (Row found : session.execute(select.bind(partition.get(0), partition.get(1), partition.get(2),
-                    new ArrayList<>(types)).setConsistencyLevel(consistency).setIdempotent(true))) {
-                List<Object> key = List.of(partition.get(0), partition.get(1), partition.get(2),
-                        found.getString(0), found.getInstant(1));
-                boolean copied = Identifiers.DEFAULT_SENSOR_ID.equals(found.getString(2)) && !found.isNull(3)
+            for (Row found : session.execute(
+                    select.bind(partition.get(0), partition.get(1), partition.get(2), new ArrayList<>(types))
+                            .setConsistencyLevel(consistency)
+                            .setIdempotent(true))) {
+                List<Object> key = List.of(
+                        partition.get(0), partition.get(1), partition.get(2), found.getString(0), found.getInstant(1));
+                boolean copied = Identifiers.DEFAULT_SENSOR_ID.equals(found.getString(2))
+                        && !found.isNull(3)
                         && Long.valueOf(found.getLong(3)).equals(ownWriteTimes.get(key));
                 if (!copied) {
                     present.add(key);

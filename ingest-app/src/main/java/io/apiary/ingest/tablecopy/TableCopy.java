@@ -1,5 +1,15 @@
 package io.apiary.ingest.tablecopy;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.apiary.ingest.sink.BatchGrouper;
+import io.apiary.ingest.sink.ConcurrencyLimit;
+import io.apiary.ingest.sink.RetryBackoff;
+import io.apiary.ingest.sink.RowRateLimiter;
+import io.apiary.ingest.sink.SinkTable;
+import io.apiary.ingest.sink.WriteFailures;
+import io.apiary.schema.HiveTelemetryRow;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -10,17 +20,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
-import io.apiary.ingest.sink.ConcurrencyLimit;
-import io.apiary.ingest.sink.BatchGrouper;
-import io.apiary.ingest.sink.RetryBackoff;
-import io.apiary.ingest.sink.RowRateLimiter;
-import io.apiary.ingest.sink.SinkTable;
-import io.apiary.ingest.sink.WriteFailures;
-import io.apiary.schema.HiveTelemetryRow;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -42,8 +41,16 @@ import org.apache.avro.specific.SpecificRecord;
 public final class TableCopy<T extends SpecificRecord> {
 
     /** What a run did. */
-    public record Result(long rowsCopied, long rowsFailed, long rowsWithoutCells, long rowsSuperseded, int rangesDone,
-            int ranges, int rangesDoneBefore, long retries, double seconds) {
+    public record Result(
+            long rowsCopied,
+            long rowsFailed,
+            long rowsWithoutCells,
+            long rowsSuperseded,
+            int rangesDone,
+            int ranges,
+            int rangesDoneBefore,
+            long retries,
+            double seconds) {
         /** @return whether every range of the share is done and no row failed */
         public boolean complete() {
             return rowsFailed == 0 && rangesDone == ranges;
@@ -60,8 +67,18 @@ public final class TableCopy<T extends SpecificRecord> {
 
         Job(TokenRange range, long position, long rows) {
             this.cursor = new RangeCursor(range, position, rows);
-            this.reader = new RangeReader(session, select, scan, range, position, settings.pageRows(),
-                    settings.readConsistency(), routing, loop, backoff, this);
+            this.reader = new RangeReader(
+                    session,
+                    select,
+                    scan,
+                    range,
+                    position,
+                    settings.pageRows(),
+                    settings.readConsistency(),
+                    routing,
+                    loop,
+                    backoff,
+                    this);
             this.savedToken = position;
         }
 
@@ -91,8 +108,9 @@ public final class TableCopy<T extends SpecificRecord> {
                     continue;
                 }
                 try {
-                    SinkTable.Write write = row.hasCells() ? table.bindCopy(target, row.writeTimeMicros(),
-                            row.ttlSeconds()) : table.bind(target);
+                    SinkTable.Write write = row.hasCells()
+                            ? table.bindCopy(target, row.writeTimeMicros(), row.ttlSeconds())
+                            : table.bind(target);
                     if (!row.hasCells()) {
                         rowsWithoutCells++;
                     }
@@ -116,8 +134,12 @@ public final class TableCopy<T extends SpecificRecord> {
                     cursor.failed(page, 1);
                 }
             };
-            for (List<CopyWriter.CopyRow> batch : BatchGrouper.group(bound, b -> b.write().routingKey(),
-                    b -> b.write().serverBytes(), settings.batchMaxRows(), batchMaxBytes)) {
+            for (List<CopyWriter.CopyRow> batch : BatchGrouper.group(
+                    bound,
+                    b -> b.write().routingKey(),
+                    b -> b.write().serverBytes(),
+                    settings.batchMaxRows(),
+                    batchMaxBytes)) {
                 writer.submit(batch, outcome);
             }
         }
@@ -152,8 +174,10 @@ public final class TableCopy<T extends SpecificRecord> {
                 } catch (RuntimeException e) {
                     Throwable cause = WriteFailures.unwrap(e);
                     if (!WriteFailures.retryable(e) || WriteFailures.statementError(e)) {
-                        throw new IllegalStateException("reading the readings " + plan.target() + " already holds "
-                                + "failed, and a retry cannot help: " + cause.getMessage(), e);
+                        throw new IllegalStateException(
+                                "reading the readings " + plan.target() + " already holds "
+                                        + "failed, and a retry cannot help: " + cause.getMessage(),
+                                e);
                     }
                     long delay = backoff.delayNanos(attempt, ThreadLocalRandom.current()::nextLong);
                     warn("reading the readings " + plan.target() + " already holds failed (" + cause.getMessage()
@@ -170,8 +194,8 @@ public final class TableCopy<T extends SpecificRecord> {
 
         @Override
         public void failed(RangeReader r, Throwable error) {
-            fatal = new IllegalStateException("reading " + plan.source() + " range " + r.range() + " failed: "
-                    + error.getMessage(), error);
+            fatal = new IllegalStateException(
+                    "reading " + plan.source() + " range " + r.range() + " failed: " + error.getMessage(), error);
         }
 
         @Override
@@ -181,7 +205,9 @@ public final class TableCopy<T extends SpecificRecord> {
         }
 
         void step(long now) {
-            if (!reader.fetching() && !reader.finished() && cursor.openPages() < 2
+            if (!reader.fetching()
+                    && !reader.finished()
+                    && cursor.openPages() < 2
                     && writer.pendingRows() < settings.maxPendingRows()) {
                 reader.next();
             }
@@ -191,8 +217,8 @@ public final class TableCopy<T extends SpecificRecord> {
                 long token = cursor.committedToken();
                 long rows = cursor.committedRows();
                 boolean done = cursor.done();
-                progress.save(plan.copyId(), cursor.range(), token, rows, done).whenComplete((ok, error) ->
-                        loop.post(() -> saved(token, done, error)));
+                progress.save(plan.copyId(), cursor.range(), token, rows, done)
+                        .whenComplete((ok, error) -> loop.post(() -> saved(token, done, error)));
             }
         }
 
@@ -244,8 +270,15 @@ public final class TableCopy<T extends SpecificRecord> {
      * @param routing       the source's keyspace and token map, or null
      * @param err           where progress lines and failed rows go
      */
-    TableCopy(CqlSession session, CopyPlan<T> plan, SinkTable<T> table, CopySettings settings,
-            long batchMaxBytes, CopyProgress progress, RangeReader.Routing routing, PrintWriter err) {
+    TableCopy(
+            CqlSession session,
+            CopyPlan<T> plan,
+            SinkTable<T> table,
+            CopySettings settings,
+            long batchMaxBytes,
+            CopyProgress progress,
+            RangeReader.Routing routing,
+            PrintWriter err) {
         this.session = session;
         this.plan = plan;
         this.table = table;
@@ -256,13 +289,17 @@ public final class TableCopy<T extends SpecificRecord> {
         this.err = err;
         this.scan = new ScanQuery(plan.source(), plan.mapping().source());
         this.superseded = SupersededReadings.appliesTo(plan)
-                ? new SupersededReadings(session, plan.target(), settings.readConsistency()) : null;
+                ? new SupersededReadings(session, plan.target(), settings.readConsistency())
+                : null;
         this.select = session.prepare(scan.cql());
         this.backoff = new RetryBackoff(settings.retryBackoff(), settings.retryBackoffMax());
-        this.writer = new CopyWriter(CopyWriter.Requests.of(session), loop,
-                new ConcurrencyLimit(ConcurrencyLimit.Algorithm.AIMD, settings.maxInFlight(),
-                        TimeUnit.MILLISECONDS.toNanos(200)),
-                new RowRateLimiter(settings.maxRowsPerSecond(), System.nanoTime()), backoff,
+        this.writer = new CopyWriter(
+                CopyWriter.Requests.of(session),
+                loop,
+                new ConcurrencyLimit(
+                        ConcurrencyLimit.Algorithm.AIMD, settings.maxInFlight(), TimeUnit.MILLISECONDS.toNanos(200)),
+                new RowRateLimiter(settings.maxRowsPerSecond(), System.nanoTime()),
+                backoff,
                 ThreadLocalRandom.current()::nextLong);
     }
 
@@ -277,8 +314,8 @@ public final class TableCopy<T extends SpecificRecord> {
      *         truncated or created again): resuming would skip them
      */
     public Result run(boolean restart) throws InterruptedException {
-        List<TokenRange> share = TokenRanges.share(TokenRanges.split(settings.splits()), settings.workers(),
-                settings.workerIndex());
+        List<TokenRange> share =
+                TokenRanges.share(TokenRanges.split(settings.splits()), settings.workers(), settings.workerIndex());
         if (restart) {
             progress.delete(plan.copyId(), share);
         }
@@ -297,15 +334,27 @@ public final class TableCopy<T extends SpecificRecord> {
         for (CopyProgress.Saved s : saved.values()) {
             rowsBefore += s.rows();
         }
-        if (rowsBefore > 0 && session.execute(SimpleStatement.newInstance("SELECT * FROM " + plan.target() + " LIMIT 1")
-                .setConsistencyLevel(settings.readConsistency())).one() == null) {
-            throw new CopyRefused("the saved progress of copy '" + plan.copyId() + "' says " + String.format("%,d",
-                    rowsBefore) + " rows were copied, but " + plan.target() + " is empty (truncated, or dropped and "
-                    + "created again?): run with --restart to copy every range again");
+        if (rowsBefore > 0
+                && session.execute(SimpleStatement.newInstance("SELECT * FROM " + plan.target() + " LIMIT 1")
+                                        .setConsistencyLevel(settings.readConsistency()))
+                                .one()
+                        == null) {
+            throw new CopyRefused(
+                    "the saved progress of copy '" + plan.copyId() + "' says " + String.format("%,d", rowsBefore)
+                            + " rows were copied, but " + plan.target() + " is empty (truncated, or dropped and "
+                            + "created again?): run with --restart to copy every range again");
         }
-        err.printf("Copying %s into %s (copy id '%s'): worker %d of %d, %,d of the %,d ranges, %,d of them done before%s%n",
-                plan.source(), plan.target(), plan.copyId(), settings.workerIndex(), settings.workers(), share.size(),
-                settings.splits(), doneBefore, waiting.isEmpty() ? "" : String.format("; %,d to copy", waiting.size()));
+        err.printf(
+                "Copying %s into %s (copy id '%s'): worker %d of %d, %,d of the %,d ranges, %,d of them done before%s%n",
+                plan.source(),
+                plan.target(),
+                plan.copyId(),
+                settings.workerIndex(),
+                settings.workers(),
+                share.size(),
+                settings.splits(),
+                doneBefore,
+                waiting.isEmpty() ? "" : String.format("; %,d to copy", waiting.size()));
         err.flush();
         long start = System.nanoTime();
         ProgressLine line = new ProgressLine(start, settings.progressInterval());
@@ -331,7 +380,14 @@ public final class TableCopy<T extends SpecificRecord> {
         if (fatal != null) {
             throw fatal;
         }
-        return new Result(rowsCopied, rowsFailed, rowsWithoutCells, rowsSuperseded, done, share.size(), doneBefore,
+        return new Result(
+                rowsCopied,
+                rowsFailed,
+                rowsWithoutCells,
+                rowsSuperseded,
+                done,
+                share.size(),
+                doneBefore,
                 writer.retries(),
                 (System.nanoTime() - start) / 1e9);
     }
@@ -348,7 +404,8 @@ public final class TableCopy<T extends SpecificRecord> {
 
     private void warn(String line) {
         long now = System.nanoTime();
-        if (lastWarnNanos == Long.MIN_VALUE || now - lastWarnNanos > Duration.ofSeconds(10).toNanos()) {
+        if (lastWarnNanos == Long.MIN_VALUE
+                || now - lastWarnNanos > Duration.ofSeconds(10).toNanos()) {
             lastWarnNanos = now;
             err.println("warning: " + line);
         }

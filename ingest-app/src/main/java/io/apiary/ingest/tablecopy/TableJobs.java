@@ -1,13 +1,5 @@
 package io.apiary.ingest.tablecopy;
 
-import java.io.PrintWriter;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
-
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
@@ -21,6 +13,13 @@ import io.apiary.ingest.sink.ServerBatchLimits;
 import io.apiary.ingest.sink.SinkSettings;
 import io.apiary.ingest.sink.SinkTable;
 import io.apiary.ingest.tables.TableNames;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -35,8 +34,7 @@ public final class TableJobs {
     /** How long workers other than 0 wait for worker 0 to create the progress table. */
     static final Duration PROGRESS_TABLE_WAIT = Duration.ofMinutes(5);
 
-    private TableJobs() {
-    }
+    private TableJobs() {}
 
     /**
      * Most rows the copy holds, whatever {@code sink.max.buffered.rows} says: the copy holds its
@@ -63,15 +61,35 @@ public final class TableJobs {
      * @return the settings
      * @throws IllegalArgumentException naming an option out of range
      */
-    public static CopySettings settings(IngestConfig config, TableRef target, int workers, int workerIndex, int splits,
-            int scanConcurrency, int pageRows, Long maxRowsPerSecond, Duration progressInterval, int maxReported) {
+    public static CopySettings settings(
+            IngestConfig config,
+            TableRef target,
+            int workers,
+            int workerIndex,
+            int splits,
+            int scanConcurrency,
+            int pageRows,
+            Long maxRowsPerSecond,
+            Duration progressInterval,
+            int maxReported) {
         SinkSettings sink = SinkSettings.from(config);
-        return new CopySettings(workers, workerIndex, splits, scanConcurrency, pageRows,
-                level(config.getString(ReadOptions.READ_CONSISTENCY)), writeConsistency(config, target),
-                sink.maxInFlight(), sink.batchMaxRows(), sink.batchMaxBytes(),
+        return new CopySettings(
+                workers,
+                workerIndex,
+                splits,
+                scanConcurrency,
+                pageRows,
+                level(config.getString(ReadOptions.READ_CONSISTENCY)),
+                writeConsistency(config, target),
+                sink.maxInFlight(),
+                sink.batchMaxRows(),
+                sink.batchMaxBytes(),
                 maxRowsPerSecond == null ? sink.maxRowsPerSecond() : maxRowsPerSecond,
                 Math.min(sink.maxBufferedRows(), MAX_HELD_ROWS),
-                sink.retryBackoff(), sink.retryBackoffMax(), progressInterval, maxReported);
+                sink.retryBackoff(),
+                sink.retryBackoffMax(),
+                progressInterval,
+                maxReported);
     }
 
     /**
@@ -87,12 +105,17 @@ public final class TableJobs {
     public static CopyPlan<?> plan(CqlSession session, IngestConfig config, TableRef from, TableRef to, int splits) {
         Optional<TokenMap> tokenMap = session.getMetadata().getTokenMap();
         if (tokenMap.isPresent() && !tokenMap.get().getPartitionerName().endsWith("Murmur3Partitioner")) {
-            throw new CopyRefused("the cluster's partitioner is " + tokenMap.get().getPartitionerName()
-                    + "; table copy reads token ranges of Murmur3Partitioner (Cassandra's default) only");
+            throw new CopyRefused(
+                    "the cluster's partitioner is " + tokenMap.get().getPartitionerName()
+                            + "; table copy reads token ranges of Murmur3Partitioner (Cassandra's default) only");
         }
-        return CopyPlan.resolve(session.getMetadata(), from, to,
+        return CopyPlan.resolve(
+                session.getMetadata(),
+                from,
+                to,
                 new ShardScheme(config.shardStrategy(), config.getInt(IngestConfig.TELEMETRY_SHARDS)),
-                new ShardScheme(config.shardStrategy(), config.getInt(IngestConfig.WEATHER_SHARDS)), splits);
+                new ShardScheme(config.shardStrategy(), config.getInt(IngestConfig.WEATHER_SHARDS)),
+                splits);
     }
 
     /**
@@ -108,14 +131,28 @@ public final class TableJobs {
      * @return what was done, and how the whole copy stands ({@link #rangesDone})
      * @throws InterruptedException if interrupted
      */
-    public static <T extends SpecificRecord> TableCopy.Result copy(CqlSession session, IngestConfig config,
-            CopyPlan<T> plan, CopySettings settings, boolean restart, PrintWriter err) throws InterruptedException {
+    public static <T extends SpecificRecord> TableCopy.Result copy(
+            CqlSession session,
+            IngestConfig config,
+            CopyPlan<T> plan,
+            CopySettings settings,
+            boolean restart,
+            PrintWriter err)
+            throws InterruptedException {
         SinkTable<T> table = target(session, plan, settings);
         long batchMaxBytes = SinkSettings.from(config).effectiveBatchMaxBytes(ServerBatchLimits.read(session));
         CopyProgress progress = progress(session, config, settings);
         progress.ensureTable(settings.workerIndex() == 0, PROGRESS_TABLE_WAIT);
-        return new TableCopy<>(session, plan, table, settings, batchMaxBytes, progress,
-                routing(session, plan.source().keyspace()), err).run(restart);
+        return new TableCopy<>(
+                        session,
+                        plan,
+                        table,
+                        settings,
+                        batchMaxBytes,
+                        progress,
+                        routing(session, plan.source().keyspace()),
+                        err)
+                .run(restart);
     }
 
     /**
@@ -127,7 +164,8 @@ public final class TableJobs {
      */
     public static int rangesDone(CqlSession session, IngestConfig config, CopyPlan<?> plan, CopySettings settings) {
         return (int) progress(session, config, settings).load(plan.copyId()).values().stream()
-                .filter(CopyProgress.Saved::done).count();
+                .filter(CopyProgress.Saved::done)
+                .count();
     }
 
     /**
@@ -145,20 +183,45 @@ public final class TableJobs {
      * @throws InterruptedException if interrupted
      * @throws CopyRefused if the driver has no token map (it computes the target tokens)
      */
-    public static <T extends SpecificRecord> TableVerify.Result verify(CqlSession session, CopyPlan<T> plan,
-            CopySettings settings, Instant before, long maxHeld, PrintWriter out, PrintWriter err)
+    public static <T extends SpecificRecord> TableVerify.Result verify(
+            CqlSession session,
+            CopyPlan<T> plan,
+            CopySettings settings,
+            Instant before,
+            long maxHeld,
+            PrintWriter out,
+            PrintWriter err)
             throws InterruptedException {
-        TokenMap tokenMap = session.getMetadata().getTokenMap().orElseThrow(() -> new CopyRefused("the driver has no "
-                + "token map (advanced.metadata.token-map.enabled is false?): table verify computes tokens with it"));
-        return new TableVerify<>(new RangeScans(session, settings, err), plan, target(session, plan, settings), settings,
-                routing(session, plan.source().keyspace()), routing(session, plan.target().keyspace()), tokenMap, before,
-                maxHeld, out, err).run();
+        TokenMap tokenMap = session.getMetadata()
+                .getTokenMap()
+                .orElseThrow(
+                        () -> new CopyRefused(
+                                "the driver has no "
+                                        + "token map (advanced.metadata.token-map.enabled is false?): table verify computes tokens with it"));
+        return new TableVerify<>(
+                        new RangeScans(session, settings, err),
+                        plan,
+                        target(session, plan, settings),
+                        settings,
+                        routing(session, plan.source().keyspace()),
+                        routing(session, plan.target().keyspace()),
+                        tokenMap,
+                        before,
+                        maxHeld,
+                        out,
+                        err)
+                .run();
     }
 
-    private static <T extends SpecificRecord> SinkTable<T> target(CqlSession session, CopyPlan<T> plan,
-            CopySettings settings) {
-        return plan.mapping().table().bind(session, plan.target().keyspace(), plan.target().table(),
-                new SinkTable.Options(settings.writeConsistency(), -1));
+    private static <T extends SpecificRecord> SinkTable<T> target(
+            CqlSession session, CopyPlan<T> plan, CopySettings settings) {
+        return plan.mapping()
+                .table()
+                .bind(
+                        session,
+                        plan.target().keyspace(),
+                        plan.target().table(),
+                        new SinkTable.Options(settings.writeConsistency(), -1));
     }
 
     /**
@@ -171,12 +234,15 @@ public final class TableJobs {
      */
     public static ConsistencyLevel writeConsistency(IngestConfig config, TableRef target) {
         String level = TableNames.CURRENT.contains(target.table())
-                ? config.getString(IngestConfig.sinkTableConsistency(target.table())).trim() : "";
+                ? config.getString(IngestConfig.sinkTableConsistency(target.table()))
+                        .trim()
+                : "";
         return level(level.isEmpty() ? config.getString(IngestConfig.SINK_CONSISTENCY) : level);
     }
 
     private static CopyProgress progress(CqlSession session, IngestConfig config, CopySettings settings) {
-        return new CopyProgress(session, config.getString(IngestConfig.CASSANDRA_KEYSPACE), settings.writeConsistency());
+        return new CopyProgress(
+                session, config.getString(IngestConfig.CASSANDRA_KEYSPACE), settings.writeConsistency());
     }
 
     /** The keyspace and token map to cut and route range queries with; null without a token map. */

@@ -1,15 +1,14 @@
 package io.apiary.ingest.tablecopy;
 
+import com.datastax.oss.driver.api.core.metadata.schema.ColumnMetadata;
+import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
+import com.datastax.oss.driver.api.core.type.DataType;
+import com.datastax.oss.driver.api.core.type.DataTypes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import com.datastax.oss.driver.api.core.metadata.schema.ColumnMetadata;
-import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
-import com.datastax.oss.driver.api.core.type.DataType;
-import com.datastax.oss.driver.api.core.type.DataTypes;
 
 /**
  * The table layouts {@code table copy} knows, recognised by their columns and primary key as the
@@ -21,21 +20,42 @@ import com.datastax.oss.driver.api.core.type.DataTypes;
 public enum TableShape {
 
     /** {@code cql/legacy/010-hive_telemetry.cql}: no sensor_id. */
-    LEGACY_TELEMETRY(List.of("hive_id", "day", "shard"), List.of("sensor_type", "reading_time"),
-            List.of("gateway_id", "value", "unit"), "reading_time"),
+    LEGACY_TELEMETRY(
+            List.of("hive_id", "day", "shard"),
+            List.of("sensor_type", "reading_time"),
+            List.of("gateway_id", "value", "unit"),
+            "reading_time"),
     /** {@code cql/010-hive_telemetry_v2.cql}. */
-    TELEMETRY(List.of("hive_id", "day", "shard"), List.of("sensor_type", "sensor_id", "reading_time"),
-            List.of("gateway_id", "value", "unit"), "reading_time"),
+    TELEMETRY(
+            List.of("hive_id", "day", "shard"),
+            List.of("sensor_type", "sensor_id", "reading_time"),
+            List.of("gateway_id", "value", "unit"),
+            "reading_time"),
     /** {@code cql/legacy/040-agent_alerts.cql}: no alert_id. */
-    LEGACY_ALERTS(List.of("agent_id", "day"), List.of("alert_time"),
-            List.of("hive_id", "severity", "alert_type", "message"), "alert_time"),
+    LEGACY_ALERTS(
+            List.of("agent_id", "day"),
+            List.of("alert_time"),
+            List.of("hive_id", "severity", "alert_type", "message"),
+            "alert_time"),
     /** {@code cql/040-agent_alerts_v2.cql}. */
-    ALERTS(List.of("agent_id", "day"), List.of("alert_time", "alert_id"),
-            List.of("hive_id", "severity", "alert_type", "message"), "alert_time"),
+    ALERTS(
+            List.of("agent_id", "day"),
+            List.of("alert_time", "alert_id"),
+            List.of("hive_id", "severity", "alert_type", "message"),
+            "alert_time"),
     /** {@code cql/030-weather_readings.cql}. */
-    WEATHER(List.of("station_id", "day", "shard"), List.of("reading_time"),
-            List.of("temperature_c", "relative_humidity", "pressure_hpa", "wind_speed_ms", "wind_direction_deg",
-                    "rainfall_mm", "solar_radiation_wm2"), "reading_time");
+    WEATHER(
+            List.of("station_id", "day", "shard"),
+            List.of("reading_time"),
+            List.of(
+                    "temperature_c",
+                    "relative_humidity",
+                    "pressure_hpa",
+                    "wind_speed_ms",
+                    "wind_direction_deg",
+                    "rainfall_mm",
+                    "solar_radiation_wm2"),
+            "reading_time");
 
     /** CQL types of every column of these layouts, by name. */
     private static final Map<String, DataType> TYPES = types();
@@ -101,10 +121,17 @@ public enum TableShape {
         key.addAll(clustering);
         for (String column : key) {
             DataType type = TYPES.get(column);
-            Class<?> javaType = type.equals(DataTypes.TEXT) ? String.class : type.equals(DataTypes.DATE)
-                    ? java.time.LocalDate.class : type.equals(DataTypes.INT) ? Integer.class
-                    : type.equals(DataTypes.TIMESTAMP) ? java.time.Instant.class : Double.class;
-            text.append(text.length() == 0 ? "" : ", ").append(column).append('=').append(values.get(column, javaType));
+            Class<?> javaType = type.equals(DataTypes.TEXT)
+                    ? String.class
+                    : type.equals(DataTypes.DATE)
+                            ? java.time.LocalDate.class
+                            : type.equals(DataTypes.INT)
+                                    ? Integer.class
+                                    : type.equals(DataTypes.TIMESTAMP) ? java.time.Instant.class : Double.class;
+            text.append(text.length() == 0 ? "" : ", ")
+                    .append(column)
+                    .append('=')
+                    .append(values.get(column, javaType));
         }
         return text.toString();
     }
@@ -116,11 +143,13 @@ public enum TableShape {
      */
     public static Optional<TableShape> recognise(TableMetadata table) {
         List<String> key = names(table.getPartitionKey());
-        List<String> clusteringColumns = names(new ArrayList<>(table.getClusteringColumns().keySet()));
+        List<String> clusteringColumns =
+                names(new ArrayList<>(table.getClusteringColumns().keySet()));
         Map<String, DataType> columns = new LinkedHashMap<>();
         table.getColumns().forEach((name, column) -> columns.put(name.asInternal(), column.getType()));
         for (TableShape shape : values()) {
-            if (shape.partitionKey.equals(key) && shape.clustering.equals(clusteringColumns)
+            if (shape.partitionKey.equals(key)
+                    && shape.clustering.equals(clusteringColumns)
                     && columns.size() == shape.columns().size()
                     && shape.columns().stream().allMatch(c -> TYPES.get(c).equals(columns.get(c)))) {
                 return Optional.of(shape);
@@ -135,11 +164,15 @@ public enum TableShape {
      */
     public static String describe(TableMetadata table) {
         List<String> columns = new ArrayList<>();
-        table.getColumns().forEach((name, column) -> columns.add(name.asCql(true) + " " + column.getType().asCql(
-                false, true)));
+        table.getColumns()
+                .forEach((name, column) ->
+                        columns.add(name.asCql(true) + " " + column.getType().asCql(false, true)));
         return String.join(", ", columns) + ", PRIMARY KEY ((" + String.join(", ", names(table.getPartitionKey()))
-                + ")" + names(new ArrayList<>(table.getClusteringColumns().keySet())).stream().map(c -> ", " + c)
-                        .reduce("", String::concat) + ")";
+                + ")"
+                + names(new ArrayList<>(table.getClusteringColumns().keySet())).stream()
+                        .map(c -> ", " + c)
+                        .reduce("", String::concat)
+                + ")";
     }
 
     private static List<String> names(List<ColumnMetadata> columns) {
@@ -148,8 +181,18 @@ public enum TableShape {
 
     private static Map<String, DataType> types() {
         Map<String, DataType> types = new LinkedHashMap<>();
-        for (String text : List.of("hive_id", "sensor_type", "sensor_id", "gateway_id", "unit", "agent_id", "alert_id",
-                "severity", "alert_type", "message", "station_id")) {
+        for (String text : List.of(
+                "hive_id",
+                "sensor_type",
+                "sensor_id",
+                "gateway_id",
+                "unit",
+                "agent_id",
+                "alert_id",
+                "severity",
+                "alert_type",
+                "message",
+                "station_id")) {
             types.put(text, DataTypes.TEXT);
         }
         types.put("day", DataTypes.DATE);
@@ -157,8 +200,14 @@ public enum TableShape {
         types.put("reading_time", DataTypes.TIMESTAMP);
         types.put("alert_time", DataTypes.TIMESTAMP);
         types.put("value", DataTypes.DOUBLE);
-        for (String measurement : List.of("temperature_c", "relative_humidity", "pressure_hpa", "wind_speed_ms",
-                "wind_direction_deg", "rainfall_mm", "solar_radiation_wm2")) {
+        for (String measurement : List.of(
+                "temperature_c",
+                "relative_humidity",
+                "pressure_hpa",
+                "wind_speed_ms",
+                "wind_direction_deg",
+                "rainfall_mm",
+                "solar_radiation_wm2")) {
             types.put(measurement, DataTypes.DOUBLE);
         }
         return Map.copyOf(types);

@@ -1,15 +1,14 @@
 package io.apiary.ingest.tablecopy;
 
+import com.datastax.oss.driver.api.core.metadata.TokenMap;
+import com.datastax.oss.driver.api.core.metadata.token.Token;
+import com.datastax.oss.driver.internal.core.metadata.token.Murmur3Token;
+import io.apiary.ingest.sink.SinkTable;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
-import com.datastax.oss.driver.api.core.metadata.TokenMap;
-import com.datastax.oss.driver.api.core.metadata.token.Token;
-import com.datastax.oss.driver.internal.core.metadata.token.Murmur3Token;
-import io.apiary.ingest.sink.SinkTable;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -35,8 +34,19 @@ public final class TableVerify<T extends SpecificRecord> {
      * null); {@code leftOut}: source rows whose event time is at or after {@code --before};
      * {@code seconds}: wall time.
      */
-    public record Result(long sourceRows, long targetRows, int ranges, int rangesDiffering, long missing, long extra,
-            long different, long merged, long superseded, long uncopyable, long leftOut, double seconds) {
+    public record Result(
+            long sourceRows,
+            long targetRows,
+            int ranges,
+            int rangesDiffering,
+            long missing,
+            long extra,
+            long different,
+            long merged,
+            long superseded,
+            long uncopyable,
+            long leftOut,
+            double seconds) {
         /**
          * @return whether both sides hold the same rows: no row missing, extra or different, and no
          *         source row that cannot be a target row ({@code table copy} names those as failed)
@@ -67,6 +77,7 @@ public final class TableVerify<T extends SpecificRecord> {
     private long uncopyable;
     /** Source rows of this worker's share left out by {@code before}, counted in the first pass. */
     private long leftOut;
+
     private boolean namingUncopyable;
 
     /**
@@ -82,9 +93,18 @@ public final class TableVerify<T extends SpecificRecord> {
      * @param out           where the differences go
      * @param err           where progress goes
      */
-    TableVerify(RangeScans scans, CopyPlan<T> plan, SinkTable<T> table, CopySettings settings,
-            RangeReader.Routing sourceRouting, RangeReader.Routing targetRouting, TokenMap tokenMap, Instant before,
-            long maxHeld, PrintWriter out, PrintWriter err) {
+    TableVerify(
+            RangeScans scans,
+            CopyPlan<T> plan,
+            SinkTable<T> table,
+            CopySettings settings,
+            RangeReader.Routing sourceRouting,
+            RangeReader.Routing targetRouting,
+            TokenMap tokenMap,
+            Instant before,
+            long maxHeld,
+            PrintWriter out,
+            PrintWriter err) {
         this.scans = scans;
         this.plan = plan;
         this.table = table;
@@ -115,18 +135,26 @@ public final class TableVerify<T extends SpecificRecord> {
         if (settings.workers() > 1 && moved > 0) {
             List<TokenRange> others = new ArrayList<>(all);
             others.removeAll(share);
-            progress("%,d source rows map to other workers' ranges (re-bucketed): reading the other %,d source ranges",
+            progress(
+                    "%,d source rows map to other workers' ranges (re-bucketed): reading the other %,d source ranges",
                     moved, others.size());
             sourceSide(share, others, digests);
         }
         counting = false;
         int differing = 0;
         boolean legacyReadings = SupersededReadings.appliesTo(plan);
-        Differences differences = new Differences(this::report, legacyReadings
-                ? row -> SupersededReadings.readingKey((io.apiary.schema.HiveTelemetryRow) row.row()) : null,
-                legacyReadings ? row -> io.apiary.ingest.sink.WriteTimestamps.isEventWrite(
-                        ((io.apiary.schema.HiveTelemetryRow) row.row()).getReadingTime().toEpochMilli(),
-                        row.writeTimeMicros()) : null);
+        Differences differences = new Differences(
+                this::report,
+                legacyReadings
+                        ? row -> SupersededReadings.readingKey((io.apiary.schema.HiveTelemetryRow) row.row())
+                        : null,
+                legacyReadings
+                        ? row -> io.apiary.ingest.sink.WriteTimestamps.isEventWrite(
+                                ((io.apiary.schema.HiveTelemetryRow) row.row())
+                                        .getReadingTime()
+                                        .toEpochMilli(),
+                                row.writeTimeMicros())
+                        : null);
         List<TokenRange> work = share;
         while (!work.isEmpty()) {
             List<TokenRange> refine = new ArrayList<>();
@@ -166,15 +194,26 @@ public final class TableVerify<T extends SpecificRecord> {
                 pieces.addAll(TokenRanges.divide(range, 16));
             }
             if (!pieces.isEmpty()) {
-                progress("%,d ranges differ with more than %,d source rows each: digesting them in %,d pieces",
+                progress(
+                        "%,d ranges differ with more than %,d source rows each: digesting them in %,d pieces",
                         refine.size(), maxHeld, pieces.size());
                 digests = digest(pieces, TokenRanges.covering(sources), pieces);
             }
             work = pieces;
         }
-        return new Result(sourceRows, targetRows, share.size(), differing, differences.missing(), differences.extra(),
-                differences.different(), differences.merged(), differences.superseded(), uncopyable,
-                leftOut, (System.nanoTime() - startNanos) / 1e9);
+        return new Result(
+                sourceRows,
+                targetRows,
+                share.size(),
+                differing,
+                differences.missing(),
+                differences.extra(),
+                differences.different(),
+                differences.merged(),
+                differences.superseded(),
+                uncopyable,
+                leftOut,
+                (System.nanoTime() - startNanos) / 1e9);
     }
 
     private long moved;
@@ -251,8 +290,9 @@ public final class TableVerify<T extends SpecificRecord> {
                 uncopyable++;
                 reported++;
                 if (reported <= settings.maxReported()) {
-                    out.println("not copyable: source row " + plan.mapping().source().keyText(row.values()) + " of "
-                            + plan.source() + ": " + e.getMessage());
+                    out.println("not copyable: source row "
+                            + plan.mapping().source().keyText(row.values()) + " of " + plan.source() + ": "
+                            + e.getMessage());
                 }
             }
             return null;
@@ -274,7 +314,9 @@ public final class TableVerify<T extends SpecificRecord> {
     }
 
     private boolean excluded(T row) {
-        return before != null && !VerifiedRow.eventTime(row, plan.mapping().target().eventTime()).isBefore(before);
+        return before != null
+                && !VerifiedRow.eventTime(row, plan.mapping().target().eventTime())
+                        .isBefore(before);
     }
 
     private long tokenOf(ByteBuffer partitionKey) {
@@ -287,18 +329,21 @@ public final class TableVerify<T extends SpecificRecord> {
         if (reported > settings.maxReported()) {
             return;
         }
-        String key = RowText.key(table, (difference.source() != null ? difference.source() : difference.target()).row());
-        out.println(switch (difference.kind()) {
-            case MISSING -> "missing in target: " + key + " (source: " + describe(difference.source()) + ")";
-            case EXTRA -> "extra in target: " + key + " (target: " + describe(difference.target()) + ")";
-            case DIFFERENT -> "different: " + key + " (source: " + describe(difference.source()) + "; target: "
-                    + describe(difference.target()) + ")";
-        });
+        String key =
+                RowText.key(table, (difference.source() != null ? difference.source() : difference.target()).row());
+        out.println(
+                switch (difference.kind()) {
+                    case MISSING -> "missing in target: " + key + " (source: " + describe(difference.source()) + ")";
+                    case EXTRA -> "extra in target: " + key + " (target: " + describe(difference.target()) + ")";
+                    case DIFFERENT ->
+                        "different: " + key + " (source: " + describe(difference.source()) + "; target: "
+                                + describe(difference.target()) + ")";
+                });
     }
 
     private String describe(VerifiedRow row) {
-        return RowText.values(table, row.row()) + ", write time " + (row.writeTimeMicros() == ScannedRow.NO_CELLS
-                ? "none (no cells)" : row.writeTimeMicros());
+        return RowText.values(table, row.row()) + ", write time "
+                + (row.writeTimeMicros() == ScannedRow.NO_CELLS ? "none (no cells)" : row.writeTimeMicros());
     }
 
     private void progress(String format, Object... args) {

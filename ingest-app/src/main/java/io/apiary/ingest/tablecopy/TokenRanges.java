@@ -15,8 +15,7 @@ import java.util.TreeSet;
  */
 public final class TokenRanges {
 
-    private TokenRanges() {
-    }
+    private TokenRanges() {}
 
     /**
      * The ring in {@code count} consecutive ranges of equal width (the first ones one token wider
@@ -57,8 +56,8 @@ public final class TokenRanges {
      */
     public static List<TokenRange> share(List<TokenRange> ranges, int workers, int workerIndex) {
         if (workers < 1 || workerIndex < 0 || workerIndex >= workers) {
-            throw new IllegalArgumentException("worker index must be from 0 to workers - 1 (" + (workers - 1)
-                    + "): " + workerIndex);
+            throw new IllegalArgumentException(
+                    "worker index must be from 0 to workers - 1 (" + (workers - 1) + "): " + workerIndex);
         }
         List<TokenRange> share = new ArrayList<>(ranges.size() / workers + 1);
         for (int i = workerIndex; i < ranges.size(); i += workers) {

@@ -1,9 +1,8 @@
 package io.apiary.ingest.tablecopy;
 
+import io.apiary.ingest.sink.SinkTable;
 import java.nio.ByteBuffer;
 import java.time.Instant;
-
-import io.apiary.ingest.sink.SinkTable;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -22,8 +21,8 @@ import org.apache.avro.specific.SpecificRecord;
  * @param writeTimeMicros its write time, or {@link ScannedRow#NO_CELLS}
  * @param row             the row, in the target's record type
  */
-record VerifiedRow(ByteBuffer key, long hash, long targetToken, long sourceToken, long writeTimeMicros,
-        SpecificRecord row) {
+record VerifiedRow(
+        ByteBuffer key, long hash, long targetToken, long sourceToken, long writeTimeMicros, SpecificRecord row) {
 
     /**
      * @param table the target's binding
@@ -34,15 +33,27 @@ record VerifiedRow(ByteBuffer key, long hash, long targetToken, long sourceToken
      * @param <T> the target's record type
      * @return the row as compared
      */
-    static <T extends SpecificRecord> VerifiedRow of(SinkTable<T> table, T row, long writeTimeMicros, long sourceToken,
+    static <T extends SpecificRecord> VerifiedRow of(
+            SinkTable<T> table,
+            T row,
+            long writeTimeMicros,
+            long sourceToken,
             java.util.function.ToLongFunction<ByteBuffer> tokenOf) {
         SinkTable.Write write = table.bindCopy(row, Math.max(0, writeTimeMicros), 0);
         ByteBuffer partition = write.routingKey();
         ByteBuffer clustering = table.clusteringKey(write.insert());
         ByteBuffer key = ByteBuffer.allocate(4 + partition.remaining() + clustering.remaining());
-        key.putInt(partition.remaining()).put(partition.duplicate()).put(clustering.duplicate()).flip();
-        return new VerifiedRow(key, hash(key, write.fingerprint(), writeTimeMicros), tokenOf.applyAsLong(partition),
-                sourceToken, writeTimeMicros, row);
+        key.putInt(partition.remaining())
+                .put(partition.duplicate())
+                .put(clustering.duplicate())
+                .flip();
+        return new VerifiedRow(
+                key,
+                hash(key, write.fingerprint(), writeTimeMicros),
+                tokenOf.applyAsLong(partition),
+                sourceToken,
+                writeTimeMicros,
+                row);
     }
 
     /**

@@ -38,6 +38,5 @@ public final class TableNames {
     /** The tables the sink writes, in the order of {@code cql/}. */
     public static final List<String> CURRENT = List.of(HIVE_TELEMETRY, HIVE_ACTIVITY, WEATHER_READINGS, AGENT_ALERTS);
 
-    private TableNames() {
-    }
+    private TableNames() {}
 }

@@ -20,6 +20,5 @@ public final class WriteConflicts {
     /** Tag naming where the conflict was seen. */
     public static final String STAGE_TAG = "stage";
 
-    private WriteConflicts() {
-    }
+    private WriteConflicts() {}
 }

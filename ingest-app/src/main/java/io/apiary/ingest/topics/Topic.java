@@ -1,7 +1,6 @@
 package io.apiary.ingest.topics;
 
 import java.util.Objects;
-
 import org.apache.kafka.common.serialization.Serde;
 
 /**

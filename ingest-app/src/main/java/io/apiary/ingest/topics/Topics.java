@@ -1,10 +1,8 @@
 package io.apiary.ingest.topics;
 
-import java.util.List;
-
 import io.apiary.ingest.serde.SchemaSubjects;
-import io.apiary.ingest.serde.WireFormat;
 import io.apiary.ingest.serde.StrictUtf8Deserializer;
+import io.apiary.ingest.serde.WireFormat;
 import io.apiary.schema.AgentAlert;
 import io.apiary.schema.AgentAlertRow;
 import io.apiary.schema.AgentAlertsPartitionKey;
@@ -17,6 +15,7 @@ import io.apiary.schema.TelemetryReading;
 import io.apiary.schema.WeatherReading;
 import io.apiary.schema.WeatherReadingRow;
 import io.apiary.schema.WeatherReadingsPartitionKey;
+import java.util.List;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -100,13 +99,23 @@ public record Topics(
 
     /** Serde of the UTF-8 ids that key the gateway topics (hive, station or agent id). */
     /** Ids as keys: UTF-8 text, and bytes that are not valid UTF-8 are refused when read. */
-    private static final Serde<String> HIVE_ID = Serdes.serdeFrom(new StringSerializer(),
-            new StrictUtf8Deserializer());
+    private static final Serde<String> HIVE_ID = Serdes.serdeFrom(new StringSerializer(), new StrictUtf8Deserializer());
 
     /** @return the contract names, in single-object encoding without a registry */
     public static Topics defaults() {
-        return new Topics(TELEMETRY, ENTRANCE_COUNTS, HOURLY_ACTIVITY, TELEMETRY_ROWS, ACTIVITY_ROWS, DEAD_LETTER,
-                ACTIVITY_LATE, WEATHER, ALERTS, WEATHER_ROWS, ALERT_ROWS, WireFormat::singleObject);
+        return new Topics(
+                TELEMETRY,
+                ENTRANCE_COUNTS,
+                HOURLY_ACTIVITY,
+                TELEMETRY_ROWS,
+                ACTIVITY_ROWS,
+                DEAD_LETTER,
+                ACTIVITY_LATE,
+                WEATHER,
+                ALERTS,
+                WEATHER_ROWS,
+                ALERT_ROWS,
+                WireFormat::singleObject);
     }
 
     /**
@@ -114,8 +123,19 @@ public record Topics(
      * @return these topic names in that format
      */
     public Topics withWireFormat(WireFormat format) {
-        return new Topics(telemetry, entranceCounts, hourlyActivity, telemetryRows, activityRows, deadLetter,
-                activityLate, weather, alerts, weatherRows, alertRows, () -> format);
+        return new Topics(
+                telemetry,
+                entranceCounts,
+                hourlyActivity,
+                telemetryRows,
+                activityRows,
+                deadLetter,
+                activityLate,
+                weather,
+                alerts,
+                weatherRows,
+                alertRows,
+                () -> format);
     }
 
     /**
@@ -123,7 +143,8 @@ public record Topics(
      *         topics first: what {@code registry register} registers
      */
     public List<SchemaSubjects.Subject> avroSubjects() {
-        return List.of(new SchemaSubjects.Subject(telemetry, false, TelemetryReading.class),
+        return List.of(
+                new SchemaSubjects.Subject(telemetry, false, TelemetryReading.class),
                 new SchemaSubjects.Subject(entranceCounts, false, EntranceCount.class),
                 new SchemaSubjects.Subject(weather, false, WeatherReading.class),
                 new SchemaSubjects.Subject(alerts, false, AgentAlert.class),
@@ -141,8 +162,18 @@ public record Topics(
 
     /** @return every topic of the pipeline, gateway topics first */
     public List<String> all() {
-        return List.of(telemetry, entranceCounts, weather, alerts, hourlyActivity, activityLate,
-                telemetryRows, activityRows, weatherRows, alertRows, deadLetter);
+        return List.of(
+                telemetry,
+                entranceCounts,
+                weather,
+                alerts,
+                hourlyActivity,
+                activityLate,
+                telemetryRows,
+                activityRows,
+                weatherRows,
+                alertRows,
+                deadLetter);
     }
 
     /** @return the row topics the sink consumes */
@@ -172,13 +203,17 @@ public record Topics(
 
     /** @return the hive_telemetry row topic */
     public Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> telemetryRowsTopic() {
-        return new Topic<>(telemetryRows, wireFormat().serde(HiveTelemetryPartitionKey.class, true),
+        return new Topic<>(
+                telemetryRows,
+                wireFormat().serde(HiveTelemetryPartitionKey.class, true),
                 wireFormat().serde(HiveTelemetryRow.class, false));
     }
 
     /** @return the hive_activity row topic */
     public Topic<HiveActivityPartitionKey, HourlyActivity> activityRowsTopic() {
-        return new Topic<>(activityRows, wireFormat().serde(HiveActivityPartitionKey.class, true),
+        return new Topic<>(
+                activityRows,
+                wireFormat().serde(HiveActivityPartitionKey.class, true),
                 wireFormat().serde(HourlyActivity.class, false));
     }
 
@@ -194,13 +229,17 @@ public record Topics(
 
     /** @return the weather_readings row topic */
     public Topic<WeatherReadingsPartitionKey, WeatherReadingRow> weatherRowsTopic() {
-        return new Topic<>(weatherRows, wireFormat().serde(WeatherReadingsPartitionKey.class, true),
+        return new Topic<>(
+                weatherRows,
+                wireFormat().serde(WeatherReadingsPartitionKey.class, true),
                 wireFormat().serde(WeatherReadingRow.class, false));
     }
 
     /** @return the agent_alerts row topic */
     public Topic<AgentAlertsPartitionKey, AgentAlertRow> alertRowsTopic() {
-        return new Topic<>(alertRows, wireFormat().serde(AgentAlertsPartitionKey.class, true),
+        return new Topic<>(
+                alertRows,
+                wireFormat().serde(AgentAlertsPartitionKey.class, true),
                 wireFormat().serde(AgentAlertRow.class, false));
     }
 }

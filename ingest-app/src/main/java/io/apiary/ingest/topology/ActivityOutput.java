@@ -14,22 +14,19 @@ public sealed interface ActivityOutput {
      *
      * @param activity the hour's sums so far, not null
      */
-    record Interim(HourlyActivity activity) implements ActivityOutput {
-    }
+    record Interim(HourlyActivity activity) implements ActivityOutput {}
 
     /**
      * The final sums of an hour that has closed: for hive.activity.hourly.v1 and hive_activity.
      *
      * @param activity the hour's final sums, not null
      */
-    record Final(HourlyActivity activity) implements ActivityOutput {
-    }
+    record Final(HourlyActivity activity) implements ActivityOutput {}
 
     /**
      * A sample that arrived after its hour had closed, for hive.activity.late.v1.
      *
      * @param sample the sample as received, not null
      */
-    record Late(EntranceCount sample) implements ActivityOutput {
-    }
+    record Late(EntranceCount sample) implements ActivityOutput {}
 }

@@ -1,8 +1,7 @@
 package io.apiary.ingest.topology;
 
-import java.util.Map;
-
 import io.apiary.ingest.config.OperationsOptions;
+import java.util.Map;
 import org.apache.kafka.streams.state.RocksDBConfigSetter;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Cache;
@@ -38,8 +37,7 @@ public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
     private static Shared shared;
 
     /** The cache and write buffer manager shared by every store of the JVM. */
-    private record Shared(long totalBytes, long writeBufferBytes, Cache cache, WriteBufferManager writeBuffers) {
-    }
+    private record Shared(long totalBytes, long writeBufferBytes, Cache cache, WriteBufferManager writeBuffers) {}
 
     @Override
     public void setConfig(String storeName, Options options, Map<String, Object> configs) {
@@ -68,8 +66,10 @@ public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
             long writeBuffers = (long) (total * ratio);
             Cache cache = new LRUCache(total, -1, false, HIGH_PRIORITY_POOL_RATIO);
             shared = new Shared(total, writeBuffers, cache, new WriteBufferManager(writeBuffers, cache));
-            LOG.info("RocksDB stores share {} MiB off-heap (block cache, memtables up to {} MiB, index and filters)",
-                    total >> 20, writeBuffers >> 20);
+            LOG.info(
+                    "RocksDB stores share {} MiB off-heap (block cache, memtables up to {} MiB, index and filters)",
+                    total >> 20,
+                    writeBuffers >> 20);
         }
         return shared;
     }

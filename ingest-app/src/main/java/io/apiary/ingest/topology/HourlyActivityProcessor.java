@@ -1,5 +1,12 @@
 package io.apiary.ingest.topology;
 
+import io.apiary.ingest.bucket.HourBucket;
+import io.apiary.ingest.tables.TableNames;
+import io.apiary.ingest.tables.WriteConflicts;
+import io.apiary.schema.EntranceCount;
+import io.apiary.schema.HourlyActivityState;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -9,14 +16,6 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-
-import io.apiary.ingest.bucket.HourBucket;
-import io.apiary.ingest.tables.TableNames;
-import io.apiary.ingest.tables.WriteConflicts;
-import io.apiary.schema.EntranceCount;
-import io.apiary.schema.HourlyActivityState;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Metrics;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -95,8 +94,12 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
     private final Duration updateInterval;
     private final Counter late = Metrics.counter(LATE_COUNTER, "stream", "entrance-counts");
     private final Counter duplicates = Metrics.counter(DUPLICATES_COUNTER, "stream", "entrance-counts");
-    private final Counter conflicts = Metrics.counter(WriteConflicts.COUNTER, WriteConflicts.TABLE_TAG,
-            TableNames.HIVE_ACTIVITY, WriteConflicts.STAGE_TAG, "topology");
+    private final Counter conflicts = Metrics.counter(
+            WriteConflicts.COUNTER,
+            WriteConflicts.TABLE_TAG,
+            TableNames.HIVE_ACTIVITY,
+            WriteConflicts.STAGE_TAG,
+            "topology");
     private final Counter closedByStreamTime = Metrics.counter(CLOSED_COUNTER, "by", "stream-time");
     private final Counter closedByQuietRule = Metrics.counter(CLOSED_COUNTER, "by", "quiet-partition");
 
@@ -108,6 +111,7 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
     private long closeTime = Long.MIN_VALUE;
     /** Start of the last hour known to be closed: no state exists at or before it. */
     private long closedThrough = Long.MIN_VALUE;
+
     private long lastRecordWallClock;
 
     /**
@@ -144,9 +148,13 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
         if (hourStart + WINDOW_MS + graceMs <= closeTime) {
             late.increment();
             Headers headers = record.headers();
-            headers.add(LATE_HOUR_HEADER, Instant.ofEpochMilli(hourStart).toString().getBytes(StandardCharsets.UTF_8));
-            headers.add(LATE_CLOSE_TIME_HEADER, Instant.ofEpochMilli(closeTime).toString().getBytes(StandardCharsets.UTF_8));
-            context.forward(record.withValue((ActivityOutput) new ActivityOutput.Late(sample)).withHeaders(headers));
+            headers.add(
+                    LATE_HOUR_HEADER, Instant.ofEpochMilli(hourStart).toString().getBytes(StandardCharsets.UTF_8));
+            headers.add(
+                    LATE_CLOSE_TIME_HEADER,
+                    Instant.ofEpochMilli(closeTime).toString().getBytes(StandardCharsets.UTF_8));
+            context.forward(record.withValue((ActivityOutput) new ActivityOutput.Late(sample))
+                    .withHeaders(headers));
             return;
         }
         Bytes identity = sampleKey(hourStart, record.key(), sample.getGatewayId(), eventTime);
@@ -163,20 +171,32 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
                 // the greater of two different samples counts, whichever came first
                 seen.put(identity, content);
                 HourlyActivityState state = sums.get(hourKey);
-                sums.put(hourKey, new HourlyActivityState(
-                        state.getEntries() + sample.getBeesIn() - (ByteBuffer.wrap(earlier).getInt(0) ^ Integer.MIN_VALUE),
-                        state.getExits() + sample.getBeesOut() - (ByteBuffer.wrap(earlier).getInt(4) ^ Integer.MIN_VALUE),
-                        state.getSamples(), state.getRevision() + 1));
+                sums.put(
+                        hourKey,
+                        new HourlyActivityState(
+                                state.getEntries()
+                                        + sample.getBeesIn()
+                                        - (ByteBuffer.wrap(earlier).getInt(0) ^ Integer.MIN_VALUE),
+                                state.getExits()
+                                        + sample.getBeesOut()
+                                        - (ByteBuffer.wrap(earlier).getInt(4) ^ Integer.MIN_VALUE),
+                                state.getSamples(),
+                                state.getRevision() + 1));
                 changed.add(hourKey);
             }
             return;
         }
         seen.put(identity, content);
         HourlyActivityState state = sums.get(hourKey);
-        sums.put(hourKey, state == null
-                ? new HourlyActivityState((long) sample.getBeesIn(), (long) sample.getBeesOut(), 1, 0)
-                : new HourlyActivityState(state.getEntries() + sample.getBeesIn(),
-                        state.getExits() + sample.getBeesOut(), state.getSamples() + 1, state.getRevision()));
+        sums.put(
+                hourKey,
+                state == null
+                        ? new HourlyActivityState((long) sample.getBeesIn(), (long) sample.getBeesOut(), 1, 0)
+                        : new HourlyActivityState(
+                                state.getEntries() + sample.getBeesIn(),
+                                state.getExits() + sample.getBeesOut(),
+                                state.getSamples() + 1,
+                                state.getRevision()));
         changed.add(hourKey);
     }
 
@@ -186,9 +206,11 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
      * sign bit flipped, so that {@link Arrays#compare} of two contents orders them as the numbers.
      */
     static byte[] sampleContent(EntranceCount sample) {
-        return ByteBuffer.allocate(CONTENT_BYTES).putInt(sample.getBeesIn() ^ Integer.MIN_VALUE)
+        return ByteBuffer.allocate(CONTENT_BYTES)
+                .putInt(sample.getBeesIn() ^ Integer.MIN_VALUE)
                 .putInt(sample.getBeesOut() ^ Integer.MIN_VALUE)
-                .putInt(sample.getIntervalSeconds() ^ Integer.MIN_VALUE).array();
+                .putInt(sample.getIntervalSeconds() ^ Integer.MIN_VALUE)
+                .array();
     }
 
     private void onWallClock(long wallClockMs) {
@@ -198,8 +220,10 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
             if (state != null) {
                 long hourStart = hourStartOf(hourKey);
                 String hive = hiveOf(hourKey);
-                context.forward(new Record<>(hive, new ActivityOutput.Interim(
-                        RowMapper.hourlyActivity(hive, hourStart, state)), hourStart + WINDOW_MS - 1));
+                context.forward(new Record<>(
+                        hive,
+                        new ActivityOutput.Interim(RowMapper.hourlyActivity(hive, hourStart, state)),
+                        hourStart + WINDOW_MS - 1));
             }
         }
         changed.clear();
@@ -246,8 +270,10 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
                 continue;
             }
             String hive = hiveOf(hour.key);
-            context.forward(new Record<>(hive, new ActivityOutput.Final(
-                    RowMapper.hourlyActivity(hive, hourStart, hour.value)), hourStart + WINDOW_MS - 1));
+            context.forward(new Record<>(
+                    hive,
+                    new ActivityOutput.Final(RowMapper.hourlyActivity(hive, hourStart, hour.value)),
+                    hourStart + WINDOW_MS - 1));
             sums.delete(hour.key);
             changed.remove(hour.key);
             cause.increment();
@@ -265,15 +291,21 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
 
     static Bytes hourKey(long hourStart, String hive) {
         byte[] id = hive.getBytes(StandardCharsets.UTF_8);
-        return Bytes.wrap(ByteBuffer.allocate(8 + id.length).putLong(hourStart).put(id).array());
+        return Bytes.wrap(
+                ByteBuffer.allocate(8 + id.length).putLong(hourStart).put(id).array());
     }
 
     static Bytes sampleKey(long hourStart, String hive, String gateway, long eventTime) {
         byte[] hiveId = hive.getBytes(StandardCharsets.UTF_8);
         byte[] gatewayId = (gateway == null ? "" : gateway).getBytes(StandardCharsets.UTF_8);
         return Bytes.wrap(ByteBuffer.allocate(8 + 4 + hiveId.length + 4 + gatewayId.length + 8)
-                .putLong(hourStart).putInt(hiveId.length).put(hiveId).putInt(gatewayId.length).put(gatewayId)
-                .putLong(eventTime).array());
+                .putLong(hourStart)
+                .putInt(hiveId.length)
+                .put(hiveId)
+                .putInt(gatewayId.length)
+                .put(gatewayId)
+                .putLong(eventTime)
+                .array());
     }
 
     private static long hourStartOf(Bytes key) {

@@ -1,9 +1,5 @@
 package io.apiary.ingest.topology;
 
-import java.time.Duration;
-import java.util.Map;
-import java.util.function.LongSupplier;
-
 import io.apiary.ingest.deadletter.RejectReason;
 import io.apiary.ingest.pipeline.TopicProvisioner;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
@@ -25,6 +21,9 @@ import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.HourlyActivityState;
 import io.apiary.schema.WeatherReadingRow;
 import io.apiary.schema.WeatherReadingsPartitionKey;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -78,8 +77,7 @@ public final class IngestTopology {
     /** Default TTL of agent_alerts_v2 (cql/040-agent_alerts_v2.cql), the default maximum age of alerts. */
     public static final Duration ALERTS_RETENTION = Duration.ofDays(365);
 
-    private IngestTopology() {
-    }
+    private IngestTopology() {}
 
     /**
      * Builds the topology.
@@ -122,11 +120,17 @@ public final class IngestTopology {
      * @param <V>       the value type
      * @return the valid records, their timestamps being their event times
      */
-    public static <V> KStream<String, V> validatedStream(StreamsBuilder builder, Topic<String, V> source,
-            RecordValidator<V> validator, LongSupplier wallClock, String name) {
-        return builder.stream(source.name(), Consumed.with(source.keySerde(), source.valueSerde())
-                        .withTimestampExtractor(new ValidatingTimestampExtractor<>(validator, wallClock))
-                        .withName(name + "-source"))
+    public static <V> KStream<String, V> validatedStream(
+            StreamsBuilder builder,
+            Topic<String, V> source,
+            RecordValidator<V> validator,
+            LongSupplier wallClock,
+            String name) {
+        return builder.stream(
+                        source.name(),
+                        Consumed.with(source.keySerde(), source.valueSerde())
+                                .withTimestampExtractor(new ValidatingTimestampExtractor<>(validator, wallClock))
+                                .withName(name + "-source"))
                 .processValues(() -> new CheckStep<>(validator, wallClock), Named.as(name + "-check"));
     }
 
@@ -157,9 +161,11 @@ public final class IngestTopology {
         public void process(FixedKeyRecord<String, V> record) {
             Rejection rejection = validator.check(record.key(), record.value(), wallClock.getAsLong());
             if (rejection == null && record.timestamp() != validator.eventTime(record.value())) {
-                rejection = new Rejection(RejectReason.FUTURE_TIMESTAMP, "event time "
-                        + java.time.Instant.ofEpochMilli(validator.eventTime(record.value()))
-                        + " was too far ahead of the receiver's clock when the record was received");
+                rejection = new Rejection(
+                        RejectReason.FUTURE_TIMESTAMP,
+                        "event time "
+                                + java.time.Instant.ofEpochMilli(validator.eventTime(record.value()))
+                                + " was too far ahead of the receiver's clock when the record was received");
             }
             if (rejection != null) {
                 throw rejection.toException();
@@ -169,50 +175,72 @@ public final class IngestTopology {
     }
 
     private static void addTelemetry(StreamsBuilder builder, TopologySettings settings, RowMapper rows) {
-        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> sink = settings.topics().telemetryRowsTopic();
-        validatedStream(builder, settings.topics().telemetryTopic(),
-                new TelemetryValidator(settings.timeLimits(TELEMETRY_RETENTION)), settings.wallClock(), "telemetry")
+        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> sink =
+                settings.topics().telemetryRowsTopic();
+        validatedStream(
+                        builder,
+                        settings.topics().telemetryTopic(),
+                        new TelemetryValidator(settings.timeLimits(TELEMETRY_RETENTION)),
+                        settings.wallClock(),
+                        "telemetry")
                 .map((hiveId, reading) -> rows.telemetryRow(reading), Named.as("telemetry-bucket"))
-                .to(sink.name(), Produced.with(sink.keySerde(), sink.valueSerde()).withName("telemetry-rows-sink"));
+                .to(
+                        sink.name(),
+                        Produced.with(sink.keySerde(), sink.valueSerde()).withName("telemetry-rows-sink"));
     }
 
     private static void addWeather(StreamsBuilder builder, TopologySettings settings, RowMapper rows) {
-        Topic<WeatherReadingsPartitionKey, WeatherReadingRow> sink = settings.topics().weatherRowsTopic();
-        validatedStream(builder, settings.topics().weatherTopic(),
-                new WeatherReadingValidator(settings.timeLimits(WEATHER_RETENTION)), settings.wallClock(), "weather")
+        Topic<WeatherReadingsPartitionKey, WeatherReadingRow> sink =
+                settings.topics().weatherRowsTopic();
+        validatedStream(
+                        builder,
+                        settings.topics().weatherTopic(),
+                        new WeatherReadingValidator(settings.timeLimits(WEATHER_RETENTION)),
+                        settings.wallClock(),
+                        "weather")
                 .map((stationId, reading) -> rows.weatherRow(reading), Named.as("weather-bucket"))
-                .to(sink.name(), Produced.with(sink.keySerde(), sink.valueSerde()).withName("weather-rows-sink"));
+                .to(
+                        sink.name(),
+                        Produced.with(sink.keySerde(), sink.valueSerde()).withName("weather-rows-sink"));
     }
 
     private static void addAlerts(StreamsBuilder builder, TopologySettings settings) {
         Topic<AgentAlertsPartitionKey, AgentAlertRow> sink = settings.topics().alertRowsTopic();
-        validatedStream(builder, settings.topics().alertsTopic(),
-                new AgentAlertValidator(settings.timeLimits(ALERTS_RETENTION)), settings.wallClock(), "alerts")
+        validatedStream(
+                        builder,
+                        settings.topics().alertsTopic(),
+                        new AgentAlertValidator(settings.timeLimits(ALERTS_RETENTION)),
+                        settings.wallClock(),
+                        "alerts")
                 .map((agentId, alert) -> RowMapper.alertRow(alert), Named.as("alerts-bucket"))
-                .to(sink.name(), Produced.with(sink.keySerde(), sink.valueSerde()).withName("alerts-rows-sink"));
+                .to(
+                        sink.name(),
+                        Produced.with(sink.keySerde(), sink.valueSerde()).withName("alerts-rows-sink"));
     }
 
     /** A key-value store of the configured type; RocksDB memory is bounded by {@link BoundedRocksDbMemory}. */
-    private static org.apache.kafka.streams.state.KeyValueBytesStoreSupplier storeSupplier(TopologySettings settings,
-            String name) {
+    private static org.apache.kafka.streams.state.KeyValueBytesStoreSupplier storeSupplier(
+            TopologySettings settings, String name) {
         return settings.storeType() == TopologySettings.StoreType.ROCKSDB
-                ? Stores.persistentKeyValueStore(name) : Stores.inMemoryKeyValueStore(name);
+                ? Stores.persistentKeyValueStore(name)
+                : Stores.inMemoryKeyValueStore(name);
     }
 
     private static void addHourlyActivity(StreamsBuilder builder, TopologySettings settings) {
         Topics topics = settings.topics();
         builder.addStateStore(Stores.keyValueStoreBuilder(
-                        storeSupplier(settings, HourlyActivityProcessor.SUMS_STORE), Serdes.Bytes(),
+                        storeSupplier(settings, HourlyActivityProcessor.SUMS_STORE),
+                        Serdes.Bytes(),
                         AvroSingleObjectSerde.of(HourlyActivityState.class))
                 .withCachingEnabled()
                 .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));
         builder.addStateStore(Stores.keyValueStoreBuilder(
-                        storeSupplier(settings, HourlyActivityProcessor.SEEN_STORE), Serdes.Bytes(),
-                        Serdes.ByteArray())
+                        storeSupplier(settings, HourlyActivityProcessor.SEEN_STORE), Serdes.Bytes(), Serdes.ByteArray())
                 .withCachingEnabled()
                 .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));
         builder.addStateStore(Stores.keyValueStoreBuilder(
-                        storeSupplier(settings, HourlyActivityProcessor.CLOSE_TIME_STORE), Serdes.String(),
+                        storeSupplier(settings, HourlyActivityProcessor.CLOSE_TIME_STORE),
+                        Serdes.String(),
                         Serdes.Long())
                 .withCachingEnabled()
                 .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));
@@ -220,28 +248,39 @@ public final class IngestTopology {
         Duration grace = settings.grace();
         Duration idleTimeout = settings.idleTimeout();
         Duration updateInterval = settings.updateInterval();
-        KStream<String, ActivityOutput> outputs = validatedStream(builder, topics.entranceCountsTopic(),
-                new EntranceCountValidator(settings.timeLimits(ACTIVITY_RETENTION)), settings.wallClock(),
-                "entrance-counts")
-                .process(() -> new HourlyActivityProcessor(grace, idleTimeout, updateInterval),
-                        Named.as("hourly-activity-aggregate"), HourlyActivityProcessor.SUMS_STORE,
-                        HourlyActivityProcessor.SEEN_STORE, HourlyActivityProcessor.CLOSE_TIME_STORE);
+        KStream<String, ActivityOutput> outputs = validatedStream(
+                        builder,
+                        topics.entranceCountsTopic(),
+                        new EntranceCountValidator(settings.timeLimits(ACTIVITY_RETENTION)),
+                        settings.wallClock(),
+                        "entrance-counts")
+                .process(
+                        () -> new HourlyActivityProcessor(grace, idleTimeout, updateInterval),
+                        Named.as("hourly-activity-aggregate"),
+                        HourlyActivityProcessor.SUMS_STORE,
+                        HourlyActivityProcessor.SEEN_STORE,
+                        HourlyActivityProcessor.CLOSE_TIME_STORE);
 
         Topic<HiveActivityPartitionKey, HourlyActivity> rows = topics.activityRowsTopic();
         outputs.filter((hive, out) -> !(out instanceof ActivityOutput.Late), Named.as("hourly-activity-updates"))
                 .map((hive, out) -> RowMapper.activityRow(sums(out)), Named.as("hourly-activity-to-row"))
-                .to(rows.name(), Produced.with(rows.keySerde(), rows.valueSerde()).withName("activity-rows-sink"));
+                .to(
+                        rows.name(),
+                        Produced.with(rows.keySerde(), rows.valueSerde()).withName("activity-rows-sink"));
 
         Topic<String, HourlyActivity> results = topics.hourlyActivityTopic();
         outputs.filter((hive, out) -> out instanceof ActivityOutput.Final, Named.as("hourly-activity-final"))
                 .mapValues(IngestTopology::sums, Named.as("hourly-activity-to-result"))
-                .to(results.name(), Produced.with(results.keySerde(), results.valueSerde())
-                        .withName("hourly-activity-sink"));
+                .to(
+                        results.name(),
+                        Produced.with(results.keySerde(), results.valueSerde()).withName("hourly-activity-sink"));
 
         Topic<String, EntranceCount> late = topics.activityLateTopic();
         outputs.filter((hive, out) -> out instanceof ActivityOutput.Late, Named.as("entrance-counts-late"))
                 .mapValues(out -> ((ActivityOutput.Late) out).sample(), Named.as("entrance-counts-late-sample"))
-                .to(late.name(), Produced.with(late.keySerde(), late.valueSerde()).withName("entrance-counts-late-sink"));
+                .to(
+                        late.name(),
+                        Produced.with(late.keySerde(), late.valueSerde()).withName("entrance-counts-late-sink"));
     }
 
     private static HourlyActivity sums(ActivityOutput out) {

@@ -1,8 +1,5 @@
 package io.apiary.ingest.topology;
 
-import java.time.Instant;
-import java.time.LocalDate;
-
 import io.apiary.ingest.bucket.DayBucket;
 import io.apiary.ingest.bucket.HourBucket;
 import io.apiary.ingest.bucket.ShardStrategy;
@@ -19,6 +16,8 @@ import io.apiary.schema.TelemetryReading;
 import io.apiary.schema.WeatherReading;
 import io.apiary.schema.WeatherReadingRow;
 import io.apiary.schema.WeatherReadingsPartitionKey;
+import java.time.Instant;
+import java.time.LocalDate;
 import org.apache.kafka.streams.KeyValue;
 
 /**
@@ -101,8 +100,12 @@ public record RowMapper(ShardStrategy shardStrategy, int shards) {
                 .setAgentId(alert.getAgentId())
                 .setDay(day)
                 .setAlertTime(alert.getAlertTime())
-                .setAlertId(AlertIds.of(alert.getAlertId(), alert.getHiveId(), alert.getSeverity().name(),
-                        alert.getAlertType(), alert.getMessage()))
+                .setAlertId(AlertIds.of(
+                        alert.getAlertId(),
+                        alert.getHiveId(),
+                        alert.getSeverity().name(),
+                        alert.getAlertType(),
+                        alert.getMessage()))
                 .setHiveId(alert.getHiveId())
                 .setSeverity(alert.getSeverity().name())
                 .setAlertType(alert.getAlertType())

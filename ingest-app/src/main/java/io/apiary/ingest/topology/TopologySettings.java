@@ -1,13 +1,12 @@
 package io.apiary.ingest.topology;
 
-import java.time.Duration;
-import java.util.Objects;
-import java.util.function.LongSupplier;
-
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.ingest.validation.TimeLimits;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * What the topology's shape and checks depend on. Immutable and thread-safe (if the clock is).
@@ -27,9 +26,18 @@ import io.apiary.ingest.validation.TimeLimits;
  * @param wallClock      the wall clock of the validation checks, ms since the epoch, not null
  * @param storeType      where the hourly sums' state stores live, not null
  */
-public record TopologySettings(Topics topics, ShardStrategy shardStrategy, int shards, int weatherShards,
-        Duration grace, Duration idleTimeout, Duration updateInterval, Duration maxFutureSkew, Duration maxAge,
-        LongSupplier wallClock, StoreType storeType) {
+public record TopologySettings(
+        Topics topics,
+        ShardStrategy shardStrategy,
+        int shards,
+        int weatherShards,
+        Duration grace,
+        Duration idleTimeout,
+        Duration updateInterval,
+        Duration maxFutureSkew,
+        Duration maxAge,
+        LongSupplier wallClock,
+        StoreType storeType) {
 
     /** Where state stores live ({@value io.apiary.ingest.config.OperationsOptions#TOPOLOGY_STORE_TYPE}). */
     public enum StoreType {
@@ -94,7 +102,9 @@ public record TopologySettings(Topics topics, ShardStrategy shardStrategy, int s
      */
     public static TopologySettings from(IngestConfig config, LongSupplier wallClock) {
         long maxAgeMs = config.getLong(IngestConfig.VALIDATION_MAX_AGE_MS);
-        return new TopologySettings(config.topics(), config.shardStrategy(),
+        return new TopologySettings(
+                config.topics(),
+                config.shardStrategy(),
                 config.getInt(IngestConfig.TELEMETRY_SHARDS),
                 config.getInt(IngestConfig.WEATHER_SHARDS),
                 Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_GRACE_MS)),
@@ -102,7 +112,8 @@ public record TopologySettings(Topics topics, ShardStrategy shardStrategy, int s
                 Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_UPDATE_INTERVAL_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.VALIDATION_MAX_FUTURE_SKEW_MS)),
                 maxAgeMs < 0 ? null : Duration.ofMillis(maxAgeMs),
-                wallClock, StoreType.parse(config.getString(io.apiary.ingest.config.OperationsOptions.TOPOLOGY_STORE_TYPE)));
+                wallClock,
+                StoreType.parse(config.getString(io.apiary.ingest.config.OperationsOptions.TOPOLOGY_STORE_TYPE)));
     }
 
     /**

@@ -1,9 +1,8 @@
 package io.apiary.ingest.topology;
 
+import io.apiary.ingest.validation.RecordValidator;
 import java.util.Objects;
 import java.util.function.LongSupplier;
-
-import io.apiary.ingest.validation.RecordValidator;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.processor.TimestampExtractor;
 

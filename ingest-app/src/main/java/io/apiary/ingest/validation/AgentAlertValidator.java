@@ -1,8 +1,7 @@
 package io.apiary.ingest.validation;
 
-import java.util.Objects;
-
 import io.apiary.schema.AgentAlert;
+import java.util.Objects;
 
 /**
  * Checks agent alerts, in this order (the first failure is reported): key present and not empty

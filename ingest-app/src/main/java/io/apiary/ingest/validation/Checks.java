@@ -20,8 +20,7 @@ public final class Checks {
     /** Longest free text (an alert's message) accepted, in characters. */
     public static final int MAX_TEXT_CHARS = 4_000;
 
-    private Checks() {
-    }
+    private Checks() {}
 
     /**
      * The key is present and not empty, and the value is present.
@@ -33,12 +32,16 @@ public final class Checks {
      */
     public static Rejection present(String key, Object value, String idName) {
         if (key == null || key.isEmpty()) {
-            return new Rejection(RejectReason.NULL_KEY, "Record has " + (key == null ? "no" : "an empty")
-                    + " key; the topic is keyed by the " + idName + " (UTF-8)");
+            return new Rejection(
+                    RejectReason.NULL_KEY,
+                    "Record has " + (key == null ? "no" : "an empty") + " key; the topic is keyed by the " + idName
+                            + " (UTF-8)");
         }
         if (value == null) {
-            return new Rejection(RejectReason.NULL_VALUE, "Record for key '" + shorten(key)
-                    + "' has no value (tombstone); gateway topics carry Avro records");
+            return new Rejection(
+                    RejectReason.NULL_VALUE,
+                    "Record for key '" + shorten(key)
+                            + "' has no value (tombstone); gateway topics carry Avro records");
         }
         return null;
     }
@@ -53,8 +56,9 @@ public final class Checks {
         if (text != null && text.length() > max) {
             int characters = text.codePointCount(0, text.length());
             if (characters > max) {
-                return new Rejection(RejectReason.FIELD_TOO_LONG, field + " is " + characters
-                        + " characters long; at most " + max + " are accepted");
+                return new Rejection(
+                        RejectReason.FIELD_TOO_LONG,
+                        field + " is " + characters + " characters long; at most " + max + " are accepted");
             }
         }
         return null;
@@ -101,8 +105,10 @@ public final class Checks {
      */
     public static Rejection keyMatches(String key, String field, String idValue) {
         if (!key.equals(idValue)) {
-            return new Rejection(RejectReason.KEY_MISMATCH, "Record key '" + shorten(key) + "' differs from "
-                    + field + " '" + (idValue == null ? "null" : shorten(idValue)) + "' in the value");
+            return new Rejection(
+                    RejectReason.KEY_MISMATCH,
+                    "Record key '" + shorten(key) + "' differs from " + field + " '"
+                            + (idValue == null ? "null" : shorten(idValue)) + "' in the value");
         }
         return null;
     }
@@ -114,7 +120,8 @@ public final class Checks {
      */
     public static Rejection finite(String field, double value) {
         if (!Double.isFinite(value)) {
-            return new Rejection(RejectReason.NON_FINITE_VALUE, field + " is " + value + "; a finite number is required");
+            return new Rejection(
+                    RejectReason.NON_FINITE_VALUE, field + " is " + value + "; a finite number is required");
         }
         return null;
     }
@@ -141,8 +148,10 @@ public final class Checks {
      */
     public static Rejection within(String field, double value, double min, double max, String unit) {
         if (value < min || value > max) {
-            return new Rejection(RejectReason.OUT_OF_RANGE, field + " " + value + " " + unit
-                    + " is outside the physically possible range [" + min + ", " + max + "] " + unit);
+            return new Rejection(
+                    RejectReason.OUT_OF_RANGE,
+                    field + " " + value + " " + unit + " is outside the physically possible range [" + min + ", " + max
+                            + "] " + unit);
         }
         return null;
     }

@@ -1,8 +1,7 @@
 package io.apiary.ingest.validation;
 
-import java.util.Objects;
-
 import io.apiary.schema.EntranceCount;
+import java.util.Objects;
 
 /**
  * Checks entrance-counter samples, in this order (the first failure is reported): key present

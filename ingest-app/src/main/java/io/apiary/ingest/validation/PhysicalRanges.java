@@ -1,8 +1,7 @@
 package io.apiary.ingest.validation;
 
-import java.util.Map;
-
 import io.apiary.ingest.deadletter.RejectReason;
+import java.util.Map;
 
 /**
  * The physically possible range of a telemetry value, per sensor type and unit. A reading outside
@@ -27,8 +26,7 @@ import io.apiary.ingest.deadletter.RejectReason;
 public final class PhysicalRanges {
 
     /** Inclusive range of a value in one unit. */
-    private record Range(double min, double max) {
-    }
+    private record Range(double min, double max) {}
 
     /** Sensor type name, then unit, then range. Keyed by name so newer enum symbols need no code. */
     private static final Map<String, Map<String, Range>> RANGES = Map.of(
@@ -41,8 +39,7 @@ public final class PhysicalRanges {
             "LIGHT", Map.of("lx", new Range(0, 200_000)),
             "VIBRATION", Map.of("mm/s", new Range(0, 1_000)));
 
-    private PhysicalRanges() {
-    }
+    private PhysicalRanges() {}
 
     /**
      * @param sensorType a sensor type's symbol, e.g. "TEMPERATURE", not null
@@ -67,8 +64,10 @@ public final class PhysicalRanges {
         }
         Range range = unit == null ? null : units.get(unit);
         if (range == null) {
-            return new Rejection(RejectReason.UNKNOWN_UNIT, "unit '" + unit + "' is not a known unit of "
-                    + sensorType + " (known: " + String.join(", ", units.keySet()) + ")");
+            return new Rejection(
+                    RejectReason.UNKNOWN_UNIT,
+                    "unit '" + unit + "' is not a known unit of " + sensorType + " (known: "
+                            + String.join(", ", units.keySet()) + ")");
         }
         return Checks.within("value of " + sensorType, value, range.min(), range.max(), unit);
     }

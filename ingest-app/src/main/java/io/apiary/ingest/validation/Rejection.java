@@ -1,9 +1,8 @@
 package io.apiary.ingest.validation;
 
-import java.util.Objects;
-
 import io.apiary.ingest.deadletter.RejectReason;
 import io.apiary.ingest.deadletter.RejectedRecordException;
+import java.util.Objects;
 
 /**
  * Why a validator refused a record: a reason code for machines and a message for people.

@@ -1,10 +1,9 @@
 package io.apiary.ingest.validation;
 
-import java.util.Objects;
-
 import io.apiary.ingest.deadletter.RejectReason;
 import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
+import java.util.Objects;
 
 /**
  * Checks hive telemetry readings, in this order (the first failure is reported): key present and
@@ -50,9 +49,11 @@ public final class TelemetryValidator implements RecordValidator<TelemetryReadin
             rejection = Checks.keyMatches(key, "hive_id", reading.getHiveId());
         }
         if (rejection == null && reading.getSensorType() == SensorType.UNKNOWN) {
-            rejection = new Rejection(RejectReason.UNKNOWN_SENSOR_TYPE, "sensor type is UNKNOWN: the gateway wrote a "
-                    + "type this version of the pipeline does not know (or UNKNOWN itself); the record is kept here "
-                    + "unchanged, to be replayed once the pipeline knows the type");
+            rejection = new Rejection(
+                    RejectReason.UNKNOWN_SENSOR_TYPE,
+                    "sensor type is UNKNOWN: the gateway wrote a "
+                            + "type this version of the pipeline does not know (or UNKNOWN itself); the record is kept here "
+                            + "unchanged, to be replayed once the pipeline knows the type");
         }
         if (rejection == null) {
             rejection = TimeLimits.checkRange("reading_time", eventTime(reading));

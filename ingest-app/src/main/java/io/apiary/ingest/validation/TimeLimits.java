@@ -1,10 +1,9 @@
 package io.apiary.ingest.validation;
 
+import io.apiary.ingest.deadletter.RejectReason;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-
-import io.apiary.ingest.deadletter.RejectReason;
 
 /**
  * The event times a gateway stream accepts, relative to the wall clock: not after
@@ -47,15 +46,20 @@ public record TimeLimits(Duration maxFutureSkew, Duration maxAge) {
         }
         long latest = saturatedAdd(nowMillis, maxFutureSkew.toMillis());
         if (eventMillis > latest) {
-            return new Rejection(RejectReason.FUTURE_TIMESTAMP, field + " " + Instant.ofEpochMilli(eventMillis)
-                    + " is more than " + describe(maxFutureSkew) + " ahead of the receiver's clock ("
-                    + Instant.ofEpochMilli(nowMillis) + "); is the gateway's clock set?");
+            return new Rejection(
+                    RejectReason.FUTURE_TIMESTAMP,
+                    field + " " + Instant.ofEpochMilli(eventMillis)
+                            + " is more than " + describe(maxFutureSkew) + " ahead of the receiver's clock ("
+                            + Instant.ofEpochMilli(nowMillis) + "); is the gateway's clock set?");
         }
         long earliest = saturatedAdd(nowMillis, -maxAge.toMillis());
         if (eventMillis < earliest) {
-            return new Rejection(RejectReason.EXPIRED_TIMESTAMP, field + " " + Instant.ofEpochMilli(eventMillis)
-                    + " is older than the maximum age of " + describe(maxAge) + " (validation.max.age.ms; replays of history"
-                    + " set it larger)");
+            return new Rejection(
+                    RejectReason.EXPIRED_TIMESTAMP,
+                    field + " " + Instant.ofEpochMilli(eventMillis)
+                            + " is older than the maximum age of " + describe(maxAge)
+                            + " (validation.max.age.ms; replays of history"
+                            + " set it larger)");
         }
         return null;
     }
@@ -69,8 +73,9 @@ public record TimeLimits(Duration maxFutureSkew, Duration maxAge) {
      */
     public static Rejection checkRange(String field, long eventMillis) {
         if (eventMillis <= 0 || eventMillis >= END_OF_YEAR_9999_MILLIS) {
-            return new Rejection(RejectReason.INVALID_TIMESTAMP, field + " " + eventMillis
-                    + " ms is not after 1970-01-01T00:00:00Z and before year 10000");
+            return new Rejection(
+                    RejectReason.INVALID_TIMESTAMP,
+                    field + " " + eventMillis + " ms is not after 1970-01-01T00:00:00Z and before year 10000");
         }
         return null;
     }

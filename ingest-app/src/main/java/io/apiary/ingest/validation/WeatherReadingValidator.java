@@ -1,10 +1,9 @@
 package io.apiary.ingest.validation;
 
+import io.apiary.schema.WeatherReading;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
-
-import io.apiary.schema.WeatherReading;
 
 /**
  * Checks weather station readings, in this order (the first failure is reported): key present
@@ -48,9 +47,8 @@ public final class WeatherReadingValidator implements RecordValidator<WeatherRea
      * @param max    largest possible value, inclusive
      * @param getter reads the value, null when absent
      */
-    private record Measurement(String field, String unit, double min, double max,
-            Function<WeatherReading, Double> getter) {
-    }
+    private record Measurement(
+            String field, String unit, double min, double max, Function<WeatherReading, Double> getter) {}
 
     /** The measurements in schema order, with the ranges of the class comment. */
     private static final List<Measurement> MEASUREMENTS = List.of(
@@ -98,8 +96,7 @@ public final class WeatherReadingValidator implements RecordValidator<WeatherRea
             Double value = m.getter().apply(reading);
             if (value != null) {
                 rejection = Checks.first(
-                        Checks.finite(m.field(), value),
-                        Checks.within(m.field(), value, m.min(), m.max(), m.unit()));
+                        Checks.finite(m.field(), value), Checks.within(m.field(), value, m.min(), m.max(), m.unit()));
             }
         }
         if (rejection == null) {

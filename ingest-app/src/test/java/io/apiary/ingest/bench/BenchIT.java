@@ -2,16 +2,6 @@ package io.apiary.ingest.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalLong;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,6 +13,15 @@ import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.it.ItEndpoints;
 import io.apiary.ingest.it.SharedStack;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,44 +45,70 @@ class BenchIT {
         IngestConfig base = ConfigLoader.load(null, Map.of(), settings);
         long rows = 30_000;
         long readings = 6_000;
-        Bench.Options options = new Bench.Options(rows, readings, 1_000, List.of(ShardStrategy.TIME, ShardStrategy.HASH),
+        Bench.Options options = new Bench.Options(
+                rows,
+                readings,
+                1_000,
+                List.of(ShardStrategy.TIME, ShardStrategy.HASH),
                 // the Spark peer is built only on demand (its own profile): not part of this test
-                EnumSet.complementOf(EnumSet.of(Bench.Run.SPARK)), 64, 100, 8, 2_000, Duration.ofMinutes(3), KEYSPACE,
-                SchemaApplier.DEV_REPLICATION, 1, Optional.empty(),
+                EnumSet.complementOf(EnumSet.of(Bench.Run.SPARK)),
+                64,
+                100,
+                8,
+                2_000,
+                Duration.ofMinutes(3),
+                KEYSPACE,
+                SchemaApplier.DEV_REPLICATION,
+                1,
+                Optional.empty(),
                 // the local node's cassandra.yaml defines 5.0's stock memtable configurations
-                Optional.of("memtable = 'trie'"), "zstd");
-        List<Long> cassandraPids = stack.localStack().map(s -> List.of(s.cassandra().pid())).orElse(List.of());
-        OptionalLong kafkaPid = stack.localStack().map(s -> OptionalLong.of(s.kafka().pid()))
-                .orElse(OptionalLong.empty());
+                Optional.of("memtable = 'trie'"),
+                "zstd");
+        List<Long> cassandraPids =
+                stack.localStack().map(s -> List.of(s.cassandra().pid())).orElse(List.of());
+        OptionalLong kafkaPid =
+                stack.localStack().map(s -> OptionalLong.of(s.kafka().pid())).orElse(OptionalLong.empty());
         StringWriter progress = new StringWriter();
 
-        List<List<BenchResult>> repeats = new Bench(base, options, cassandraPids, kafkaPid, dir,
-                new PrintWriter(progress)).run();
+        List<List<BenchResult>> repeats =
+                new Bench(base, options, cassandraPids, kafkaPid, dir, new PrintWriter(progress)).run();
         assertThat(repeats).hasSize(1);
         List<BenchResult> results = repeats.get(0);
         System.out.println(progress);
-        assertThat(progress.toString()).doesNotContain("could not delete")
-                .contains("Table options of " + KEYSPACE + ".hive_telemetry_v2: WITH memtable = 'trie' (memtable trie,");
+        assertThat(progress.toString())
+                .doesNotContain("could not delete")
+                .contains(
+                        "Table options of " + KEYSPACE + ".hive_telemetry_v2: WITH memtable = 'trie' (memtable trie,");
         try (Admin admin = Admin.create(base.kafkaClientSettings())) {
             assertThat(admin.listTopics().names().get()).noneMatch(name -> name.startsWith("apiary-bench-"));
-            assertThat(admin.listConsumerGroups().all().get()).extracting(g -> g.groupId())
+            assertThat(admin.listConsumerGroups().all().get())
+                    .extracting(g -> g.groupId())
                     .noneMatch(id -> id.startsWith("apiary-bench-"));
         }
 
-        assertThat(results).extracting(r -> r.run() + "/" + r.shardStrategy()).containsExactly("ceiling/time",
-                "naive/time", "sink/time", "sink/hash", "topology/time", "end-to-end/time");
+        assertThat(results)
+                .extracting(r -> r.run() + "/" + r.shardStrategy())
+                .containsExactly(
+                        "ceiling/time", "naive/time", "sink/time", "sink/hash", "topology/time", "end-to-end/time");
         for (BenchResult r : results) {
-            assertThat(r.completed()).as("%s/%s: %s", r.run(), r.shardStrategy(), r.note()).isTrue();
+            assertThat(r.completed())
+                    .as("%s/%s: %s", r.run(), r.shardStrategy(), r.note())
+                    .isTrue();
             assertThat(r.items()).as("%s items in the window", r.run()).isPositive();
             assertThat(r.perSecond()).isPositive();
             assertThat(r.clientCpuMicros()).as("%s client CPU", r.run()).isPositive();
             if (!cassandraPids.isEmpty() && !r.run().equals("topology")) {
-                assertThat(r.cassandraCpuMicros()).as("%s Cassandra CPU", r.run()).isPositive();
+                assertThat(r.cassandraCpuMicros())
+                        .as("%s Cassandra CPU", r.run())
+                        .isPositive();
             }
             assertThat(r.peakHeapMiB()).isPositive();
         }
         for (BenchResult r : results.subList(0, 4)) {
-            assertThat(r.p99Millis()).as("%s p99", r.run()).isGreaterThanOrEqualTo(r.p50Millis()).isPositive();
+            assertThat(r.p99Millis())
+                    .as("%s p99", r.run())
+                    .isGreaterThanOrEqualTo(r.p50Millis())
+                    .isPositive();
             assertThat(r.rowsPerRequest()).isGreaterThanOrEqualTo(1);
         }
         // the ceiling writes whole partitions: 1,000 hives x 30 readings of one 15-minute shard
@@ -91,8 +116,11 @@ class BenchIT {
         assertThat(results.get(1).rowsPerRequest()).isEqualTo(1.0);
         // the last write run was end to end: every gateway reading is a row in Cassandra
         try (CqlSession session = CassandraSessions.open(base)) {
-            long count = session.execute(SimpleStatement.newInstance("SELECT COUNT(*) FROM " + KEYSPACE
-                    + ".hive_telemetry_v2").setTimeout(Duration.ofMinutes(1))).one().getLong(0);
+            long count = session.execute(
+                            SimpleStatement.newInstance("SELECT COUNT(*) FROM " + KEYSPACE + ".hive_telemetry_v2")
+                                    .setTimeout(Duration.ofMinutes(1)))
+                    .one()
+                    .getLong(0);
             assertThat(count).isEqualTo(readings);
         }
 
@@ -100,7 +128,7 @@ class BenchIT {
         BenchReport.ofSingleRepeat(results, Map.of("test", "BenchIT")).write(file);
         JsonNode json = new ObjectMapper().readTree(file.toFile());
         assertThat(json.get("runs")).hasSize(6);
-        assertThat(json.get("checks").findValuesAsText("name")).contains("sink/naive rows/s (time)",
-                "sink/ceiling Cassandra CPU per row (hash)");
+        assertThat(json.get("checks").findValuesAsText("name"))
+                .contains("sink/naive rows/s (time)", "sink/ceiling Cassandra CPU per row (hash)");
     }
 }

@@ -3,43 +3,61 @@ package io.apiary.ingest.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiary.ingest.bucket.ShardStrategy;
+import io.apiary.ingest.cassandra.SchemaApplier;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-
-import io.apiary.ingest.bucket.ShardStrategy;
-import io.apiary.ingest.cassandra.SchemaApplier;
 import org.junit.jupiter.api.Test;
 
 class BenchOptionsTest {
 
     private static Bench.Options options(Set<Bench.Run> runs, int repeats, Optional<SparkPeerLaunch> spark) {
-        return new Bench.Options(1_000, 1_000, 10, List.of(ShardStrategy.TIME), runs, 8, 100, 8, 0,
-                Duration.ofMinutes(1), "apiary_bench", SchemaApplier.DEV_REPLICATION, repeats, spark,
-                Optional.empty(), "lz4");
+        return new Bench.Options(
+                1_000,
+                1_000,
+                10,
+                List.of(ShardStrategy.TIME),
+                runs,
+                8,
+                100,
+                8,
+                0,
+                Duration.ofMinutes(1),
+                "apiary_bench",
+                SchemaApplier.DEV_REPLICATION,
+                repeats,
+                spark,
+                Optional.empty(),
+                "lz4");
     }
 
     @Test
     void the_spark_run_needs_the_built_peer_and_the_error_names_the_build_command() {
         assertThatThrownBy(() -> options(EnumSet.of(Bench.Run.SPARK), 1, Optional.empty()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(SparkPeerLaunch.BUILD_COMMAND);
-        assertThat(options(EnumSet.of(Bench.Run.SPARK), 1, Optional.of(new SparkPeerLaunch(Path.of("t")))).runs())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(SparkPeerLaunch.BUILD_COMMAND);
+        assertThat(options(EnumSet.of(Bench.Run.SPARK), 1, Optional.of(new SparkPeerLaunch(Path.of("t"))))
+                        .runs())
                 .containsExactly(Bench.Run.SPARK);
     }
 
     @Test
     void repeats_must_be_at_least_one() {
         assertThatThrownBy(() -> options(EnumSet.of(Bench.Run.SINK), 0, Optional.empty()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("repeats");
-        assertThat(options(EnumSet.of(Bench.Run.SINK), 3, Optional.empty()).repeats()).isEqualTo(3);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("repeats");
+        assertThat(options(EnumSet.of(Bench.Run.SINK), 3, Optional.empty()).repeats())
+                .isEqualTo(3);
     }
 
     @Test
     void the_write_runs_are_those_up_to_spark() {
-        assertThat(EnumSet.allOf(Bench.Run.class)).filteredOn(Bench.Run::writesRows).containsExactly(
-                Bench.Run.CEILING, Bench.Run.NAIVE, Bench.Run.SINK, Bench.Run.SPARK);
+        assertThat(EnumSet.allOf(Bench.Run.class))
+                .filteredOn(Bench.Run::writesRows)
+                .containsExactly(Bench.Run.CEILING, Bench.Run.NAIVE, Bench.Run.SINK, Bench.Run.SPARK);
     }
 }

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.apiary.ingest.bench.BenchChecks.Check;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -11,10 +14,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.apiary.ingest.bench.BenchChecks.Check;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,10 +22,25 @@ class BenchReportTest {
     @TempDir
     Path dir;
 
-    static BenchResult result(String run, String strategy, double perSecond, double clientCpu, double cassandraCpu,
-            boolean completed) {
-        return new BenchResult(run, strategy, "rows", (long) (perSecond * 10), 10, clientCpu, cassandraCpu, Double.NaN,
-                run.equals("naive") ? 1 : 20, 100, 5, 50, 300, 120, completed, completed ? "" : "timed out");
+    static BenchResult result(
+            String run, String strategy, double perSecond, double clientCpu, double cassandraCpu, boolean completed) {
+        return new BenchResult(
+                run,
+                strategy,
+                "rows",
+                (long) (perSecond * 10),
+                10,
+                clientCpu,
+                cassandraCpu,
+                Double.NaN,
+                run.equals("naive") ? 1 : 20,
+                100,
+                5,
+                50,
+                300,
+                120,
+                completed,
+                completed ? "" : "timed out");
     }
 
     /** Ceiling 60k rows/s, 6 us client, 20 us Cassandra; the time sink 2.5x naive, 2.5x spark. */
@@ -52,16 +66,22 @@ class BenchReportTest {
         assertThat(checks.get("sink/naive rows/s (time)").met()).isTrue();
         assertThat(checks.get("sink/naive rows/s (hash)").value()).isEqualTo(0.5);
         assertThat(checks.get("sink/naive rows/s (hash)").met()).isFalse();
-        assertThat(checks(List.of(result("naive", "time", 20_000, 12, 50, true),
-                result("sink", "time", 49_000, 2, 20, true))).get("sink/naive rows/s (time)").met())
-                .as("2.45 is below 2.5").isFalse();
+        assertThat(checks(List.of(
+                                result("naive", "time", 20_000, 12, 50, true),
+                                result("sink", "time", 49_000, 2, 20, true)))
+                        .get("sink/naive rows/s (time)")
+                        .met())
+                .as("2.45 is below 2.5")
+                .isFalse();
     }
 
     @Test
     void sink_rows_per_second_is_held_to_twice_the_spark_runs_when_it_ran() {
         assertThat(checks(RESULTS).get("sink/spark rows/s (time)").value()).isEqualTo(2.5);
         assertThat(checks(RESULTS).get("sink/spark rows/s (time)").met()).isTrue();
-        assertThat(checks(RESULTS).get("sink/spark rows/s (hash)").met()).as("0.5").isFalse();
+        assertThat(checks(RESULTS).get("sink/spark rows/s (hash)").met())
+                .as("0.5")
+                .isFalse();
         assertThat(checks(RESULTS.subList(0, 4)).keySet()).noneMatch(name -> name.startsWith("sink/spark"));
     }
 
@@ -69,13 +89,21 @@ class BenchReportTest {
     void sink_cassandra_cpu_per_row_is_held_to_1_15_times_the_ceilings() {
         Map<String, Check> checks = checks(RESULTS);
 
-        assertThat(checks.get("sink/ceiling Cassandra CPU per row (time)").value()).isCloseTo(1.1, within(1e-9));
-        assertThat(checks.get("sink/ceiling Cassandra CPU per row (time)").met()).isTrue();
-        assertThat(checks.get("sink/ceiling Cassandra CPU per row (hash)").value()).isEqualTo(5.0);
-        assertThat(checks.get("sink/ceiling Cassandra CPU per row (hash)").met()).isFalse();
-        assertThat(checks(List.of(result("ceiling", "time", 60_000, 6, 20, true),
-                result("sink", "time", 50_000, 6, 23.2, true))).get("sink/ceiling Cassandra CPU per row (time)").met())
-                .as("1.16 is above 1.15").isFalse();
+        assertThat(checks.get("sink/ceiling Cassandra CPU per row (time)").value())
+                .isCloseTo(1.1, within(1e-9));
+        assertThat(checks.get("sink/ceiling Cassandra CPU per row (time)").met())
+                .isTrue();
+        assertThat(checks.get("sink/ceiling Cassandra CPU per row (hash)").value())
+                .isEqualTo(5.0);
+        assertThat(checks.get("sink/ceiling Cassandra CPU per row (hash)").met())
+                .isFalse();
+        assertThat(checks(List.of(
+                                result("ceiling", "time", 60_000, 6, 20, true),
+                                result("sink", "time", 50_000, 6, 23.2, true)))
+                        .get("sink/ceiling Cassandra CPU per row (time)")
+                        .met())
+                .as("1.16 is above 1.15")
+                .isFalse();
     }
 
     @Test
@@ -95,12 +123,19 @@ class BenchReportTest {
         assertThat(check.value()).isCloseTo(30 / 22.0, within(1e-9));
         assertThat(check.met()).as("1.36 is above 1.3").isFalse();
 
-        List<BenchResult> cheaper = List.of(result("sink", "time", 50_000, 8, 22, true),
-                result("end-to-end", "time", 40_000, 30, 28.6, true));
-        assertThat(checks(cheaper).get("end-to-end/sink Cassandra CPU per row (time)").met()).as("exactly 1.3").isTrue();
-        assertThat(checks(List.of(result("sink", "hash", 50_000, 8, 22, true),
-                result("end-to-end", "time", 40_000, 30, 28.6, true))).keySet())
-                .as("no sink run of the same shard strategy").noneMatch(n -> n.startsWith("end-to-end/sink"));
+        List<BenchResult> cheaper = List.of(
+                result("sink", "time", 50_000, 8, 22, true), result("end-to-end", "time", 40_000, 30, 28.6, true));
+        assertThat(checks(cheaper)
+                        .get("end-to-end/sink Cassandra CPU per row (time)")
+                        .met())
+                .as("exactly 1.3")
+                .isTrue();
+        assertThat(checks(List.of(
+                                result("sink", "hash", 50_000, 8, 22, true),
+                                result("end-to-end", "time", 40_000, 30, 28.6, true)))
+                        .keySet())
+                .as("no sink run of the same shard strategy")
+                .noneMatch(n -> n.startsWith("end-to-end/sink"));
     }
 
     @Test
@@ -114,26 +149,36 @@ class BenchReportTest {
 
     @Test
     void a_baseline_that_did_not_complete_is_not_compared_with() {
-        List<BenchResult> results = List.of(result("naive", "time", 20_000, 12, 50, false),
-                result("sink", "time", 50_000, 2.5, 31, true));
+        List<BenchResult> results =
+                List.of(result("naive", "time", 20_000, 12, 50, false), result("sink", "time", 50_000, 2.5, 31, true));
         assertThat(BenchChecks.of(results)).extracting(Check::name).noneMatch(name -> name.startsWith("sink/naive"));
     }
 
     @Test
     void a_figure_that_was_not_measured_is_not_a_met_or_failed_target() {
-        List<BenchResult> results = List.of(result("ceiling", "time", 60_000, 6, Double.NaN, true),
-                result("naive", "time", 0, 12, Double.NaN, true), result("sink", "time", 50_000, 2.5, Double.NaN, true),
+        List<BenchResult> results = List.of(
+                result("ceiling", "time", 60_000, 6, Double.NaN, true),
+                result("naive", "time", 0, 12, Double.NaN, true),
+                result("sink", "time", 50_000, 2.5, Double.NaN, true),
                 result("sink", "hash", 10_000, 40, 100, false));
         BenchReport report = BenchReport.ofSingleRepeat(results, Map.of());
         Map<String, Check> checks = checks(results);
 
-        assertThat(checks.get("sink/naive rows/s (time)").met()).as("naive did nothing: infinite ratio").isNull();
-        assertThat(checks.get("sink/ceiling Cassandra CPU per row (time)").met()).as("remote cluster").isNull();
-        assertThat(checks.keySet()).as("no checks of a sink run that did not complete")
+        assertThat(checks.get("sink/naive rows/s (time)").met())
+                .as("naive did nothing: infinite ratio")
+                .isNull();
+        assertThat(checks.get("sink/ceiling Cassandra CPU per row (time)").met())
+                .as("remote cluster")
+                .isNull();
+        assertThat(checks.keySet())
+                .as("no checks of a sink run that did not complete")
                 .noneMatch(name -> name.endsWith("(hash)"));
         StringWriter text = new StringWriter();
         report.print(new PrintWriter(text));
-        assertThat(text.toString()).contains("not measured").doesNotContain("NaN").doesNotContain("Infinity");
+        assertThat(text.toString())
+                .contains("not measured")
+                .doesNotContain("NaN")
+                .doesNotContain("Infinity");
     }
 
     @Test
@@ -143,8 +188,11 @@ class BenchReportTest {
                 List.of(result("naive", "time", 20_000, 12, 50, true), result("sink", "time", 40_000, 2, 20, true)),
                 List.of(result("naive", "time", 20_000, 12, 50, true), result("sink", "time", 60_000, 2, 20, true)),
                 List.of(result("naive", "time", 20_000, 12, 50, true), result("sink", "time", 52_000, 2, 20, true)));
-        BenchReport.Summary summary = new BenchReport(repeats, Map.of()).summaries().stream()
-                .filter(s -> s.name().equals("sink/naive rows/s (time)")).findFirst().orElseThrow();
+        BenchReport.Summary summary = new BenchReport(repeats, Map.of())
+                .summaries().stream()
+                        .filter(s -> s.name().equals("sink/naive rows/s (time)"))
+                        .findFirst()
+                        .orElseThrow();
 
         assertThat(summary.values()).containsExactly(2.0, 3.0, 2.6);
         assertThat(summary.spread().median()).isEqualTo(2.6);
@@ -159,7 +207,8 @@ class BenchReportTest {
                 List.of(result("naive", "time", 20_000, 12, 50, true), result("sink", "time", 40_000, 2, 20, true)),
                 List.of(result("naive", "time", 20_000, 12, 50, true), result("sink", "time", 10_000, 2, 20, false)),
                 List.of(result("naive", "time", 20_000, 12, 50, true), result("sink", "time", 44_000, 2, 20, true)));
-        BenchReport.Summary summary = new BenchReport(repeats, Map.of()).summaries().get(0);
+        BenchReport.Summary summary =
+                new BenchReport(repeats, Map.of()).summaries().get(0);
 
         assertThat(summary.values().get(1)).isNaN();
         assertThat(summary.spread().count()).isEqualTo(2);
@@ -169,7 +218,8 @@ class BenchReportTest {
 
     @Test
     void run_medians_take_each_figure_of_the_completed_repeats() {
-        List<List<BenchResult>> repeats = List.of(List.of(result("sink", "time", 40_000, 3, 20, true)),
+        List<List<BenchResult>> repeats = List.of(
+                List.of(result("sink", "time", 40_000, 3, 20, true)),
                 List.of(result("sink", "time", 60_000, 1, 24, true)),
                 List.of(result("sink", "time", 50_000, 2, 90, true)));
         BenchResult median = new BenchReport(repeats, Map.of()).medians().get(0);
@@ -189,8 +239,15 @@ class BenchReportTest {
         StringWriter text = new StringWriter();
         new BenchReport(repeats, Map.of()).print(new PrintWriter(text));
 
-        assertThat(text.toString()).contains("Repeat 1 of 2", "Repeat 2 of 2", "Medians over 2 repeats", "median",
-                "range", "2.00-3.00", "target >= 2.50: met");
+        assertThat(text.toString())
+                .contains(
+                        "Repeat 1 of 2",
+                        "Repeat 2 of 2",
+                        "Medians over 2 repeats",
+                        "median",
+                        "range",
+                        "2.00-3.00",
+                        "target >= 2.50: met");
     }
 
     @Test

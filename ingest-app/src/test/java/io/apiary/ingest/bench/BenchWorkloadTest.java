@@ -2,11 +2,6 @@ package io.apiary.ingest.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.validation.EntranceCountValidator;
 import io.apiary.ingest.validation.TelemetryValidator;
@@ -14,6 +9,10 @@ import io.apiary.ingest.validation.TimeLimits;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.TelemetryReading;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -30,11 +29,17 @@ class BenchWorkloadTest {
         for (long i = 0; i < 20_000; i++) {
             HiveTelemetryRow row = workload.row(i);
             assertThat(identities.add(List.of(row.getHiveId(), row.getSensorType(), row.getReadingTime())))
-                    .as("row %d repeats a (hive, sensor, time)", i).isTrue();
-            assertThat(row.getShard()).isEqualTo(strategy.shard(row.getHiveId(), row.getSensorType(),
-                    row.getReadingTime().toEpochMilli(), 96));
+                    .as("row %d repeats a (hive, sensor, time)", i)
+                    .isTrue();
+            assertThat(row.getShard())
+                    .isEqualTo(strategy.shard(
+                            row.getHiveId(),
+                            row.getSensorType(),
+                            row.getReadingTime().toEpochMilli(),
+                            96));
             if (previous != null) {
-                assertThat(row.getHiveId()).as("consecutive rows belong to different hives")
+                assertThat(row.getHiveId())
+                        .as("consecutive rows belong to different hives")
                         .isNotEqualTo(previous.getHiveId());
                 // time order: a round starts at most 49 ms (the hive offset) before the previous row
                 assertThat(row.getReadingTime().toEpochMilli())
@@ -56,7 +61,9 @@ class BenchWorkloadTest {
         int samples = 0;
         for (long i = 0; i < 300 * 40; i++) {
             TelemetryReading reading = workload.reading(i);
-            assertThat(readings.check(reading.getHiveId(), reading, now)).as("reading %d", i).isNull();
+            assertThat(readings.check(reading.getHiveId(), reading, now))
+                    .as("reading %d", i)
+                    .isNull();
             HiveTelemetryRow row = workload.row(i);
             assertThat(row.getHiveId()).isEqualTo(reading.getHiveId());
             assertThat(row.getReadingTime()).isEqualTo(reading.getReadingTime());

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,8 +37,8 @@ class SparkPeerLaunchTest {
         Files.writeString(dir.resolve("classpath.txt"), "/x/spark-core.jar:/x/connector.jar\n");
         List<String> command = new SparkPeerLaunch(dir).command(512, List.of("rows=10"));
 
-        assertThat(command).contains("-Xmx512m", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-                SparkPeerLaunch.MAIN_CLASS);
+        assertThat(command)
+                .contains("-Xmx512m", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", SparkPeerLaunch.MAIN_CLASS);
         assertThat(command.get(command.indexOf("-cp") + 1))
                 .isEqualTo(dir.resolve("ingest-bench-spark.jar") + ":/x/spark-core.jar:/x/connector.jar");
         assertThat(command.get(command.size() - 1)).isEqualTo("rows=10");

@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 
 class SpreadTest {
@@ -71,13 +70,15 @@ class SpreadTest {
             List<Double> shuffled = new ArrayList<>(values);
             Collections.shuffle(shuffled, random);
             assertThat(Spread.of(shuffled)).isEqualTo(spread);
-            double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double[] sorted =
+                    values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             if (n % 2 == 1) {
                 assertThat(spread.median()).isEqualTo(sorted[n / 2]);
             } else {
                 assertThat(Arrays.binarySearch(sorted, spread.median()) >= 0
-                        || (spread.median() > sorted[n / 2 - 1] && spread.median() < sorted[n / 2])
-                        || spread.median() == sorted[n / 2 - 1]).isTrue();
+                                || (spread.median() > sorted[n / 2 - 1] && spread.median() < sorted[n / 2])
+                                || spread.median() == sorted[n / 2 - 1])
+                        .isTrue();
             }
         }
     }

@@ -2,6 +2,7 @@ package io.apiary.ingest.bucket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.testing.RandomCases;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -10,8 +11,6 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TimeZone;
 import java.util.stream.Stream;
-
-import io.apiary.ingest.testing.RandomCases;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -39,8 +38,9 @@ class BucketPropertiesTest {
 
     static Stream<Arguments> instantsAndZones() {
         return RandomCases.cases(2_000, r -> new Object[] {
-                r.nextLong(-62_135_596_800_000L, 253_402_300_799_999L), // years 1..9999
-                ZONES.get(r.nextInt(ZONES.size()))});
+            r.nextLong(-62_135_596_800_000L, 253_402_300_799_999L), // years 1..9999
+            ZONES.get(r.nextInt(ZONES.size()))
+        });
     }
 
     @ParameterizedTest(name = "{0}")
@@ -51,16 +51,18 @@ class BucketPropertiesTest {
 
         assertThat(DayBucket.of(millis)).isEqualTo(utc.toLocalDate());
         assertThat(HourBucket.hourOfDay(millis)).isEqualTo(utc.getHour());
-        assertThat(HourBucket.hourStart(millis)).isEqualTo(utc.withMinute(0).withSecond(0).withNano(0)
-                .toInstant().toEpochMilli());
+        assertThat(HourBucket.hourStart(millis))
+                .isEqualTo(
+                        utc.withMinute(0).withSecond(0).withNano(0).toInstant().toEpochMilli());
     }
 
     static Stream<Arguments> uniformDays() {
         return RandomCases.cases(40, r -> new Object[] {
-                ShardStrategy.values()[r.nextInt(2)],
-                1 + r.nextInt(200),
-                r.nextLong(0, 20_000L) * DayBucket.MILLIS_PER_DAY,
-                r.split()});
+            ShardStrategy.values()[r.nextInt(2)],
+            1 + r.nextInt(200),
+            r.nextLong(0, 20_000L) * DayBucket.MILLIS_PER_DAY,
+            r.split()
+        });
     }
 
     /**
@@ -71,8 +73,8 @@ class BucketPropertiesTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("uniformDays")
-    void shard_is_in_range_deterministic_and_spreads_uniform_input_evenly(String seed, ShardStrategy strategy,
-            int shards, long dayStart, SplittableRandom random) {
+    void shard_is_in_range_deterministic_and_spreads_uniform_input_evenly(
+            String seed, ShardStrategy strategy, int shards, long dayStart, SplittableRandom random) {
         int perShard = 400;
         int[] counts = new int[shards];
         for (int i = 0; i < shards * perShard; i++) {
@@ -85,7 +87,8 @@ class BucketPropertiesTest {
             counts[shard]++;
         }
         for (int shard = 0; shard < shards; shard++) {
-            assertThat(counts[shard]).as("shard %d of %d (%s)", shard, shards, strategy)
+            assertThat(counts[shard])
+                    .as("shard %d of %d (%s)", shard, shards, strategy)
                     .isBetween(perShard * 60 / 100, perShard * 140 / 100);
         }
     }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.TimeZone;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,7 +55,8 @@ class DayBucketTest {
 
         assertThat(HourBucket.hourOfDay(last)).isZero();
         assertThat(HourBucket.hourOfDay(first)).isEqualTo(1);
-        assertThat(HourBucket.hourStart(last)).isEqualTo(Instant.parse("2021-06-19T00:00:00Z").toEpochMilli());
+        assertThat(HourBucket.hourStart(last))
+                .isEqualTo(Instant.parse("2021-06-19T00:00:00Z").toEpochMilli());
         assertThat(HourBucket.hourStart(first)).isEqualTo(first);
     }
 }

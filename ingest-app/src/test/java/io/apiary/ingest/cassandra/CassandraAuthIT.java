@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
-import java.util.Map;
-
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.config.ConfigLoader;
@@ -14,6 +11,8 @@ import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.config.OperationsOptions;
 import io.apiary.ingest.devstack.LocalStack;
 import io.apiary.ingest.devstack.LocalStackOptions;
+import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,7 +28,8 @@ class CassandraAuthIT {
 
     @BeforeAll
     static void startStack() {
-        stack = LocalStack.start(LocalStackOptions.builder().registry(false)
+        stack = LocalStack.start(LocalStackOptions.builder()
+                .registry(false)
                 .addCassandraJvmOption("-Dcassandra.config.allow_system_properties=true")
                 .addCassandraJvmOption("-Dcassandra.settings.authenticator=PasswordAuthenticator")
                 .build());
@@ -43,29 +43,45 @@ class CassandraAuthIT {
     }
 
     private static IngestConfig config(Map<String, String> env) {
-        return ConfigLoader.load(null, env, Map.of(
-                IngestConfig.CASSANDRA_CONTACT_POINTS,
-                stack.cassandraContactPoint().getHostString() + ":" + stack.cassandraContactPoint().getPort(),
-                IngestConfig.CASSANDRA_LOCAL_DATACENTER, stack.cassandraLocalDatacenter()));
+        return ConfigLoader.load(
+                null,
+                env,
+                Map.of(
+                        IngestConfig.CASSANDRA_CONTACT_POINTS,
+                        stack.cassandraContactPoint().getHostString() + ":"
+                                + stack.cassandraContactPoint().getPort(),
+                        IngestConfig.CASSANDRA_LOCAL_DATACENTER,
+                        stack.cassandraLocalDatacenter()));
     }
 
     @Test
     void should_connect_with_the_configured_credentials_and_be_refused_without_them() {
         // the node creates its default superuser (cassandra/cassandra) a few seconds after it opens CQL
-        IngestConfig withCredentials = config(Map.of("APIARY_CASSANDRA_AUTH_USERNAME", "cassandra",
-                "APIARY_CASSANDRA_AUTH_PASSWORD", "cassandra"));
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() -> {
-            try (CqlSession session = CassandraSessions.open(withCredentials)) {
-                assertThat(session.execute("SELECT release_version FROM system.local").one().getString(0))
-                        .startsWith("5.");
-            }
-        });
+        IngestConfig withCredentials = config(
+                Map.of("APIARY_CASSANDRA_AUTH_USERNAME", "cassandra", "APIARY_CASSANDRA_AUTH_PASSWORD", "cassandra"));
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofSeconds(2))
+                .ignoreExceptions()
+                .untilAsserted(() -> {
+                    try (CqlSession session = CassandraSessions.open(withCredentials)) {
+                        assertThat(session.execute("SELECT release_version FROM system.local")
+                                        .one()
+                                        .getString(0))
+                                .startsWith("5.");
+                    }
+                });
 
         assertThatThrownBy(() -> CassandraSessions.open(config(Map.of())).close())
-                .isInstanceOf(AllNodesFailedException.class).hasMessageContaining("requires authentication");
-        assertThatThrownBy(() -> CassandraSessions.open(config(Map.of("APIARY_CASSANDRA_AUTH_USERNAME", "cassandra",
-                "APIARY_CASSANDRA_AUTH_PASSWORD", "not-the-password"))).close())
-                .isInstanceOf(AllNodesFailedException.class).hasMessageContaining("Provided username cassandra")
+                .isInstanceOf(AllNodesFailedException.class)
+                .hasMessageContaining("requires authentication");
+        assertThatThrownBy(() -> CassandraSessions.open(config(Map.of(
+                                "APIARY_CASSANDRA_AUTH_USERNAME",
+                                "cassandra",
+                                "APIARY_CASSANDRA_AUTH_PASSWORD",
+                                "not-the-password")))
+                        .close())
+                .isInstanceOf(AllNodesFailedException.class)
+                .hasMessageContaining("Provided username cassandra")
                 .hasMessageNotContaining("not-the-password");
         assertThat(withCredentials.describe()).containsEntry(OperationsOptions.CASSANDRA_AUTH_PASSWORD, "[hidden]");
     }

@@ -3,15 +3,13 @@ package io.apiary.ingest.cassandra;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-
-import javax.net.ssl.SSLContext;
-
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.config.OperationsOptions;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,12 +28,29 @@ class CassandraTlsTest {
     @BeforeAll
     static void makeStore() throws Exception {
         keyStore = dir.resolve("client.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "client", "-keyalg", "EC", "-dname", "CN=apiary-test", "-validity", "2",
-                "-storetype", "PKCS12", "-keystore", keyStore.toString(), "-storepass", PASSWORD)
-                .redirectErrorStream(true).start();
+        Process keytool = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-genkeypair",
+                        "-alias",
+                        "client",
+                        "-keyalg",
+                        "EC",
+                        "-dname",
+                        "CN=apiary-test",
+                        "-validity",
+                        "2",
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        keyStore.toString(),
+                        "-storepass",
+                        PASSWORD)
+                .redirectErrorStream(true)
+                .start();
         assertThat(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0)
-                .as("keytool: %s", new String(keytool.getInputStream().readAllBytes())).isTrue();
+                .as("keytool: %s", new String(keytool.getInputStream().readAllBytes()))
+                .isTrue();
     }
 
     private static IngestConfig config(Map<String, String> env) {
@@ -45,10 +60,14 @@ class CassandraTlsTest {
     @Test
     void should_build_a_tls_context_from_a_trust_store_and_a_key_store_named_by_environment_variables() {
         IngestConfig config = config(Map.of(
-                "APIARY_CASSANDRA_SSL_TRUSTSTORE_PATH", keyStore.toString(),
-                "APIARY_CASSANDRA_SSL_TRUSTSTORE_PASSWORD", PASSWORD,
-                "APIARY_CASSANDRA_SSL_KEYSTORE_PATH", keyStore.toString(),
-                "APIARY_CASSANDRA_SSL_KEYSTORE_PASSWORD", PASSWORD));
+                "APIARY_CASSANDRA_SSL_TRUSTSTORE_PATH",
+                keyStore.toString(),
+                "APIARY_CASSANDRA_SSL_TRUSTSTORE_PASSWORD",
+                PASSWORD,
+                "APIARY_CASSANDRA_SSL_KEYSTORE_PATH",
+                keyStore.toString(),
+                "APIARY_CASSANDRA_SSL_KEYSTORE_PASSWORD",
+                PASSWORD));
 
         SSLContext context = CassandraTls.context(config);
 
@@ -63,10 +82,14 @@ class CassandraTlsTest {
 
     @Test
     void should_name_the_option_but_never_the_password_when_the_password_is_wrong() {
-        IngestConfig config = config(Map.of("APIARY_CASSANDRA_SSL_TRUSTSTORE_PATH", keyStore.toString(),
-                "APIARY_CASSANDRA_SSL_TRUSTSTORE_PASSWORD", "wrong-pass-123"));
+        IngestConfig config = config(Map.of(
+                "APIARY_CASSANDRA_SSL_TRUSTSTORE_PATH",
+                keyStore.toString(),
+                "APIARY_CASSANDRA_SSL_TRUSTSTORE_PASSWORD",
+                "wrong-pass-123"));
 
-        assertThatThrownBy(() -> CassandraTls.context(config)).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> CassandraTls.context(config))
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(OperationsOptions.CASSANDRA_SSL_TRUSTSTORE_PATH)
                 .hasMessageContaining("wrong password")
                 .hasMessageNotContaining("wrong-pass-123");
@@ -74,10 +97,14 @@ class CassandraTlsTest {
 
     @Test
     void should_name_the_option_when_a_store_does_not_exist() {
-        IngestConfig config = config(Map.of("APIARY_CASSANDRA_SSL_KEYSTORE_PATH", dir.resolve("none.p12").toString(),
-                "APIARY_CASSANDRA_SSL_KEYSTORE_PASSWORD", PASSWORD));
+        IngestConfig config = config(Map.of(
+                "APIARY_CASSANDRA_SSL_KEYSTORE_PATH",
+                dir.resolve("none.p12").toString(),
+                "APIARY_CASSANDRA_SSL_KEYSTORE_PASSWORD",
+                PASSWORD));
 
-        assertThatThrownBy(() -> CassandraTls.context(config)).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> CassandraTls.context(config))
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(OperationsOptions.CASSANDRA_SSL_KEYSTORE_PATH)
                 .hasMessageContaining("no such file");
     }
@@ -86,18 +113,24 @@ class CassandraTlsTest {
     void should_ask_for_the_key_password_when_a_key_store_has_none() {
         IngestConfig config = config(Map.of("APIARY_CASSANDRA_SSL_KEYSTORE_PATH", keyStore.toString()));
 
-        assertThatThrownBy(() -> CassandraTls.check(config)).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> CassandraTls.check(config))
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(OperationsOptions.CASSANDRA_SSL_KEYSTORE_PASSWORD)
                 .hasMessageContaining("needs the password of its key");
     }
 
     @Test
     void should_mask_the_cassandra_passwords_when_describing_the_configuration() {
-        IngestConfig config = config(Map.of("APIARY_CASSANDRA_AUTH_USERNAME", "apiary",
-                "APIARY_CASSANDRA_AUTH_PASSWORD", "cass-pass-456",
-                "APIARY_CASSANDRA_SSL_KEYSTORE_PASSWORD", PASSWORD));
+        IngestConfig config = config(Map.of(
+                "APIARY_CASSANDRA_AUTH_USERNAME",
+                "apiary",
+                "APIARY_CASSANDRA_AUTH_PASSWORD",
+                "cass-pass-456",
+                "APIARY_CASSANDRA_SSL_KEYSTORE_PASSWORD",
+                PASSWORD));
 
-        assertThat(config.describe()).containsEntry(OperationsOptions.CASSANDRA_AUTH_USERNAME, "apiary")
+        assertThat(config.describe())
+                .containsEntry(OperationsOptions.CASSANDRA_AUTH_USERNAME, "apiary")
                 .containsEntry(OperationsOptions.CASSANDRA_AUTH_PASSWORD, "[hidden]");
         assertThat(config.describe().toString()).doesNotContain("cass-pass-456", PASSWORD);
     }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 class CqlScriptTest {
@@ -27,11 +26,14 @@ class CqlScriptTest {
 
     @Test
     void should_substitute_placeholders() {
-        CqlScript script = CqlScript.parse("x.cql", "CREATE KEYSPACE ${keyspace} WITH replication = ${replication};",
+        CqlScript script = CqlScript.parse(
+                "x.cql",
+                "CREATE KEYSPACE ${keyspace} WITH replication = ${replication};",
                 Map.of("keyspace", "apiary", "replication", "{'class': 'SimpleStrategy', 'replication_factor': 1}"));
 
-        assertThat(script.statements()).containsExactly(
-                "CREATE KEYSPACE apiary WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        assertThat(script.statements())
+                .containsExactly(
+                        "CREATE KEYSPACE apiary WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
     }
 
     @Test
@@ -44,10 +46,16 @@ class CqlScriptTest {
     void should_read_the_projects_own_cql_files_in_order_with_only_idempotent_statements() {
         List<CqlScript> scripts = SchemaApplier.load(null, "apiary_test", SchemaApplier.DEV_REPLICATION);
 
-        assertThat(scripts).extracting(CqlScript::name)
-                .containsExactly("000-keyspace.cql", "010-hive_telemetry_v2.cql", "020-hive_activity.cql",
-                        "030-weather_readings.cql", "040-agent_alerts_v2.cql");
-        assertThat(scripts).flatExtracting(CqlScript::statements)
+        assertThat(scripts)
+                .extracting(CqlScript::name)
+                .containsExactly(
+                        "000-keyspace.cql",
+                        "010-hive_telemetry_v2.cql",
+                        "020-hive_activity.cql",
+                        "030-weather_readings.cql",
+                        "040-agent_alerts_v2.cql");
+        assertThat(scripts)
+                .flatExtracting(CqlScript::statements)
                 .allSatisfy(s -> assertThat(s).contains("IF NOT EXISTS").doesNotContain("${"));
     }
 

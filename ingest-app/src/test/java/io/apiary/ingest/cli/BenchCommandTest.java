@@ -2,12 +2,11 @@ package io.apiary.ingest.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.bench.SparkPeerLaunch;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import io.apiary.ingest.bench.SparkPeerLaunch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,32 +20,35 @@ class BenchCommandTest {
     static Path dir;
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-        "--rows 0                          | --rows must be at least 1, was 0",
-        "--hives -1                        | --hives must be at least 1, was -1",
-        "--warm-up-rows -1                 | --warm-up-rows must be at least 0, was -1",
-        "--run-timeout-minutes 200000000   | --run-timeout-minutes must be between 1 and 1440",
-        "--keyspace bad-name               | --keyspace 'bad-name' is not a keyspace name",
-        "--replication garbage             | --replication must be a CQL replication map",
-        "--runs bogus                      | Unknown run 'bogus'",
-        "--table-options a;DROP            | --table-options must be the options of one ALTER TABLE",
-        "--repeat 0                        | --repeat must be between 1 and 100, was 0",
-        "--row-compression brotli          | row compression must be one of [none, gzip, snappy, lz4, zstd]: 'brotli'",
-        "--shard-strategies foo            | Unknown shard strategy 'foo'",
-        "-o /nonexistent/dir/x.json        | Cannot write the results to /nonexistent/dir/x.json",
-        "--set sink.linger.ms=abc          | Invalid value abc for configuration sink.linger.ms",
-        "--set kafka.bootstrap.servers=127.0.0.1:1 | Configure both kafka.bootstrap.servers and cassandra.contact.points",
-        "--cassandra-nodes 2 --replication {'class':'NetworkTopologyStrategy','datacenter1':3} | --replication asks for 3 replicas, but the local Cassandra has 2 nodes",
-        "--replication {'class':'NetworkTopologyStrategy','dc1':1} | --replication names data center 'dc1', but the local Cassandra's only data center is datacenter1",
-        "--replication {'class':'SimpleStrategy','replication_factor':2} | --replication asks for 2 replicas, but the local Cassandra has 1 node",
-        "--replication {'class':'SimpleStrategy','replication_factor':x} | --replication gives 'replication_factor' no replica count",
-        "--cassandra-nodes 1 --set kafka.bootstrap.servers=127.0.0.1:1 --set cassandra.contact.points=127.0.0.1:2"
-            + " | --cassandra-nodes are for the local stack",
-        "--cassandra-nodes 0               | --cassandra-nodes must be between 1 and 5, was 0",
-        "--cassandra-nodes 6               | --cassandra-nodes must be between 1 and 5, was 6",
-        "--cassandra-nodes 3 --set kafka.bootstrap.servers=127.0.0.1:1 --set cassandra.contact.points=127.0.0.1:2"
-            + " | --cassandra-nodes are for the local stack",
-    })
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '"',
+            value = {
+                "--rows 0                          | --rows must be at least 1, was 0",
+                "--hives -1                        | --hives must be at least 1, was -1",
+                "--warm-up-rows -1                 | --warm-up-rows must be at least 0, was -1",
+                "--run-timeout-minutes 200000000   | --run-timeout-minutes must be between 1 and 1440",
+                "--keyspace bad-name               | --keyspace 'bad-name' is not a keyspace name",
+                "--replication garbage             | --replication must be a CQL replication map",
+                "--runs bogus                      | Unknown run 'bogus'",
+                "--table-options a;DROP            | --table-options must be the options of one ALTER TABLE",
+                "--repeat 0                        | --repeat must be between 1 and 100, was 0",
+                "--row-compression brotli          | row compression must be one of [none, gzip, snappy, lz4, zstd]: 'brotli'",
+                "--shard-strategies foo            | Unknown shard strategy 'foo'",
+                "-o /nonexistent/dir/x.json        | Cannot write the results to /nonexistent/dir/x.json",
+                "--set sink.linger.ms=abc          | Invalid value abc for configuration sink.linger.ms",
+                "--set kafka.bootstrap.servers=127.0.0.1:1 | Configure both kafka.bootstrap.servers and cassandra.contact.points",
+                "--cassandra-nodes 2 --replication {'class':'NetworkTopologyStrategy','datacenter1':3} | --replication asks for 3 replicas, but the local Cassandra has 2 nodes",
+                "--replication {'class':'NetworkTopologyStrategy','dc1':1} | --replication names data center 'dc1', but the local Cassandra's only data center is datacenter1",
+                "--replication {'class':'SimpleStrategy','replication_factor':2} | --replication asks for 2 replicas, but the local Cassandra has 1 node",
+                "--replication {'class':'SimpleStrategy','replication_factor':x} | --replication gives 'replication_factor' no replica count",
+                "--cassandra-nodes 1 --set kafka.bootstrap.servers=127.0.0.1:1 --set cassandra.contact.points=127.0.0.1:2"
+                        + " | --cassandra-nodes are for the local stack",
+                "--cassandra-nodes 0               | --cassandra-nodes must be between 1 and 5, was 0",
+                "--cassandra-nodes 6               | --cassandra-nodes must be between 1 and 5, was 6",
+                "--cassandra-nodes 3 --set kafka.bootstrap.servers=127.0.0.1:1 --set cassandra.contact.points=127.0.0.1:2"
+                        + " | --cassandra-nodes are for the local stack",
+            })
     void is_refused_before_anything_starts(String args, String message) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -65,7 +67,8 @@ class BenchCommandTest {
 
     @Test
     void a_local_cluster_defaults_to_replication_factor_three_at_most_in_the_local_data_center() {
-        assertThat(BenchCommand.defaultReplication(1)).isEqualTo("{'class': 'SimpleStrategy', 'replication_factor': 1}");
+        assertThat(BenchCommand.defaultReplication(1))
+                .isEqualTo("{'class': 'SimpleStrategy', 'replication_factor': 1}");
         assertThat(BenchCommand.defaultReplication(2))
                 .isEqualTo("{'class': 'NetworkTopologyStrategy', 'datacenter1': 2}");
         assertThat(BenchCommand.defaultReplication(3))
@@ -77,7 +80,8 @@ class BenchCommandTest {
     @Test
     void the_spark_run_alone_without_its_module_built_is_refused_naming_the_build_command() {
         String previous = System.getProperty(SparkPeerLaunch.DIR_PROPERTY);
-        System.setProperty(SparkPeerLaunch.DIR_PROPERTY, dir.resolve("no-spark-build").toString());
+        System.setProperty(
+                SparkPeerLaunch.DIR_PROPERTY, dir.resolve("no-spark-build").toString());
         try {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
@@ -86,10 +90,11 @@ class BenchCommandTest {
             cli.setErr(new PrintWriter(err, true));
 
             assertThat(cli.execute("bench", "--runs", "spark")).isEqualTo(2);
-            assertThat(out.toString()).contains("Skipping the spark run", SparkPeerLaunch.BUILD_COMMAND)
+            assertThat(out.toString())
+                    .contains("Skipping the spark run", SparkPeerLaunch.BUILD_COMMAND)
                     .doesNotContain("Starting");
-            assertThat(err.toString().lines().findFirst().orElse("")).contains("Nothing left to run",
-                    SparkPeerLaunch.BUILD_COMMAND);
+            assertThat(err.toString().lines().findFirst().orElse(""))
+                    .contains("Nothing left to run", SparkPeerLaunch.BUILD_COMMAND);
         } finally {
             if (previous == null) {
                 System.clearProperty(SparkPeerLaunch.DIR_PROPERTY);
@@ -102,7 +107,8 @@ class BenchCommandTest {
     @ParameterizedTest
     @CsvSource({"--keep-work-dir", "--work-dir"})
     void local_stack_options_are_refused_with_a_configured_cluster(String option) throws Exception {
-        Path settings = Files.writeString(dir.resolve("cluster-" + option.substring(2) + ".properties"),
+        Path settings = Files.writeString(
+                dir.resolve("cluster-" + option.substring(2) + ".properties"),
                 "kafka.bootstrap.servers=127.0.0.1:1\ncassandra.contact.points=127.0.0.1:2\n"
                         + "cassandra.local.datacenter=dc1\n");
         StringWriter err = new StringWriter();
@@ -110,7 +116,13 @@ class BenchCommandTest {
         cli.setOut(new PrintWriter(new StringWriter(), true));
         cli.setErr(new PrintWriter(err, true));
         String[] args = option.equals("--work-dir")
-                ? new String[] {"bench", "--config", settings.toString(), option, dir.resolve("w").toString()}
+                ? new String[] {
+                    "bench",
+                    "--config",
+                    settings.toString(),
+                    option,
+                    dir.resolve("w").toString()
+                }
                 : new String[] {"bench", "--config", settings.toString(), option};
 
         assertThat(cli.execute(args)).isEqualTo(2);

@@ -3,19 +3,6 @@ package io.apiary.ingest.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -31,6 +18,18 @@ import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -58,14 +57,24 @@ class CliIT {
     @Test
     void should_apply_the_schema_twice_without_error_and_create_every_table() {
         assertThat(run("schema", "apply", "--set", "cassandra.keyspace=cli_it")).isZero();
-        assertThat(run("schema", "apply", "--set", "cassandra.keyspace=cli_it")).as(err.toString()).isZero();
+        assertThat(run("schema", "apply", "--set", "cassandra.keyspace=cli_it"))
+                .as(err.toString())
+                .isZero();
 
         assertThat(out.toString()).contains("Applied 5 statements from 5 files to keyspace cli_it");
         try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
-            List<String> tables = session.execute("SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'cli_it'")
-                    .all().stream().map(r -> r.getString(0)).toList();
-            assertThat(tables).containsExactlyInAnyOrder(TableNames.HIVE_TELEMETRY, TableNames.HIVE_ACTIVITY,
-                    TableNames.WEATHER_READINGS, TableNames.AGENT_ALERTS);
+            List<String> tables = session
+                    .execute("SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'cli_it'")
+                    .all()
+                    .stream()
+                    .map(r -> r.getString(0))
+                    .toList();
+            assertThat(tables)
+                    .containsExactlyInAnyOrder(
+                            TableNames.HIVE_TELEMETRY,
+                            TableNames.HIVE_ACTIVITY,
+                            TableNames.WEATHER_READINGS,
+                            TableNames.AGENT_ALERTS);
         }
     }
 
@@ -81,29 +90,66 @@ class CliIT {
                 """);
         assertThat(run("topics", "create", "--set", "topic.telemetry=" + TOPIC)).isZero();
 
-        int exit = run("import-csv", "--file", csv.toString(), "--time-column", "when", "--zone", "-05:00",
-                "--hive-column", "hive", "--sensor", "temp=TEMPERATURE:degC", "--sensor", "rh=HUMIDITY:%RH",
-                "--delimiter", ";", "--gateway-id", "station-7", "--set", "topic.telemetry=" + TOPIC);
+        int exit = run(
+                "import-csv",
+                "--file",
+                csv.toString(),
+                "--time-column",
+                "when",
+                "--zone",
+                "-05:00",
+                "--hive-column",
+                "hive",
+                "--sensor",
+                "temp=TEMPERATURE:degC",
+                "--sensor",
+                "rh=HUMIDITY:%RH",
+                "--delimiter",
+                ";",
+                "--gateway-id",
+                "station-7",
+                "--set",
+                "topic.telemetry=" + TOPIC);
 
         assertThat(exit).isZero();
-        assertThat(err.toString()).contains(
-                "readings.csv: line 3, column 'temp': not a finite decimal number: 'not-a-number'",
-                "readings.csv: line 4, column 'when': cannot read time 'soon'",
-                "readings.csv: line 5, column 'rh': empty cell, no reading");
-        assertThat(out.toString()).contains("4 rows read, 4 readings produced to " + TOPIC + ", 1 rows and 2 cells rejected");
+        assertThat(err.toString())
+                .contains(
+                        "readings.csv: line 3, column 'temp': not a finite decimal number: 'not-a-number'",
+                        "readings.csv: line 4, column 'when': cannot read time 'soon'",
+                        "readings.csv: line 5, column 'rh': empty cell, no reading");
+        assertThat(out.toString())
+                .contains("4 rows read, 4 readings produced to " + TOPIC + ", 1 rows and 2 cells rejected");
         List<ConsumerRecord<String, byte[]>> records = readTopic(4);
         assertThat(records).extracting(ConsumerRecord::key).containsOnly("h1", "h2");
-        TelemetryReading first = config(Map.of()).wireFormat().serde(TelemetryReading.class, false).decode(records.stream()
-                .filter(r -> r.key().equals("h1")).findFirst().orElseThrow().value());
-        assertThat(first).isEqualTo(new TelemetryReading("h1", "station-7", SensorType.TEMPERATURE, "default",
-                Instant.parse("2021-06-01T05:00:00Z"), 14.6, "degC", null));
+        TelemetryReading first = config(Map.of())
+                .wireFormat()
+                .serde(TelemetryReading.class, false)
+                .decode(records.stream()
+                        .filter(r -> r.key().equals("h1"))
+                        .findFirst()
+                        .orElseThrow()
+                        .value());
+        assertThat(first)
+                .isEqualTo(new TelemetryReading(
+                        "h1",
+                        "station-7",
+                        SensorType.TEMPERATURE,
+                        "default",
+                        Instant.parse("2021-06-01T05:00:00Z"),
+                        14.6,
+                        "degC",
+                        null));
     }
 
     @Test
     void should_land_two_columns_of_one_type_as_two_series_and_report_a_conflicting_duplicate() throws Exception {
         String keyspace = "cli_it"; // the schema test's: whichever runs second finds the tables made (DDL is slow)
-        List<String> settings = new ArrayList<>(List.of("--set", IngestConfig.CASSANDRA_KEYSPACE + "=" + keyspace,
-                "--set", IngestConfig.VALIDATION_MAX_AGE_MS + "=" + Duration.ofDays(365 * 20).toMillis()));
+        List<String> settings = new ArrayList<>(List.of(
+                "--set",
+                IngestConfig.CASSANDRA_KEYSPACE + "=" + keyspace,
+                "--set",
+                IngestConfig.VALIDATION_MAX_AGE_MS + "="
+                        + Duration.ofDays(365 * 20).toMillis()));
         for (String topic : IngestConfig.TOPIC_NAME_SETTINGS) {
             settings.addAll(List.of("--set", topic + "=cli-it-sensors." + topic));
         }
@@ -116,9 +162,23 @@ class CliIT {
                 2021-07-15T11:18:43Z,3627,35.2,21.7,61
                 2021-07-15T11:03:43Z,3627,35.1,21.5,60
                 """);
-        String[] importCsv = with(settings, "import-csv", "--file", csv.toString(), "--time-column", "time",
-                "--time-format", "iso", "--hive-column", "hive", "--sensor", "Temp (inside)=TEMPERATURE:degC",
-                "--sensor", "temp_out=TEMPERATURE:degC", "--sensor", "rh=HUMIDITY:%RH");
+        String[] importCsv = with(
+                settings,
+                "import-csv",
+                "--file",
+                csv.toString(),
+                "--time-column",
+                "time",
+                "--time-format",
+                "iso",
+                "--hive-column",
+                "hive",
+                "--sensor",
+                "Temp (inside)=TEMPERATURE:degC",
+                "--sensor",
+                "temp_out=TEMPERATURE:degC",
+                "--sensor",
+                "rh=HUMIDITY:%RH");
 
         int exit = run(importCsv);
         List<String> strictImport = new ArrayList<>(List.of(importCsv));
@@ -129,32 +189,55 @@ class CliIT {
         assertThat(strict).isEqualTo(3);
         System.out.println(err);
         System.out.println(out);
-        assertThat(err.toString()).contains(
-                "probes.csv: column 'Temp (inside)' -> TEMPERATURE, sensor Temp_inside, degC\n"
-                        + "probes.csv: column 'temp_out' -> TEMPERATURE, sensor temp_out, degC\n"
-                        + "probes.csv: column 'rh' -> HUMIDITY, sensor default, %RH\n",
-                "probes.csv: lines 2 and 4: hive 3627 TEMPERATURE sensor Temp_inside at 2021-07-15T11:03:43Z: 35.04 degC"
-                        + " and 35.1 degC\n");
-        assertThat(out.toString()).contains("probes.csv: 3 rows read, 9 readings produced to cli-it-sensors.topic.telemetry,"
-                + " 0 rows and 0 cells rejected, 2 exact duplicates, 1 conflicting duplicates");
-        Map<String, Object> pipelineSettings = new HashMap<>(Map.of(IngestConfig.CASSANDRA_KEYSPACE, keyspace,
-                IngestConfig.TOPOLOGY_APPLICATION_ID, "cli-it-sensors", IngestConfig.SINK_GROUP_ID, "cli-it-sensors-sink",
-                IngestConfig.VALIDATION_MAX_AGE_MS, Duration.ofDays(365 * 20).toMillis(),
-                IngestConfig.TOPOLOGY_STATE_DIR, dir.resolve("state").toString()));
+        assertThat(err.toString())
+                .contains(
+                        "probes.csv: column 'Temp (inside)' -> TEMPERATURE, sensor Temp_inside, degC\n"
+                                + "probes.csv: column 'temp_out' -> TEMPERATURE, sensor temp_out, degC\n"
+                                + "probes.csv: column 'rh' -> HUMIDITY, sensor default, %RH\n",
+                        "probes.csv: lines 2 and 4: hive 3627 TEMPERATURE sensor Temp_inside at 2021-07-15T11:03:43Z: 35.04 degC"
+                                + " and 35.1 degC\n");
+        assertThat(out.toString())
+                .contains("probes.csv: 3 rows read, 9 readings produced to cli-it-sensors.topic.telemetry,"
+                        + " 0 rows and 0 cells rejected, 2 exact duplicates, 1 conflicting duplicates");
+        Map<String, Object> pipelineSettings = new HashMap<>(Map.of(
+                IngestConfig.CASSANDRA_KEYSPACE,
+                keyspace,
+                IngestConfig.TOPOLOGY_APPLICATION_ID,
+                "cli-it-sensors",
+                IngestConfig.SINK_GROUP_ID,
+                "cli-it-sensors-sink",
+                IngestConfig.VALIDATION_MAX_AGE_MS,
+                Duration.ofDays(365 * 20).toMillis(),
+                IngestConfig.TOPOLOGY_STATE_DIR,
+                dir.resolve("state").toString()));
         IngestConfig.TOPIC_NAME_SETTINGS.forEach(topic -> pipelineSettings.put(topic, "cli-it-sensors." + topic));
         try (Pipeline pipeline = Pipeline.start(config(pipelineSettings), true, true, new SimpleMeterRegistry());
-             CqlSession session = CassandraSessions.open(config(Map.of()))) {
+                CqlSession session = CassandraSessions.open(config(Map.of()))) {
             String select = "SELECT sensor_type, sensor_id, reading_time, value FROM " + keyspace + "."
                     + TableNames.HIVE_TELEMETRY;
-            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                    assertThat(session.execute(select).all()).hasSize(6));
+            await().atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(500))
+                    .untilAsserted(
+                            () -> assertThat(session.execute(select).all()).hasSize(6));
             Map<String, Double> rows = new HashMap<>();
-            session.execute(select).forEach(r -> rows.put(r.getString("sensor_type") + " " + r.getString("sensor_id")
-                    + " " + r.getInstant("reading_time"), r.getDouble("value")));
-            assertThat(rows).hasSize(6).containsAllEntriesOf(Map.of(
-                    "TEMPERATURE Temp_inside 2021-07-15T11:18:43Z", 35.2,
-                    "TEMPERATURE temp_out 2021-07-15T11:03:43Z", 21.5, "TEMPERATURE temp_out 2021-07-15T11:18:43Z", 21.7,
-                    "HUMIDITY default 2021-07-15T11:03:43Z", 60.0, "HUMIDITY default 2021-07-15T11:18:43Z", 61.0));
+            session.execute(select)
+                    .forEach(r -> rows.put(
+                            r.getString("sensor_type") + " " + r.getString("sensor_id") + " "
+                                    + r.getInstant("reading_time"),
+                            r.getDouble("value")));
+            assertThat(rows)
+                    .hasSize(6)
+                    .containsAllEntriesOf(Map.of(
+                            "TEMPERATURE Temp_inside 2021-07-15T11:18:43Z",
+                            35.2,
+                            "TEMPERATURE temp_out 2021-07-15T11:03:43Z",
+                            21.5,
+                            "TEMPERATURE temp_out 2021-07-15T11:18:43Z",
+                            21.7,
+                            "HUMIDITY default 2021-07-15T11:03:43Z",
+                            60.0,
+                            "HUMIDITY default 2021-07-15T11:18:43Z",
+                            61.0));
             assertThat(rows.get("TEMPERATURE Temp_inside 2021-07-15T11:03:43Z")).isIn(35.04, 35.1);
         }
     }
@@ -179,21 +262,42 @@ class CliIT {
                 """);
         assertThat(run("topics", "create", "--set", "topic.telemetry=" + topic)).isZero();
 
-        int exit = run("import-csv", "--file", csv.toString(), "--time-column", "Zeit", "--zone", "Europe/Berlin",
-                "--hive-id", "keeper-hive-1", "--comment-prefix", "#", "--delimiter", ";", "--dst", "infer",
-                "--sensor", "Gewicht=WEIGHT:g", "--set", "topic.telemetry=" + topic);
+        int exit = run(
+                "import-csv",
+                "--file",
+                csv.toString(),
+                "--time-column",
+                "Zeit",
+                "--zone",
+                "Europe/Berlin",
+                "--hive-id",
+                "keeper-hive-1",
+                "--comment-prefix",
+                "#",
+                "--delimiter",
+                ";",
+                "--dst",
+                "infer",
+                "--sensor",
+                "Gewicht=WEIGHT:g",
+                "--set",
+                "topic.telemetry=" + topic);
 
         assertThat(exit).as(err.toString()).isZero();
-        assertThat(err.toString()).contains("scale.csv: column 'Gewicht' -> WEIGHT, sensor default, kg (converted from g)",
-                "scale.csv: line 5, column 'Zeit': cannot read time '2017-03-26 02:30:00'",
-                "does not exist in Europe/Berlin",
-                "scale.csv: line 8, column 'Zeit': resolved: local time 2017-10-29T02:30 occurs twice",
-                "scale.csv: line 9, column 'Zeit': resolved: local time 2017-10-29T02:30 occurs twice",
-                "scale.csv: line 11, column 'Zeit': cannot read time '2023-02-29 12:00:00'");
-        assertThat(out.toString()).contains("scale.csv: 8 rows read, 6 readings produced to " + topic
-                + ", 2 rows and 0 cells rejected, 0 exact duplicates, 0 conflicting duplicates,"
-                + " 2 daylight-saving times resolved (--dst infer), 2 comment lines skipped");
-        io.apiary.ingest.serde.AvroWireSerde<TelemetryReading> serde = config(Map.of()).wireFormat().serde(TelemetryReading.class, false);
+        assertThat(err.toString())
+                .contains(
+                        "scale.csv: column 'Gewicht' -> WEIGHT, sensor default, kg (converted from g)",
+                        "scale.csv: line 5, column 'Zeit': cannot read time '2017-03-26 02:30:00'",
+                        "does not exist in Europe/Berlin",
+                        "scale.csv: line 8, column 'Zeit': resolved: local time 2017-10-29T02:30 occurs twice",
+                        "scale.csv: line 9, column 'Zeit': resolved: local time 2017-10-29T02:30 occurs twice",
+                        "scale.csv: line 11, column 'Zeit': cannot read time '2023-02-29 12:00:00'");
+        assertThat(out.toString())
+                .contains("scale.csv: 8 rows read, 6 readings produced to " + topic
+                        + ", 2 rows and 0 cells rejected, 0 exact duplicates, 0 conflicting duplicates,"
+                        + " 2 daylight-saving times resolved (--dst infer), 2 comment lines skipped");
+        io.apiary.ingest.serde.AvroWireSerde<TelemetryReading> serde =
+                config(Map.of()).wireFormat().serde(TelemetryReading.class, false);
         Map<Instant, Double> kilograms = new HashMap<>();
         for (ConsumerRecord<String, byte[]> record : readTopic(topic, 6)) {
             TelemetryReading reading = serde.decode(record.value());
@@ -201,10 +305,20 @@ class CliIT {
             assertThat(reading.getUnit()).isEqualTo("kg");
             kilograms.put(reading.getReadingTime(), reading.getValue());
         }
-        assertThat(kilograms).containsExactlyInAnyOrderEntriesOf(Map.of(
-                Instant.parse("2017-03-26T00:30:00Z"), 39.85, Instant.parse("2017-03-26T01:30:00Z"), 39.87,
-                Instant.parse("2017-10-28T23:30:00Z"), 41.0005, Instant.parse("2017-10-29T00:30:00Z"), 41.01,
-                Instant.parse("2017-10-29T01:30:00Z"), 41.02, Instant.parse("2017-10-29T02:30:00Z"), 41.03));
+        assertThat(kilograms)
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        Instant.parse("2017-03-26T00:30:00Z"),
+                        39.85,
+                        Instant.parse("2017-03-26T01:30:00Z"),
+                        39.87,
+                        Instant.parse("2017-10-28T23:30:00Z"),
+                        41.0005,
+                        Instant.parse("2017-10-29T00:30:00Z"),
+                        41.01,
+                        Instant.parse("2017-10-29T01:30:00Z"),
+                        41.02,
+                        Instant.parse("2017-10-29T02:30:00Z"),
+                        41.03));
     }
 
     @Test
@@ -212,35 +326,78 @@ class CliIT {
         Path csv = dir.resolve("bad.csv");
         Files.writeString(csv, "Date,Tag number,temperature\n2021-06-19 00:04:58+00:00,3629,warm\n");
 
-        int strict = run("import-csv", "--file", csv.toString(), "--time-column", "Date", "--hive-column", "Tag number",
-                "--sensor", "temperature=TEMPERATURE:degC", "--strict", "--set", "topic.telemetry=" + TOPIC);
-        int missing = run("import-csv", "--file", csv.toString(), "--time-column", "Date", "--hive-column", "Tag number",
-                "--sensor", "humidity=HUMIDITY:%RH", "--set", "topic.telemetry=" + TOPIC);
+        int strict = run(
+                "import-csv",
+                "--file",
+                csv.toString(),
+                "--time-column",
+                "Date",
+                "--hive-column",
+                "Tag number",
+                "--sensor",
+                "temperature=TEMPERATURE:degC",
+                "--strict",
+                "--set",
+                "topic.telemetry=" + TOPIC);
+        int missing = run(
+                "import-csv",
+                "--file",
+                csv.toString(),
+                "--time-column",
+                "Date",
+                "--hive-column",
+                "Tag number",
+                "--sensor",
+                "humidity=HUMIDITY:%RH",
+                "--set",
+                "topic.telemetry=" + TOPIC);
 
         assertThat(strict).isEqualTo(3);
         assertThat(missing).as("refused before anything is sent").isEqualTo(2);
-        assertThat(err.toString()).contains("bad.csv: The CSV header lacks column(s) 'humidity'; its columns are")
+        assertThat(err.toString())
+                .contains("bad.csv: The CSV header lacks column(s) 'humidity'; its columns are")
                 .doesNotContain("bad.csv: column 'humidity'");
     }
 
     @Test
     void should_dump_a_topic_as_json_lines_including_a_record_it_cannot_decode() throws Exception {
         String hourlyTopic = "cli-it.hourly.v1";
-        assertThat(run("topics", "create", "--set", "topic.hourly.activity=" + hourlyTopic)).isZero();
-        HourlyActivity hour = new HourlyActivity("3627", LocalDate.parse("2021-07-15"), 17,
-                Instant.parse("2021-07-15T17:00:00Z"), Instant.parse("2021-07-15T18:00:00Z"), 2315L, 2457L, 60, 0);
+        assertThat(run("topics", "create", "--set", "topic.hourly.activity=" + hourlyTopic))
+                .isZero();
+        HourlyActivity hour = new HourlyActivity(
+                "3627",
+                LocalDate.parse("2021-07-15"),
+                17,
+                Instant.parse("2021-07-15T17:00:00Z"),
+                Instant.parse("2021-07-15T18:00:00Z"),
+                2315L,
+                2457L,
+                60,
+                0);
         Map<String, Object> settings = new HashMap<>(config(Map.of()).kafkaClientSettings());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(settings, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer())) {
             byte[] key = "3627".getBytes(StandardCharsets.UTF_8);
-            producer.send(new ProducerRecord<>(hourlyTopic, 0, key,
-                    AvroSingleObjectSerde.of(HourlyActivity.class).encode(hour))).get();
-            producer.send(new ProducerRecord<>(hourlyTopic, 0, key, "not avro".getBytes(StandardCharsets.UTF_8))).get();
+            producer.send(new ProducerRecord<>(
+                            hourlyTopic,
+                            0,
+                            key,
+                            AvroSingleObjectSerde.of(HourlyActivity.class).encode(hour)))
+                    .get();
+            producer.send(new ProducerRecord<>(hourlyTopic, 0, key, "not avro".getBytes(StandardCharsets.UTF_8)))
+                    .get();
         }
 
-        out.getBuffer().setLength(0);  // only the dump's output below
-        int exit = run("dump", "--topic", hourlyTopic, "--from-beginning", "--timeout-seconds", "30",
-                "--set", "topic.hourly.activity=" + hourlyTopic);
+        out.getBuffer().setLength(0); // only the dump's output below
+        int exit = run(
+                "dump",
+                "--topic",
+                hourlyTopic,
+                "--from-beginning",
+                "--timeout-seconds",
+                "30",
+                "--set",
+                "topic.hourly.activity=" + hourlyTopic);
 
         System.out.println(out);
         assertThat(exit).as(err.toString()).isZero();
@@ -255,7 +412,8 @@ class CliIT {
                  "window_end":1626372000000,"entries":2315,"exits":2457,"samples":60,"revision":0}"""));
         JsonNode second = json.readTree(lines.get(1));
         assertThat(second.get("offset").asLong()).isEqualTo(first.get("offset").asLong() + 1);
-        assertThat(second.get("error").asText()).contains("Neither registry framing (byte 0, a 4-byte schema id) nor single-object encoding (C3 01)");
+        assertThat(second.get("error").asText())
+                .contains("Neither registry framing (byte 0, a 4-byte schema id) nor single-object encoding (C3 01)");
         assertThat(second.get("value_base64").asText()).isEqualTo("bm90IGF2cm8=");
         assertThat(err.toString()).contains("2 records printed from " + hourlyTopic);
 
@@ -267,9 +425,13 @@ class CliIT {
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--set", IngestConfig.KAFKA_BOOTSTRAP_SERVERS + "=" + stack.kafkaBootstrapServers(),
-                "--set", IngestConfig.CASSANDRA_CONTACT_POINTS + "=" + contactPoint(),
-                "--set", IngestConfig.CASSANDRA_LOCAL_DATACENTER + "=" + stack.cassandraLocalDatacenter()));
+        all.addAll(List.of(
+                "--set",
+                IngestConfig.KAFKA_BOOTSTRAP_SERVERS + "=" + stack.kafkaBootstrapServers(),
+                "--set",
+                IngestConfig.CASSANDRA_CONTACT_POINTS + "=" + contactPoint(),
+                "--set",
+                IngestConfig.CASSANDRA_LOCAL_DATACENTER + "=" + stack.cassandraLocalDatacenter()));
         stack.registrySettings().forEach((k, v) -> all.addAll(List.of("--set", k + "=" + v)));
         return cli.execute(all.toArray(String[]::new));
     }
@@ -302,8 +464,8 @@ class CliIT {
         settings.put(ConsumerConfig.GROUP_ID_CONFIG, "cli-it-" + System.nanoTime());
         settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(settings, new StringDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (records.size() < expected && System.nanoTime() < deadline) {

@@ -2,6 +2,7 @@ package io.apiary.ingest.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.demo.UrbanDataset;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -12,9 +13,6 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import io.apiary.ingest.demo.UrbanDataset;
-
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -48,8 +46,10 @@ class DemoIT {
                 .filter(r -> r.getHiveId().equals("3627"))
                 .filter(r -> !r.getReadingTime().isBefore(Instant.parse("2021-07-12T00:00:00Z"))
                         && r.getReadingTime().isBefore(Instant.parse("2021-07-19T00:00:00Z")))
-                .map(r -> r.getSensorType() + "|" + r.getReadingTime()).distinct()
-                .collect(Collectors.groupingBy(k -> k.substring(0, k.indexOf('|')), TreeMap::new, Collectors.counting()));
+                .map(r -> r.getSensorType() + "|" + r.getReadingTime())
+                .distinct()
+                .collect(Collectors.groupingBy(
+                        k -> k.substring(0, k.indexOf('|')), TreeMap::new, Collectors.counting()));
         Map<String, Long> charted = new TreeMap<>();
         Matcher chart = Pattern.compile("data-sensor=\"([A-Z_]+)\" data-points=\"(\\d+)\"")
                 .matcher(Files.readString(report));

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -22,17 +21,27 @@ class DumpCommandTest {
 
     @Test
     void should_exit_2_naming_the_pipeline_topics_for_another_topic() {
-        assertThat(run("dump", "--topic", "no.such.topic", "--set", "kafka.bootstrap.servers=127.0.0.1:1")).isEqualTo(2);
-        assertThat(err.toString()).contains("--topic no.such.topic is not one of the pipeline's topics",
-                "hive.activity.hourly.v1", "ingest.dead-letter.v1");
+        assertThat(run("dump", "--topic", "no.such.topic", "--set", "kafka.bootstrap.servers=127.0.0.1:1"))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains(
+                        "--topic no.such.topic is not one of the pipeline's topics",
+                        "hive.activity.hourly.v1",
+                        "ingest.dead-letter.v1");
     }
 
     @Test
     void should_exit_2_for_bad_limits_or_both_start_positions() {
-        assertThat(run("dump", "--topic", "hive.activity.hourly.v1", "--max-records", "0")).isEqualTo(2);
-        assertThat(run("dump", "--topic", "hive.activity.hourly.v1", "--timeout-seconds", "0")).isEqualTo(2);
-        assertThat(run("dump", "--topic", "hive.activity.hourly.v1", "--from-beginning", "--from-end")).isEqualTo(2);
-        assertThat(err.toString()).contains("--max-records must be at least 1", "--timeout-seconds must be at least 1",
-                "mutually exclusive");
+        assertThat(run("dump", "--topic", "hive.activity.hourly.v1", "--max-records", "0"))
+                .isEqualTo(2);
+        assertThat(run("dump", "--topic", "hive.activity.hourly.v1", "--timeout-seconds", "0"))
+                .isEqualTo(2);
+        assertThat(run("dump", "--topic", "hive.activity.hourly.v1", "--from-beginning", "--from-end"))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains(
+                        "--max-records must be at least 1",
+                        "--timeout-seconds must be at least 1",
+                        "mutually exclusive");
     }
 }

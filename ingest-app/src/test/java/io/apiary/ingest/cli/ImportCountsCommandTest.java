@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -33,24 +32,61 @@ class ImportCountsCommandTest {
 
     @Test
     void should_exit_2_without_a_layout_or_with_both() {
-        assertThat(execute("--file", "x.csv", "--time-column", "t", "--hive-id", "h")).isEqualTo(2);
+        assertThat(execute("--file", "x.csv", "--time-column", "t", "--hive-id", "h"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("Missing required argument", "--in-column", "--direction-column");
 
         err.getBuffer().setLength(0);
-        assertThat(execute("--file", "x.csv", "--time-column", "t", "--hive-id", "h", "--in-column", "i",
-                "--out-column", "o", "--interval-seconds", "60", "--direction-column", "d")).isEqualTo(2);
+        assertThat(execute(
+                        "--file",
+                        "x.csv",
+                        "--time-column",
+                        "t",
+                        "--hive-id",
+                        "h",
+                        "--in-column",
+                        "i",
+                        "--out-column",
+                        "o",
+                        "--interval-seconds",
+                        "60",
+                        "--direction-column",
+                        "d"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("mutually exclusive");
     }
 
     @Test
     void should_exit_2_for_a_bucket_that_does_not_divide_the_hour_and_an_interval_over_an_hour() {
-        assertThat(execute("--file", "x.csv", "--time-column", "t", "--hive-id", "h", "--direction-column", "d",
-                "--bucket-seconds", "7")).isEqualTo(2);
+        assertThat(execute(
+                        "--file",
+                        "x.csv",
+                        "--time-column",
+                        "t",
+                        "--hive-id",
+                        "h",
+                        "--direction-column",
+                        "d",
+                        "--bucket-seconds",
+                        "7"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("divides an hour");
 
         err.getBuffer().setLength(0);
-        assertThat(execute("--file", "x.csv", "--time-column", "t", "--hive-id", "h", "--in-column", "i",
-                "--out-column", "o", "--interval-seconds", "7200")).isEqualTo(2);
+        assertThat(execute(
+                        "--file",
+                        "x.csv",
+                        "--time-column",
+                        "t",
+                        "--hive-id",
+                        "h",
+                        "--in-column",
+                        "i",
+                        "--out-column",
+                        "o",
+                        "--interval-seconds",
+                        "7200"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("1 to 3600 s");
     }
 
@@ -58,28 +94,71 @@ class ImportCountsCommandTest {
     void should_exit_2_for_a_file_name_that_is_no_hive_id_and_for_a_header_without_the_count_columns()
             throws Exception {
         Path badName = Files.writeString(dir.resolve("hive 7.csv"), "t,i,o\n");
-        assertThat(execute("--file", badName.toString(), "--time-column", "t", "--hive-id-from-file-name",
-                "--in-column", "i", "--out-column", "o", "--interval-seconds", "60")).isEqualTo(2);
+        assertThat(execute(
+                        "--file",
+                        badName.toString(),
+                        "--time-column",
+                        "t",
+                        "--hive-id-from-file-name",
+                        "--in-column",
+                        "i",
+                        "--out-column",
+                        "o",
+                        "--interval-seconds",
+                        "60"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("--hive-id-from-file-name: The hive id 'hive 7'");
 
         err.getBuffer().setLength(0);
         Path file = Files.writeString(dir.resolve("hive-7.csv"), "t,bees_in,o\n");
-        assertThat(execute("--file", file.toString(), "--time-column", "t", "--hive-id-from-file-name",
-                "--in-column", "i", "--out-column", "o", "--interval-seconds", "60")).isEqualTo(2);
-        assertThat(err.toString()).contains("hive-7.csv: The CSV header lacks column(s) 'i'; its columns are"
-                + " [t, bees_in, o]");
+        assertThat(execute(
+                        "--file",
+                        file.toString(),
+                        "--time-column",
+                        "t",
+                        "--hive-id-from-file-name",
+                        "--in-column",
+                        "i",
+                        "--out-column",
+                        "o",
+                        "--interval-seconds",
+                        "60"))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains("hive-7.csv: The CSV header lacks column(s) 'i'; its columns are" + " [t, bees_in, o]");
     }
 
     @Test
     void should_exit_2_for_one_file_given_twice_and_an_await_timeout_past_a_week() throws Exception {
         Path file = Files.writeString(dir.resolve("h.csv"), "t,d\n");
-        assertThat(execute("--file", file.toString(), "--file", dir.resolve(".").resolve("h.csv").toString(),
-                "--time-column", "t", "--hive-id", "h", "--direction-column", "d")).isEqualTo(2);
+        assertThat(execute(
+                        "--file",
+                        file.toString(),
+                        "--file",
+                        dir.resolve(".").resolve("h.csv").toString(),
+                        "--time-column",
+                        "t",
+                        "--hive-id",
+                        "h",
+                        "--direction-column",
+                        "d"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("is given twice; its passages or intervals would count twice");
 
         err.getBuffer().setLength(0);
-        assertThat(execute("--file", file.toString(), "--time-column", "t", "--hive-id", "h", "--direction-column",
-                "d", "--await", "--await-timeout-seconds", "9223372036854775807")).isEqualTo(2);
+        assertThat(execute(
+                        "--file",
+                        file.toString(),
+                        "--time-column",
+                        "t",
+                        "--hive-id",
+                        "h",
+                        "--direction-column",
+                        "d",
+                        "--await",
+                        "--await-timeout-seconds",
+                        "9223372036854775807"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("--await-timeout-seconds must be 1 to 604800 (a week)");
     }
 
@@ -87,8 +166,18 @@ class ImportCountsCommandTest {
     void should_exit_2_when_import_csv_is_given_two_files() {
         CommandLine cli = IngestApp.commandLine();
         cli.setErr(new PrintWriter(err, true));
-        int exit = cli.execute("import-csv", "--file", "a.csv", "--file", "b.csv", "--time-column", "t",
-                "--hive-id", "h", "--sensor", "t=TEMPERATURE:degC");
+        int exit = cli.execute(
+                "import-csv",
+                "--file",
+                "a.csv",
+                "--file",
+                "b.csv",
+                "--time-column",
+                "t",
+                "--hive-id",
+                "h",
+                "--sensor",
+                "t=TEMPERATURE:degC");
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).contains("import-csv reads one --file, was given 2");
     }

@@ -3,6 +3,14 @@ package io.apiary.ingest.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.apiary.ingest.cassandra.CassandraSessions;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.it.ItPipelineSettings;
+import io.apiary.ingest.pipeline.Pipeline;
+import io.apiary.schema.HourlyActivity;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -17,15 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.Row;
-import io.apiary.ingest.cassandra.CassandraSessions;
-import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.it.ItPipelineSettings;
-import io.apiary.ingest.pipeline.Pipeline;
-import io.apiary.schema.HourlyActivity;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -61,8 +60,15 @@ class ImportCountsIT {
 
     @BeforeAll
     static void startPipeline() {
-        config = ItPipelineSettings.of("import-counts", Map.of(IngestConfig.TOPIC_PARTITIONS, 2,
-                IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS, 2_000, IngestConfig.ACTIVITY_UPDATE_INTERVAL_MS, 500));
+        config = ItPipelineSettings.of(
+                "import-counts",
+                Map.of(
+                        IngestConfig.TOPIC_PARTITIONS,
+                        2,
+                        IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS,
+                        2_000,
+                        IngestConfig.ACTIVITY_UPDATE_INTERVAL_MS,
+                        500));
         session = CassandraSessions.open(config);
         ItPipelineSettings.prepare(config, session);
         pipeline = Pipeline.start(config, true, true, new SimpleMeterRegistry());
@@ -106,15 +112,22 @@ class ImportCountsIT {
                 Instant end = START.plusSeconds(300L * i);
                 int in = random.nextInt(400);
                 int outCount = random.nextInt(400);
-                intervals.append(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
-                        .format(end.atOffset(ZoneOffset.UTC))).append(',').append(in).append(',').append(outCount)
+                intervals
+                        .append(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+                                .format(end.atOffset(ZoneOffset.UTC)))
+                        .append(',')
+                        .append(in)
+                        .append(',')
+                        .append(outCount)
                         .append('\n');
                 long[] sums = expected.computeIfAbsent(hive + " " + hourOf(end), k -> new long[3]);
                 sums[0] += in;
                 sums[1] += outCount;
                 sums[2]++;
             }
-            files.addAll(List.of("--file", Files.writeString(dir.resolve(hive + ".csv"), intervals).toString()));
+            files.addAll(List.of(
+                    "--file",
+                    Files.writeString(dir.resolve(hive + ".csv"), intervals).toString()));
         }
 
         // event log: hive c, one line per passage over the three hours after those, counted per minute
@@ -123,58 +136,105 @@ class ImportCountsIT {
         for (int i = 0; i < 3_000; i++) {
             Instant t = START.plus(Duration.ofHours(6)).plusMillis((long) (random.nextDouble() * 3 * 3_600_000L));
             boolean in = random.nextBoolean();
-            events.append(java.math.BigDecimal.valueOf(t.toEpochMilli(), 3).toPlainString()).append(';').append(in ? "IN" : "OUT").append('\n');
+            events.append(java.math.BigDecimal.valueOf(t.toEpochMilli(), 3).toPlainString())
+                    .append(';')
+                    .append(in ? "IN" : "OUT")
+                    .append('\n');
             long[] sums = expected.computeIfAbsent("c " + hourOf(t), k -> new long[3]);
             sums[in ? 0 : 1]++;
-            minutes.computeIfAbsent("c " + hourOf(t), k -> new java.util.HashSet<>()).add(t.toEpochMilli() / 60_000);
+            minutes.computeIfAbsent("c " + hourOf(t), k -> new java.util.HashSet<>())
+                    .add(t.toEpochMilli() / 60_000);
         }
         minutes.forEach((key, set) -> expected.get(key)[2] = set.size());
         Path eventFile = Files.writeString(dir.resolve("events.csv"), events);
 
-        List<String> intervalArgs = new ArrayList<>(List.of("import-counts", "--time-column", "ended",
-                "--hive-id-from-file-name", "--comment-prefix", "#", "--in-column", "in", "--out-column", "out",
-                "--interval-seconds", "300", "--await", "--strict"));
+        List<String> intervalArgs = new ArrayList<>(List.of(
+                "import-counts",
+                "--time-column",
+                "ended",
+                "--hive-id-from-file-name",
+                "--comment-prefix",
+                "#",
+                "--in-column",
+                "in",
+                "--out-column",
+                "out",
+                "--interval-seconds",
+                "300",
+                "--await",
+                "--strict"));
         intervalArgs.addAll(files);
         int intervalExit = run(intervalArgs.toArray(String[]::new));
         assertThat(intervalExit).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("a.csv: 48 rows read, 0 rows rejected, 1 comment lines skipped",
-                "b.csv: 48 rows read", "2 files: 96 samples produced to import-counts-it.topic.entrance.counts,"
-                + " 0 exact duplicates, 0 conflicting duplicates", "2 files: the topology consumed all 96 samples:"
-                + " 96 summed, 0 late");
+        assertThat(out.toString())
+                .contains(
+                        "a.csv: 48 rows read, 0 rows rejected, 1 comment lines skipped",
+                        "b.csv: 48 rows read",
+                        "2 files: 96 samples produced to import-counts-it.topic.entrance.counts,"
+                                + " 0 exact duplicates, 0 conflicting duplicates",
+                        "2 files: the topology consumed all 96 samples:" + " 96 summed, 0 late");
 
-        int eventExit = run("import-counts", "--file", eventFile.toString(), "--time-column", "t",
-                "--time-format", "epoch-s", "--delimiter", ";", "--hive-id", "c", "--direction-column", "direction",
-                "--bucket-seconds", "60", "--await", "--strict");
+        int eventExit = run(
+                "import-counts",
+                "--file",
+                eventFile.toString(),
+                "--time-column",
+                "t",
+                "--time-format",
+                "epoch-s",
+                "--delimiter",
+                ";",
+                "--hive-id",
+                "c",
+                "--direction-column",
+                "direction",
+                "--bucket-seconds",
+                "60",
+                "--await",
+                "--strict");
         assertThat(eventExit).as(err.toString()).isZero();
-        int eventSamples = minutes.values().stream().mapToInt(java.util.Set::size).sum();
-        assertThat(out.toString()).contains("events.csv: 3000 rows read, 3000 passages counted, 0 rows rejected",
-                "events.csv: " + eventSamples + " samples produced to import-counts-it.topic.entrance.counts"
-                + " (passages counted per hive in 60 s buckets)", "events.csv: the topology consumed all " + eventSamples
-                + " samples: " + eventSamples + " summed, 0 late");
+        int eventSamples =
+                minutes.values().stream().mapToInt(java.util.Set::size).sum();
+        assertThat(out.toString())
+                .contains(
+                        "events.csv: 3000 rows read, 3000 passages counted, 0 rows rejected",
+                        "events.csv: " + eventSamples + " samples produced to import-counts-it.topic.entrance.counts"
+                                + " (passages counted per hive in 60 s buckets)",
+                        "events.csv: the topology consumed all " + eventSamples + " samples: " + eventSamples
+                                + " summed, 0 late");
 
         Map<String, long[]> finals = new TreeMap<>();
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-            finals.clear();
-            for (HourlyActivity h : readHourly()) {
-                long[] previous = finals.put(h.getHiveId() + " " + h.getWindowStart(),
-                        new long[] {h.getEntries(), h.getExits(), h.getSamples()});
-                assertThat(previous).as("one final per hive and hour").isNull();
-            }
-            assertThat(finals.keySet()).isEqualTo(expected.keySet());
-        });
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> {
+                    finals.clear();
+                    for (HourlyActivity h : readHourly()) {
+                        long[] previous = finals.put(
+                                h.getHiveId() + " " + h.getWindowStart(),
+                                new long[] {h.getEntries(), h.getExits(), h.getSamples()});
+                        assertThat(previous).as("one final per hive and hour").isNull();
+                    }
+                    assertThat(finals.keySet()).isEqualTo(expected.keySet());
+                });
         expected.forEach((key, sums) -> assertThat(finals.get(key)).as(key).containsExactly(sums));
         assertThat(expected).hasSize(5 + 5 + 3); // the interval ending 12:00 counts in hour 12 for a and b
 
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
-                expected.forEach((key, sums) -> {
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> expected.forEach((key, sums) -> {
                     String[] parts = key.split(" ");
                     Instant hour = Instant.parse(parts[1]);
-                    Row row = session.execute("SELECT bees_in, bees_out, samples FROM " + KEYSPACE
-                            + ".hive_activity WHERE hive_id = ? AND day = ? AND hour = ?", parts[0],
-                            LocalDate.ofInstant(hour, ZoneOffset.UTC), hour.atOffset(ZoneOffset.UTC).getHour()).one();
+                    Row row = session.execute(
+                                    "SELECT bees_in, bees_out, samples FROM " + KEYSPACE
+                                            + ".hive_activity WHERE hive_id = ? AND day = ? AND hour = ?",
+                                    parts[0],
+                                    LocalDate.ofInstant(hour, ZoneOffset.UTC),
+                                    hour.atOffset(ZoneOffset.UTC).getHour())
+                            .one();
                     assertThat(row).as(key).isNotNull();
                     assertThat(new long[] {row.getLong("bees_in"), row.getLong("bees_out"), row.getInt("samples")})
-                            .as(key).containsExactly(sums);
+                            .as(key)
+                            .containsExactly(sums);
                 }));
 
         // now that hive a's hours have closed: a sample for one of them is late, one from 2001 is too old
@@ -185,18 +245,39 @@ class ImportCountsIT {
                 2021-07-15 09:30:00,5,6
                 2001-05-01 12:00:00,1,1
                 """);
-        int staleExit = run("import-counts", "--file", stale.toString(), "--time-column", "ended", "--hive-id", "a",
-                "--in-column", "in", "--out-column", "out", "--interval-seconds", "300", "--await", "--strict");
+        int staleExit = run(
+                "import-counts",
+                "--file",
+                stale.toString(),
+                "--time-column",
+                "ended",
+                "--hive-id",
+                "a",
+                "--in-column",
+                "in",
+                "--out-column",
+                "out",
+                "--interval-seconds",
+                "300",
+                "--await",
+                "--strict");
 
         assertThat(staleExit).isEqualTo(3);
-        assertThat(out.toString()).contains("stale.csv: the topology consumed all 2 samples: 0 summed, 1 late (on"
-                + " import-counts-it.topic.activity.late), 1 rejected (on import-counts-it.topic.dead.letter)");
-        assertThat(err.toString()).contains("stale.csv: late: line 2: LATE, hive a interval ending"
-                + " 2021-07-15T09:30:00Z (5 in, 6 out): its hour 2021-07-15T09:00:00Z had closed",
-                "stale.csv: rejected: line 3: EXPIRED_TIMESTAMP, hive a interval ending 2001-05-01T12:00:00Z",
-                "1 of the samples are older than the maximum age", "Import all the history of a data set in one run");
-        Row hour9 = session.execute("SELECT bees_in FROM " + KEYSPACE + ".hive_activity WHERE hive_id = 'a' AND"
-                + " day = ? AND hour = 9", LocalDate.of(2021, 7, 15)).one();
+        assertThat(out.toString())
+                .contains("stale.csv: the topology consumed all 2 samples: 0 summed, 1 late (on"
+                        + " import-counts-it.topic.activity.late), 1 rejected (on import-counts-it.topic.dead.letter)");
+        assertThat(err.toString())
+                .contains(
+                        "stale.csv: late: line 2: LATE, hive a interval ending"
+                                + " 2021-07-15T09:30:00Z (5 in, 6 out): its hour 2021-07-15T09:00:00Z had closed",
+                        "stale.csv: rejected: line 3: EXPIRED_TIMESTAMP, hive a interval ending 2001-05-01T12:00:00Z",
+                        "1 of the samples are older than the maximum age",
+                        "Import all the history of a data set in one run");
+        Row hour9 = session.execute(
+                        "SELECT bees_in FROM " + KEYSPACE + ".hive_activity WHERE hive_id = 'a' AND"
+                                + " day = ? AND hour = 9",
+                        LocalDate.of(2021, 7, 15))
+                .one();
         assertThat(hour9.getLong("bees_in")).isEqualTo(expected.get("a " + Instant.parse("2021-07-15T09:00:00Z"))[0]);
 
         replayIntoATopologyOfItsOwn();
@@ -213,8 +294,12 @@ class ImportCountsIT {
         Path state = Path.of("target", "import-counts-replay-it-state").toAbsolutePath();
         io.apiary.ingest.devstack.StackFiles.deleteRecursively(state);
         replaySettings.put(IngestConfig.TOPOLOGY_STATE_DIR, state.toString());
-        for (String topic : List.of(IngestConfig.TOPIC_TELEMETRY, IngestConfig.TOPIC_ENTRANCE_COUNTS,
-                IngestConfig.TOPIC_ACTIVITY_LATE, IngestConfig.TOPIC_WEATHER, IngestConfig.TOPIC_ALERTS)) {
+        for (String topic : List.of(
+                IngestConfig.TOPIC_TELEMETRY,
+                IngestConfig.TOPIC_ENTRANCE_COUNTS,
+                IngestConfig.TOPIC_ACTIVITY_LATE,
+                IngestConfig.TOPIC_WEATHER,
+                IngestConfig.TOPIC_ALERTS)) {
             replaySettings.put(topic, "import-counts-replay-it." + topic);
         }
         IngestConfig replay = io.apiary.ingest.config.ConfigLoader.load(null, Map.of(), replaySettings);
@@ -224,34 +309,63 @@ class ImportCountsIT {
         StringBuilder day = new StringBuilder("ended,in,out\n");
         long[] hour10 = new long[3];
         for (int i = 1; i <= 12; i++) {
-            day.append("2021-07-14 10:").append(String.format("%02d", i * 5 % 60)).append(":00,")
-                    .append(i).append(',').append(2 * i).append('\n');
+            day.append("2021-07-14 10:")
+                    .append(String.format("%02d", i * 5 % 60))
+                    .append(":00,")
+                    .append(i)
+                    .append(',')
+                    .append(2 * i)
+                    .append('\n');
             if (i < 12) {
                 hour10[0] += i;
                 hour10[1] += 2 * i;
                 hour10[2]++;
             }
         }
-        Path history = Files.writeString(dir.resolve("history.csv"), day.toString().replace("10:00:00,12,", "11:00:00,12,"));
+        Path history =
+                Files.writeString(dir.resolve("history.csv"), day.toString().replace("10:00:00,12,", "11:00:00,12,"));
         out.getBuffer().setLength(0);
         try (Pipeline replayTopology = Pipeline.start(replay, true, false, new SimpleMeterRegistry())) {
-            int exit = runWith(replayArgs, "import-counts", "--file", history.toString(), "--time-column", "ended",
-                    "--hive-id", "a", "--in-column", "in", "--out-column", "out", "--interval-seconds", "300",
-                    "--await", "--strict");
+            int exit = runWith(
+                    replayArgs,
+                    "import-counts",
+                    "--file",
+                    history.toString(),
+                    "--time-column",
+                    "ended",
+                    "--hive-id",
+                    "a",
+                    "--in-column",
+                    "in",
+                    "--out-column",
+                    "out",
+                    "--interval-seconds",
+                    "300",
+                    "--await",
+                    "--strict");
             assertThat(exit).as(err.toString()).isZero();
             assertThat(out.toString()).contains("history.csv: the topology consumed all 12 samples: 12 summed, 0 late");
-            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-                Row row = session.execute("SELECT bees_in, bees_out, samples FROM " + KEYSPACE + ".hive_activity"
-                        + " WHERE hive_id = 'a' AND day = ? AND hour = 10", LocalDate.of(2021, 7, 14)).one();
-                assertThat(row).isNotNull();
-                assertThat(new long[] {row.getLong("bees_in"), row.getLong("bees_out"), row.getInt("samples")})
-                        .containsExactly(hour10);
-                Row next = session.execute("SELECT bees_in, bees_out, samples FROM " + KEYSPACE + ".hive_activity"
-                        + " WHERE hive_id = 'a' AND day = ? AND hour = 11", LocalDate.of(2021, 7, 14)).one();
-                assertThat(next).isNotNull();
-                assertThat(new long[] {next.getLong("bees_in"), next.getLong("bees_out"), next.getInt("samples")})
-                        .containsExactly(12, 24, 1);
-            });
+            await().atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .untilAsserted(() -> {
+                        Row row = session.execute(
+                                        "SELECT bees_in, bees_out, samples FROM " + KEYSPACE + ".hive_activity"
+                                                + " WHERE hive_id = 'a' AND day = ? AND hour = 10",
+                                        LocalDate.of(2021, 7, 14))
+                                .one();
+                        assertThat(row).isNotNull();
+                        assertThat(new long[] {row.getLong("bees_in"), row.getLong("bees_out"), row.getInt("samples")})
+                                .containsExactly(hour10);
+                        Row next = session.execute(
+                                        "SELECT bees_in, bees_out, samples FROM " + KEYSPACE + ".hive_activity"
+                                                + " WHERE hive_id = 'a' AND day = ? AND hour = 11",
+                                        LocalDate.of(2021, 7, 14))
+                                .one();
+                        assertThat(next).isNotNull();
+                        assertThat(new long[] {next.getLong("bees_in"), next.getLong("bees_out"), next.getInt("samples")
+                                })
+                                .containsExactly(12, 24, 1);
+                    });
         }
     }
 
@@ -262,13 +376,15 @@ class ImportCountsIT {
     private static List<HourlyActivity> readHourly() {
         Map<String, Object> consumerSettings = new HashMap<>(config.kafkaClientSettings());
         consumerSettings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        io.apiary.ingest.serde.AvroWireSerde<HourlyActivity> serde = config.wireFormat().serde(HourlyActivity.class, false);
+        io.apiary.ingest.serde.AvroWireSerde<HourlyActivity> serde =
+                config.wireFormat().serde(HourlyActivity.class, false);
         List<HourlyActivity> all = new ArrayList<>();
         String topic = config.topics().hourlyActivity();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerSettings,
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(consumerSettings, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);

@@ -6,7 +6,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -16,8 +15,16 @@ class ImportCsvCommandTest {
     private final StringWriter err = new StringWriter();
 
     private int importCsv(String... sensors) {
-        List<String> args = new ArrayList<>(List.of("import-csv", "--file", "no-such-file.csv", "--time-column", "t",
-                "--hive-column", "h", "--set", "kafka.bootstrap.servers=127.0.0.1:1"));
+        List<String> args = new ArrayList<>(List.of(
+                "import-csv",
+                "--file",
+                "no-such-file.csv",
+                "--time-column",
+                "t",
+                "--hive-column",
+                "h",
+                "--set",
+                "kafka.bootstrap.servers=127.0.0.1:1"));
         for (String sensor : sensors) {
             args.addAll(List.of("--sensor", sensor));
         }
@@ -34,28 +41,42 @@ class ImportCsvCommandTest {
     @Test
     void should_exit_2_for_an_invalid_explicit_sensor_id() {
         assertThat(importCsv("t=TEMPERATURE:degC:in side")).isEqualTo(2);
-        assertThat(err.toString()).contains("Sensor column 't=TEMPERATURE:degC:in side': the sensor id 'in side' has"
-                + " the character U+0020 at position 3");
+        assertThat(err.toString())
+                .contains("Sensor column 't=TEMPERATURE:degC:in side': the sensor id 'in side' has"
+                        + " the character U+0020 at position 3");
     }
 
     @Test
     void should_exit_2_for_two_columns_of_one_series_naming_both() {
-        assertThat(importCsv("Temp (in)=TEMPERATURE:degC", "Temp in=TEMPERATURE:degC")).isEqualTo(2);
-        assertThat(err.toString()).contains("Sensor columns 'Temp (in)' and 'Temp in' would both be TEMPERATURE"
-                + " sensor 'Temp_in'", "'Temp in=TEMPERATURE:degC:SENSOR_ID'");
+        assertThat(importCsv("Temp (in)=TEMPERATURE:degC", "Temp in=TEMPERATURE:degC"))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains(
+                        "Sensor columns 'Temp (in)' and 'Temp in' would both be TEMPERATURE" + " sensor 'Temp_in'",
+                        "'Temp in=TEMPERATURE:degC:SENSOR_ID'");
     }
 
     @Test
     void should_exit_2_for_a_column_name_that_gives_no_id_when_one_is_needed() {
         assertThat(importCsv("°=TEMPERATURE:degC", "t2=TEMPERATURE:degC")).isEqualTo(2);
-        assertThat(err.toString()).contains("Sensor column '°': 2 columns hold TEMPERATURE",
-                "'°=TEMPERATURE:degC:SENSOR_ID'");
+        assertThat(err.toString())
+                .contains("Sensor column '°': 2 columns hold TEMPERATURE", "'°=TEMPERATURE:degC:SENSOR_ID'");
     }
 
     @Test
     void should_exit_2_for_a_negative_duplicate_check_limit() {
-        List<String> args = List.of("import-csv", "--file", "x.csv", "--time-column", "t", "--hive-column", "h",
-                "--sensor", "t=TEMPERATURE:degC", "--duplicate-check-limit", "-1");
+        List<String> args = List.of(
+                "import-csv",
+                "--file",
+                "x.csv",
+                "--time-column",
+                "t",
+                "--hive-column",
+                "h",
+                "--sensor",
+                "t=TEMPERATURE:degC",
+                "--duplicate-check-limit",
+                "-1");
         CommandLine cli = IngestApp.commandLine();
         cli.setErr(new PrintWriter(err, true));
 
@@ -64,8 +85,16 @@ class ImportCsvCommandTest {
     }
 
     private int run(String... extra) {
-        List<String> args = new ArrayList<>(List.of("import-csv", "--file", "no-such-file.csv", "--time-column", "t",
-                "--sensor", "t=TEMPERATURE:degC", "--set", "kafka.bootstrap.servers=127.0.0.1:1"));
+        List<String> args = new ArrayList<>(List.of(
+                "import-csv",
+                "--file",
+                "no-such-file.csv",
+                "--time-column",
+                "t",
+                "--sensor",
+                "t=TEMPERATURE:degC",
+                "--set",
+                "kafka.bootstrap.servers=127.0.0.1:1"));
         args.addAll(List.of(extra));
         return execute(args);
     }
@@ -97,13 +126,15 @@ class ImportCsvCommandTest {
                 .isEqualTo(2);
         assertThat(err.toString()).contains("--time-start: ");
         err.getBuffer().setLength(0);
-        assertThat(run("--hive-id", "h", "--time-start", "2021-06-01T00:00:00Z")).isEqualTo(2);
+        assertThat(run("--hive-id", "h", "--time-start", "2021-06-01T00:00:00Z"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("--time-start is for the elapsed-* time formats only");
     }
 
     @Test
     void should_exit_2_for_a_unit_of_another_quantity() {
         assertThat(importCsv("w=WEIGHT:V")).isEqualTo(2);
-        assertThat(err.toString()).contains("the pipeline takes WEIGHT in kg, and 'V' is not a unit of the same quantity");
+        assertThat(err.toString())
+                .contains("the pipeline takes WEIGHT in kg, and 'V' is not a unit of the same quantity");
     }
 }

@@ -3,13 +3,12 @@ package io.apiary.ingest.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiary.ingest.read.TimeRange;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-
-import io.apiary.ingest.read.TimeRange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -33,46 +32,82 @@ class QueryCommandTest {
 
     @Test
     void should_exit_2_for_a_malformed_or_reversed_range() {
-        assertThat(run("query", "telemetry", "--hive", "h", "--from", "yesterday", "--to", "2021-07-15",
-                "--set", NOWHERE)).isEqualTo(2);
-        assertThat(run("query", "telemetry", "--hive", "h", "--from", "2021-07-16", "--to", "2021-07-15T00:00Z",
-                "--set", NOWHERE)).isEqualTo(2);
-        assertThat(err.toString()).contains("--from 'yesterday' is not a time", "--to 2021-07-15T00:00Z "
-                + "(2021-07-15T00:00:00Z) must be after --from 2021-07-16 (2021-07-16T00:00:00Z)");
+        assertThat(run(
+                        "query",
+                        "telemetry",
+                        "--hive",
+                        "h",
+                        "--from",
+                        "yesterday",
+                        "--to",
+                        "2021-07-15",
+                        "--set",
+                        NOWHERE))
+                .isEqualTo(2);
+        assertThat(run(
+                        "query",
+                        "telemetry",
+                        "--hive",
+                        "h",
+                        "--from",
+                        "2021-07-16",
+                        "--to",
+                        "2021-07-15T00:00Z",
+                        "--set",
+                        NOWHERE))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains(
+                        "--from 'yesterday' is not a time",
+                        "--to 2021-07-15T00:00Z "
+                                + "(2021-07-15T00:00:00Z) must be after --from 2021-07-16 (2021-07-16T00:00:00Z)");
     }
 
     @Test
     void should_exit_2_naming_the_accepted_values_for_a_bad_sensor_format_order_or_limit() {
         String[] range = {"--from", "2021-07-15", "--to", "2021-07-15", "--set", NOWHERE};
-        assertThat(run(concat(new String[] {"query", "telemetry", "--hive", "h", "--sensor", "TEMPERATURE,NOISE"},
-                range))).isEqualTo(2);
+        assertThat(run(concat(
+                        new String[] {"query", "telemetry", "--hive", "h", "--sensor", "TEMPERATURE,NOISE"}, range)))
+                .isEqualTo(2);
         assertThat(run(concat(new String[] {"query", "activity", "--hive", "h", "--format", "xml"}, range)))
                 .isEqualTo(2);
         assertThat(run(concat(new String[] {"query", "weather", "--station", "s", "--order", "up"}, range)))
                 .isEqualTo(2);
-        assertThat(run(concat(new String[] {"query", "alerts", "--agent", "a", "--limit", "0"}, range))).isEqualTo(2);
-        assertThat(err.toString()).contains("--sensor NOISE is not a sensor type: use one of", "TEMPERATURE",
-                "table, csv, json", "use 'asc' or 'desc'", "--limit must be at least 1");
+        assertThat(run(concat(new String[] {"query", "alerts", "--agent", "a", "--limit", "0"}, range)))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains(
+                        "--sensor NOISE is not a sensor type: use one of",
+                        "TEMPERATURE",
+                        "table, csv, json",
+                        "use 'asc' or 'desc'",
+                        "--limit must be at least 1");
     }
 
     @Test
     void should_exit_2_before_connecting_naming_what_is_wrong_with_a_sensor_id() {
         String[] range = {"--from", "2021-07-15", "--to", "2021-07-15", "--set", NOWHERE};
 
-        assertThat(run(concat(new String[] {"query", "telemetry", "--hive", "h", "--sensor",
-                "HUMIDITY,TEMPERATURE:in/side"}, range))).isEqualTo(2);
+        assertThat(run(concat(
+                        new String[] {"query", "telemetry", "--hive", "h", "--sensor", "HUMIDITY,TEMPERATURE:in/side"},
+                        range)))
+                .isEqualTo(2);
         assertThat(run(concat(new String[] {"query", "telemetry", "--hive", "h", "--sensor", "TEMPERATURE:"}, range)))
                 .isEqualTo(2);
         for (String empty : new String[] {",", "TEMPERATURE,", "TEMPERATURE,,HUMIDITY", " "}) {
             assertThat(run(concat(new String[] {"query", "telemetry", "--hive", "h", "--sensor", empty}, range)))
-                    .as(empty).isEqualTo(2);
+                    .as(empty)
+                    .isEqualTo(2);
         }
         assertThat(run(concat(new String[] {"query", "telemetry", "--hive", "h", "--sensor", ":x"}, range)))
                 .isEqualTo(2);
-        assertThat(run(concat(new String[] {"query", "telemetry", "--hive", "h", "--sensor",
-                "WEIGHT:" + "x".repeat(65)}, range))).isEqualTo(2);
-        assertThat(err.toString()).contains("--sensor TEMPERATURE:in/side: the sensor id has the character '/' at "
-                + "position 3; only ASCII letters, digits, '_', '-' and '.' are accepted")
+        assertThat(run(concat(
+                        new String[] {"query", "telemetry", "--hive", "h", "--sensor", "WEIGHT:" + "x".repeat(65)},
+                        range)))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains("--sensor TEMPERATURE:in/side: the sensor id has the character '/' at "
+                        + "position 3; only ASCII letters, digits, '_', '-' and '.' are accepted")
                 .contains("--sensor TEMPERATURE:: the sensor id is empty")
                 .contains("--sensor 'TEMPERATURE,': an empty selector; expected TYPE[:SENSOR_ID], comma-separated")
                 .contains("--sensor ':x': the sensor type is missing")
@@ -83,19 +118,45 @@ class QueryCommandTest {
     @Test
     void should_exit_2_before_connecting_for_a_page_token_of_the_format_before_sensor_ids() {
         // A token printed by the version that read hive_telemetry (format 1).
-        assertThat(run("query", "telemetry", "--hive", "3627", "--from", "2021-07-15", "--to", "2021-07-16",
-                "--order", "desc", "--page-token", "MQpoaXZlX3RlbGVtZXRyeQpERVNDCjE2MjY0Nzc0NDQwMDAKVEVNUEVSQVRVUkU",
-                "--set", NOWHERE)).isEqualTo(2);
-        assertThat(err.toString()).contains("is a page token of an earlier version of ingest-app (format 1, before "
-                + "sensor ids)").contains("run the query again without --page-token").doesNotContain("no Cassandra node");
+        assertThat(run(
+                        "query",
+                        "telemetry",
+                        "--hive",
+                        "3627",
+                        "--from",
+                        "2021-07-15",
+                        "--to",
+                        "2021-07-16",
+                        "--order",
+                        "desc",
+                        "--page-token",
+                        "MQpoaXZlX3RlbGVtZXRyeQpERVNDCjE2MjY0Nzc0NDQwMDAKVEVNUEVSQVRVUkU",
+                        "--set",
+                        NOWHERE))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains("is a page token of an earlier version of ingest-app (format 1, before " + "sensor ids)")
+                .contains("run the query again without --page-token")
+                .doesNotContain("no Cassandra node");
     }
 
     @Test
     void should_exit_2_for_a_blank_hive_or_a_bad_reading_cap_in_the_report() {
         assertThat(run("report", "--hive", " ", "--from", "2021-07-15", "--to", "2021-07-15", "--set", NOWHERE))
                 .isEqualTo(2);
-        assertThat(run("report", "--hive", "h", "--from", "2021-07-15", "--to", "2021-07-15", "--max-readings", "0",
-                "--set", NOWHERE)).isEqualTo(2);
+        assertThat(run(
+                        "report",
+                        "--hive",
+                        "h",
+                        "--from",
+                        "2021-07-15",
+                        "--to",
+                        "2021-07-15",
+                        "--max-readings",
+                        "0",
+                        "--set",
+                        NOWHERE))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("--hive must not be blank", "--max-readings must be at least 1");
     }
 
@@ -104,10 +165,10 @@ class QueryCommandTest {
         TimeRange day = TimeArgument.range("2021-01-31", "2021-01-31");
         TimeRange hours = TimeArgument.range("2021-01-31T23:00", "2021-02-01T01:30:00+01:00");
 
-        assertThat(day).isEqualTo(new TimeRange(Instant.parse("2021-01-31T00:00:00Z"),
-                Instant.parse("2021-02-01T00:00:00Z")));
-        assertThat(hours).isEqualTo(new TimeRange(Instant.parse("2021-01-31T23:00:00Z"),
-                Instant.parse("2021-02-01T00:30:00Z")));
+        assertThat(day)
+                .isEqualTo(new TimeRange(Instant.parse("2021-01-31T00:00:00Z"), Instant.parse("2021-02-01T00:00:00Z")));
+        assertThat(hours)
+                .isEqualTo(new TimeRange(Instant.parse("2021-01-31T23:00:00Z"), Instant.parse("2021-02-01T00:30:00Z")));
     }
 
     @Test
@@ -128,27 +189,75 @@ class QueryCommandTest {
             throws Exception {
         Path file = Files.writeString(dir.resolve("plain.txt"), "x");
 
-        assertThat(run("report", "--hive", "h", "--from", "2021-07-15", "--to", "2021-07-15", "-o", dir.toString(),
-                "--set", NOWHERE)).isEqualTo(2);
-        assertThat(run("report", "--hive", "h", "--from", "2021-07-15", "--to", "2021-07-15", "-o",
-                file.resolve("sub.html").toString(), "--set", NOWHERE)).isEqualTo(2);
+        assertThat(run(
+                        "report",
+                        "--hive",
+                        "h",
+                        "--from",
+                        "2021-07-15",
+                        "--to",
+                        "2021-07-15",
+                        "-o",
+                        dir.toString(),
+                        "--set",
+                        NOWHERE))
+                .isEqualTo(2);
+        assertThat(run(
+                        "report",
+                        "--hive",
+                        "h",
+                        "--from",
+                        "2021-07-15",
+                        "--to",
+                        "2021-07-15",
+                        "-o",
+                        file.resolve("sub.html").toString(),
+                        "--set",
+                        NOWHERE))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("exists and is not a regular file", "plain.txt is not a folder");
         assertThat(io.apiary.ingest.report.HiveReportFile.checkTarget(file)).isEqualTo(file.toRealPath());
     }
 
     @Test
     void should_exit_2_before_connecting_for_a_page_token_that_is_not_one() {
-        assertThat(run("query", "telemetry", "--hive", "h", "--from", "2021-07-15", "--to", "2021-07-15",
-                "--page-token", "!!!", "--set", NOWHERE)).isEqualTo(2);
+        assertThat(run(
+                        "query",
+                        "telemetry",
+                        "--hive",
+                        "h",
+                        "--from",
+                        "2021-07-15",
+                        "--to",
+                        "2021-07-15",
+                        "--page-token",
+                        "!!!",
+                        "--set",
+                        NOWHERE))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("'!!!' is not a page token");
     }
 
     @Test
     void should_exit_1_saying_where_it_looked_and_how_to_point_it_elsewhere_when_cassandra_is_unreachable() {
-        assertThat(run("query", "activity", "--hive", "h", "--from", "2021-07-15", "--to", "2021-07-15",
-                "--set", NOWHERE)).isEqualTo(1);
-        assertThat(err.toString()).startsWith("error: no Cassandra node accepted a connection: ").contains("127.0.0.1").contains(":1,")
-                .contains("cassandra.contact.points").contains("--config");
+        assertThat(run(
+                        "query",
+                        "activity",
+                        "--hive",
+                        "h",
+                        "--from",
+                        "2021-07-15",
+                        "--to",
+                        "2021-07-15",
+                        "--set",
+                        NOWHERE))
+                .isEqualTo(1);
+        assertThat(err.toString())
+                .startsWith("error: no Cassandra node accepted a connection: ")
+                .contains("127.0.0.1")
+                .contains(":1,")
+                .contains("cassandra.contact.points")
+                .contains("--config");
     }
 
     private static String[] concat(String[] a, String[] b) {

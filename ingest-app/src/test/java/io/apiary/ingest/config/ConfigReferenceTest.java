@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -63,21 +62,28 @@ class ConfigReferenceTest {
     @Test
     void should_print_the_whole_sample_and_reference_from_the_command_line() throws Exception {
         for (String what : new String[] {"sample", "reference"}) {
-            Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), io.apiary.ingest.cli.IngestApp.class.getName(),
-                    "config", what).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Process process = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "java")
+                                    .toString(),
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            io.apiary.ingest.cli.IngestApp.class.getName(),
+                            "config",
+                            what)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             String printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 
             assertThat(process.waitFor()).isZero();
-            assertThat(printed).isEqualTo("sample".equals(what) ? ConfigReference.sampleProperties()
-                    : ConfigReference.markdown());
+            assertThat(printed)
+                    .isEqualTo("sample".equals(what) ? ConfigReference.sampleProperties() : ConfigReference.markdown());
         }
     }
 
     @Test
     void should_refuse_a_write_buffer_ratio_that_is_not_a_number() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new IngestConfig(
-                        Map.of(OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO, "NaN")))
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> new IngestConfig(Map.of(OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO, "NaN")))
                 .isInstanceOf(org.apache.kafka.common.config.ConfigException.class)
                 .hasMessageContaining(OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO);
     }
@@ -85,13 +91,13 @@ class ConfigReferenceTest {
     @Test
     void should_refuse_hot_partition_shares_that_are_not_above_0_and_at_most_1() {
         for (String bad : new String[] {"NaN", "0", "1.5", "-0.1"}) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> new IngestConfig(
-                            Map.of(HotPartitionOptions.SINK_HOT_PARTITION_SHARE, bad)))
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> new IngestConfig(Map.of(HotPartitionOptions.SINK_HOT_PARTITION_SHARE, bad)))
                     .isInstanceOf(org.apache.kafka.common.config.ConfigException.class)
                     .hasMessageContaining(HotPartitionOptions.SINK_HOT_PARTITION_SHARE);
         }
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new IngestConfig(
-                        Map.of(HotPartitionOptions.SINK_HOT_NODE_SKEW, "NaN")))
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> new IngestConfig(Map.of(HotPartitionOptions.SINK_HOT_NODE_SKEW, "NaN")))
                 .isInstanceOf(org.apache.kafka.common.config.ConfigException.class);
     }
 

@@ -3,9 +3,8 @@ package io.apiary.ingest.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.Map;
-
 import io.apiary.ingest.serde.WireFormat;
+import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
@@ -15,16 +14,21 @@ class RegistryOptionsTest {
     @Test
     void registry_framing_is_the_default_and_needs_a_url_naming_the_way_out() {
         IngestConfig config = new IngestConfig(Map.of());
-        assertThatThrownBy(config::wireFormat).isInstanceOf(ConfigException.class)
-                .hasMessageContaining(RegistryOptions.REGISTRY_URL).hasMessageContaining("wire.format.write=single-object");
+        assertThatThrownBy(config::wireFormat)
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(RegistryOptions.REGISTRY_URL)
+                .hasMessageContaining("wire.format.write=single-object");
         // Names alone need no registry settings.
         assertThat(config.topics().telemetry()).isEqualTo("hive.telemetry.v1");
     }
 
     @Test
     void builds_the_format_asked_for_once_per_configuration() {
-        IngestConfig config = new IngestConfig(Map.of(RegistryOptions.REGISTRY_URL, "http://127.0.0.1:8081/, http://b:1",
-                RegistryOptions.WIRE_FORMAT_READ_SINGLE_OBJECT, "false"));
+        IngestConfig config = new IngestConfig(Map.of(
+                RegistryOptions.REGISTRY_URL,
+                "http://127.0.0.1:8081/, http://b:1",
+                RegistryOptions.WIRE_FORMAT_READ_SINGLE_OBJECT,
+                "false"));
         WireFormat format = config.wireFormat();
         assertThat(format.write()).isEqualTo(WireFormat.Framing.REGISTRY);
         assertThat(format.acceptSingleObject()).isFalse();
@@ -40,8 +44,10 @@ class RegistryOptionsTest {
 
     @Test
     void refuses_credentials_in_the_url_without_repeating_them() {
-        assertThatThrownBy(() -> new IngestConfig(Map.of(RegistryOptions.REGISTRY_URL, "http://u:urlSECRET@127.0.0.1:1/x")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("must not hold credentials")
+        assertThatThrownBy(() ->
+                        new IngestConfig(Map.of(RegistryOptions.REGISTRY_URL, "http://u:urlSECRET@127.0.0.1:1/x")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("must not hold credentials")
                 .hasMessageNotContaining("urlSECRET");
         assertThat(new IngestConfig(Map.of(RegistryOptions.REGISTRY_URL, "http://127.0.0.1:1/a@b")).wireFormat())
                 .isNotNull(); // an @ in the path is no credential
@@ -50,19 +56,37 @@ class RegistryOptionsTest {
     @Test
     void refuses_bad_urls_and_authentication_without_printing_secrets() {
         assertThatThrownBy(() -> new IngestConfig(Map.of(RegistryOptions.REGISTRY_URL, "ftp://x")).wireFormat())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("http or https");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("http or https");
         assertThatThrownBy(() -> new IngestConfig(Map.of(RegistryOptions.REGISTRY_URL, "127.0.0.1:8081")).wireFormat())
                 .isInstanceOf(ConfigException.class);
-        assertThatThrownBy(() -> new IngestConfig(Map.of(RegistryOptions.REGISTRY_URL, "http://a:1",
-                RegistryOptions.REGISTRY_BASIC_AUTH_USER_INFO, "nocolonSECRET")).wireFormat())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("user:password")
+        assertThatThrownBy(() -> new IngestConfig(Map.of(
+                                RegistryOptions.REGISTRY_URL,
+                                "http://a:1",
+                                RegistryOptions.REGISTRY_BASIC_AUTH_USER_INFO,
+                                "nocolonSECRET"))
+                        .wireFormat())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("user:password")
                 .hasMessageNotContaining("nocolonSECRET");
-        assertThatThrownBy(() -> new IngestConfig(Map.of(RegistryOptions.REGISTRY_URL, "http://a:1",
-                RegistryOptions.REGISTRY_BASIC_AUTH_USER_INFO, "u:p", RegistryOptions.REGISTRY_BEARER_AUTH_TOKEN, "t"))
-                .wireFormat()).isInstanceOf(ConfigException.class).hasMessageContaining("not both");
-        assertThatThrownBy(() -> new IngestConfig(Map.of(RegistryOptions.REGISTRY_URL, "https://a:1",
-                RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PATH, "/no/such/store.p12")).wireFormat())
-                .isInstanceOf(ConfigException.class).hasMessageContaining(RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PATH);
+        assertThatThrownBy(() -> new IngestConfig(Map.of(
+                                RegistryOptions.REGISTRY_URL,
+                                "http://a:1",
+                                RegistryOptions.REGISTRY_BASIC_AUTH_USER_INFO,
+                                "u:p",
+                                RegistryOptions.REGISTRY_BEARER_AUTH_TOKEN,
+                                "t"))
+                        .wireFormat())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("not both");
+        assertThatThrownBy(() -> new IngestConfig(Map.of(
+                                RegistryOptions.REGISTRY_URL,
+                                "https://a:1",
+                                RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PATH,
+                                "/no/such/store.p12"))
+                        .wireFormat())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PATH);
         assertThatThrownBy(() -> new IngestConfig(Map.of(RegistryOptions.WIRE_FORMAT_WRITE, "json")))
                 .isInstanceOf(ConfigException.class);
     }

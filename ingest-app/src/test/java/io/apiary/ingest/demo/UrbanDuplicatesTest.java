@@ -2,6 +2,12 @@ package io.apiary.ingest.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.gateway.CsvReadingParser;
+import io.apiary.ingest.gateway.DuplicateReadings;
+import io.apiary.ingest.gateway.ReadingTimeParser;
+import io.apiary.ingest.gateway.SensorColumnSpec;
+import io.apiary.ingest.gateway.SensorMapping;
+import io.apiary.schema.TelemetryReading;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
@@ -9,13 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.apiary.ingest.gateway.CsvReadingParser;
-import io.apiary.ingest.gateway.DuplicateReadings;
-import io.apiary.ingest.gateway.ReadingTimeParser;
-import io.apiary.ingest.gateway.SensorColumnSpec;
-import io.apiary.ingest.gateway.SensorMapping;
-import io.apiary.schema.TelemetryReading;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,25 +26,33 @@ class UrbanDuplicatesTest {
 
     @Test
     void should_find_the_exact_duplicates_and_conflicts_of_the_bundled_file() throws IOException {
-        CsvReadingParser parser = new CsvReadingParser("Date", new ReadingTimeParser("yyyy-MM-dd HH:mm:ss[XXX]",
-                ZoneOffset.UTC), "Tag number", SensorMapping.resolve(List.of(
+        CsvReadingParser parser = new CsvReadingParser(
+                "Date",
+                new ReadingTimeParser("yyyy-MM-dd HH:mm:ss[XXX]", ZoneOffset.UTC),
+                "Tag number",
+                SensorMapping.resolve(List.of(
                         SensorColumnSpec.parse("temperature=TEMPERATURE:degC"),
-                        SensorColumnSpec.parse("humidity=HUMIDITY:%RH"))), UrbanDataset.GATEWAY_ID, ',');
+                        SensorColumnSpec.parse("humidity=HUMIDITY:%RH"))),
+                UrbanDataset.GATEWAY_ID,
+                ',');
         DuplicateReadings duplicates = new DuplicateReadings(DuplicateReadings.DEFAULT_LIMIT);
         List<TelemetryReading> readings = new ArrayList<>();
         List<String> conflicts = new ArrayList<>();
         List<CsvReadingParser.Problem> problems = new ArrayList<>();
 
         CsvReadingParser.Totals totals;
-        try (Reader in = new InputStreamReader(UrbanDataset.class.getResourceAsStream(UrbanDataset.RESOURCE),
-                StandardCharsets.UTF_8)) {
-            totals = parser.parseWithLines(in, (reading, line) -> {
-                readings.add(reading);
-                DuplicateReadings.Conflict conflict = duplicates.offer(reading, line);
-                if (conflict != null) {
-                    conflicts.add(conflict.toString());
-                }
-            }, problems::add);
+        try (Reader in = new InputStreamReader(
+                UrbanDataset.class.getResourceAsStream(UrbanDataset.RESOURCE), StandardCharsets.UTF_8)) {
+            totals = parser.parseWithLines(
+                    in,
+                    (reading, line) -> {
+                        readings.add(reading);
+                        DuplicateReadings.Conflict conflict = duplicates.offer(reading, line);
+                        if (conflict != null) {
+                            conflicts.add(conflict.toString());
+                        }
+                    },
+                    problems::add);
         }
 
         assertThat(totals).isEqualTo(new CsvReadingParser.Totals(80_236, 160_472, 0, 0));
@@ -54,11 +61,16 @@ class UrbanDuplicatesTest {
         assertThat(duplicates.conflicts()).isEqualTo(155);
         assertThat(duplicates.held()).isEqualTo(132_194);
         assertThat(duplicates.partial()).isNull();
-        assertThat(conflicts).startsWith("lines 19038 and 19039: hive 3631 TEMPERATURE sensor default at"
-                + " 2021-10-22T01:31:37Z: 30.03 degC and 30.28 degC");
+        assertThat(conflicts)
+                .startsWith("lines 19038 and 19039: hive 3631 TEMPERATURE sensor default at"
+                        + " 2021-10-22T01:31:37Z: 30.03 degC and 30.28 degC");
         UrbanDataset demo = UrbanDataset.load();
         assertThat(readings).isEqualTo(demo.readings());
-        assertThat(demo.distinctReadings()).as("what the demo's summary expects in Cassandra").isEqualTo(132_194);
-        assertThat(demo.conflictingReadings()).as("the demo's summary counts as the importer does").isEqualTo(155);
+        assertThat(demo.distinctReadings())
+                .as("what the demo's summary expects in Cassandra")
+                .isEqualTo(132_194);
+        assertThat(demo.conflictingReadings())
+                .as("the demo's summary counts as the importer does")
+                .isEqualTo(155);
     }
 }

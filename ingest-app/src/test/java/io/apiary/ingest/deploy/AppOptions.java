@@ -1,11 +1,10 @@
 package io.apiary.ingest.deploy;
 
+import io.apiary.ingest.config.IngestConfig;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
-
-import io.apiary.ingest.config.IngestConfig;
 import org.apache.kafka.common.config.ConfigDef;
 
 /**
@@ -16,8 +15,7 @@ final class AppOptions {
     /** Shown by {@link IngestConfig#describe()} for a setting whose value is a secret. */
     private static final String HIDDEN = "[hidden]";
 
-    private AppOptions() {
-    }
+    private AppOptions() {}
 
     /**
      * @param settings option name to value, as a container gets them
@@ -51,7 +49,9 @@ final class AppOptions {
     static Set<String> secrets(Map<String, String> settings) {
         Map<String, String> described = new IngestConfig(settings).describe();
         Set<String> secrets = new TreeSet<>();
-        settings.keySet().stream().filter(option -> HIDDEN.equals(described.get(option))).forEach(secrets::add);
+        settings.keySet().stream()
+                .filter(option -> HIDDEN.equals(described.get(option)))
+                .forEach(secrets::add);
         return secrets;
     }
 }

@@ -14,17 +14,19 @@ final class DeployFolder {
     /** deploy/ seen from the module folder, where Maven runs the tests. */
     static final Path DEPLOY = Path.of("..", "deploy").toAbsolutePath().normalize();
 
-    private DeployFolder() {
-    }
+    private DeployFolder() {}
 
     /** @return every {@code *.yaml} and {@code *.yml} file under deploy/, relative to it, sorted */
     static Stream<String> yamlFiles() {
-        return files().filter(file -> file.toString().matches(".*\\.ya?ml")).map(DEPLOY::relativize).map(Path::toString);
+        return files().filter(file -> file.toString().matches(".*\\.ya?ml"))
+                .map(DEPLOY::relativize)
+                .map(Path::toString);
     }
 
     /** @return every folder under deploy/ with a kustomization file, relative to deploy/, sorted */
     static Stream<String> kustomizations() {
-        return files().filter(DeployFolder::isKustomization).map(file -> DEPLOY.relativize(file.getParent()).toString());
+        return files().filter(DeployFolder::isKustomization)
+                .map(file -> DEPLOY.relativize(file.getParent()).toString());
     }
 
     /**
@@ -50,7 +52,9 @@ final class DeployFolder {
 
     /** @return every regular file under deploy/, sorted */
     static Stream<Path> files() {
-        assertThat(DEPLOY).as("deploy/ beside the module folder (run the tests from ingest-app)").isDirectory();
+        assertThat(DEPLOY)
+                .as("deploy/ beside the module folder (run the tests from ingest-app)")
+                .isDirectory();
         try (Stream<Path> walk = Files.walk(DEPLOY)) {
             return walk.filter(Files::isRegularFile).sorted().toList().stream();
         } catch (IOException e) {

@@ -4,17 +4,6 @@ import static io.apiary.ingest.deploy.DeployFolder.DEPLOY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.math.BigDecimal;
-import java.nio.file.Path;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
-
 import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -31,6 +20,16 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,6 +47,7 @@ class DeployManifestsTest {
     private static final long JVM_OVERHEAD_BYTES = 300L * 1024 * 1024;
     /** Time the kubelet must leave after shutdown.timeout.ms: JVM exit, log flush, signal delivery. */
     private static final long GRACE_MARGIN_MS = 10_000;
+
     private static final Pattern MAX_RAM_PERCENTAGE = Pattern.compile("-XX:MaxRAMPercentage=([0-9.]+)");
     private static final long RUN_AS_USER = 10001;
 
@@ -58,13 +58,21 @@ class DeployManifestsTest {
 
         if (DeployFolder.isKustomization(Path.of(file))) {
             Kustomization kustomization = StrictYaml.kustomization(yaml, "deploy/" + file);
-            assertThat(kustomization.secretGenerator()).as("deploy/%s: secretGenerator would put secret values "
-                    + "in the repository; reference Secrets created apart (deploy/README.md)", file).isNullOrEmpty();
+            assertThat(kustomization.secretGenerator())
+                    .as(
+                            "deploy/%s: secretGenerator would put secret values "
+                                    + "in the repository; reference Secrets created apart (deploy/README.md)",
+                            file)
+                    .isNullOrEmpty();
         } else {
-            assertThat(StrictYaml.kubernetesObjects(yaml, "deploy/" + file)).extracting(HasMetadata::getKind)
-                    .as("deploy/%s: kinds of its objects; a Secret would put its values in the repository (create "
-                            + "Secrets apart: deploy/README.md)", file)
-                    .isNotEmpty().doesNotContain("Secret");
+            assertThat(StrictYaml.kubernetesObjects(yaml, "deploy/" + file))
+                    .extracting(HasMetadata::getKind)
+                    .as(
+                            "deploy/%s: kinds of its objects; a Secret would put its values in the repository (create "
+                                    + "Secrets apart: deploy/README.md)",
+                            file)
+                    .isNotEmpty()
+                    .doesNotContain("Secret");
         }
     }
 
@@ -120,15 +128,23 @@ class DeployManifestsTest {
     void should_use_every_manifest_file_when_building_the_kustomizations() {
         Set<Path> used = new HashSet<>();
         DeployFolder.files().filter(DeployFolder::isKustomization).forEach(file -> {
-            Kustomization kustomization = StrictYaml.kustomization(DeployFolder.read(file), DEPLOY.relativize(file).toString());
-            Stream.concat(Stream.ofNullable(kustomization.resources()).flatMap(List::stream),
-                            Stream.ofNullable(kustomization.patches()).flatMap(List::stream).map(Kustomization.Patch::path))
-                    .filter(Objects::nonNull).map(path -> file.getParent().resolve(path).normalize()).forEach(used::add);
+            Kustomization kustomization = StrictYaml.kustomization(
+                    DeployFolder.read(file), DEPLOY.relativize(file).toString());
+            Stream.concat(
+                            Stream.ofNullable(kustomization.resources()).flatMap(List::stream),
+                            Stream.ofNullable(kustomization.patches())
+                                    .flatMap(List::stream)
+                                    .map(Kustomization.Patch::path))
+                    .filter(Objects::nonNull)
+                    .map(path -> file.getParent().resolve(path).normalize())
+                    .forEach(used::add);
         });
 
-        assertThat(DeployFolder.yamlFiles().map(DEPLOY::resolve)
-                .filter(file -> !DeployFolder.isKustomization(file) && !used.contains(file)))
-                .as("YAML files under deploy/ that no kustomization uses as a resource or patch").isEmpty();
+        assertThat(DeployFolder.yamlFiles()
+                        .map(DEPLOY::resolve)
+                        .filter(file -> !DeployFolder.isKustomization(file) && !used.contains(file)))
+                .as("YAML files under deploy/ that no kustomization uses as a resource or patch")
+                .isEmpty();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -136,28 +152,37 @@ class DeployManifestsTest {
     void should_render_the_topology_the_sink_and_the_jobs_when_built_with_kubectl_kustomize(String dir) {
         RenderedManifests rendered = rendered(dir);
 
-        assertThat(rendered.objects()).extracting(HasMetadata::getKind)
+        assertThat(rendered.objects())
+                .extracting(HasMetadata::getKind)
                 .contains("StatefulSet", "Deployment", "Job", "ConfigMap", "HorizontalPodAutoscaler");
-        assertThat(rendered.all(Secret.class)).extracting(secret -> secret.getMetadata().getName())
-                .as("%s: rendered Secrets (their values would be in the repository)", dir).isEmpty();
+        assertThat(rendered.all(Secret.class))
+                .extracting(secret -> secret.getMetadata().getName())
+                .as("%s: rendered Secrets (their values would be in the repository)", dir)
+                .isEmpty();
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.apiary.ingest.deploy.DeployFolder#kustomizations")
     void should_set_only_options_of_the_application_when_configuring_a_container(String dir) {
-        SoftAssertions.assertSoftly(softly -> rendered(dir).containers().forEach(container -> softly
-                .assertThat(AppOptions.unknown(container.settings()))
-                .as("%s: settings the application does not define (README.md, Configuration)", container.where())
-                .isEmpty()));
+        SoftAssertions.assertSoftly(softly -> rendered(dir)
+                .containers()
+                .forEach(container -> softly.assertThat(AppOptions.unknown(container.settings()))
+                        .as(
+                                "%s: settings the application does not define (README.md, Configuration)",
+                                container.where())
+                        .isEmpty()));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.apiary.ingest.deploy.DeployFolder#kustomizations")
     void should_take_secret_settings_from_secrets_when_configuring_a_container(String dir) {
-        SoftAssertions.assertSoftly(softly -> rendered(dir).containers().forEach(container -> softly
-                .assertThat(container.fromSecrets())
-                .as("%s: secret settings with a literal value; take them from a Secret (secretKeyRef)", container.where())
-                .containsAll(AppOptions.secrets(container.settings()))));
+        SoftAssertions.assertSoftly(softly -> rendered(dir)
+                .containers()
+                .forEach(container -> softly.assertThat(container.fromSecrets())
+                        .as(
+                                "%s: secret settings with a literal value; take them from a Secret (secretKeyRef)",
+                                container.where())
+                        .containsAll(AppOptions.secrets(container.settings()))));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -167,7 +192,8 @@ class DeployManifestsTest {
             long shutdownMs = container.longSetting("shutdown.timeout.ms");
             Long graceSeconds = container.template().getSpec().getTerminationGracePeriodSeconds();
             softly.assertThat(graceSeconds == null ? 30_000 : graceSeconds * 1000)
-                    .as("%s: terminationGracePeriodSeconds in ms, against shutdown.timeout.ms %d plus %d ms",
+                    .as(
+                            "%s: terminationGracePeriodSeconds in ms, against shutdown.timeout.ms %d plus %d ms",
                             container.where(), shutdownMs, GRACE_MARGIN_MS)
                     .isGreaterThanOrEqualTo(shutdownMs + GRACE_MARGIN_MS);
             softly.assertThat(container.longSetting("sink.drain.timeout.ms"))
@@ -182,18 +208,24 @@ class DeployManifestsTest {
         SoftAssertions.assertSoftly(softly -> pipelineContainers(dir).forEach(container -> {
             String where = container.where();
             String httpPort = container.setting("http.port");
-            softly.assertThat(container.container().getPorts()).as("%s: container port named http", where)
+            softly.assertThat(container.container().getPorts())
+                    .as("%s: container port named http", where)
                     .anySatisfy(port -> {
                         assertThat(port.getName()).isEqualTo("http");
                         assertThat(port.getContainerPort()).as("http.port").hasToString(httpPort);
                     });
-            softly.assertThat(probe(container.container().getLivenessProbe())).as("%s: livenessProbe", where)
+            softly.assertThat(probe(container.container().getLivenessProbe()))
+                    .as("%s: livenessProbe", where)
                     .isEqualTo("GET /health/live on http");
-            Optional.ofNullable(container.container().getStartupProbe()).ifPresent(startup -> softly
-                    .assertThat(probe(startup)).as("%s: startupProbe", where).isEqualTo("GET /health/live on http"));
-            softly.assertThat(probe(container.container().getReadinessProbe())).as("%s: readinessProbe", where)
+            Optional.ofNullable(container.container().getStartupProbe())
+                    .ifPresent(startup -> softly.assertThat(probe(startup))
+                            .as("%s: startupProbe", where)
+                            .isEqualTo("GET /health/live on http"));
+            softly.assertThat(probe(container.container().getReadinessProbe()))
+                    .as("%s: readinessProbe", where)
                     .isEqualTo("GET /health/ready on http");
-            softly.assertThat(container.template().getMetadata().getAnnotations()).as("%s: Prometheus annotations", where)
+            softly.assertThat(container.template().getMetadata().getAnnotations())
+                    .as("%s: Prometheus annotations", where)
                     .containsEntry("prometheus.io/scrape", "true")
                     .containsEntry("prometheus.io/port", httpPort)
                     .containsEntry("prometheus.io/path", "/metrics");
@@ -205,22 +237,29 @@ class DeployManifestsTest {
     void should_fit_heap_rocksdb_and_jvm_overhead_under_the_memory_limit_when_sizing_a_container(String dir) {
         SoftAssertions.assertSoftly(softly -> rendered(dir).containers().forEach(container -> {
             String where = container.where();
-            ResourceRequirements resources = Objects.requireNonNullElseGet(container.container().getResources(),
-                    ResourceRequirements::new);
+            ResourceRequirements resources =
+                    Objects.requireNonNullElseGet(container.container().getResources(), ResourceRequirements::new);
             assertThat(resources.getLimits()).as("%s: resources.limits", where).containsKey("memory");
-            assertThat(resources.getRequests()).as("%s: resources.requests", where).containsKey("memory");
+            assertThat(resources.getRequests())
+                    .as("%s: resources.requests", where)
+                    .containsKey("memory");
             BigDecimal limit = Quantity.getAmountInBytes(resources.getLimits().get("memory"));
             softly.assertThat(Quantity.getAmountInBytes(resources.getRequests().get("memory")))
-                    .as("%s: memory request = limit (the JVM does not give memory back)", where).isEqualByComparingTo(limit);
+                    .as("%s: memory request = limit (the JVM does not give memory back)", where)
+                    .isEqualByComparingTo(limit);
             String jvmOptions = container.literalEnv("JAVA_TOOL_OPTIONS").orElse("");
             Matcher percentage = MAX_RAM_PERCENTAGE.matcher(jvmOptions);
-            assertThat(percentage.find()).as("%s: JAVA_TOOL_OPTIONS '%s' bounds the heap with -XX:MaxRAMPercentage",
-                    where, jvmOptions).isTrue();
-            long heap = limit.multiply(new BigDecimal(percentage.group(1))).divide(BigDecimal.valueOf(100)).longValue();
+            assertThat(percentage.find())
+                    .as("%s: JAVA_TOOL_OPTIONS '%s' bounds the heap with -XX:MaxRAMPercentage", where, jvmOptions)
+                    .isTrue();
+            long heap = limit.multiply(new BigDecimal(percentage.group(1)))
+                    .divide(BigDecimal.valueOf(100))
+                    .longValue();
             long rocksDb = container.runsTopology() ? container.longSetting("topology.rocksdb.memory.bytes") : 0;
             softly.assertThat(limit.longValue())
-                    .as("%s: memory limit against heap %d MiB + RocksDB %d MiB + JVM overhead %d MiB", where,
-                            heap >> 20, rocksDb >> 20, JVM_OVERHEAD_BYTES >> 20)
+                    .as(
+                            "%s: memory limit against heap %d MiB + RocksDB %d MiB + JVM overhead %d MiB",
+                            where, heap >> 20, rocksDb >> 20, JVM_OVERHEAD_BYTES >> 20)
                     .isGreaterThan(heap + rocksDb + JVM_OVERHEAD_BYTES);
         }));
     }
@@ -232,30 +271,54 @@ class DeployManifestsTest {
         SoftAssertions.assertSoftly(softly -> rendered.containers().forEach(container -> {
             String where = container.where();
             PodSpec pod = container.template().getSpec();
-            PodSecurityContext podContext = Objects.requireNonNullElseGet(pod.getSecurityContext(), PodSecurityContext::new);
-            SecurityContext context = Objects.requireNonNullElseGet(container.container().getSecurityContext(), SecurityContext::new);
+            PodSecurityContext podContext =
+                    Objects.requireNonNullElseGet(pod.getSecurityContext(), PodSecurityContext::new);
+            SecurityContext context =
+                    Objects.requireNonNullElseGet(container.container().getSecurityContext(), SecurityContext::new);
             softly.assertThat(Optional.ofNullable(context.getRunAsNonRoot()).orElse(podContext.getRunAsNonRoot()))
-                    .as("%s: runAsNonRoot", where).isTrue();
+                    .as("%s: runAsNonRoot", where)
+                    .isTrue();
             softly.assertThat(Optional.ofNullable(context.getRunAsUser()).orElse(podContext.getRunAsUser()))
-                    .as("%s: runAsUser", where).isEqualTo(RUN_AS_USER);
-            softly.assertThat(context.getReadOnlyRootFilesystem()).as("%s: readOnlyRootFilesystem", where).isTrue();
-            softly.assertThat(context.getAllowPrivilegeEscalation()).as("%s: allowPrivilegeEscalation", where).isFalse();
-            softly.assertThat(context.getPrivileged()).as("%s: privileged", where).isNotEqualTo(Boolean.TRUE);
+                    .as("%s: runAsUser", where)
+                    .isEqualTo(RUN_AS_USER);
+            softly.assertThat(context.getReadOnlyRootFilesystem())
+                    .as("%s: readOnlyRootFilesystem", where)
+                    .isTrue();
+            softly.assertThat(context.getAllowPrivilegeEscalation())
+                    .as("%s: allowPrivilegeEscalation", where)
+                    .isFalse();
+            softly.assertThat(context.getPrivileged())
+                    .as("%s: privileged", where)
+                    .isNotEqualTo(Boolean.TRUE);
             Capabilities capabilities = Objects.requireNonNullElseGet(context.getCapabilities(), Capabilities::new);
-            softly.assertThat(capabilities.getDrop()).as("%s: capabilities.drop", where).contains("ALL");
-            softly.assertThat(capabilities.getAdd()).as("%s: capabilities.add", where).isNullOrEmpty();
+            softly.assertThat(capabilities.getDrop())
+                    .as("%s: capabilities.drop", where)
+                    .contains("ALL");
+            softly.assertThat(capabilities.getAdd())
+                    .as("%s: capabilities.add", where)
+                    .isNullOrEmpty();
             softly.assertThat(Optional.ofNullable(context.getSeccompProfile()).orElse(podContext.getSeccompProfile()))
-                    .as("%s: seccompProfile", where).isNotNull()
-                    .extracting("type").isEqualTo("RuntimeDefault");
-            softly.assertThat(pod.getAutomountServiceAccountToken()).as("%s: automountServiceAccountToken", where).isFalse();
+                    .as("%s: seccompProfile", where)
+                    .isNotNull()
+                    .extracting("type")
+                    .isEqualTo("RuntimeDefault");
+            softly.assertThat(pod.getAutomountServiceAccountToken())
+                    .as("%s: automountServiceAccountToken", where)
+                    .isFalse();
             softly.assertThat(rendered.find(ServiceAccount.class, Objects.toString(pod.getServiceAccountName())))
-                    .as("%s: its ServiceAccount %s", where, pod.getServiceAccountName()).isPresent();
+                    .as("%s: its ServiceAccount %s", where, pod.getServiceAccountName())
+                    .isPresent();
             softly.assertThat(pod.getEnableServiceLinks())
-                    .as("%s: enableServiceLinks (service links add APIARY_* variables, read as settings)", where).isFalse();
+                    .as("%s: enableServiceLinks (service links add APIARY_* variables, read as settings)", where)
+                    .isFalse();
             softly.assertThat(Stream.of(pod.getHostNetwork(), pod.getHostPID(), pod.getHostIPC()))
-                    .as("%s: hostNetwork, hostPID, hostIPC", where).doesNotContain(Boolean.TRUE);
-            if (container.workload() instanceof StatefulSet set && !set.getSpec().getVolumeClaimTemplates().isEmpty()) {
-                softly.assertThat(podContext.getFsGroup()).as("%s: fsGroup, so that the volume is writable", where).isNotNull();
+                    .as("%s: hostNetwork, hostPID, hostIPC", where)
+                    .doesNotContain(Boolean.TRUE);
+            if (container.workload() instanceof StatefulSet set
+                    && !set.getSpec().getVolumeClaimTemplates().isEmpty()) {
+                softly.assertThat(podContext.getFsGroup())
+                        .as("%s: fsGroup, so that the volume is writable", where)
+                        .isNotNull();
             }
         }));
     }
@@ -263,23 +326,34 @@ class DeployManifestsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.apiary.ingest.deploy.DeployFolder#kustomizations")
     void should_keep_the_topology_state_on_its_persistent_volume_when_running_the_topology(String dir) {
-        SoftAssertions.assertSoftly(softly -> pipelineContainers(dir).filter(PodContainer::runsTopology).forEach(container -> {
-            assertThat(container.workload()).as("%s: the topology runs in a StatefulSet", container.where())
-                    .isInstanceOf(StatefulSet.class);
-            List<PersistentVolumeClaim> claimTemplates = ((StatefulSet) container.workload()).getSpec().getVolumeClaimTemplates();
-            List<String> claims = claimTemplates.stream().map(claim -> claim.getMetadata().getName()).toList();
-            claimTemplates.forEach(claim -> softly.assertThat(claim.getMetadata().getLabels())
-                    .as("%s: labels of volume claim template %s (it cannot change: an upgrade would be refused)",
-                            container.where(), claim.getMetadata().getName())
-                    .doesNotContainKey("app.kubernetes.io/version"));
-            String stateDir = container.setting("topology.state.dir");
-            List<String> claimMounts = container.container().getVolumeMounts().stream()
-                    .filter(mount -> claims.contains(mount.getName())).map(VolumeMount::getMountPath).toList();
-            softly.assertThat(claimMounts)
-                    .as("%s: mount paths of its volume claim templates %s, one at or above topology.state.dir %s",
-                            container.where(), claims, stateDir)
-                    .anyMatch(path -> stateDir.equals(path) || stateDir.startsWith(path + "/"));
-        }));
+        SoftAssertions.assertSoftly(softly -> pipelineContainers(dir)
+                .filter(PodContainer::runsTopology)
+                .forEach(container -> {
+                    assertThat(container.workload())
+                            .as("%s: the topology runs in a StatefulSet", container.where())
+                            .isInstanceOf(StatefulSet.class);
+                    List<PersistentVolumeClaim> claimTemplates =
+                            ((StatefulSet) container.workload()).getSpec().getVolumeClaimTemplates();
+                    List<String> claims = claimTemplates.stream()
+                            .map(claim -> claim.getMetadata().getName())
+                            .toList();
+                    claimTemplates.forEach(claim -> softly.assertThat(
+                                    claim.getMetadata().getLabels())
+                            .as(
+                                    "%s: labels of volume claim template %s (it cannot change: an upgrade would be refused)",
+                                    container.where(), claim.getMetadata().getName())
+                            .doesNotContainKey("app.kubernetes.io/version"));
+                    String stateDir = container.setting("topology.state.dir");
+                    List<String> claimMounts = container.container().getVolumeMounts().stream()
+                            .filter(mount -> claims.contains(mount.getName()))
+                            .map(VolumeMount::getMountPath)
+                            .toList();
+                    softly.assertThat(claimMounts)
+                            .as(
+                                    "%s: mount paths of its volume claim templates %s, one at or above topology.state.dir %s",
+                                    container.where(), claims, stateDir)
+                            .anyMatch(path -> stateDir.equals(path) || stateDir.startsWith(path + "/"));
+                }));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -289,22 +363,31 @@ class DeployManifestsTest {
         SoftAssertions.assertSoftly(softly -> {
             for (HorizontalPodAutoscaler hpa : rendered.all(HorizontalPodAutoscaler.class)) {
                 String target = hpa.getSpec().getScaleTargetRef().getName();
-                Deployment deployment = rendered.find(Deployment.class, target).orElseThrow(() -> new AssertionError(
-                        dir + ": HorizontalPodAutoscaler " + hpa.getMetadata().getName() + " targets no rendered Deployment " + target));
-                partitions(rendered, deployment).ifPresent(partitions -> softly.assertThat((long) hpa.getSpec().getMaxReplicas())
-                        .as("%s: HPA %s maxReplicas against topic.partitions (instances beyond it idle)", dir, target)
-                        .isLessThanOrEqualTo(partitions));
+                Deployment deployment = rendered.find(Deployment.class, target)
+                        .orElseThrow(() -> new AssertionError(dir + ": HorizontalPodAutoscaler "
+                                + hpa.getMetadata().getName() + " targets no rendered Deployment " + target));
+                partitions(rendered, deployment)
+                        .ifPresent(partitions -> softly.assertThat(
+                                        (long) hpa.getSpec().getMaxReplicas())
+                                .as(
+                                        "%s: HPA %s maxReplicas against topic.partitions (instances beyond it idle)",
+                                        dir, target)
+                                .isLessThanOrEqualTo(partitions));
             }
             for (StatefulSet set : rendered.all(StatefulSet.class)) {
                 int replicas = Objects.requireNonNullElse(set.getSpec().getReplicas(), 1);
-                partitions(rendered, set).ifPresent(partitions -> softly.assertThat((long) replicas)
-                        .as("%s: StatefulSet %s replicas against topic.partitions", dir, set.getMetadata().getName())
-                        .isLessThanOrEqualTo(partitions));
+                partitions(rendered, set)
+                        .ifPresent(partitions -> softly.assertThat((long) replicas)
+                                .as(
+                                        "%s: StatefulSet %s replicas against topic.partitions",
+                                        dir, set.getMetadata().getName())
+                                .isLessThanOrEqualTo(partitions));
                 // Kafka Streams' own default: no standby replicas.
-                containersOf(rendered, set).forEach(container -> softly
-                        .assertThat(Long.parseLong(container.settings().getOrDefault("streams.num.standby.replicas", "0")))
-                        .as("%s: streams.num.standby.replicas needs as many other instances", container.where())
-                        .isLessThan(replicas));
+                containersOf(rendered, set)
+                        .forEach(container -> softly.assertThat(Long.parseLong(
+                                        container.settings().getOrDefault("streams.num.standby.replicas", "0")))
+                                .as("%s: streams.num.standby.replicas needs as many other instances", container.where())
+                                .isLessThan(replicas));
             }
         });
     }
@@ -317,18 +400,24 @@ class DeployManifestsTest {
             boolean digest = image.contains("@");
             int colon = image.lastIndexOf(':');
             String tag = !digest && colon > image.lastIndexOf('/') ? image.substring(colon + 1) : null;
-            softly.assertThat(digest || tag != null).as("%s: image %s has a tag or digest", container.where(), image).isTrue();
+            softly.assertThat(digest || tag != null)
+                    .as("%s: image %s has a tag or digest", container.where(), image)
+                    .isTrue();
             if (tag != null) {
-                softly.assertThat(tag).as("%s: image tag, against the pod label app.kubernetes.io/version", container.where())
+                softly.assertThat(tag)
+                        .as("%s: image tag, against the pod label app.kubernetes.io/version", container.where())
                         .isNotEqualTo("latest")
-                        .isEqualTo(container.template().getMetadata().getLabels().get("app.kubernetes.io/version"));
+                        .isEqualTo(
+                                container.template().getMetadata().getLabels().get("app.kubernetes.io/version"));
             }
         }));
     }
 
     private static String probe(Probe probe) {
         HTTPGetAction get = probe == null ? null : probe.getHttpGet();
-        return get == null ? "no HTTP probe" : "GET " + get.getPath() + " on " + get.getPort().getValue();
+        return get == null
+                ? "no HTTP probe"
+                : "GET " + get.getPath() + " on " + get.getPort().getValue();
     }
 
     private static Stream<PodContainer> pipelineContainers(String dir) {
@@ -340,7 +429,9 @@ class DeployManifestsTest {
     }
 
     private static Optional<Long> partitions(RenderedManifests rendered, HasMetadata workload) {
-        return containersOf(rendered, workload).filter(PodContainer::runsPipeline).findFirst()
+        return containersOf(rendered, workload)
+                .filter(PodContainer::runsPipeline)
+                .findFirst()
                 .map(container -> container.longSetting("topic.partitions"));
     }
 

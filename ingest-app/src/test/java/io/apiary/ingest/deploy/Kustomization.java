@@ -22,43 +22,58 @@ import java.util.Map;
  * @param replicas           replica counts set by name, or null
  * @param images             image names, tags and digests set by name, or null
  */
-record Kustomization(String apiVersion, String kind, String namespace, List<String> resources, List<Labels> labels,
-        List<Generator> configMapGenerator, List<Generator> secretGenerator, List<Patch> patches,
-        List<Replicas> replicas, List<Image> images) {
+record Kustomization(
+        String apiVersion,
+        String kind,
+        String namespace,
+        List<String> resources,
+        List<Labels> labels,
+        List<Generator> configMapGenerator,
+        List<Generator> secretGenerator,
+        List<Patch> patches,
+        List<Replicas> replicas,
+        List<Image> images) {
 
     /** One {@code labels} entry: labels, whether selectors and templates get them too, or exactly which fields. */
-    record Labels(Map<String, String> pairs, Boolean includeSelectors, Boolean includeTemplates,
-            List<FieldSpec> fields) {
-    }
+    record Labels(
+            Map<String, String> pairs, Boolean includeSelectors, Boolean includeTemplates, List<FieldSpec> fields) {}
 
     /** A field of some kinds of objects, such as {@code spec/template/metadata/labels} of Deployments. */
-    record FieldSpec(String group, String version, String kind, String path, Boolean create) {
-    }
+    record FieldSpec(String group, String version, String kind, String path, Boolean create) {}
 
     /** A ConfigMap or Secret generator. */
-    record Generator(String name, String namespace, String behavior, List<String> files, List<String> literals,
-            List<String> envs, GeneratorOptions options) {
-    }
+    record Generator(
+            String name,
+            String namespace,
+            String behavior,
+            List<String> files,
+            List<String> literals,
+            List<String> envs,
+            GeneratorOptions options) {}
 
     /** Options of one generator. */
-    record GeneratorOptions(Map<String, String> labels, Map<String, String> annotations,
-            Boolean disableNameSuffixHash, Boolean immutable) {
-    }
+    record GeneratorOptions(
+            Map<String, String> labels,
+            Map<String, String> annotations,
+            Boolean disableNameSuffixHash,
+            Boolean immutable) {}
 
     /** A strategic-merge or JSON 6902 patch, from a file ({@code path}) or inline ({@code patch}). */
-    record Patch(String path, String patch, Target target, Map<String, Boolean> options) {
-    }
+    record Patch(String path, String patch, Target target, Map<String, Boolean> options) {}
 
     /** The objects a patch applies to. */
-    record Target(String group, String version, String kind, String name, String namespace, String labelSelector,
-            String annotationSelector) {
-    }
+    record Target(
+            String group,
+            String version,
+            String kind,
+            String name,
+            String namespace,
+            String labelSelector,
+            String annotationSelector) {}
 
     /** A replica count set on a Deployment or StatefulSet by name. */
-    record Replicas(String name, Integer count) {
-    }
+    record Replicas(String name, Integer count) {}
 
     /** An image reference rewritten by name. */
-    record Image(String name, String newName, String newTag, String digest) {
-    }
+    record Image(String name, String newName, String newTag, String digest) {}
 }

@@ -15,8 +15,7 @@ final class Kustomize {
 
     private static final long TIMEOUT_SECONDS = 60;
 
-    private Kustomize() {
-    }
+    private Kustomize() {}
 
     /**
      * @param dir a folder with a kustomization.yaml
@@ -30,10 +29,13 @@ final class Kustomize {
             Path stderr = Files.createTempFile("kustomize-", ".err");
             try {
                 Process process = new ProcessBuilder(kubectl, "kustomize", dir.toString())
-                        .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+                        .redirectOutput(stdout.toFile())
+                        .redirectError(stderr.toFile())
+                        .start();
                 if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                     process.destroyForcibly();
-                    throw new AssertionError("kubectl kustomize " + dir + " did not finish within " + TIMEOUT_SECONDS + " s");
+                    throw new AssertionError(
+                            "kubectl kustomize " + dir + " did not finish within " + TIMEOUT_SECONDS + " s");
                 }
                 if (process.exitValue() != 0) {
                     throw new AssertionError("kubectl kustomize " + dir + " failed (exit " + process.exitValue() + "): "

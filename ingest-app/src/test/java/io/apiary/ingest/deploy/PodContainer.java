@@ -1,15 +1,14 @@
 package io.apiary.ingest.deploy;
 
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 
 /**
  * One container of a rendered workload (StatefulSet, Deployment or Job), with the settings it runs
@@ -23,8 +22,13 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
  * @param settings    option name to value; a value from a Secret is a placeholder naming the Secret and key
  * @param fromSecrets the options whose value comes from a Secret ({@code secretKeyRef})
  */
-record PodContainer(String where, HasMetadata workload, PodTemplateSpec template, Container container,
-        Map<String, String> settings, Set<String> fromSecrets) {
+record PodContainer(
+        String where,
+        HasMetadata workload,
+        PodTemplateSpec template,
+        Container container,
+        Map<String, String> settings,
+        Set<String> fromSecrets) {
 
     /** @return the container's arguments, empty when none */
     List<String> args() {
@@ -69,9 +73,12 @@ record PodContainer(String where, HasMetadata workload, PodTemplateSpec template
      * @return its literal value; empty when the container has no such variable or takes it from elsewhere
      */
     Optional<String> literalEnv(String name) {
-        return container.getEnv() == null ? Optional.empty() : container.getEnv().stream()
-                .filter(env -> env.getName().equals(name) && env.getValue() != null)
-                .map(EnvVar::getValue).findFirst();
+        return container.getEnv() == null
+                ? Optional.empty()
+                : container.getEnv().stream()
+                        .filter(env -> env.getName().equals(name) && env.getValue() != null)
+                        .map(EnvVar::getValue)
+                        .findFirst();
     }
 
     /**

@@ -1,20 +1,5 @@
 package io.apiary.ingest.deploy;
 
-import java.io.IOException;
-import java.io.StringReader;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Properties;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
-
 import io.apiary.ingest.config.ConfigLoader;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapVolumeSource;
@@ -29,6 +14,20 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
  * The objects {@code kubectl kustomize} renders for one kustomization, parsed strictly
@@ -80,16 +79,20 @@ final class RenderedManifests {
      * @return the object of that class and name, if rendered
      */
     <T extends HasMetadata> Optional<T> find(Class<T> type, String name) {
-        return all(type).stream().filter(object -> object.getMetadata().getName().equals(name)).findFirst();
+        return all(type).stream()
+                .filter(object -> object.getMetadata().getName().equals(name))
+                .findFirst();
     }
 
     /** @return every container of every StatefulSet, Deployment and Job, with its settings */
     List<PodContainer> containers() {
         List<PodContainer> containers = new ArrayList<>();
         for (HasMetadata object : objects) {
-            PodTemplateSpec template = object instanceof StatefulSet set ? set.getSpec().getTemplate()
-                    : object instanceof Deployment deployment ? deployment.getSpec().getTemplate()
-                    : object instanceof Job job ? job.getSpec().getTemplate() : null;
+            PodTemplateSpec template = object instanceof StatefulSet set
+                    ? set.getSpec().getTemplate()
+                    : object instanceof Deployment deployment
+                            ? deployment.getSpec().getTemplate()
+                            : object instanceof Job job ? job.getSpec().getTemplate() : null;
             if (template != null) {
                 for (Container container : template.getSpec().getContainers()) {
                     containers.add(container(object, template, container));
@@ -100,60 +103,85 @@ final class RenderedManifests {
     }
 
     private PodContainer container(HasMetadata workload, PodTemplateSpec template, Container container) {
-        String where = source + ": " + workload.getKind() + " " + workload.getMetadata().getName() + ", container "
-                + container.getName();
+        String where = source + ": " + workload.getKind() + " "
+                + workload.getMetadata().getName() + ", container " + container.getName();
         if (container.getEnvFrom() != null && !container.getEnvFrom().isEmpty()) {
-            throw new AssertionError(where + ": envFrom is not resolved by these checks; list the variables one by one");
+            throw new AssertionError(
+                    where + ": envFrom is not resolved by these checks; list the variables one by one");
         }
         List<String> args = container.getArgs() == null ? List.of() : container.getArgs();
         Map<String, String> settings = new TreeMap<>();
-        PodContainer.option(args, "--config").or(() -> PodContainer.option(args, "-c"))
+        PodContainer.option(args, "--config")
+                .or(() -> PodContainer.option(args, "-c"))
                 .ifPresent(path -> settings.putAll(configFile(template, container, path, where)));
         Map<String, String> env = new HashMap<>();
         Set<String> secretVariables = new TreeSet<>();
         for (EnvVar variable : container.getEnv() == null ? List.<EnvVar>of() : container.getEnv()) {
-            SecretKeySelector secret = variable.getValueFrom() == null ? null : variable.getValueFrom().getSecretKeyRef();
+            SecretKeySelector secret = variable.getValueFrom() == null
+                    ? null
+                    : variable.getValueFrom().getSecretKeyRef();
             if (secret != null) {
                 secretVariables.add(variable.getName());
             }
-            env.put(variable.getName(), secret != null ? "<from Secret " + secret.getName() + ", key " + secret.getKey() + ">"
-                    : variable.getValueFrom() != null ? "<from valueFrom>"
-                    : variable.getValue() == null ? "" : variable.getValue());
+            env.put(
+                    variable.getName(),
+                    secret != null
+                            ? "<from Secret " + secret.getName() + ", key " + secret.getKey() + ">"
+                            : variable.getValueFrom() != null
+                                    ? "<from valueFrom>"
+                                    : variable.getValue() == null ? "" : variable.getValue());
         }
         settings.putAll(ConfigLoader.fromEnvironment(env));
         for (String set : PodContainer.optionValues(args, "--set")) {
             int equals = set.indexOf('=');
             if (equals > 0) {
-                settings.put(set.substring(0, equals).trim(), set.substring(equals + 1).trim());
+                settings.put(
+                        set.substring(0, equals).trim(),
+                        set.substring(equals + 1).trim());
             }
         }
         Set<String> fromSecrets = new TreeSet<>(ConfigLoader.fromEnvironment(
-                secretVariables.stream().collect(Collectors.toMap(name -> name, name -> ""))).keySet());
+                        secretVariables.stream().collect(Collectors.toMap(name -> name, name -> "")))
+                .keySet());
         return new PodContainer(where, workload, template, container, settings, fromSecrets);
     }
 
     /** The settings file at {@code path} in the container: a key of the ConfigMap mounted there. */
     private Map<String, String> configFile(PodTemplateSpec template, Container container, String path, String where) {
-        for (VolumeMount mount : container.getVolumeMounts() == null ? List.<VolumeMount>of() : container.getVolumeMounts()) {
+        for (VolumeMount mount :
+                container.getVolumeMounts() == null ? List.<VolumeMount>of() : container.getVolumeMounts()) {
             String file = mount.getSubPath() != null && !mount.getSubPath().isEmpty()
                     ? (path.equals(mount.getMountPath()) ? mount.getSubPath() : null)
-                    : path.startsWith(mount.getMountPath() + "/") ? path.substring(mount.getMountPath().length() + 1) : null;
+                    : path.startsWith(mount.getMountPath() + "/")
+                            ? path.substring(mount.getMountPath().length() + 1)
+                            : null;
             if (file == null) {
                 continue;
             }
             ConfigMapVolumeSource volume = template.getSpec().getVolumes().stream()
-                    .filter(v -> v.getName().equals(mount.getName())).findFirst().map(Volume::getConfigMap).orElse(null);
+                    .filter(v -> v.getName().equals(mount.getName()))
+                    .findFirst()
+                    .map(Volume::getConfigMap)
+                    .orElse(null);
             if (volume == null) {
                 throw new AssertionError(where + ": --config " + path + " is on volume " + mount.getName()
                         + ", which is not a ConfigMap volume of the pod");
             }
-            String key = volume.getItems() == null ? file : volume.getItems().stream()
-                    .filter(item -> item.getPath().equals(file)).map(KeyToPath::getKey).findFirst().orElse(file);
-            ConfigMap configMap = find(ConfigMap.class, volume.getName()).orElseThrow(() -> new AssertionError(
-                    where + ": --config " + path + " is in ConfigMap " + volume.getName() + ", which is not rendered"));
-            String text = configMap.getData() == null ? null : configMap.getData().get(key);
+            String key = volume.getItems() == null
+                    ? file
+                    : volume.getItems().stream()
+                            .filter(item -> item.getPath().equals(file))
+                            .map(KeyToPath::getKey)
+                            .findFirst()
+                            .orElse(file);
+            ConfigMap configMap = find(ConfigMap.class, volume.getName())
+                    .orElseThrow(() -> new AssertionError(where + ": --config " + path + " is in ConfigMap "
+                            + volume.getName() + ", which is not rendered"));
+            String text =
+                    configMap.getData() == null ? null : configMap.getData().get(key);
             if (text == null) {
-                throw new AssertionError(where + ": ConfigMap " + volume.getName() + " has no key " + key + " for --config " + path);
+                throw new AssertionError(
+                        where + ": ConfigMap " + volume.getName() + " has no key " + key + " for --config " + path);
             }
             return parseProperties(text, where + ", " + path);
         }
@@ -168,7 +196,8 @@ final class RenderedManifests {
             throw new AssertionError(where + ": not a properties file: " + e.getMessage(), e);
         }
         Map<String, String> settings = new TreeMap<>();
-        properties.forEach((key, value) -> settings.put(key.toString().trim(), value.toString().trim()));
+        properties.forEach((key, value) ->
+                settings.put(key.toString().trim(), value.toString().trim()));
         return settings;
     }
 }

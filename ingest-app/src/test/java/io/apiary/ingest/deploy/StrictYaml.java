@@ -1,15 +1,14 @@
 package io.apiary.ingest.deploy;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import com.fasterxml.jackson.annotation.JsonProperty;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.KubernetesResource;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
@@ -38,14 +37,14 @@ final class StrictYaml {
             .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-            .withCoercionConfig(LogicalType.Textual, text -> text
-                    .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                    .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+            .withCoercionConfig(
+                    LogicalType.Textual,
+                    text -> text.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                            .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                            .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
             .build();
 
-    private StrictYaml() {
-    }
+    private StrictYaml() {}
 
     /**
      * Parses every document of a YAML text into the Kubernetes model.
@@ -59,7 +58,8 @@ final class StrictYaml {
     static List<HasMetadata> kubernetesObjects(String yaml, String source) {
         List<HasMetadata> objects = new ArrayList<>();
         int document = 0;
-        try (MappingIterator<KubernetesResource> documents = MAPPER.readerFor(KubernetesResource.class).readValues(yaml)) {
+        try (MappingIterator<KubernetesResource> documents =
+                MAPPER.readerFor(KubernetesResource.class).readValues(yaml)) {
             while (documents.hasNextValue()) {
                 document++;
                 KubernetesResource resource = documents.nextValue();
@@ -72,14 +72,20 @@ final class StrictYaml {
                             + generic.getApiVersion() + " (not in the fabric8 kubernetes-model on the test classpath)");
                 }
                 if (!(resource instanceof HasMetadata object)) {
-                    throw new AssertionError(where + ": not a Kubernetes object but " + resource.getClass().getSimpleName());
+                    throw new AssertionError(where + ": not a Kubernetes object but "
+                            + resource.getClass().getSimpleName());
                 }
-                requireKnownFields(object, where + " (" + object.getKind() + " " + object.getMetadata().getName() + ")");
+                requireKnownFields(
+                        object,
+                        where + " (" + object.getKind() + " "
+                                + object.getMetadata().getName() + ")");
                 objects.add(object);
             }
         } catch (JacksonException e) {
-            throw new AssertionError(source + ", document " + Math.max(document, 1) + ": " + e.getOriginalMessage()
-                    + " at line " + e.getLocation().getLineNr(), e);
+            throw new AssertionError(
+                    source + ", document " + Math.max(document, 1) + ": " + e.getOriginalMessage() + " at line "
+                            + e.getLocation().getLineNr(),
+                    e);
         }
         return objects;
     }
@@ -98,8 +104,11 @@ final class StrictYaml {
         try {
             kustomization = MAPPER.readValue(yaml, Kustomization.class);
         } catch (JacksonException e) {
-            throw new AssertionError(source + ": " + e.getOriginalMessage() + " at line " + e.getLocation().getLineNr()
-                    + " (fields kustomize supports and deploy/ uses are those of " + Kustomization.class.getName() + ")", e);
+            throw new AssertionError(
+                    source + ": " + e.getOriginalMessage() + " at line "
+                            + e.getLocation().getLineNr() + " (fields kustomize supports and deploy/ uses are those of "
+                            + Kustomization.class.getName() + ")",
+                    e);
         }
         if (!"kustomize.config.k8s.io/v1beta1".equals(kustomization.apiVersion())
                 || !"Kustomization".equals(kustomization.kind())) {

@@ -57,7 +57,9 @@ class LocalStackIT {
     void should_list_cluster_and_create_topic_when_stack_started() throws Exception {
         try (Admin admin = admin()) {
             assertThat(admin.describeCluster().nodes().get(30, SECONDS)).hasSize(1);
-            admin.createTopics(List.of(new NewTopic("devstack-it", 2, (short) 1))).all().get(30, SECONDS);
+            admin.createTopics(List.of(new NewTopic("devstack-it", 2, (short) 1)))
+                    .all()
+                    .get(30, SECONDS);
             // CreateTopics returns once the controller has committed the topic; the broker that
             // answers ListTopics learns of it a moment later (KRaft metadata propagation).
             awaitTopicListed(admin, "devstack-it");
@@ -77,8 +79,13 @@ class LocalStackIT {
         assertThat(stack.kafkaBootstrapServers()).matches("127\\.0\\.0\\.1:\\d+");
         assertThat(stack.cassandraContactPoint().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
         RegistryServer registry = stack.registry().orElseThrow();
-        assertThat(List.of(stack.kafka().port(), stack.kafka().controllerPort(),
-                stack.cassandra().cqlPort(), stack.cassandra().jmxPort(), registry.port())).doesNotHaveDuplicates();
+        assertThat(List.of(
+                        stack.kafka().port(),
+                        stack.kafka().controllerPort(),
+                        stack.cassandra().cqlPort(),
+                        stack.cassandra().jmxPort(),
+                        registry.port()))
+                .doesNotHaveDuplicates();
         assertThat(registry.confluentApiUrl()).isEqualTo("http://127.0.0.1:" + registry.port() + "/apis/ccompat/v6");
         assertThat(registry.version()).startsWith("2.1.");
         assertThat(registry.isRunning()).isTrue();
@@ -113,7 +120,9 @@ class LocalStackIT {
     @Order(5)
     void should_keep_topics_when_kafka_restarted() throws Exception {
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic("devstack-restart", 1, (short) 1))).all().get(30, SECONDS);
+            admin.createTopics(List.of(new NewTopic("devstack-restart", 1, (short) 1)))
+                    .all()
+                    .get(30, SECONDS);
         }
         stack.kafka().stop();
         assertThat(stack.kafka().isRunning()).isFalse();
@@ -133,7 +142,8 @@ class LocalStackIT {
         String id = registryCall(registry, "POST", "/subjects/devstack-it-value/versions", schemaBody(v1))
                 .replaceAll("\\D", "");
         assertThat(id).isNotEmpty();
-        assertThat(registryCall(registry, "PUT", "/config/devstack-it-value", "{\"compatibility\":\"FULL_TRANSITIVE\"}"))
+        assertThat(registryCall(
+                        registry, "PUT", "/config/devstack-it-value", "{\"compatibility\":\"FULL_TRANSITIVE\"}"))
                 .contains("FULL_TRANSITIVE");
         long oldPid = registry.pid();
 
@@ -144,11 +154,16 @@ class LocalStackIT {
 
         assertThat(registry.pid()).isNotEqualTo(oldPid);
         assertThat(registryCall(registry, "GET", "/schemas/ids/" + id, null)).contains("\\\"name\\\":\\\"a\\\"");
-        assertThat(registryCall(registry, "GET", "/config/devstack-it-value", null)).contains("FULL_TRANSITIVE");
+        assertThat(registryCall(registry, "GET", "/config/devstack-it-value", null))
+                .contains("FULL_TRANSITIVE");
         // a field replaced by another of another type: neither direction reads the other
         String incompatible = v1.replace("\"a\",\"type\":\"int\"", "\"b\",\"type\":\"string\"");
-        assertThat(registryCall(registry, "POST", "/compatibility/subjects/devstack-it-value/versions/latest",
-                schemaBody(incompatible))).contains("\"is_compatible\":false");
+        assertThat(registryCall(
+                        registry,
+                        "POST",
+                        "/compatibility/subjects/devstack-it-value/versions/latest",
+                        schemaBody(incompatible)))
+                .contains("\"is_compatible\":false");
     }
 
     @Test
@@ -156,16 +171,24 @@ class LocalStackIT {
     void should_serve_the_registry_on_the_loopback_address_only() throws Exception {
         RegistryServer registry = stack.registry().orElseThrow();
         assertThat(acceptsConnection(registry.port())).isTrue();
-        listenersOf(registry.pid()).ifPresent(lines -> assertThat(lines)
-                .as("the registry's listening sockets (ss -ltnp)").singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
-                .containsPattern("127\\.0\\.0\\.1\\]?:" + registry.port() + "\\s"));
+        listenersOf(registry.pid())
+                .ifPresent(lines -> assertThat(lines)
+                        .as("the registry's listening sockets (ss -ltnp)")
+                        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                        .containsPattern("127\\.0\\.0\\.1\\]?:" + registry.port() + "\\s"));
         Optional<java.net.InetAddress> other = java.net.NetworkInterface.networkInterfaces()
-                .filter(i -> { try { return i.isUp() && !i.isLoopback(); } catch (java.net.SocketException e) { return false; } })
+                .filter(i -> {
+                    try {
+                        return i.isUp() && !i.isLoopback();
+                    } catch (java.net.SocketException e) {
+                        return false;
+                    }
+                })
                 .flatMap(java.net.NetworkInterface::inetAddresses)
                 .filter(a -> a instanceof java.net.Inet4Address)
                 .findFirst();
-        org.junit.jupiter.api.Assumptions.assumeTrue(other.isPresent(),
-                "this machine has no non-loopback IPv4 address to try the registry's port on");
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                other.isPresent(), "this machine has no non-loopback IPv4 address to try the registry's port on");
         try (Socket s = new Socket()) {
             assertThatThrownBy(() -> s.connect(new java.net.InetSocketAddress(other.get(), registry.port()), 1_000))
                     .isInstanceOf(IOException.class);
@@ -176,14 +199,19 @@ class LocalStackIT {
     @Order(6)
     void should_kill_servers_when_parent_jvm_is_killed(@TempDir Path temp) throws Exception {
         Path out = temp.resolve("child.out");
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"),
-                "-D" + ServerRuntime.DIR_PROPERTY + "=" + System.getProperty(ServerRuntime.DIR_PROPERTY, ""),
-                OrphanCheckMain.class.getName())
-                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        Process child = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "-D" + ServerRuntime.DIR_PROPERTY + "=" + System.getProperty(ServerRuntime.DIR_PROPERTY, ""),
+                        OrphanCheckMain.class.getName())
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .start();
         Map<String, String> started;
         try {
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250))
+            await().atMost(Duration.ofMinutes(3))
+                    .pollInterval(Duration.ofMillis(250))
                     .failFast("the child JVM exited", () -> !child.isAlive())
                     .until(() -> stackLine(out).isPresent());
             started = stackLine(out).orElseThrow();
@@ -196,8 +224,10 @@ class LocalStackIT {
         Path childWorkDir = Path.of(started.get("workDir"));
         assertThat(started.get("bootstrap")).isNotEqualTo(stack.kafkaBootstrapServers());
 
-        await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(250))
-                .until(() -> !ServerProcesses.alive(kafkaPid) && !ServerProcesses.alive(cassandraPid)
+        await().atMost(Duration.ofSeconds(40))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> !ServerProcesses.alive(kafkaPid)
+                        && !ServerProcesses.alive(cassandraPid)
                         && !ServerProcesses.alive(registryPid));
 
         assertThat(ServerProcesses.mentioning(childWorkDir)).isEmpty();
@@ -207,18 +237,25 @@ class LocalStackIT {
     @Test
     @Order(7)
     void should_fail_with_log_tail_and_stop_kafka_when_cassandra_jvm_option_is_bogus() {
-        LocalStackOptions bogus = LocalStackOptions.builder().registry(false)
-                .addCassandraJvmOption("-XX:+ApiaryNoSuchJvmOption").build();
+        LocalStackOptions bogus = LocalStackOptions.builder()
+                .registry(false)
+                .addCassandraJvmOption("-XX:+ApiaryNoSuchJvmOption")
+                .build();
 
-        LocalStackException e = catchThrowableOfType(LocalStackException.class,
-                () -> LocalStack.start(bogus).close());
+        LocalStackException e = catchThrowableOfType(
+                LocalStackException.class, () -> LocalStack.start(bogus).close());
 
         assertThat(e).isNotNull();
         assertThat(e.workDir()).isPresent();
         Path workDir = e.workDir().orElseThrow();
         assertThat(workDir).isDirectory();
-        assertThat(e.getMessage()).contains("Cassandra 5.0", "exited with code",
-                "Work folder (kept for inspection): " + workDir, "Last ", "ApiaryNoSuchJvmOption");
+        assertThat(e.getMessage())
+                .contains(
+                        "Cassandra 5.0",
+                        "exited with code",
+                        "Work folder (kept for inspection): " + workDir,
+                        "Last ",
+                        "ApiaryNoSuchJvmOption");
         assertThat(ServerProcesses.mentioning(workDir)).isEmpty();
         StackFiles.deleteRecursively(workDir);
     }
@@ -226,10 +263,13 @@ class LocalStackIT {
     @Test
     @Order(8)
     void should_fail_with_timeout_reason_and_stop_servers_when_start_timeout_is_too_short() {
-        LocalStackOptions hasty = LocalStackOptions.builder().registry(false).startTimeout(Duration.ofSeconds(1)).build();
+        LocalStackOptions hasty = LocalStackOptions.builder()
+                .registry(false)
+                .startTimeout(Duration.ofSeconds(1))
+                .build();
 
-        LocalStackException e = catchThrowableOfType(LocalStackException.class,
-                () -> LocalStack.start(hasty).close());
+        LocalStackException e = catchThrowableOfType(
+                LocalStackException.class, () -> LocalStack.start(hasty).close());
 
         assertThat(e).isNotNull();
         assertThat(e.getMessage()).containsPattern("(not ready|did not finish) within 1");
@@ -241,15 +281,15 @@ class LocalStackIT {
 
     @Test
     @Order(9)
-    void should_fail_with_rebuild_hint_when_classpath_file_lists_missing_jar(@TempDir Path dir)
-            throws IOException {
+    void should_fail_with_rebuild_hint_when_classpath_file_lists_missing_jar(@TempDir Path dir) throws IOException {
         Path real = Path.of(System.getProperty(ServerRuntime.DIR_PROPERTY, "target/devstack"));
         Files.createDirectories(dir.resolve("kafka-server"));
         Files.writeString(dir.resolve("kafka-server/classpath.txt"), "/nonexistent/kafka_2.13-4.4.0.jar");
         Files.createDirectories(dir.resolve("cassandra-server"));
         Files.copy(real.resolve("cassandra-server/classpath.txt"), dir.resolve("cassandra-server/classpath.txt"));
 
-        assertThatThrownBy(() -> LocalStack.start(LocalStackOptions.builder().devstackDir(dir).build()))
+        assertThatThrownBy(() -> LocalStack.start(
+                        LocalStackOptions.builder().devstackDir(dir).build()))
                 .isInstanceOf(LocalStackException.class)
                 .hasMessageContaining("kafka-server classpath file")
                 .hasMessageContaining("/nonexistent/kafka_2.13-4.4.0.jar")
@@ -260,7 +300,8 @@ class LocalStackIT {
     @Order(10)
     void should_fail_with_rebuild_hint_when_classpath_folder_is_missing(@TempDir Path dir) {
         assertThatThrownBy(() -> LocalStack.start(LocalStackOptions.builder()
-                .devstackDir(dir.resolve("missing")).build()))
+                        .devstackDir(dir.resolve("missing"))
+                        .build()))
                 .isInstanceOf(LocalStackException.class)
                 .hasMessageContaining("does not exist")
                 .hasMessageContaining("./mvnw -DskipTests package");
@@ -283,8 +324,10 @@ class LocalStackIT {
     }
 
     private static void awaitTopicListed(Admin admin, String topic) {
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .untilAsserted(() -> assertThat(admin.listTopics().names().get(30, SECONDS)).contains(topic));
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() ->
+                        assertThat(admin.listTopics().names().get(30, SECONDS)).contains(topic));
     }
 
     private Admin admin() {
@@ -301,7 +344,8 @@ class LocalStackIT {
                         .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
                         .build())
                 .build()) {
-            return session.execute("SELECT release_version FROM system.local").one()
+            return session.execute("SELECT release_version FROM system.local")
+                    .one()
                     .getString("release_version");
         }
     }
@@ -313,21 +357,29 @@ class LocalStackIT {
                         java.net.URI.create(registry.confluentApiUrl() + path))
                 .header("Content-Type", "application/vnd.schemaregistry.v1+json")
                 .timeout(Duration.ofSeconds(10))
-                .method(method, body == null ? java.net.http.HttpRequest.BodyPublishers.noBody()
-                        : java.net.http.HttpRequest.BodyPublishers.ofString(body))
+                .method(
+                        method,
+                        body == null
+                                ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                                : java.net.http.HttpRequest.BodyPublishers.ofString(body))
                 .build();
         java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
                 .send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as("%s %s: %s", method, path, response.body()).isEqualTo(200);
+        assertThat(response.statusCode())
+                .as("%s %s: %s", method, path, response.body())
+                .isEqualTo(200);
         return response.body();
     }
 
     /** @return the {@code ss -ltnpH} lines of the process's listening TCP sockets; empty if {@code ss} is missing */
     private static Optional<List<String>> listenersOf(long pid) throws InterruptedException {
         try {
-            Process ss = new ProcessBuilder("ss", "-ltnpH").redirectErrorStream(true).start();
+            Process ss =
+                    new ProcessBuilder("ss", "-ltnpH").redirectErrorStream(true).start();
             List<String> lines = new String(ss.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
-                    .lines().filter(l -> l.contains("pid=" + pid + ",")).toList();
+                    .lines()
+                    .filter(l -> l.contains("pid=" + pid + ","))
+                    .toList();
             return ss.waitFor() == 0 ? Optional.of(lines) : Optional.empty();
         } catch (IOException e) {
             System.out.println("No listener check: ss (iproute2) is not installed: " + e.getMessage());
@@ -357,7 +409,8 @@ class LocalStackIT {
                 .findFirst()
                 .map(l -> {
                     Map<String, String> m = new java.util.HashMap<>();
-                    for (String kv : l.substring(OrphanCheckMain.STACK_LINE.length()).split(" ")) {
+                    for (String kv :
+                            l.substring(OrphanCheckMain.STACK_LINE.length()).split(" ")) {
                         String[] parts = kv.split("=", 2);
                         m.put(parts[0], parts[1]);
                     }

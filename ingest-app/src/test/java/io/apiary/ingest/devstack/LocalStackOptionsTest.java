@@ -28,9 +28,14 @@ class LocalStackOptionsTest {
 
     @Test
     void should_keep_every_value_when_copied_through_to_builder() {
-        LocalStackOptions o = LocalStackOptions.builder().workDir(Path.of("/tmp/x")).keepWorkDir(true)
-                .startTimeout(Duration.ofSeconds(5)).kafkaHeap("256m", "512m")
-                .addCassandraJvmOption("-Dx=y").registry(false).build();
+        LocalStackOptions o = LocalStackOptions.builder()
+                .workDir(Path.of("/tmp/x"))
+                .keepWorkDir(true)
+                .startTimeout(Duration.ofSeconds(5))
+                .kafkaHeap("256m", "512m")
+                .addCassandraJvmOption("-Dx=y")
+                .registry(false)
+                .build();
 
         LocalStackOptions copy = o.toBuilder().build();
 
@@ -44,8 +49,10 @@ class LocalStackOptionsTest {
     @Test
     void should_reject_value_when_heap_size_or_timeout_is_invalid() {
         assertThatThrownBy(() -> LocalStackOptions.builder().kafkaHeap("512MB", "1g"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("512MB");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("512MB");
         assertThatThrownBy(() -> LocalStackOptions.builder().startTimeout(Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("startTimeout");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("startTimeout");
     }
 }

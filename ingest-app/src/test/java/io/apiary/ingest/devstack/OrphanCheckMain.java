@@ -13,15 +13,15 @@ public final class OrphanCheckMain {
     /** Prefix of the line that reports the started stack. */
     static final String STACK_LINE = "STACK ";
 
-    private OrphanCheckMain() {
-    }
+    private OrphanCheckMain() {}
 
     /**
      * @param args ignored
      * @throws InterruptedException never in practice: the JVM is killed while waiting
      */
     public static void main(String[] args) throws InterruptedException {
-        LocalStack stack = LocalStack.start(LocalStackOptions.builder().registry(true).build());
+        LocalStack stack =
+                LocalStack.start(LocalStackOptions.builder().registry(true).build());
         System.out.println(STACK_LINE + "kafkaPid=" + stack.kafka().pid()
                 + " cassandraPid=" + stack.cassandra().pid()
                 + " registryPid=" + stack.registry().orElseThrow().pid()

@@ -7,8 +7,7 @@ import java.util.stream.Collectors;
 /** Test helper: finds live processes by what their command line mentions. */
 final class ServerProcesses {
 
-    private ServerProcesses() {
-    }
+    private ServerProcesses() {}
 
     /** @return live processes whose command line mentions the given work folder */
     static List<ProcessHandle> mentioning(Path workDir) {

@@ -1,12 +1,11 @@
 package io.apiary.ingest.examples;
 
+import io.apiary.schema.SensorType;
+import io.apiary.schema.TelemetryReading;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Properties;
-
-import io.apiary.schema.SensorType;
-import io.apiary.schema.TelemetryReading;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -23,8 +22,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class GatewayProducerExample {
 
-    private GatewayProducerExample() {
-    }
+    private GatewayProducerExample() {}
 
     /**
      * Produces one temperature reading of hive 3627.
@@ -34,19 +32,19 @@ public final class GatewayProducerExample {
      */
     public static void main(String[] args) throws Exception {
         String bootstrapServers = args.length > 0 ? args[0] : "localhost:9092";
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerSettings(bootstrapServers),
-                new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                producerSettings(bootstrapServers), new StringSerializer(), new ByteArraySerializer())) {
             TelemetryReading reading = TelemetryReading.newBuilder()
                     .setHiveId("3627")
                     .setGatewayId("gw-17")
                     .setSensorType(SensorType.TEMPERATURE)
-                    .setSensorId("brood")                   // since version 3; "default" if left out
-                    .setReadingTime(Instant.now())          // UTC instant; stored as milliseconds
+                    .setSensorId("brood") // since version 3; "default" if left out
+                    .setReadingTime(Instant.now()) // UTC instant; stored as milliseconds
                     .setValue(34.6)
                     .setUnit("degC")
-                    .setSequenceNumber(1L)                  // optional since version 2; may be null
+                    .setSequenceNumber(1L) // optional since version 2; may be null
                     .build();
-            producer.send(toRecord(reading)).get();         // a real gateway would send asynchronously
+            producer.send(toRecord(reading)).get(); // a real gateway would send asynchronously
         }
     }
 
@@ -69,7 +67,7 @@ public final class GatewayProducerExample {
      * @throws IOException if the reading cannot be encoded
      */
     static ProducerRecord<String, byte[]> toRecord(TelemetryReading reading) throws IOException {
-        ByteBuffer encoded = TelemetryReading.getEncoder().encode(reading);  // C3 01, fingerprint, body
+        ByteBuffer encoded = TelemetryReading.getEncoder().encode(reading); // C3 01, fingerprint, body
         byte[] value = new byte[encoded.remaining()];
         encoded.get(value);
         return new ProducerRecord<>("hive.telemetry.v1", reading.getHiveId(), value);

@@ -3,6 +3,16 @@ package io.apiary.ingest.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.apiary.ingest.cassandra.CassandraSessions;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.config.RegistryOptions;
+import io.apiary.ingest.it.ItPipelineSettings;
+import io.apiary.ingest.pipeline.Pipeline;
+import io.apiary.ingest.topics.Topics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,18 +25,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.apiary.ingest.cassandra.CassandraSessions;
-import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.RegistryOptions;
-import io.apiary.ingest.it.ItPipelineSettings;
-import io.apiary.ingest.it.SharedStack;
-import io.apiary.ingest.pipeline.Pipeline;
-import io.apiary.ingest.topics.Topics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -48,11 +46,17 @@ class NodeRegistryClientIT {
 
     @Test
     void a_node_gateway_and_analyst_write_and_read_the_topics_with_exact_counts_and_hourly_sums() throws Exception {
-        Assumptions.assumeTrue(onPath("node") && onPath("npm"),
+        Assumptions.assumeTrue(
+                onPath("node") && onPath("npm"),
                 "node and npm are not on the PATH: NodeRegistryClientIT (a non-JVM registry-aware client) is skipped");
         install();
-        IngestConfig config = ItPipelineSettings.of("node-client", Map.of(IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS, 5_000L,
-                IngestConfig.ACTIVITY_UPDATE_INTERVAL_MS, 1_000L));
+        IngestConfig config = ItPipelineSettings.of(
+                "node-client",
+                Map.of(
+                        IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS,
+                        5_000L,
+                        IngestConfig.ACTIVITY_UPDATE_INTERVAL_MS,
+                        1_000L));
         Topics topics = config.topics();
         Map<String, String> env = new HashMap<>();
         env.put("BOOTSTRAP", String.join(",", config.getList(IngestConfig.KAFKA_BOOTSTRAP_SERVERS)));
@@ -80,7 +84,9 @@ class NodeRegistryClientIT {
                 assertThat(hours).hasSize(HIVES);
                 for (int h = 0; h < HIVES; h++) {
                     String hive = "node-" + h;
-                    JsonNode hour = hours.stream().filter(n -> n.get("hive_id").asText().equals(hive)).findFirst()
+                    JsonNode hour = hours.stream()
+                            .filter(n -> n.get("hive_id").asText().equals(hive))
+                            .findFirst()
                             .orElseThrow(() -> new AssertionError("no hourly result for " + hive + ": " + hours));
                     long entries = 0;
                     long exits = 0;
@@ -96,11 +102,17 @@ class NodeRegistryClientIT {
                     assertThat(hour.get("samples").asInt()).isEqualTo(SAMPLES);
                 }
                 String keyspace = config.getString(IngestConfig.CASSANDRA_KEYSPACE);
-                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
-                        assertThat(session.execute("SELECT count(*) FROM " + keyspace + ".hive_telemetry_v2").one()
-                                .getLong(0)).isEqualTo((long) HIVES * SAMPLES));
-                assertThat(session.execute("SELECT sensor_id FROM " + keyspace + ".hive_telemetry_v2 LIMIT 1").one()
-                        .getString(0)).isEqualTo("brood");
+                await().atMost(Duration.ofMinutes(2))
+                        .pollInterval(Duration.ofSeconds(1))
+                        .untilAsserted(() -> assertThat(
+                                        session.execute("SELECT count(*) FROM " + keyspace + ".hive_telemetry_v2")
+                                                .one()
+                                                .getLong(0))
+                                .isEqualTo((long) HIVES * SAMPLES));
+                assertThat(session.execute("SELECT sensor_id FROM " + keyspace + ".hive_telemetry_v2 LIMIT 1")
+                                .one()
+                                .getString(0))
+                        .isEqualTo("brood");
             }
         }
     }
@@ -120,8 +132,10 @@ class NodeRegistryClientIT {
 
     private static List<String> run(List<String> command, Map<String, String> env, Duration timeout)
             throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(WORK.toFile())
-                .redirectError(WORK.resolve(command.get(command.size() - 1) + ".err").toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(WORK.toFile())
+                .redirectError(
+                        WORK.resolve(command.get(command.size() - 1) + ".err").toFile());
         builder.environment().putAll(env);
         Process process = builder.start();
         process.getOutputStream().close();
@@ -132,7 +146,9 @@ class NodeRegistryClientIT {
         }
         String stdout = new String(out, StandardCharsets.UTF_8);
         String stderr = Files.readString(WORK.resolve(command.get(command.size() - 1) + ".err"));
-        assertThat(process.exitValue()).as("%s\nstdout: %s\nstderr: %s", command, stdout, stderr).isZero();
+        assertThat(process.exitValue())
+                .as("%s\nstdout: %s\nstderr: %s", command, stdout, stderr)
+                .isZero();
         return stdout.lines().filter(line -> !line.isBlank()).toList();
     }
 

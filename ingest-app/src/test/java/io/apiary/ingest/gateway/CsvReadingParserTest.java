@@ -3,21 +3,24 @@ package io.apiary.ingest.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiary.schema.SensorType;
+import io.apiary.schema.TelemetryReading;
 import java.io.StringReader;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.apiary.schema.SensorType;
-import io.apiary.schema.TelemetryReading;
 import org.junit.jupiter.api.Test;
 
 class CsvReadingParserTest {
 
-    private final CsvReadingParser parser = new CsvReadingParser("Date",
-            new ReadingTimeParser("yyyy-MM-dd HH:mm:ss[XXX]", ZoneOffset.ofHours(-5)), "Tag number",
-            columns("temperature=TEMPERATURE:degC", "humidity=HUMIDITY:%RH"), "gw", ',');
+    private final CsvReadingParser parser = new CsvReadingParser(
+            "Date",
+            new ReadingTimeParser("yyyy-MM-dd HH:mm:ss[XXX]", ZoneOffset.ofHours(-5)),
+            "Tag number",
+            columns("temperature=TEMPERATURE:degC", "humidity=HUMIDITY:%RH"),
+            "gw",
+            ',');
     private final List<TelemetryReading> readings = new ArrayList<>();
     private final List<CsvReadingParser.Problem> problems = new ArrayList<>();
 
@@ -29,9 +32,26 @@ class CsvReadingParserTest {
                 """);
 
         assertThat(totals).isEqualTo(new CsvReadingParser.Totals(1, 2, 0, 0));
-        assertThat(readings).containsExactly(
-                new TelemetryReading("3629", "gw", SensorType.TEMPERATURE, "default", Instant.parse("2021-06-19T00:04:58Z"), 26.24, "degC", null),
-                new TelemetryReading("3629", "gw", SensorType.HUMIDITY, "default", Instant.parse("2021-06-19T00:04:58Z"), 35.45, "%RH", null));
+        assertThat(readings)
+                .containsExactly(
+                        new TelemetryReading(
+                                "3629",
+                                "gw",
+                                SensorType.TEMPERATURE,
+                                "default",
+                                Instant.parse("2021-06-19T00:04:58Z"),
+                                26.24,
+                                "degC",
+                                null),
+                        new TelemetryReading(
+                                "3629",
+                                "gw",
+                                SensorType.HUMIDITY,
+                                "default",
+                                Instant.parse("2021-06-19T00:04:58Z"),
+                                35.45,
+                                "%RH",
+                                null));
     }
 
     @Test
@@ -54,49 +74,58 @@ class CsvReadingParserTest {
                 """);
 
         assertThat(totals).isEqualTo(new CsvReadingParser.Totals(6, 3, 3, 3));
-        assertThat(problems).extracting(CsvReadingParser.Problem::toString).containsExactly(
-                "line 3, column 'Date': cannot read time 'yesterday' with the time format 'yyyy-MM-dd HH:mm:ss[XXX]' "
-                        + "(--time-format: iso, epoch-ms, epoch-s, elapsed-ms, elapsed-s, elapsed-min, elapsed-h or a java.time "
-                        + "pattern): Text 'yesterday' could not be "
-                        + "parsed at index 0",
-                "line 4, column 'Tag number': no hive id",
-                "line 5, column 'temperature': not a finite decimal number: 'NaN'",
-                "line 5, column 'humidity': empty cell, no reading",
-                "line 6, column 'temperature': not a finite decimal number: 'warm'",
-                "line 7: expected 4 fields, found 3");
+        assertThat(problems)
+                .extracting(CsvReadingParser.Problem::toString)
+                .containsExactly(
+                        "line 3, column 'Date': cannot read time 'yesterday' with the time format 'yyyy-MM-dd HH:mm:ss[XXX]' "
+                                + "(--time-format: iso, epoch-ms, epoch-s, elapsed-ms, elapsed-s, elapsed-min, elapsed-h or a java.time "
+                                + "pattern): Text 'yesterday' could not be "
+                                + "parsed at index 0",
+                        "line 4, column 'Tag number': no hive id",
+                        "line 5, column 'temperature': not a finite decimal number: 'NaN'",
+                        "line 5, column 'humidity': empty cell, no reading",
+                        "line 6, column 'temperature': not a finite decimal number: 'warm'",
+                        "line 7: expected 4 fields, found 3");
     }
 
     @Test
     void should_skip_a_byte_order_mark_and_refuse_hexadecimal_and_suffixed_numbers() {
-        CsvReadingParser.Totals totals = parse("\uFEFFDate,Tag number,temperature,humidity\n"
-                + "2021-06-19 00:04:58+00:00,3629,0x1p3,2.5f\n");
+        CsvReadingParser.Totals totals =
+                parse("\uFEFFDate,Tag number,temperature,humidity\n" + "2021-06-19 00:04:58+00:00,3629,0x1p3,2.5f\n");
 
         assertThat(totals).isEqualTo(new CsvReadingParser.Totals(1, 0, 0, 2));
-        assertThat(problems).extracting(CsvReadingParser.Problem::message)
+        assertThat(problems)
+                .extracting(CsvReadingParser.Problem::message)
                 .containsExactly("not a finite decimal number: '0x1p3'", "not a finite decimal number: '2.5f'");
     }
 
     @Test
     void should_report_a_reading_the_consumer_refuses_and_go_on() {
-        CsvReadingParser.Totals totals = parser.parse(new StringReader("""
+        CsvReadingParser.Totals totals = parser.parse(
+                new StringReader("""
                 Date,Tag number,temperature,humidity
                 2021-06-19 00:04:58+00:00,3629,26.24,35.45
-                """), r -> {
+                """),
+                r -> {
                     if (r.getSensorType() == SensorType.HUMIDITY) {
                         throw new CsvReadingParser.RejectedReading("too large for Kafka");
                     }
                     readings.add(r);
-                }, problems::add);
+                },
+                problems::add);
 
         assertThat(totals).isEqualTo(new CsvReadingParser.Totals(1, 1, 0, 1));
-        assertThat(problems).extracting(Object::toString).containsExactly("line 2, column 'humidity': too large for Kafka");
+        assertThat(problems)
+                .extracting(Object::toString)
+                .containsExactly("line 2, column 'humidity': too large for Kafka");
     }
 
     @Test
     void should_refuse_an_empty_file_and_a_header_that_names_a_column_twice() {
         assertThatThrownBy(() -> parse("")).hasMessage("The CSV is empty: it has no header line");
         assertThatThrownBy(() -> parse("Date,Tag number,temperature,temperature,humidity\n"))
-                .hasMessageContaining("The CSV header is not usable").hasMessageContaining("temperature");
+                .hasMessageContaining("The CSV header is not usable")
+                .hasMessageContaining("temperature");
     }
 
     @Test
@@ -109,8 +138,13 @@ class CsvReadingParserTest {
 
     @Test
     void should_keep_two_columns_of_one_type_apart_by_sensor_ids_made_from_their_names() {
-        CsvReadingParser twoProbes = new CsvReadingParser("time", new ReadingTimeParser("iso", ZoneOffset.UTC), "hive",
-                columns("Temp (inside)=TEMPERATURE:degC", "temp_out=TEMPERATURE:degC", "rh=HUMIDITY:%RH"), "gw", ',');
+        CsvReadingParser twoProbes = new CsvReadingParser(
+                "time",
+                new ReadingTimeParser("iso", ZoneOffset.UTC),
+                "hive",
+                columns("Temp (inside)=TEMPERATURE:degC", "temp_out=TEMPERATURE:degC", "rh=HUMIDITY:%RH"),
+                "gw",
+                ',');
 
         CsvReadingParser.Totals totals = twoProbes.parse(new StringReader("""
                 time,hive,Temp (inside),temp_out,rh
@@ -119,10 +153,12 @@ class CsvReadingParserTest {
 
         Instant t = Instant.parse("2021-07-15T11:03:43Z");
         assertThat(totals).isEqualTo(new CsvReadingParser.Totals(1, 3, 0, 0));
-        assertThat(readings).containsExactly(
-                new TelemetryReading("3627", "gw", SensorType.TEMPERATURE, "Temp_inside", t, 35.04, "degC", null),
-                new TelemetryReading("3627", "gw", SensorType.TEMPERATURE, "temp_out", t, 21.5, "degC", null),
-                new TelemetryReading("3627", "gw", SensorType.HUMIDITY, "default", t, 60.0, "%RH", null));
+        assertThat(readings)
+                .containsExactly(
+                        new TelemetryReading(
+                                "3627", "gw", SensorType.TEMPERATURE, "Temp_inside", t, 35.04, "degC", null),
+                        new TelemetryReading("3627", "gw", SensorType.TEMPERATURE, "temp_out", t, 21.5, "degC", null),
+                        new TelemetryReading("3627", "gw", SensorType.HUMIDITY, "default", t, 60.0, "%RH", null));
     }
 
     @Test
@@ -130,39 +166,53 @@ class CsvReadingParserTest {
         DuplicateReadings duplicates = new DuplicateReadings(100);
         List<DuplicateReadings.Conflict> conflicts = new ArrayList<>();
 
-        parser.parseWithLines(new StringReader("""
+        parser.parseWithLines(
+                new StringReader("""
                 Date,Tag number,temperature,humidity
                 2021-07-15 11:03:43+00:00,3627,35.04,50.1
 
                 2021-07-15 11:03:43+00:00,3627,35.1,50.1
-                """), (reading, line) -> {
+                """),
+                (reading, line) -> {
                     DuplicateReadings.Conflict conflict = duplicates.offer(reading, line);
                     if (conflict != null) {
                         conflicts.add(conflict);
                     }
-                }, problems::add);
+                },
+                problems::add);
 
-        assertThat(conflicts).extracting(Object::toString).containsExactly("lines 2 and 4: hive 3627 TEMPERATURE"
-                + " sensor default at 2021-07-15T11:03:43Z: 35.04 degC and 35.1 degC");
+        assertThat(conflicts)
+                .extracting(Object::toString)
+                .containsExactly("lines 2 and 4: hive 3627 TEMPERATURE"
+                        + " sensor default at 2021-07-15T11:03:43Z: 35.04 degC and 35.1 degC");
         assertThat(duplicates.duplicates()).isEqualTo(1);
     }
 
     @Test
     void should_refuse_two_columns_of_one_series() {
-        List<SensorColumn> oneSeries = List.of(new SensorColumn("a", SensorType.TEMPERATURE, "degC", "x"),
+        List<SensorColumn> oneSeries = List.of(
+                new SensorColumn("a", SensorType.TEMPERATURE, "degC", "x"),
                 new SensorColumn("b", SensorType.TEMPERATURE, "degC", "x"));
 
-        assertThatThrownBy(() -> new CsvReadingParser("Date", new ReadingTimeParser("iso", ZoneOffset.UTC), "hive",
-                oneSeries, "gw", ',')).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new CsvReadingParser(
+                        "Date", new ReadingTimeParser("iso", ZoneOffset.UTC), "hive", oneSeries, "gw", ','))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Sensor columns 'a' and 'b' would both be TEMPERATURE sensor 'x'");
     }
 
     @Test
     void should_give_every_row_a_fixed_hive_id_and_skip_comment_lines_before_and_after_the_header() {
-        CsvReadingParser oneHive = new CsvReadingParser("time", new ReadingTimeParser("iso", ZoneOffset.UTC),
-                CsvReadingParser.HiveSource.fixed("hive-7"), columns("weight=WEIGHT:kg"), "gw", ',', '#');
+        CsvReadingParser oneHive = new CsvReadingParser(
+                "time",
+                new ReadingTimeParser("iso", ZoneOffset.UTC),
+                CsvReadingParser.HiveSource.fixed("hive-7"),
+                columns("weight=WEIGHT:kg"),
+                "gw",
+                ',',
+                '#');
 
-        CsvReadingParser.Totals totals = oneHive.parseWithLines(new StringReader("""
+        CsvReadingParser.Totals totals =
+                oneHive.parseWithLines(new StringReader("""
                 # exported by the scale, firmware 1.2
                 # units: kg
                 time,weight
@@ -171,36 +221,72 @@ class CsvReadingParserTest {
                 2021-07-15T12:00:00Z,nan
                 """), (reading, line) -> readings.add(reading), problems::add);
 
-        assertThat(totals).as("three comment lines skipped, counted").isEqualTo(new CsvReadingParser.Totals(2, 1, 0, 1, 0, 3));
-        assertThat(readings).containsExactly(new TelemetryReading("hive-7", "gw", SensorType.WEIGHT, "default",
-                Instant.parse("2021-07-15T11:00:00Z"), 40.5, "kg", null));
-        assertThat(problems).extracting(Object::toString).as("line numbers count the comment lines")
+        assertThat(totals)
+                .as("three comment lines skipped, counted")
+                .isEqualTo(new CsvReadingParser.Totals(2, 1, 0, 1, 0, 3));
+        assertThat(readings)
+                .containsExactly(new TelemetryReading(
+                        "hive-7",
+                        "gw",
+                        SensorType.WEIGHT,
+                        "default",
+                        Instant.parse("2021-07-15T11:00:00Z"),
+                        40.5,
+                        "kg",
+                        null));
+        assertThat(problems)
+                .extracting(Object::toString)
+                .as("line numbers count the comment lines")
                 .containsExactly("line 6, column 'weight': not a finite decimal number: 'nan'");
     }
 
     @Test
     void should_refuse_a_bad_fixed_hive_id_and_a_comment_marker_that_is_the_delimiter() {
-        assertThatThrownBy(() -> CsvReadingParser.HiveSource.fixed("hive 7")).hasMessageStartingWith("The hive id 'hive 7'");
-        assertThatThrownBy(() -> new CsvReadingParser("time", new ReadingTimeParser("iso", ZoneOffset.UTC),
-                CsvReadingParser.HiveSource.fixed("h"), columns("weight=WEIGHT:kg"), "gw", ';', ';'))
+        assertThatThrownBy(() -> CsvReadingParser.HiveSource.fixed("hive 7"))
+                .hasMessageStartingWith("The hive id 'hive 7'");
+        assertThatThrownBy(() -> new CsvReadingParser(
+                        "time",
+                        new ReadingTimeParser("iso", ZoneOffset.UTC),
+                        CsvReadingParser.HiveSource.fixed("h"),
+                        columns("weight=WEIGHT:kg"),
+                        "gw",
+                        ';',
+                        ';'))
                 .hasMessageContaining("comment marker must not be the delimiter");
         for (char marker : new char[] {'2', 'a', '-', ' '}) {
-            assertThatThrownBy(() -> new CsvReadingParser("time", new ReadingTimeParser("iso", ZoneOffset.UTC),
-                    CsvReadingParser.HiveSource.fixed("h"), columns("weight=WEIGHT:kg"), "gw", ',', marker))
-                    .as("'%s' starts data lines", marker).hasMessageContaining("data lines start with those");
+            assertThatThrownBy(() -> new CsvReadingParser(
+                            "time",
+                            new ReadingTimeParser("iso", ZoneOffset.UTC),
+                            CsvReadingParser.HiveSource.fixed("h"),
+                            columns("weight=WEIGHT:kg"),
+                            "gw",
+                            ',',
+                            marker))
+                    .as("'%s' starts data lines", marker)
+                    .hasMessageContaining("data lines start with those");
         }
     }
 
     @Test
     void should_convert_grams_to_kilograms_and_fahrenheit_to_celsius() {
-        CsvReadingParser converting = new CsvReadingParser("time", new ReadingTimeParser("iso", ZoneOffset.UTC), "hive",
-                columns("weight_g=WEIGHT:g", "temp_f=TEMPERATURE:degF"), "gw", ',');
+        CsvReadingParser converting = new CsvReadingParser(
+                "time",
+                new ReadingTimeParser("iso", ZoneOffset.UTC),
+                "hive",
+                columns("weight_g=WEIGHT:g", "temp_f=TEMPERATURE:degF"),
+                "gw",
+                ',');
 
-        converting.parse(new StringReader("time,hive,weight_g,temp_f\n2021-07-15T11:00:00Z,1,39850,95\n"),
-                readings::add, problems::add);
+        converting.parse(
+                new StringReader("time,hive,weight_g,temp_f\n2021-07-15T11:00:00Z,1,39850,95\n"),
+                readings::add,
+                problems::add);
 
-        assertThat(readings).extracting(TelemetryReading::getValue, TelemetryReading::getUnit).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(39.85, "kg"), org.assertj.core.groups.Tuple.tuple(35.0, "degC"));
+        assertThat(readings)
+                .extracting(TelemetryReading::getValue, TelemetryReading::getUnit)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(39.85, "kg"),
+                        org.assertj.core.groups.Tuple.tuple(35.0, "degC"));
         assertThat(columns("weight_g=WEIGHT:g").get(0).describe())
                 .isEqualTo("column 'weight_g' -> WEIGHT, sensor default, kg (converted from g)");
     }
@@ -217,8 +303,13 @@ class CsvReadingParserTest {
                 2017-10-29 03:30:00,1,15
                 """;
         java.time.ZoneId berlin = java.time.ZoneId.of("Europe/Berlin");
-        CsvReadingParser rejecting = new CsvReadingParser("time", new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", berlin),
-                "hive", columns("t=TEMPERATURE:degC"), "gw", ',');
+        CsvReadingParser rejecting = new CsvReadingParser(
+                "time",
+                new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", berlin),
+                "hive",
+                columns("t=TEMPERATURE:degC"),
+                "gw",
+                ',');
 
         CsvReadingParser.Totals totals = rejecting.parse(new StringReader(csv), readings::add, problems::add);
 
@@ -229,17 +320,28 @@ class CsvReadingParserTest {
 
         readings.clear();
         problems.clear();
-        CsvReadingParser resolving = new CsvReadingParser("time", new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", berlin,
-                ReadingTimeParser.DstResolution.EARLIER, null), CsvReadingParser.HiveSource.column("hive"),
-                columns("t=TEMPERATURE:degC"), "gw", ',', null);
+        CsvReadingParser resolving = new CsvReadingParser(
+                "time",
+                new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", berlin, ReadingTimeParser.DstResolution.EARLIER, null),
+                CsvReadingParser.HiveSource.column("hive"),
+                columns("t=TEMPERATURE:degC"),
+                "gw",
+                ',',
+                null);
         totals = resolving.parse(new StringReader(csv), readings::add, problems::add);
 
         assertThat(totals).isEqualTo(new CsvReadingParser.Totals(6, 6, 0, 0, 3));
         assertThat(problems).extracting(CsvReadingParser.Problem::line).containsExactly(3L, 5L, 6L);
         assertThat(problems).allMatch(p -> p.message().startsWith("resolved: local time"));
-        assertThat(readings).extracting(r -> r.getReadingTime().toString()).containsExactly("2017-03-26T00:30:00Z",
-                "2017-03-26T01:30:00Z", "2017-03-26T01:30:00Z", "2017-10-29T00:30:00Z", "2017-10-29T00:30:00Z",
-                "2017-10-29T02:30:00Z");
+        assertThat(readings)
+                .extracting(r -> r.getReadingTime().toString())
+                .containsExactly(
+                        "2017-03-26T00:30:00Z",
+                        "2017-03-26T01:30:00Z",
+                        "2017-03-26T01:30:00Z",
+                        "2017-10-29T00:30:00Z",
+                        "2017-10-29T00:30:00Z",
+                        "2017-10-29T02:30:00Z");
     }
 
     @Test
@@ -251,69 +353,120 @@ class CsvReadingParserTest {
         List<Instant> expected = new ArrayList<>();
         for (int i = 0; i < 24; i++) { // 10-minute readings 01:00 to 03:50 wall time, through the repeated hour
             for (String hive : List.of("a", "b")) { // two hives interleaved
-                csv.append(wall.toLocalDateTime().toString().replace('T', ' ')).append(":00,").append(hive)
-                        .append(',').append(i).append('\n');
+                csv.append(wall.toLocalDateTime().toString().replace('T', ' '))
+                        .append(":00,")
+                        .append(hive)
+                        .append(',')
+                        .append(i)
+                        .append('\n');
             }
             expected.add(wall.toInstant());
             wall = wall.plusMinutes(10);
         }
-        CsvReadingParser inferring = new CsvReadingParser("time", new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", berlin,
-                ReadingTimeParser.DstResolution.INFER, null), CsvReadingParser.HiveSource.column("hive"),
-                columns("t=TEMPERATURE:degC"), "gw", ',', null);
+        CsvReadingParser inferring = new CsvReadingParser(
+                "time",
+                new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", berlin, ReadingTimeParser.DstResolution.INFER, null),
+                CsvReadingParser.HiveSource.column("hive"),
+                columns("t=TEMPERATURE:degC"),
+                "gw",
+                ',',
+                null);
 
-        CsvReadingParser.Totals totals = inferring.parse(new StringReader(csv.toString()), readings::add, problems::add);
+        CsvReadingParser.Totals totals =
+                inferring.parse(new StringReader(csv.toString()), readings::add, problems::add);
 
-        assertThat(expected).as("24 instants: 01:00 to 03:50 wall time with 02:00-02:50 twice").hasSize(24)
+        assertThat(expected)
+                .as("24 instants: 01:00 to 03:50 wall time with 02:00-02:50 twice")
+                .hasSize(24)
                 .doesNotHaveDuplicates();
         assertThat(totals).isEqualTo(new CsvReadingParser.Totals(48, 48, 0, 0, 24));
         for (String hive : List.of("a", "b")) {
-            assertThat(readings).filteredOn(r -> r.getHiveId().equals(hive)).extracting(TelemetryReading::getReadingTime)
+            assertThat(readings)
+                    .filteredOn(r -> r.getHiveId().equals(hive))
+                    .extracting(TelemetryReading::getReadingTime)
                     .containsExactlyElementsOf(expected);
         }
-        assertThat(problems).extracting(CsvReadingParser.Problem::message)
+        assertThat(problems)
+                .extracting(CsvReadingParser.Problem::message)
                 .anyMatch(m -> m.endsWith("(--dst infer: first pass)"))
                 .anyMatch(m -> m.endsWith("(--dst infer: the clock went back)"));
     }
 
     @Test
     void should_infer_the_second_of_two_equal_overlap_times_of_an_hourly_log_as_the_later_instant() {
-        CsvReadingParser inferring = new CsvReadingParser("time", new ReadingTimeParser("yyyy-MM-dd HH:mm:ss",
-                java.time.ZoneId.of("Europe/Berlin"), ReadingTimeParser.DstResolution.INFER, null),
-                CsvReadingParser.HiveSource.column("hive"), columns("t=TEMPERATURE:degC"), "gw", ',', null);
+        CsvReadingParser inferring = new CsvReadingParser(
+                "time",
+                new ReadingTimeParser(
+                        "yyyy-MM-dd HH:mm:ss",
+                        java.time.ZoneId.of("Europe/Berlin"),
+                        ReadingTimeParser.DstResolution.INFER,
+                        null),
+                CsvReadingParser.HiveSource.column("hive"),
+                columns("t=TEMPERATURE:degC"),
+                "gw",
+                ',',
+                null);
 
-        inferring.parse(new StringReader("time,hive,t\n2017-10-29 01:30:00,a,1\n2017-10-29 02:30:00,a,2\n"
-                + "2017-10-29 02:30:00,a,3\n2017-10-29 03:30:00,a,4\n"), readings::add, problems::add);
+        inferring.parse(
+                new StringReader("time,hive,t\n2017-10-29 01:30:00,a,1\n2017-10-29 02:30:00,a,2\n"
+                        + "2017-10-29 02:30:00,a,3\n2017-10-29 03:30:00,a,4\n"),
+                readings::add,
+                problems::add);
 
-        assertThat(readings).extracting(r -> r.getReadingTime().toString()).containsExactly("2017-10-28T23:30:00Z",
-                "2017-10-29T00:30:00Z", "2017-10-29T01:30:00Z", "2017-10-29T02:30:00Z");
+        assertThat(readings)
+                .extracting(r -> r.getReadingTime().toString())
+                .containsExactly(
+                        "2017-10-28T23:30:00Z", "2017-10-29T00:30:00Z", "2017-10-29T01:30:00Z", "2017-10-29T02:30:00Z");
     }
 
     @Test
     void should_reject_a_spring_gap_time_even_when_inferring() {
-        CsvReadingParser inferring = new CsvReadingParser("time", new ReadingTimeParser("yyyy-MM-dd HH:mm:ss",
-                java.time.ZoneId.of("Europe/Berlin"), ReadingTimeParser.DstResolution.INFER, null),
-                CsvReadingParser.HiveSource.column("hive"), columns("t=TEMPERATURE:degC"), "gw", ',', null);
+        CsvReadingParser inferring = new CsvReadingParser(
+                "time",
+                new ReadingTimeParser(
+                        "yyyy-MM-dd HH:mm:ss",
+                        java.time.ZoneId.of("Europe/Berlin"),
+                        ReadingTimeParser.DstResolution.INFER,
+                        null),
+                CsvReadingParser.HiveSource.column("hive"),
+                columns("t=TEMPERATURE:degC"),
+                "gw",
+                ',',
+                null);
 
-        CsvReadingParser.Totals totals = inferring.parse(new StringReader(
-                "time,hive,t\n2017-03-26 01:50:00,a,1\n2017-03-26 02:10:00,a,2\n2017-03-26 03:10:00,a,3\n"),
-                readings::add, problems::add);
+        CsvReadingParser.Totals totals = inferring.parse(
+                new StringReader(
+                        "time,hive,t\n2017-03-26 01:50:00,a,1\n2017-03-26 02:10:00,a,2\n2017-03-26 03:10:00,a,3\n"),
+                readings::add,
+                problems::add);
 
         assertThat(totals).isEqualTo(new CsvReadingParser.Totals(3, 2, 1, 0, 0));
-        assertThat(problems).singleElement().satisfies(p -> assertThat(p.message())
-                .contains("does not exist").contains("--dst infer cannot infer"));
+        assertThat(problems)
+                .singleElement()
+                .satisfies(
+                        p -> assertThat(p.message()).contains("does not exist").contains("--dst infer cannot infer"));
     }
 
     @Test
     void should_reject_a_value_that_its_conversion_takes_out_of_the_range_of_a_double() {
-        CsvReadingParser converting = new CsvReadingParser("time", new ReadingTimeParser("iso", ZoneOffset.UTC), "hive",
-                columns("b=BATTERY:kV", "w=WEIGHT:g", "t=TEMPERATURE:degF"), "gw", ',');
+        CsvReadingParser converting = new CsvReadingParser(
+                "time",
+                new ReadingTimeParser("iso", ZoneOffset.UTC),
+                "hive",
+                columns("b=BATTERY:kV", "w=WEIGHT:g", "t=TEMPERATURE:degF"),
+                "gw",
+                ',');
 
-        CsvReadingParser.Totals totals = converting.parse(new StringReader(
-                "time,hive,b,w,t\n2021-07-15T11:00:00Z,1,1e306,1e-322,32\n"), readings::add, problems::add);
+        CsvReadingParser.Totals totals = converting.parse(
+                new StringReader("time,hive,b,w,t\n2021-07-15T11:00:00Z,1,1e306,1e-322,32\n"),
+                readings::add,
+                problems::add);
 
         assertThat(totals).isEqualTo(new CsvReadingParser.Totals(1, 1, 0, 2));
         assertThat(problems).extracting(CsvReadingParser.Problem::column).containsExactly("b", "w");
-        assertThat(readings).singleElement().satisfies(r -> assertThat(r.getValue()).as("32 degF").isEqualTo(0.0));
+        assertThat(readings)
+                .singleElement()
+                .satisfies(r -> assertThat(r.getValue()).as("32 degF").isEqualTo(0.0));
     }
 
     private CsvReadingParser.Totals parse(String csv) {
@@ -321,6 +474,7 @@ class CsvReadingParserTest {
     }
 
     private static List<SensorColumn> columns(String... specs) {
-        return SensorMapping.resolve(java.util.Arrays.stream(specs).map(SensorColumnSpec::parse).toList());
+        return SensorMapping.resolve(
+                java.util.Arrays.stream(specs).map(SensorColumnSpec::parse).toList());
     }
 }

@@ -3,6 +3,9 @@ package io.apiary.ingest.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiary.ingest.testing.RandomCases;
+import io.apiary.schema.SensorType;
+import io.apiary.schema.TelemetryReading;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,10 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-
-import io.apiary.ingest.testing.RandomCases;
-import io.apiary.schema.SensorType;
-import io.apiary.schema.TelemetryReading;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -40,8 +39,9 @@ class DuplicateReadingsTest {
 
         DuplicateReadings.Conflict conflict = duplicates.offer(reading("3627", "default", T, 35.1), 230);
 
-        assertThat(conflict).hasToString("lines 17 and 230: hive 3627 TEMPERATURE sensor default at"
-                + " 2021-07-15T11:03:43Z: 35.04 degC and 35.1 degC");
+        assertThat(conflict)
+                .hasToString("lines 17 and 230: hive 3627 TEMPERATURE sensor default at"
+                        + " 2021-07-15T11:03:43Z: 35.04 degC and 35.1 degC");
         assertThat(duplicates.conflicts()).isEqualTo(1);
         assertThat(duplicates.duplicates()).isZero();
     }
@@ -52,8 +52,9 @@ class DuplicateReadingsTest {
         duplicates.offer(reading("3627", "default", T, 35.1), 230);
 
         assertThat(duplicates.offer(reading("3627", "default", T, 35.04), 300)).isNull();
-        assertThat(duplicates.offer(reading("3627", "default", T, 35.1), 301)).extracting(
-                DuplicateReadings.Conflict::firstLine).isEqualTo(17L);
+        assertThat(duplicates.offer(reading("3627", "default", T, 35.1), 301))
+                .extracting(DuplicateReadings.Conflict::firstLine)
+                .isEqualTo(17L);
         assertThat(duplicates.duplicates()).isEqualTo(1);
         assertThat(duplicates.conflicts()).isEqualTo(2);
     }
@@ -83,8 +84,9 @@ class DuplicateReadingsTest {
         assertThat(small.offer(reading("a", "default", T, 2), 6)).isNotNull();
 
         assertThat(small.held()).isEqualTo(2);
-        assertThat(small.partial()).isEqualTo("the duplicate check holds its limit of 2 distinct readings; from line 4"
-                + " on, readings of other hives, sensors or times were not checked");
+        assertThat(small.partial())
+                .isEqualTo("the duplicate check holds its limit of 2 distinct readings; from line 4"
+                        + " on, readings of other hives, sensors or times were not checked");
     }
 
     @Test
@@ -112,8 +114,8 @@ class DuplicateReadingsTest {
     /** Against a map of every key: the same duplicates and conflicts, through many doublings of the table. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("files")
-    void should_find_exactly_the_duplicates_and_conflicts_a_map_of_every_key_finds(String seed, int readings,
-            int keysPerHundred) {
+    void should_find_exactly_the_duplicates_and_conflicts_a_map_of_every_key_finds(
+            String seed, int readings, int keysPerHundred) {
         SplittableRandom random = new SplittableRandom(Long.parseLong(seed.substring(5)));
         DuplicateReadings checked = new DuplicateReadings(DuplicateReadings.DEFAULT_LIMIT);
         Map<String, double[]> firsts = new HashMap<>();
@@ -126,8 +128,8 @@ class DuplicateReadingsTest {
             String sensor = random.nextBoolean() ? "default" : "t_" + random.nextInt(3);
             Instant time = T.plusMillis(random.nextInt(1 + keys));
             TelemetryReading r = reading(hive, sensor, time, random.nextInt(3) / 2.0);
-            double[] first = firsts.putIfAbsent(hive + "|" + sensor + "|" + time.toEpochMilli(),
-                    new double[] {r.getValue(), line});
+            double[] first = firsts.putIfAbsent(
+                    hive + "|" + sensor + "|" + time.toEpochMilli(), new double[] {r.getValue(), line});
             if (first != null && first[0] == r.getValue()) {
                 expectedDuplicates++;
             } else if (first != null) {

@@ -3,6 +3,7 @@ package io.apiary.ingest.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiary.ingest.gateway.ReadingTimeParser.DstResolution;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -10,20 +11,24 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import io.apiary.ingest.gateway.ReadingTimeParser.DstResolution;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class ReadingTimeParserTest {
 
     private static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");
 
     @ParameterizedTest
-    @ValueSource(strings = {"2023-02-29 12:00:00", "2024-04-31 00:00:00", "2021-13-01 00:00:00", "2021-06-01 24:00:00",
-            "2021-06-01 12:60:00"})
+    @ValueSource(
+            strings = {
+                "2023-02-29 12:00:00",
+                "2024-04-31 00:00:00",
+                "2021-13-01 00:00:00",
+                "2021-06-01 24:00:00",
+                "2021-06-01 12:60:00"
+            })
     void a_date_or_time_that_does_not_exist_is_an_error_not_a_neighbouring_one(String text) {
         ReadingTimeParser parser = new ReadingTimeParser("yyyy-MM-dd HH:mm:ss[XXX]", ZoneOffset.UTC);
 
@@ -52,7 +57,8 @@ class ReadingTimeParserTest {
                 .isEqualTo(Instant.parse("2021-06-01T10:00:00Z"));
         assertThatThrownBy(() -> named.parse("2017-03-26 02:30 Europe/Berlin")).hasMessageContaining("does not exist");
         assertThat(new ReadingTimeParser("yyyy-MM-dd HH:mm XXX", BERLIN).parse("2017-03-26 02:30 +01:00"))
-                .as("an offset makes any local time exact").isEqualTo(Instant.parse("2017-03-26T01:30:00Z"));
+                .as("an offset makes any local time exact")
+                .isEqualTo(Instant.parse("2017-03-26T01:30:00Z"));
     }
 
     @Test
@@ -62,30 +68,43 @@ class ReadingTimeParserTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"YYYY-MM-dd HH:mm:ss|gives no date", "MM-dd HH:mm|gives no date",
-            "yyyy-MM-dd hh:mm|gives no time of day", "yyyy-MM-dd KK:mm:ss|gives no time of day"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "YYYY-MM-dd HH:mm:ss|gives no date",
+                "MM-dd HH:mm|gives no date",
+                "yyyy-MM-dd hh:mm|gives no time of day",
+                "yyyy-MM-dd KK:mm:ss|gives no time of day"
+            })
     void a_pattern_that_cannot_give_what_it_promises_is_refused_when_made(String pattern, String message) {
         assertThatThrownBy(() -> new ReadingTimeParser(pattern, ZoneOffset.UTC))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message);
     }
 
     @Test
     void a_start_out_of_the_range_of_milliseconds_is_refused() {
-        assertThatThrownBy(() -> new ReadingTimeParser("elapsed-s", ZoneOffset.UTC, DstResolution.REJECT,
-                Instant.parse("+999999999-12-31T23:00:00Z"))).hasMessageContaining("out of the range of times");
+        assertThatThrownBy(() -> new ReadingTimeParser(
+                        "elapsed-s", ZoneOffset.UTC, DstResolution.REJECT, Instant.parse("+999999999-12-31T23:00:00Z")))
+                .hasMessageContaining("out of the range of times");
     }
 
     @Test
     void a_y_inside_a_quoted_literal_stays_a_letter() {
-        assertThat(ReadingTimeParser.prolepticYears("yyyy-MM-dd'T'HH 'year' yy")).isEqualTo("uuuu-MM-dd'T'HH 'year' uu");
+        assertThat(ReadingTimeParser.prolepticYears("yyyy-MM-dd'T'HH 'year' yy"))
+                .isEqualTo("uuuu-MM-dd'T'HH 'year' uu");
         assertThat(new ReadingTimeParser("'day' yyyy-MM-dd HH:mm", ZoneOffset.UTC).parse("day 2021-06-01 10:00"))
                 .isEqualTo(Instant.parse("2021-06-01T10:00:00Z"));
     }
 
     @ParameterizedTest
-    @CsvSource({"epoch-s,15.56,1970-01-01T00:00:15.560Z", "epoch-s,1600000000.123456,2020-09-13T12:26:40.123Z",
-            "epoch-s,1600000000,2020-09-13T12:26:40Z", "epoch-ms,1600000000123.9,2020-09-13T12:26:40.123Z",
-            "epoch-s,-1.5,1969-12-31T23:59:58.500Z"})
+    @CsvSource({
+        "epoch-s,15.56,1970-01-01T00:00:15.560Z",
+        "epoch-s,1600000000.123456,2020-09-13T12:26:40.123Z",
+        "epoch-s,1600000000,2020-09-13T12:26:40Z",
+        "epoch-ms,1600000000123.9,2020-09-13T12:26:40.123Z",
+        "epoch-s,-1.5,1969-12-31T23:59:58.500Z"
+    })
     void epoch_times_take_decimal_fractions_cut_to_milliseconds(String format, String text, String expected) {
         assertThat(new ReadingTimeParser(format, ZoneOffset.UTC).parse(text)).isEqualTo(Instant.parse(expected));
     }
@@ -98,11 +117,16 @@ class ReadingTimeParserTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"elapsed-ms,1500,2021-06-01T08:00:01.500Z", "elapsed-s,90.25,2021-06-01T08:01:30.250Z",
-            "elapsed-min,1.5,2021-06-01T08:01:30Z", "elapsed-h,36,2021-06-02T20:00:00Z", "elapsed-s,0,2021-06-01T08:00:00Z"})
+    @CsvSource({
+        "elapsed-ms,1500,2021-06-01T08:00:01.500Z",
+        "elapsed-s,90.25,2021-06-01T08:01:30.250Z",
+        "elapsed-min,1.5,2021-06-01T08:01:30Z",
+        "elapsed-h,36,2021-06-02T20:00:00Z",
+        "elapsed-s,0,2021-06-01T08:00:00Z"
+    })
     void elapsed_times_count_from_the_start(String format, String text, String expected) {
-        ReadingTimeParser parser = new ReadingTimeParser(format, ZoneOffset.UTC, DstResolution.REJECT,
-                Instant.parse("2021-06-01T08:00:00Z"));
+        ReadingTimeParser parser = new ReadingTimeParser(
+                format, ZoneOffset.UTC, DstResolution.REJECT, Instant.parse("2021-06-01T08:00:00Z"));
 
         assertThat(parser.parse(text)).isEqualTo(Instant.parse(expected));
     }
@@ -113,8 +137,8 @@ class ReadingTimeParserTest {
                 .hasMessageContaining("--time-start");
         assertThatThrownBy(() -> new ReadingTimeParser("iso", ZoneOffset.UTC, DstResolution.REJECT, Instant.EPOCH))
                 .hasMessageContaining("elapsed-* time formats only");
-        ReadingTimeParser parser = new ReadingTimeParser("elapsed-s", ZoneOffset.UTC, DstResolution.REJECT,
-                Instant.parse("2021-06-01T08:00:00Z"));
+        ReadingTimeParser parser = new ReadingTimeParser(
+                "elapsed-s", ZoneOffset.UTC, DstResolution.REJECT, Instant.parse("2021-06-01T08:00:00Z"));
         assertThatThrownBy(() -> parser.parse("-1")).hasMessageContaining("before the start");
     }
 
@@ -136,12 +160,13 @@ class ReadingTimeParserTest {
         String twice = "2017-10-29 02:30:00";
         assertThatThrownBy(() -> new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", BERLIN).parse(twice))
                 .hasMessageContaining("occurs twice in Europe/Berlin")
-                .hasMessageContaining("--dst earlier reads it as 2017-10-29T00:30:00Z, --dst later as 2017-10-29T01:30:00Z");
+                .hasMessageContaining(
+                        "--dst earlier reads it as 2017-10-29T00:30:00Z, --dst later as 2017-10-29T01:30:00Z");
 
-        ReadingTimeParser.Parsed earlier = new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", BERLIN, DstResolution.EARLIER,
-                null).parseWithNote(twice);
-        ReadingTimeParser.Parsed later = new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", BERLIN, DstResolution.LATER,
-                null).parseWithNote(twice);
+        ReadingTimeParser.Parsed earlier =
+                new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", BERLIN, DstResolution.EARLIER, null).parseWithNote(twice);
+        ReadingTimeParser.Parsed later =
+                new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", BERLIN, DstResolution.LATER, null).parseWithNote(twice);
         assertThat(earlier.instant()).isEqualTo(Instant.parse("2017-10-29T00:30:00Z"));
         assertThat(later.instant()).isEqualTo(Instant.parse("2017-10-29T01:30:00Z"));
         assertThat(earlier.note()).endsWith("read as 2017-10-29T00:30:00Z (--dst earlier)");
@@ -154,8 +179,11 @@ class ReadingTimeParserTest {
                 .isEqualTo(Instant.parse("2017-03-26T01:30:00Z"));
         assertThat(new ReadingTimeParser("iso", BERLIN, DstResolution.LATER, null).parse("2017-03-26T02:30:00"))
                 .isEqualTo(Instant.parse("2017-03-26T00:30:00Z"));
-        assertThat(new ReadingTimeParser("iso", BERLIN, DstResolution.LATER, null).parseWithNote("2017-03-26T03:30:00")
-                .note()).as("an ordinary time has no note").isNull();
+        assertThat(new ReadingTimeParser("iso", BERLIN, DstResolution.LATER, null)
+                        .parseWithNote("2017-03-26T03:30:00")
+                        .note())
+                .as("an ordinary time has no note")
+                .isNull();
     }
 
     /**
@@ -193,7 +221,8 @@ class ReadingTimeParserTest {
                 }
             }
         }
-        assertThat(flagged).allMatch(t -> t.startsWith("2017-03-26 02:") || t.startsWith("2017-10-29 02:"))
+        assertThat(flagged)
+                .allMatch(t -> t.startsWith("2017-03-26 02:") || t.startsWith("2017-10-29 02:"))
                 .contains("2017-03-26 02:00", "2017-03-26 02:59", "2017-10-29 02:00", "2017-10-29 02:59");
     }
 }

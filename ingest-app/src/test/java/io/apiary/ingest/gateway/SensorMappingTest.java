@@ -3,36 +3,40 @@ package io.apiary.ingest.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiary.schema.SensorType;
 import java.util.Arrays;
 import java.util.List;
-
-import io.apiary.schema.SensorType;
 import org.junit.jupiter.api.Test;
 
 class SensorMappingTest {
 
     @Test
     void should_give_the_default_sensor_id_to_the_only_column_of_each_type() {
-        assertThat(resolve("temperature=TEMPERATURE:degC", "humidity=HUMIDITY:%RH")).containsExactly(
-                new SensorColumn("temperature", SensorType.TEMPERATURE, "degC", "default"),
-                new SensorColumn("humidity", SensorType.HUMIDITY, "%RH", "default"));
+        assertThat(resolve("temperature=TEMPERATURE:degC", "humidity=HUMIDITY:%RH"))
+                .containsExactly(
+                        new SensorColumn("temperature", SensorType.TEMPERATURE, "degC", "default"),
+                        new SensorColumn("humidity", SensorType.HUMIDITY, "%RH", "default"));
     }
 
     @Test
     void should_derive_each_id_from_the_column_name_when_a_type_has_several_columns() {
         assertThat(resolve("Temp (inside)=TEMPERATURE:degC", "t_0=TEMPERATURE:degC", "rh=HUMIDITY:%RH"))
-                .extracting(SensorColumn::sensorId).containsExactly("Temp_inside", "t_0", "default");
+                .extracting(SensorColumn::sensorId)
+                .containsExactly("Temp_inside", "t_0", "default");
     }
 
     @Test
     void should_keep_an_explicit_id_and_count_its_column_among_the_columns_of_its_type() {
         assertThat(resolve("inside=TEMPERATURE:degC:brood", "outside=TEMPERATURE:degC", "rh=HUMIDITY:%RH:box"))
-                .extracting(SensorColumn::sensorId).containsExactly("brood", "outside", "box");
+                .extracting(SensorColumn::sensorId)
+                .containsExactly("brood", "outside", "box");
     }
 
     @Test
     void should_accept_an_underivable_column_name_when_its_type_has_no_other_column() {
-        assertThat(resolve("°=TEMPERATURE:degC")).extracting(SensorColumn::sensorId).containsExactly("default");
+        assertThat(resolve("°=TEMPERATURE:degC"))
+                .extracting(SensorColumn::sensorId)
+                .containsExactly("default");
     }
 
     @Test
@@ -62,7 +66,8 @@ class SensorMappingTest {
 
     @Test
     void should_allow_one_id_for_two_types() {
-        assertThat(resolve("t=TEMPERATURE:degC:probe1", "h=HUMIDITY:%RH:probe1")).hasSize(2);
+        assertThat(resolve("t=TEMPERATURE:degC:probe1", "h=HUMIDITY:%RH:probe1"))
+                .hasSize(2);
     }
 
     @Test
@@ -73,11 +78,14 @@ class SensorMappingTest {
 
     @Test
     void should_print_the_mapping_of_a_column() {
-        assertThat(resolve("Temp (inside)=TEMPERATURE:degC", "t2=TEMPERATURE:degC").get(0).describe())
+        assertThat(resolve("Temp (inside)=TEMPERATURE:degC", "t2=TEMPERATURE:degC")
+                        .get(0)
+                        .describe())
                 .isEqualTo("column 'Temp (inside)' -> TEMPERATURE, sensor Temp_inside, degC");
     }
 
     private static List<SensorColumn> resolve(String... specs) {
-        return SensorMapping.resolve(Arrays.stream(specs).map(SensorColumnSpec::parse).toList());
+        return SensorMapping.resolve(
+                Arrays.stream(specs).map(SensorColumnSpec::parse).toList());
     }
 }

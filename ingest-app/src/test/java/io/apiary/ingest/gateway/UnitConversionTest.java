@@ -4,26 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class UnitConversionTest {
 
     @ParameterizedTest
     @CsvSource({
-            "WEIGHT,g,1500,kg,1.5",
-            "WEIGHT,g,39850.5,kg,39.8505",
-            "WEIGHT,lb,100,kg,45.359237",
-            "WEIGHT,oz,16,kg,0.45359237",
-            "TEMPERATURE,degF,32,degC,0",
-            "TEMPERATURE,degF,98.6,degC,37",
-            "TEMPERATURE,degF,-40,degC,-40",
-            "TEMPERATURE,K,273.15,degC,0",
-            "TEMPERATURE,K,308.15,degC,35",
-            "BATTERY,kV,0.0042,V,4.2",
-            "VIBRATION,m/s,0.012,mm/s,12",
-            "LIGHT,klx,12.5,lx,12500"})
+        "WEIGHT,g,1500,kg,1.5",
+        "WEIGHT,g,39850.5,kg,39.8505",
+        "WEIGHT,lb,100,kg,45.359237",
+        "WEIGHT,oz,16,kg,0.45359237",
+        "TEMPERATURE,degF,32,degC,0",
+        "TEMPERATURE,degF,98.6,degC,37",
+        "TEMPERATURE,degF,-40,degC,-40",
+        "TEMPERATURE,K,273.15,degC,0",
+        "TEMPERATURE,K,308.15,degC,35",
+        "BATTERY,kV,0.0042,V,4.2",
+        "VIBRATION,m/s,0.012,mm/s,12",
+        "LIGHT,klx,12.5,lx,12500"
+    })
     void converts_between_units_of_one_quantity(String type, String from, double value, String to, double expected) {
         UnitConversion conversion = UnitConversion.find(type, from);
 
@@ -49,14 +50,16 @@ class UnitConversionTest {
         assertThat(percent.to()).isEqualTo("%RH");
         assertThat(percent.apply(56.5)).isEqualTo(56.5);
         for (String unit : new String[] {"rad", "sr", "one", "%"}) {
-            assertThatThrownBy(() -> UnitConversion.find("CO2", unit)).as(unit)
+            assertThatThrownBy(() -> UnitConversion.find("CO2", unit))
+                    .as(unit)
                     .hasMessageContaining("the pipeline takes CO2 in ppm");
         }
     }
 
     @Test
     void a_type_without_ranges_takes_any_unit_as_it_is() {
-        assertThat(UnitConversion.find("ENTRANCE_COUNT_NOT_A_RANGE", "bees").isIdentity()).isTrue();
+        assertThat(UnitConversion.find("ENTRANCE_COUNT_NOT_A_RANGE", "bees").isIdentity())
+                .isTrue();
     }
 
     @Test

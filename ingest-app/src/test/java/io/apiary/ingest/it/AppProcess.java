@@ -1,5 +1,6 @@
 package io.apiary.ingest.it;
 
+import io.apiary.ingest.cli.IngestApp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -15,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import io.apiary.ingest.cli.IngestApp;
-
 /**
  * {@code ingest-app run} as a child JVM, as Kubernetes runs it: configured by a properties file,
  * serving its HTTP endpoints on a free port of 127.0.0.1, stopped with SIGTERM; or any other
@@ -24,7 +23,8 @@ import io.apiary.ingest.cli.IngestApp;
  */
 public final class AppProcess implements AutoCloseable {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final Process process;
     private final Path log;
@@ -50,15 +50,27 @@ public final class AppProcess implements AutoCloseable {
             throws IOException {
         int port = freePort();
         StringBuilder text = new StringBuilder();
-        settings.forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
+        settings.forEach(
+                (key, value) -> text.append(key).append('=').append(value).append('\n'));
         text.append("http.host=127.0.0.1\nhttp.port=").append(port).append('\n');
         Path configFile = log.resolveSibling(log.getFileName() + ".properties");
         Files.writeString(configFile, text);
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(List.of(jvmArgs));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), IngestApp.class.getName(),
-                "run", "--component", component, "--config", configFile.toString()));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                IngestApp.class.getName(),
+                "run",
+                "--component",
+                component,
+                "--config",
+                configFile.toString()));
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         return new AppProcess(process, log, port);
     }
 
@@ -71,10 +83,16 @@ public final class AppProcess implements AutoCloseable {
      * @throws IOException if the JVM cannot be started
      */
     public static AppProcess command(Path log, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), IngestApp.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                IngestApp.class.getName()));
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         return new AppProcess(process, log, 0);
     }
 
@@ -90,8 +108,12 @@ public final class AppProcess implements AutoCloseable {
      */
     public HttpResponse<String> get(String path) {
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
-                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            return HTTP.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+                            .timeout(Duration.ofSeconds(10))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             return new Unanswered(e.toString());
         } catch (InterruptedException e) {

@@ -28,8 +28,13 @@ final class ContainerStack implements AutoCloseable {
     /** Starts both containers in parallel and returns their endpoints. */
     ItEndpoints start() {
         Startables.deepStart(kafka, cassandra).join();
-        return new ItEndpoints("testcontainers", kafka.getBootstrapServers(),
-                cassandra.getContactPoint(), cassandra.getLocalDatacenter(), null, null);
+        return new ItEndpoints(
+                "testcontainers",
+                kafka.getBootstrapServers(),
+                cassandra.getContactPoint(),
+                cassandra.getLocalDatacenter(),
+                null,
+                null);
     }
 
     @Override

@@ -19,8 +19,13 @@ public final class ItEndpoints {
     private final LocalStack localStack;
     private final String registryUrl;
 
-    ItEndpoints(String kind, String kafkaBootstrapServers, InetSocketAddress cassandraContactPoint,
-                String cassandraLocalDatacenter, LocalStack localStack, String registryUrl) {
+    ItEndpoints(
+            String kind,
+            String kafkaBootstrapServers,
+            InetSocketAddress cassandraContactPoint,
+            String cassandraLocalDatacenter,
+            LocalStack localStack,
+            String registryUrl) {
         this.registryUrl = registryUrl;
         this.kind = Objects.requireNonNull(kind);
         this.kafkaBootstrapServers = Objects.requireNonNull(kafkaBootstrapServers);

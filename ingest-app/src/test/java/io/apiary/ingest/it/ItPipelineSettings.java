@@ -1,15 +1,14 @@
 package io.apiary.ingest.it;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.cassandra.SchemaApplier;
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.pipeline.TopicProvisioner;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
@@ -22,8 +21,7 @@ import org.apache.kafka.clients.admin.Admin;
  */
 public final class ItPipelineSettings {
 
-    private ItPipelineSettings() {
-    }
+    private ItPipelineSettings() {}
 
     /**
      * @param name      the test's short name, lower case with '-' (e.g. {@code pipeline}), not null
@@ -38,7 +36,8 @@ public final class ItPipelineSettings {
         Path stateDir = Path.of("target", name + "-it-state").toAbsolutePath();
         io.apiary.ingest.devstack.StackFiles.deleteRecursively(stateDir);
         settings.put(IngestConfig.TOPOLOGY_STATE_DIR, stateDir.toString());
-        settings.put(IngestConfig.VALIDATION_MAX_AGE_MS, Duration.ofDays(365 * 20).toMillis());
+        settings.put(
+                IngestConfig.VALIDATION_MAX_AGE_MS, Duration.ofDays(365 * 20).toMillis());
         for (String topic : IngestConfig.TOPIC_NAME_SETTINGS) {
             settings.put(topic, name + "-it." + topic);
         }
@@ -53,8 +52,10 @@ public final class ItPipelineSettings {
      * @param session a session to the shared node, not null
      */
     public static void prepare(IngestConfig config, CqlSession session) {
-        SchemaApplier.apply(session, SchemaApplier.load(null, config.getString(IngestConfig.CASSANDRA_KEYSPACE),
-                SchemaApplier.DEV_REPLICATION));
+        SchemaApplier.apply(
+                session,
+                SchemaApplier.load(
+                        null, config.getString(IngestConfig.CASSANDRA_KEYSPACE), SchemaApplier.DEV_REPLICATION));
         try (Admin admin = Admin.create(config.kafkaClientSettings())) {
             TopicProvisioner.createMissing(admin, config);
         }

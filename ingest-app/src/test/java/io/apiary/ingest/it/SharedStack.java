@@ -27,8 +27,7 @@ public final class SharedStack {
     private static ItEndpoints endpoints; // guarded by SharedStack.class
     private static RuntimeException failure; // guarded by SharedStack.class
 
-    private SharedStack() {
-    }
+    private SharedStack() {}
 
     /**
      * Returns the shared servers, starting them on the first call (this blocks for a while:
@@ -41,8 +40,10 @@ public final class SharedStack {
      */
     public static synchronized ItEndpoints get() {
         if (failure != null) {
-            throw new IllegalStateException("The shared integration-test stack failed to start"
-                    + " earlier in this run: " + failure.getMessage(), failure);
+            throw new IllegalStateException(
+                    "The shared integration-test stack failed to start" + " earlier in this run: "
+                            + failure.getMessage(),
+                    failure);
         }
         if (endpoints == null) {
             try {
@@ -76,15 +77,14 @@ public final class SharedStack {
             case "auto":
             case "":
                 containers = ContainerStack.dockerAvailable();
-                why = PROPERTY + "=auto and " + (containers ? "a Docker engine is reachable"
-                        : "no Docker engine is reachable");
+                why = PROPERTY + "=auto and "
+                        + (containers ? "a Docker engine is reachable" : "no Docker engine is reachable");
                 break;
             default:
-                throw new IllegalArgumentException("Unknown " + PROPERTY + "=" + mode
-                        + ": use auto, local or testcontainers");
+                throw new IllegalArgumentException(
+                        "Unknown " + PROPERTY + "=" + mode + ": use auto, local or testcontainers");
         }
-        LOG.info("Integration tests use the {} stack ({})", containers ? "Testcontainers" : "local",
-                why);
+        LOG.info("Integration tests use the {} stack ({})", containers ? "Testcontainers" : "local", why);
         ItEndpoints started;
         AutoCloseable resource;
         if (containers) {
@@ -94,12 +94,15 @@ public final class SharedStack {
         } else {
             LocalStack stack = LocalStack.start(LocalStackOptions.defaults());
             resource = stack;
-            started = new ItEndpoints("local", stack.kafkaBootstrapServers(),
-                    stack.cassandraContactPoint(), stack.cassandraLocalDatacenter(), stack,
+            started = new ItEndpoints(
+                    "local",
+                    stack.kafkaBootstrapServers(),
+                    stack.cassandraContactPoint(),
+                    stack.cassandraLocalDatacenter(),
+                    stack,
                     stack.registry().map(r -> r.confluentApiUrl()).orElse(null));
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(resource),
-                "apiary-it-shared-stack-close"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(resource), "apiary-it-shared-stack-close"));
         LOG.info("Integration tests share the {}", started);
         return started;
     }

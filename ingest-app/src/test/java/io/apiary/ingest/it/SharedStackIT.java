@@ -37,8 +37,10 @@ class SharedStackIT {
                         .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
                         .build())
                 .build()) {
-            assertThat(session.execute("SELECT release_version FROM system.local").one()
-                    .getString("release_version")).startsWith("5.0");
+            assertThat(session.execute("SELECT release_version FROM system.local")
+                            .one()
+                            .getString("release_version"))
+                    .startsWith("5.0");
         }
         if (endpoints.kind().equals("local")) {
             assertThat(endpoints.localStack()).isPresent();

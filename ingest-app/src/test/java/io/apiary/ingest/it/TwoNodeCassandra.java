@@ -52,8 +52,8 @@ public final class TwoNodeCassandra implements AutoCloseable {
     private final Duration clusterStartupTime;
     private final Duration startupTime;
 
-    private TwoNodeCassandra(CassandraCluster cluster, CqlSession session,
-                             Duration clusterStartupTime, Duration startupTime) {
+    private TwoNodeCassandra(
+            CassandraCluster cluster, CqlSession session, Duration clusterStartupTime, Duration startupTime) {
         this.cluster = cluster;
         this.session = session;
         this.clusterStartupTime = clusterStartupTime;
@@ -94,8 +94,8 @@ public final class TwoNodeCassandra implements AutoCloseable {
                     .withLocalDatacenter(cluster.localDatacenter())
                     .withConfigLoader(DriverConfigLoader.programmaticBuilder()
                             .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10))
-                            .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT,
-                                    Duration.ofSeconds(30))
+                            .withDuration(
+                                    DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(30))
                             .build())
                     .withApplicationName("apiary-ingest-it")
                     .build();
@@ -105,14 +105,20 @@ public final class TwoNodeCassandra implements AutoCloseable {
                 session.close();
             }
             cluster.close();
-            throw new IllegalStateException("The two-node Cassandra cluster started, but the driver"
-                    + " did not see both nodes up with their tokens: " + e.getMessage()
-                    + ". Work folder (kept for inspection): " + cluster.workDir(), e);
+            throw new IllegalStateException(
+                    "The two-node Cassandra cluster started, but the driver"
+                            + " did not see both nodes up with their tokens: " + e.getMessage()
+                            + ". Work folder (kept for inspection): " + cluster.workDir(),
+                    e);
         }
         Duration total = Duration.ofNanos(System.nanoTime() - t0);
-        LOG.info("Two-node Cassandra ready in {} ({} for the nodes to accept CQL, then {} until"
-                        + " the driver saw both up with tokens); CQL at {}", seconds(total),
-                seconds(clusterTime), seconds(total.minus(clusterTime)), cluster.contactPoints());
+        LOG.info(
+                "Two-node Cassandra ready in {} ({} for the nodes to accept CQL, then {} until"
+                        + " the driver saw both up with tokens); CQL at {}",
+                seconds(total),
+                seconds(clusterTime),
+                seconds(total.minus(clusterTime)),
+                cluster.contactPoints());
         return new TwoNodeCassandra(cluster, session, clusterTime, total);
     }
 

@@ -2,14 +2,13 @@ package io.apiary.ingest.partitions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.partitions.PartitionLimits.Verdict;
+import io.apiary.ingest.testing.RandomCases;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-
-import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.partitions.PartitionLimits.Verdict;
-import io.apiary.ingest.testing.RandomCases;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -20,8 +19,9 @@ class PartitionPlannerTest {
     private static final PartitionLimits LIMITS = PartitionLimits.DEFAULT;
 
     /** A sensor's readings, partitioned by sensor and bucket, one cell per row. */
-    private static final CqlTableDefinition SENSOR = CqlTableDefinition.parse("CREATE TABLE readings ("
-            + "sensor text, day date, shard int, t timestamp, value double, PRIMARY KEY ((sensor, day, shard), t))")
+    private static final CqlTableDefinition SENSOR = CqlTableDefinition.parse(
+                    "CREATE TABLE readings ("
+                            + "sensor text, day date, shard int, t timestamp, value double, PRIMARY KEY ((sensor, day, shard), t))")
             .orElseThrow();
 
     @Test
@@ -41,7 +41,8 @@ class PartitionPlannerTest {
         assertThat(rows).isEqualTo(262_800);
         assertThat(RowShape.ofRowBytes(100, 1).bytes(rows)).isEqualTo(26_280_000);
         assertThat(LIMITS.verdict(26_280_000, 0)).isEqualTo(Verdict.OK);
-        assertThat(LIMITS.verdict(26_280_000, 262_800)).as("one cell a row passes the cell limit")
+        assertThat(LIMITS.verdict(26_280_000, 262_800))
+                .as("one cell a row passes the cell limit")
                 .isEqualTo(Verdict.OVER);
     }
 
@@ -59,8 +60,8 @@ class PartitionPlannerTest {
 
     @Test
     void the_planner_suggests_the_smallest_shard_count_and_a_finer_bucket() {
-        PlanSettings settings = settings(Map.of("readings", WriteRate.parse("10/s")), Map.of("readings", 1),
-                Map.of(), Map.of("readings", 500L));
+        PlanSettings settings = settings(
+                Map.of("readings", WriteRate.parse("10/s")), Map.of("readings", 1), Map.of(), Map.of("readings", 500L));
 
         TablePlan plan = PartitionPlanner.plan(List.of(SENSOR), settings).get(0);
 
@@ -71,10 +72,18 @@ class PartitionPlannerTest {
         assertThat(plan.verdict()).isEqualTo(Verdict.OVER);
         // 1 cell a row: 100,000 cells hold 100,000 rows, so 9 shards (96,000 rows, 48 MB)
         assertThat(plan.smallestShards()).hasValue(9);
-        assertThat(plan.finerBucket()).as("an hour: 36,000 rows and cells, 18 MB").isEqualTo(Bucket.HOUR);
+        assertThat(plan.finerBucket())
+                .as("an hour: 36,000 rows and cells, 18 MB")
+                .isEqualTo(Bucket.HOUR);
 
-        TablePlan sharded = PartitionPlanner.plan(List.of(SENSOR), settings(Map.of("readings", WriteRate.parse("10/s")),
-                Map.of("readings", 9), Map.of(), Map.of("readings", 500L))).get(0);
+        TablePlan sharded = PartitionPlanner.plan(
+                        List.of(SENSOR),
+                        settings(
+                                Map.of("readings", WriteRate.parse("10/s")),
+                                Map.of("readings", 9),
+                                Map.of(),
+                                Map.of("readings", 500L)))
+                .get(0);
         assertThat(sharded.rows()).isEqualTo(96_000);
         assertThat(sharded.verdict()).isEqualTo(Verdict.OK);
         assertThat(sharded.finerBucket()).isNull();
@@ -83,18 +92,22 @@ class PartitionPlannerTest {
     @Test
     void a_table_without_bucket_or_ttl_is_unbounded_and_a_ttl_bounds_it() {
         CqlTableDefinition noBucket = CqlTableDefinition.parse(
-                "CREATE TABLE log (source text, t timestamp, line text, PRIMARY KEY (source, t))").orElseThrow();
-        TablePlan plan = PartitionPlanner.plan(noBucket, WriteRate.parse("1/min"),
-                settings(Map.of(), Map.of(), Map.of(), Map.of()));
+                        "CREATE TABLE log (source text, t timestamp, line text, PRIMARY KEY (source, t))")
+                .orElseThrow();
+        TablePlan plan = PartitionPlanner.plan(
+                noBucket, WriteRate.parse("1/min"), settings(Map.of(), Map.of(), Map.of(), Map.of()));
         assertThat(plan.unbounded()).isTrue();
         assertThat(plan.verdict()).isEqualTo(Verdict.OVER);
         assertThat(plan.smallestShards()).isEmpty();
-        assertThat(plan.finerBucket()).as("a year holds 525,600 rows and cells, a month 43,800").isEqualTo(Bucket.MONTH);
+        assertThat(plan.finerBucket())
+                .as("a year holds 525,600 rows and cells, a month 43,800")
+                .isEqualTo(Bucket.MONTH);
 
         CqlTableDefinition withTtl = CqlTableDefinition.parse("CREATE TABLE log (source text, t timestamp, line text, "
-                + "PRIMARY KEY (source, t)) WITH default_time_to_live = 86400").orElseThrow();
-        TablePlan bounded = PartitionPlanner.plan(withTtl, WriteRate.parse("1/min"),
-                settings(Map.of(), Map.of(), Map.of(), Map.of()));
+                        + "PRIMARY KEY (source, t)) WITH default_time_to_live = 86400")
+                .orElseThrow();
+        TablePlan bounded = PartitionPlanner.plan(
+                withTtl, WriteRate.parse("1/min"), settings(Map.of(), Map.of(), Map.of(), Map.of()));
         assertThat(bounded.rows()).isEqualTo(1_440);
         assertThat(bounded.cells()).isEqualTo(1_440);
         assertThat(bounded.assumed()).containsExactly("source text", "line text");
@@ -108,27 +121,38 @@ class PartitionPlannerTest {
     @Test
     void the_projects_own_tables_are_within_the_limits_at_the_planned_load() {
         IngestConfig config = new IngestConfig(Map.of());
-        List<TablePlan> plans = PartitionPlanner.plan(CqlTableDefinitionTest.projectTables(),
-                PlanSettings.from(config, Map.of()));
+        List<TablePlan> plans =
+                PartitionPlanner.plan(CqlTableDefinitionTest.projectTables(), PlanSettings.from(config, Map.of()));
 
-        assertThat(plans).hasSize(4).allSatisfy(plan -> assertThat(plan.verdict().withinComfort())
-                .as("%s: %s", plan.table().name(), plan).isTrue());
-        assertThat(plans).extracting(p -> p.table().name() + " " + p.rows() + " rows " + p.cells() + " cells")
-                .containsExactly("hive_telemetry_v2 15000 rows 45000 cells", "hive_activity 17520 rows 52560 cells",
-                        "weather_readings 2160 rows 15120 cells", "agent_alerts_v2 8640 rows 34560 cells");
-        assertThat(plans.get(0).smallestShards()).as("cql/010: S >= 44 keeps cells under 100,000").hasValue(44);
+        assertThat(plans)
+                .hasSize(4)
+                .allSatisfy(plan -> assertThat(plan.verdict().withinComfort())
+                        .as("%s: %s", plan.table().name(), plan)
+                        .isTrue());
+        assertThat(plans)
+                .extracting(p -> p.table().name() + " " + p.rows() + " rows " + p.cells() + " cells")
+                .containsExactly(
+                        "hive_telemetry_v2 15000 rows 45000 cells",
+                        "hive_activity 17520 rows 52560 cells",
+                        "weather_readings 2160 rows 15120 cells",
+                        "agent_alerts_v2 8640 rows 34560 cells");
+        assertThat(plans.get(0).smallestShards())
+                .as("cql/010: S >= 44 keeps cells under 100,000")
+                .hasValue(44);
         assertThat(plans.stream().mapToDouble(TablePlan::clusterRowsPerSecond).sum())
-                .as("DESIGN.md: about 170k writes/s").isBetween(160_000.0, 180_000.0);
+                .as("DESIGN.md: about 170k writes/s")
+                .isBetween(160_000.0, 180_000.0);
     }
 
     @Test
     void cells_leave_out_every_primary_key_column_as_in_the_datastax_formula() {
         // the hotel example of the Apache Cassandra data-modeling guide: Nc = 4, Npk = 3, one value a row
-        CqlTableDefinition rooms = CqlTableDefinition.parse("CREATE TABLE available_rooms_by_hotel_date (hotel_id text, "
-                + "date date, room_number smallint, is_available boolean, PRIMARY KEY ((hotel_id), date, room_number))")
+        CqlTableDefinition rooms = CqlTableDefinition.parse(
+                        "CREATE TABLE available_rooms_by_hotel_date (hotel_id text, "
+                                + "date date, room_number smallint, is_available boolean, PRIMARY KEY ((hotel_id), date, room_number))")
                 .orElseThrow();
-        RowShape shape = PartitionPlanner.shape(rooms, settings(Map.of(), Map.of(), Map.of(), Map.of()),
-                new java.util.ArrayList<>());
+        RowShape shape = PartitionPlanner.shape(
+                rooms, settings(Map.of(), Map.of(), Map.of(), Map.of()), new java.util.ArrayList<>());
         assertThat(shape.cellsPerRow()).isEqualTo(1);
         assertThat(shape.cells(36_500)).isEqualTo(36_500);
         // key 16 (assumed text) + rows x (date 4 + room_number 2 + is_available 1) + 8 B a cell
@@ -137,10 +161,11 @@ class PartitionPlannerTest {
 
     @Test
     void a_table_without_clustering_columns_holds_one_row_a_partition() {
-        CqlTableDefinition latest = CqlTableDefinition.parse("CREATE TABLE latest (hive_id text PRIMARY KEY, "
-                + "value double, unit text)").orElseThrow();
-        TablePlan plan = PartitionPlanner.plan(latest, WriteRate.parse("100/s"),
-                settings(Map.of(), Map.of(), Map.of(), Map.of()));
+        CqlTableDefinition latest = CqlTableDefinition.parse(
+                        "CREATE TABLE latest (hive_id text PRIMARY KEY, " + "value double, unit text)")
+                .orElseThrow();
+        TablePlan plan = PartitionPlanner.plan(
+                latest, WriteRate.parse("100/s"), settings(Map.of(), Map.of(), Map.of(), Map.of()));
         assertThat(plan.rows()).isEqualTo(1);
         assertThat(plan.cells()).isEqualTo(2);
         assertThat(plan.verdict()).isEqualTo(Verdict.SMALL);
@@ -150,10 +175,11 @@ class PartitionPlannerTest {
 
     @Test
     void a_partition_key_without_entity_column_gathers_every_entity() {
-        CqlTableDefinition daily = CqlTableDefinition.parse("CREATE TABLE daily (day date, t timestamp, v int, "
-                + "PRIMARY KEY (day, t))").orElseThrow();
-        PlanSettings settings = new PlanSettings(Map.of(), Map.of("daily", 10_000L), Map.of(), Map.of(), 16,
-                Map.of(), Map.of(), LIMITS);
+        CqlTableDefinition daily = CqlTableDefinition.parse(
+                        "CREATE TABLE daily (day date, t timestamp, v int, " + "PRIMARY KEY (day, t))")
+                .orElseThrow();
+        PlanSettings settings = new PlanSettings(
+                Map.of(), Map.of("daily", 10_000L), Map.of(), Map.of(), 16, Map.of(), Map.of(), LIMITS);
         TablePlan plan = PartitionPlanner.plan(daily, WriteRate.parse("10/s"), settings);
         assertThat(plan.rows()).isEqualTo(8_640_000_000L);
         assertThat(plan.partitionRate()).hasToString("100000/s");
@@ -162,36 +188,54 @@ class PartitionPlannerTest {
 
     static Stream<Arguments> loads() {
         return RandomCases.cases(300, (SplittableRandom r) -> new Object[] {
-            WriteRate.parse(r.nextInt(0, 5_000) + "/min"), Bucket.values()[r.nextInt(Bucket.values().length - 1)],
-            (long) r.nextInt(1, 2_000)});
+            WriteRate.parse(r.nextInt(0, 5_000) + "/min"),
+            Bucket.values()[r.nextInt(Bucket.values().length - 1)],
+            (long) r.nextInt(1, 2_000)
+        });
     }
 
     /** The suggested shard count is the smallest within comfort: one fewer shard is not. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("loads")
     void the_suggested_shard_count_is_minimal(String seed, WriteRate rate, Bucket bucket, long rowBytes) {
-        PlanSettings base = settings(Map.of("readings", rate), Map.of(), Map.of("readings", bucket),
-                Map.of("readings", rowBytes));
+        PlanSettings base =
+                settings(Map.of("readings", rate), Map.of(), Map.of("readings", bucket), Map.of("readings", rowBytes));
         TablePlan plan = PartitionPlanner.plan(SENSOR, rate, base);
         if (plan.smallestShards().isEmpty()) {
             return;
         }
         int s = plan.smallestShards().getAsInt();
-        assertThat(PartitionPlanner.plan(SENSOR, rate, withShards(base, s)).verdict().withinComfort()).isTrue();
+        assertThat(PartitionPlanner.plan(SENSOR, rate, withShards(base, s))
+                        .verdict()
+                        .withinComfort())
+                .isTrue();
         if (s > 1) {
-            assertThat(PartitionPlanner.plan(SENSOR, rate, withShards(base, s - 1)).verdict().withinComfort()).isFalse();
+            assertThat(PartitionPlanner.plan(SENSOR, rate, withShards(base, s - 1))
+                            .verdict()
+                            .withinComfort())
+                    .isFalse();
         }
         long total = PartitionPlanner.rowsPerPartition(rate, bucket.seconds(), 1);
         assertThat(PartitionPlanner.rowsPerPartition(rate, bucket.seconds(), s)).isEqualTo((total + s - 1) / s);
     }
 
     private static PlanSettings withShards(PlanSettings s, int shards) {
-        return new PlanSettings(s.rates(), s.entities(), Map.of("readings", shards), s.buckets(), s.textBytes(),
-                s.columnBytes(), s.rowBytes(), s.limits());
+        return new PlanSettings(
+                s.rates(),
+                s.entities(),
+                Map.of("readings", shards),
+                s.buckets(),
+                s.textBytes(),
+                s.columnBytes(),
+                s.rowBytes(),
+                s.limits());
     }
 
-    private static PlanSettings settings(Map<String, WriteRate> rates, Map<String, Integer> shards,
-            Map<String, Bucket> buckets, Map<String, Long> rowBytes) {
+    private static PlanSettings settings(
+            Map<String, WriteRate> rates,
+            Map<String, Integer> shards,
+            Map<String, Bucket> buckets,
+            Map<String, Long> rowBytes) {
         return new PlanSettings(rates, Map.of(), shards, buckets, 16, Map.of(), rowBytes, LIMITS);
     }
 }

@@ -3,30 +3,17 @@ package io.apiary.ingest.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.it.ItPipelineSettings;
 import io.apiary.ingest.deadletter.DeadLetterHeaders;
 import io.apiary.ingest.demo.DemoFeed;
 import io.apiary.ingest.demo.LagProbe;
 import io.apiary.ingest.demo.UrbanDataset;
 import io.apiary.ingest.gateway.EntranceCountSimulator;
 import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.it.ItPipelineSettings;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.ingest.topics.Topics;
@@ -39,6 +26,18 @@ import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
 import io.apiary.schema.WeatherReading;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -89,76 +88,120 @@ class PipelineIT {
         UrbanDataset data = UrbanDataset.load();
         EntranceCountSimulator simulator = new EntranceCountSimulator(COUNT_INTERVAL, "it-counter");
 
-        try (GatewayProducer producer = new GatewayProducer(config.kafkaClientSettings(), topics.telemetryTopic(),
-                topics.entranceCountsTopic())) {
+        try (GatewayProducer producer = new GatewayProducer(
+                config.kafkaClientSettings(), topics.telemetryTopic(), topics.entranceCountsTopic())) {
             DemoFeed.send(producer, data, simulator);
         }
         sendBadRecords();
 
         try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
-            await().atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
-                assertThat(lag.lag("pipeline-it", List.of(topics.telemetry(), topics.entranceCounts()))).isZero();
-                assertThat(lag.lag("pipeline-it-sink", List.of(topics.telemetryRows(), topics.activityRows()))).isZero();
-            });
+            await().atMost(Duration.ofMinutes(8))
+                    .pollInterval(Duration.ofSeconds(2))
+                    .untilAsserted(() -> {
+                        assertThat(lag.lag("pipeline-it", List.of(topics.telemetry(), topics.entranceCounts())))
+                                .isZero();
+                        assertThat(lag.lag("pipeline-it-sink", List.of(topics.telemetryRows(), topics.activityRows())))
+                                .isZero();
+                    });
         }
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() ->
-                assertThat(count("hive_telemetry_v2")).isEqualTo(distinctInFile));
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofSeconds(2))
+                .ignoreExceptions()
+                .untilAsserted(() -> assertThat(count("hive_telemetry_v2")).isEqualTo(distinctInFile));
         assertThat(distinctInFile).isEqualTo(132_194L);
 
         String hive = "3627";
         Instant hourStart = Instant.parse("2021-07-15T17:00:00Z");
         long[] expected = expectedHour(simulator, data.spans().get(hive), hive, hourStart);
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-            Row row = session.execute("SELECT bees_in, bees_out, samples FROM " + KEYSPACE
-                    + ".hive_activity WHERE hive_id = ? AND day = ? AND hour = ?", hive, LocalDate.of(2021, 7, 15), 17).one();
-            assertThat(row).isNotNull();
-            assertThat(new long[] {row.getLong("bees_in"), row.getLong("bees_out"), row.getInt("samples")})
-                    .containsExactly(expected);
-        });
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> {
+                    Row row = session.execute(
+                                    "SELECT bees_in, bees_out, samples FROM " + KEYSPACE
+                                            + ".hive_activity WHERE hive_id = ? AND day = ? AND hour = ?",
+                                    hive,
+                                    LocalDate.of(2021, 7, 15),
+                                    17)
+                            .one();
+                    assertThat(row).isNotNull();
+                    assertThat(new long[] {row.getLong("bees_in"), row.getLong("bees_out"), row.getInt("samples")})
+                            .containsExactly(expected);
+                });
         assertThat(expected[2]).isEqualTo(12);
         assertThat(expected[0]).isPositive();
-        assertThat(pipeline.sink().registry().find("apiary.sink.server.warnings").counters())
-                .as("no batch warnings from Cassandra").allSatisfy(c -> assertThat(c.count()).isZero());
+        assertThat(pipeline.sink()
+                        .registry()
+                        .find("apiary.sink.server.warnings")
+                        .counters())
+                .as("no batch warnings from Cassandra")
+                .allSatisfy(c -> assertThat(c.count()).isZero());
     }
 
     @Test
     void should_send_undecodable_gateway_records_tombstones_and_rows_cassandra_refuses_to_the_dead_letter_topic() {
         sendBadRecords();
 
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-            Map<String, ConsumerRecord<byte[], byte[]>> byReason = new HashMap<>();
-            for (ConsumerRecord<byte[], byte[]> r : readAll(topics.deadLetter())) {
-                byReason.put(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.STAGE) + "/"
-                        + DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.REASON), r);
-            }
-            assertThat(byReason).containsKeys("deserialize/UNDECODABLE", "process/NULL_VALUE", "sink/CASSANDRA_REJECTED",
-                    "process/FIELD_TOO_LONG", "sink/UNDECODABLE");
-            assertThat(DeadLetterHeaders.text(byReason.get("process/FIELD_TOO_LONG").headers(), DeadLetterHeaders.MESSAGE))
-                    .isEqualTo("hive_id is 600000 characters long; at most 200 are accepted");
-            assertThat(readAll(topics.deadLetter())).anySatisfy(r -> {
-                assertThat(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.TRUNCATED)).isEqualTo("true");
-                assertThat(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.ORIGINAL_VALUE_BYTES)).isEqualTo("900000");
-                assertThat(r.value()).hasSize(DeadLetterHeaders.MAX_PAYLOAD_BYTES - 4);
-            });
-            ConsumerRecord<byte[], byte[]> undecodable = byReason.get("deserialize/UNDECODABLE");
-            assertThat(new String(undecodable.value(), StandardCharsets.UTF_8)).isEqualTo("garbage from a broken gateway");
-            assertThat(DeadLetterHeaders.text(undecodable.headers(), DeadLetterHeaders.SOURCE_TOPIC))
-                    .isEqualTo(topics.telemetry());
-            ConsumerRecord<byte[], byte[]> refused = byReason.get("sink/CASSANDRA_REJECTED");
-            assertThat(DeadLetterHeaders.text(refused.headers(), DeadLetterHeaders.MESSAGE)).isNotBlank();
-        });
-        await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> assertThat(session.execute("SELECT hour FROM "
-                + KEYSPACE + ".hive_activity WHERE hive_id = 'dlq-neighbour'").all()).hasSize(2));
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> {
+                    Map<String, ConsumerRecord<byte[], byte[]>> byReason = new HashMap<>();
+                    for (ConsumerRecord<byte[], byte[]> r : readAll(topics.deadLetter())) {
+                        byReason.put(
+                                DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.STAGE) + "/"
+                                        + DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.REASON),
+                                r);
+                    }
+                    assertThat(byReason)
+                            .containsKeys(
+                                    "deserialize/UNDECODABLE",
+                                    "process/NULL_VALUE",
+                                    "sink/CASSANDRA_REJECTED",
+                                    "process/FIELD_TOO_LONG",
+                                    "sink/UNDECODABLE");
+                    assertThat(DeadLetterHeaders.text(
+                                    byReason.get("process/FIELD_TOO_LONG").headers(), DeadLetterHeaders.MESSAGE))
+                            .isEqualTo("hive_id is 600000 characters long; at most 200 are accepted");
+                    assertThat(readAll(topics.deadLetter())).anySatisfy(r -> {
+                        assertThat(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.TRUNCATED))
+                                .isEqualTo("true");
+                        assertThat(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.ORIGINAL_VALUE_BYTES))
+                                .isEqualTo("900000");
+                        assertThat(r.value()).hasSize(DeadLetterHeaders.MAX_PAYLOAD_BYTES - 4);
+                    });
+                    ConsumerRecord<byte[], byte[]> undecodable = byReason.get("deserialize/UNDECODABLE");
+                    assertThat(new String(undecodable.value(), StandardCharsets.UTF_8))
+                            .isEqualTo("garbage from a broken gateway");
+                    assertThat(DeadLetterHeaders.text(undecodable.headers(), DeadLetterHeaders.SOURCE_TOPIC))
+                            .isEqualTo(topics.telemetry());
+                    ConsumerRecord<byte[], byte[]> refused = byReason.get("sink/CASSANDRA_REJECTED");
+                    assertThat(DeadLetterHeaders.text(refused.headers(), DeadLetterHeaders.MESSAGE))
+                            .isNotBlank();
+                });
+        await().atMost(Duration.ofMinutes(1))
+                .untilAsserted(() -> assertThat(session.execute("SELECT hour FROM " + KEYSPACE
+                                        + ".hive_activity WHERE hive_id = 'dlq-neighbour'")
+                                .all())
+                        .hasSize(2));
         // The topology and the sink are still running: a reading sent after the bad ones lands.
-        try (GatewayProducer producer = new GatewayProducer(config.kafkaClientSettings(), topics.telemetryTopic(),
-                topics.entranceCountsTopic())) {
-            producer.send(new TelemetryReading("after-bad", "gw", SensorType.WEIGHT, "default",
-                    Instant.parse("2021-07-15T00:00:01Z"), 42.0, "kg", null));
+        try (GatewayProducer producer = new GatewayProducer(
+                config.kafkaClientSettings(), topics.telemetryTopic(), topics.entranceCountsTopic())) {
+            producer.send(new TelemetryReading(
+                    "after-bad",
+                    "gw",
+                    SensorType.WEIGHT,
+                    "default",
+                    Instant.parse("2021-07-15T00:00:01Z"),
+                    42.0,
+                    "kg",
+                    null));
             producer.flush();
         }
-        await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> assertThat(session.execute("SELECT value FROM "
-                + KEYSPACE + ".hive_telemetry_v2 WHERE hive_id = 'after-bad' AND day = '2021-07-15' AND shard = 0")
-                .all()).hasSize(1));
+        await().atMost(Duration.ofMinutes(1))
+                .untilAsserted(() -> assertThat(session.execute(
+                                        "SELECT value FROM " + KEYSPACE
+                                                + ".hive_telemetry_v2 WHERE hive_id = 'after-bad' AND day = '2021-07-15' AND shard = 0")
+                                .all())
+                        .hasSize(1));
     }
 
     @Test
@@ -168,65 +211,139 @@ class PipelineIT {
         Instant eighteen = day.atTime(18, 0).toInstant(java.time.ZoneOffset.UTC);
         Topic<String, WeatherReading> weather = topics.weatherTopic();
         Topic<String, AgentAlert> alerts = topics.alertsTopic();
-        try (KafkaProducer<String, WeatherReading> weatherProducer = new KafkaProducer<>(config.kafkaClientSettings(),
-                weather.keySerde().serializer(), weather.valueSerde().serializer());
-                KafkaProducer<String, AgentAlert> alertProducer = new KafkaProducer<>(config.kafkaClientSettings(),
-                        alerts.keySerde().serializer(), alerts.valueSerde().serializer())) {
-            weatherProducer.send(new ProducerRecord<>(weather.name(), "it-st-1",
+        try (KafkaProducer<String, WeatherReading> weatherProducer = new KafkaProducer<>(
+                        config.kafkaClientSettings(),
+                        weather.keySerde().serializer(),
+                        weather.valueSerde().serializer());
+                KafkaProducer<String, AgentAlert> alertProducer = new KafkaProducer<>(
+                        config.kafkaClientSettings(),
+                        alerts.keySerde().serializer(),
+                        alerts.valueSerde().serializer())) {
+            weatherProducer.send(new ProducerRecord<>(
+                    weather.name(),
+                    "it-st-1",
                     new WeatherReading("it-st-1", ten, 21.5, 60.0, 1013.2, 3.1, 270.0, 0.0, 640.0)));
-            weatherProducer.send(new ProducerRecord<>(weather.name(), "it-st-1", WeatherReading.newBuilder()
-                    .setStationId("it-st-1").setReadingTime(ten.plusSeconds(10)).setRainfallMm(0.2).build()));
-            weatherProducer.send(new ProducerRecord<>(weather.name(), "it-st-1", WeatherReading.newBuilder()
-                    .setStationId("it-st-1").setReadingTime(eighteen).setTemperatureC(15.0).build()));
-            weatherProducer.send(new ProducerRecord<>(weather.name(), "it-st-bad", WeatherReading.newBuilder()
-                    .setStationId("it-st-bad").setReadingTime(ten).setRelativeHumidity(150.0).build()));
-            alertProducer.send(new ProducerRecord<>(alerts.name(), "it-agent-1", new AgentAlert("it-agent-1", "3627",
-                    ten, null, AlertSeverity.CRITICAL, "SWARMING_SUSPECTED", "Weight dropped 2.1 kg in 10 minutes")));
-            alertProducer.send(new ProducerRecord<>(alerts.name(), "it-agent-1", new AgentAlert("it-agent-1", null,
-                    ten.plusSeconds(30), null, AlertSeverity.INFO, "BATTERY_LOW", "")));
+            weatherProducer.send(new ProducerRecord<>(
+                    weather.name(),
+                    "it-st-1",
+                    WeatherReading.newBuilder()
+                            .setStationId("it-st-1")
+                            .setReadingTime(ten.plusSeconds(10))
+                            .setRainfallMm(0.2)
+                            .build()));
+            weatherProducer.send(new ProducerRecord<>(
+                    weather.name(),
+                    "it-st-1",
+                    WeatherReading.newBuilder()
+                            .setStationId("it-st-1")
+                            .setReadingTime(eighteen)
+                            .setTemperatureC(15.0)
+                            .build()));
+            weatherProducer.send(new ProducerRecord<>(
+                    weather.name(),
+                    "it-st-bad",
+                    WeatherReading.newBuilder()
+                            .setStationId("it-st-bad")
+                            .setReadingTime(ten)
+                            .setRelativeHumidity(150.0)
+                            .build()));
+            alertProducer.send(new ProducerRecord<>(
+                    alerts.name(),
+                    "it-agent-1",
+                    new AgentAlert(
+                            "it-agent-1",
+                            "3627",
+                            ten,
+                            null,
+                            AlertSeverity.CRITICAL,
+                            "SWARMING_SUSPECTED",
+                            "Weight dropped 2.1 kg in 10 minutes")));
+            alertProducer.send(new ProducerRecord<>(
+                    alerts.name(),
+                    "it-agent-1",
+                    new AgentAlert(
+                            "it-agent-1", null, ten.plusSeconds(30), null, AlertSeverity.INFO, "BATTERY_LOW", "")));
         }
 
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-            List<Row> morning = session.execute("SELECT reading_time, temperature_c, rainfall_mm, writetime(rainfall_mm)"
-                    + " FROM " + KEYSPACE + ".weather_readings WHERE station_id = 'it-st-1' AND day = ? AND shard = 1",
-                    day).all();
-            assertThat(morning).extracting(r -> r.getInstant("reading_time")).containsExactly(ten.plusSeconds(10), ten);
-            assertThat(morning.get(0).isNull("temperature_c")).as("absent measurement").isTrue();
-            assertThat(morning.get(0).getDouble("rainfall_mm")).isEqualTo(0.2);
-            assertThat(morning.get(0).getLong(3)).as("write time within the second after the reading's, us")
-                    .isBetween(ten.plusSeconds(11).toEpochMilli() * 1000, ten.plusSeconds(12).toEpochMilli() * 1000 - 1);
-            assertThat(morning.get(1).getDouble("temperature_c")).isEqualTo(21.5);
-            Row evening = session.execute("SELECT temperature_c FROM " + KEYSPACE + ".weather_readings"
-                    + " WHERE station_id = 'it-st-1' AND day = ? AND shard = 3", day).one();
-            assertThat(evening).isNotNull();
-            assertThat(evening.getDouble("temperature_c")).isEqualTo(15.0);
-            List<Row> raised = session.execute("SELECT alert_time, hive_id, severity, alert_type, message FROM "
-                    + KEYSPACE + ".agent_alerts_v2 WHERE agent_id = 'it-agent-1' AND day = ?", day).all();
-            assertThat(raised).extracting(r -> r.getString("alert_type")).containsExactly("BATTERY_LOW", "SWARMING_SUSPECTED");
-            assertThat(raised.get(0).getString("hive_id")).isNull();
-            assertThat(raised.get(1).getString("severity")).isEqualTo("CRITICAL");
-            assertThat(raised.get(1).getString("message")).isEqualTo("Weight dropped 2.1 kg in 10 minutes");
-        });
-        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
-                assertThat(readAll(topics.deadLetter())).anySatisfy(r -> {
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> {
+                    List<Row> morning = session.execute(
+                                    "SELECT reading_time, temperature_c, rainfall_mm, writetime(rainfall_mm)" + " FROM "
+                                            + KEYSPACE
+                                            + ".weather_readings WHERE station_id = 'it-st-1' AND day = ? AND shard = 1",
+                                    day)
+                            .all();
+                    assertThat(morning)
+                            .extracting(r -> r.getInstant("reading_time"))
+                            .containsExactly(ten.plusSeconds(10), ten);
+                    assertThat(morning.get(0).isNull("temperature_c"))
+                            .as("absent measurement")
+                            .isTrue();
+                    assertThat(morning.get(0).getDouble("rainfall_mm")).isEqualTo(0.2);
+                    assertThat(morning.get(0).getLong(3))
+                            .as("write time within the second after the reading's, us")
+                            .isBetween(
+                                    ten.plusSeconds(11).toEpochMilli() * 1000,
+                                    ten.plusSeconds(12).toEpochMilli() * 1000 - 1);
+                    assertThat(morning.get(1).getDouble("temperature_c")).isEqualTo(21.5);
+                    Row evening = session.execute(
+                                    "SELECT temperature_c FROM " + KEYSPACE + ".weather_readings"
+                                            + " WHERE station_id = 'it-st-1' AND day = ? AND shard = 3",
+                                    day)
+                            .one();
+                    assertThat(evening).isNotNull();
+                    assertThat(evening.getDouble("temperature_c")).isEqualTo(15.0);
+                    List<Row> raised = session.execute(
+                                    "SELECT alert_time, hive_id, severity, alert_type, message FROM " + KEYSPACE
+                                            + ".agent_alerts_v2 WHERE agent_id = 'it-agent-1' AND day = ?",
+                                    day)
+                            .all();
+                    assertThat(raised)
+                            .extracting(r -> r.getString("alert_type"))
+                            .containsExactly("BATTERY_LOW", "SWARMING_SUSPECTED");
+                    assertThat(raised.get(0).getString("hive_id")).isNull();
+                    assertThat(raised.get(1).getString("severity")).isEqualTo("CRITICAL");
+                    assertThat(raised.get(1).getString("message")).isEqualTo("Weight dropped 2.1 kg in 10 minutes");
+                });
+        await().atMost(Duration.ofMinutes(1))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> assertThat(readAll(topics.deadLetter())).anySatisfy(r -> {
                     assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo("it-st-bad");
-                    assertThat(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.REASON)).isEqualTo("OUT_OF_RANGE");
-                    assertThat(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(weather.name());
+                    assertThat(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.REASON))
+                            .isEqualTo("OUT_OF_RANGE");
+                    assertThat(DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.SOURCE_TOPIC))
+                            .isEqualTo(weather.name());
                 }));
-        assertThat(session.execute("SELECT * FROM " + KEYSPACE + ".weather_readings WHERE station_id = 'it-st-bad'"
-                + " AND day = ? AND shard = 1", day).all()).isEmpty();
+        assertThat(session.execute(
+                                "SELECT * FROM " + KEYSPACE + ".weather_readings WHERE station_id = 'it-st-bad'"
+                                        + " AND day = ? AND shard = 1",
+                                day)
+                        .all())
+                .isEmpty();
     }
 
     private static void sendBadRecords() {
         AvroSingleObjectSerde<HourlyActivity> rowSerde = AvroSingleObjectSerde.of(HourlyActivity.class);
-        AvroSingleObjectSerde<HiveActivityPartitionKey> keySerde = AvroSingleObjectSerde.of(HiveActivityPartitionKey.class);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config.kafkaClientSettings(),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(topics.telemetry(), bytes("3627"), bytes("garbage from a broken gateway")));
+        AvroSingleObjectSerde<HiveActivityPartitionKey> keySerde =
+                AvroSingleObjectSerde.of(HiveActivityPartitionKey.class);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                config.kafkaClientSettings(), new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.send(
+                    new ProducerRecord<>(topics.telemetry(), bytes("3627"), bytes("garbage from a broken gateway")));
             // Legal input whose output would be too large for Kafka: the hive id is written twice (key and row).
-            TelemetryReading huge = new TelemetryReading("h".repeat(600_000), "gw", SensorType.WEIGHT, "default",
-                    Instant.parse("2021-07-15T12:00:00Z"), 1.0, "kg", null);
-            producer.send(new ProducerRecord<>(topics.telemetry(), bytes("huge"),
+            TelemetryReading huge = new TelemetryReading(
+                    "h".repeat(600_000),
+                    "gw",
+                    SensorType.WEIGHT,
+                    "default",
+                    Instant.parse("2021-07-15T12:00:00Z"),
+                    1.0,
+                    "kg",
+                    null);
+            producer.send(new ProducerRecord<>(
+                    topics.telemetry(),
+                    bytes("huge"),
                     AvroSingleObjectSerde.of(TelemetryReading.class).encode(huge)));
             // A row the sink cannot decode, too large to be copied whole to the dead letter topic.
             producer.send(new ProducerRecord<>(topics.telemetryRows(), bytes("junk"), new byte[900_000]));
@@ -236,24 +353,30 @@ class PipelineIT {
             for (int hour = 1; hour <= hives.size(); hour++) {
                 String hive = hives.get(hour - 1);
                 Instant start = Instant.parse("2021-07-15T00:00:00Z").plus(Duration.ofHours(hour));
-                HourlyActivity row = new HourlyActivity(hive, LocalDate.of(2021, 7, 15), hour, start,
-                        start.plus(Duration.ofHours(1)), 5L, 6L, 1, 0);
-                producer.send(new ProducerRecord<>(topics.activityRows(), 0,
-                        keySerde.encode(new HiveActivityPartitionKey(hive)), rowSerde.encode(row)));
+                HourlyActivity row = new HourlyActivity(
+                        hive, LocalDate.of(2021, 7, 15), hour, start, start.plus(Duration.ofHours(1)), 5L, 6L, 1, 0);
+                producer.send(new ProducerRecord<>(
+                        topics.activityRows(),
+                        0,
+                        keySerde.encode(new HiveActivityPartitionKey(hive)),
+                        rowSerde.encode(row)));
             }
         }
     }
 
-    private static long[] expectedHour(EntranceCountSimulator simulator, UrbanDataset.HiveSpan span, String hive,
-            Instant hourStart) {
+    private static long[] expectedHour(
+            EntranceCountSimulator simulator, UrbanDataset.HiveSpan span, String hive, Instant hourStart) {
         Instant[] sampleSpan = DemoFeed.sampleSpan(span, simulator);
         Instant from = hourStart.isAfter(sampleSpan[0]) ? hourStart : sampleSpan[0];
         Instant hourEnd = hourStart.plus(Duration.ofHours(1));
         Instant to = hourEnd.isBefore(sampleSpan[1]) ? hourEnd : sampleSpan[1];
         List<EntranceCount> samples = new ArrayList<>();
         simulator.samples(hive, from, to, samples::add);
-        return new long[] {samples.stream().mapToLong(EntranceCount::getBeesIn).sum(),
-                samples.stream().mapToLong(EntranceCount::getBeesOut).sum(), samples.size()};
+        return new long[] {
+            samples.stream().mapToLong(EntranceCount::getBeesIn).sum(),
+            samples.stream().mapToLong(EntranceCount::getBeesOut).sum(),
+            samples.size()
+        };
     }
 
     /** Counts distinct (hive, sensor, timestamp) readings straight from the file, independently of the app's parser. */
@@ -278,8 +401,10 @@ class PipelineIT {
     }
 
     private static long count(String table) {
-        Row row = session.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement
-                .newInstance("SELECT COUNT(*) FROM " + KEYSPACE + "." + table).setTimeout(Duration.ofSeconds(60))).one();
+        Row row = session.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
+                                "SELECT COUNT(*) FROM " + KEYSPACE + "." + table)
+                        .setTimeout(Duration.ofSeconds(60)))
+                .one();
         return row == null ? 0 : row.getLong(0);
     }
 
@@ -289,8 +414,8 @@ class PipelineIT {
         settings.put(ConsumerConfig.GROUP_ID_CONFIG, "pipeline-it-reader-" + System.nanoTime());
         settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
             while (System.nanoTime() < deadline) {

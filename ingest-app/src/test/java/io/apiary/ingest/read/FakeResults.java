@@ -1,11 +1,10 @@
 package io.apiary.ingest.read;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
 import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.function.Supplier;
-
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.Row;
 
 /**
  * Stand-ins for the driver's result rows and pages, for unit tests of our own read logic (the
@@ -13,8 +12,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
  */
 final class FakeResults {
 
-    private FakeResults() {
-    }
+    private FakeResults() {}
 
     /**
      * @param values the row's column values, in the statement's select order
@@ -22,8 +20,8 @@ final class FakeResults {
      *         {@code values[i]}, and {@code isNull(i)} whether it is null
      */
     static Row row(Object... values) {
-        return (Row) Proxy.newProxyInstance(FakeResults.class.getClassLoader(), new Class<?>[] {Row.class},
-                (proxy, method, args) -> {
+        return (Row) Proxy.newProxyInstance(
+                FakeResults.class.getClassLoader(), new Class<?>[] {Row.class}, (proxy, method, args) -> {
                     if (args != null && args.length == 1 && args[0] instanceof Integer i) {
                         return method.getName().equals("isNull") ? values[i] == null : values[i];
                     }
@@ -58,8 +56,10 @@ final class FakeResults {
      * @return a page of a result
      */
     static AsyncResultSet page(List<Row> page, boolean more, Supplier<Object> nextPage) {
-        return (AsyncResultSet) Proxy.newProxyInstance(FakeResults.class.getClassLoader(),
-                new Class<?>[] {AsyncResultSet.class}, (proxy, method, args) -> switch (method.getName()) {
+        return (AsyncResultSet) Proxy.newProxyInstance(
+                FakeResults.class.getClassLoader(),
+                new Class<?>[] {AsyncResultSet.class},
+                (proxy, method, args) -> switch (method.getName()) {
                     case "currentPage" -> page;
                     case "hasMorePages" -> more;
                     case "fetchNextPage" -> nextPage.get();

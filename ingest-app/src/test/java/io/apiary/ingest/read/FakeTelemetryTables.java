@@ -2,6 +2,9 @@ package io.apiary.ingest.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.apiary.ingest.bucket.DayBucket;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,10 +19,6 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.Row;
-import io.apiary.ingest.bucket.DayBucket;
-
 /**
  * A stand-in for Cassandra's answers to the reader's statements on {@code hive_telemetry_v2} and
  * the legacy {@code hive_telemetry}, for unit tests of the read plan: rows are kept per table and
@@ -31,8 +30,7 @@ import io.apiary.ingest.bucket.DayBucket;
 final class FakeTelemetryTables implements ReadBackend {
 
     /** One statement sent: the table, its text and values. */
-    record Sent(String table, String cql, List<Object> values) {
-    }
+    record Sent(String table, String cql, List<Object> values) {}
 
     private final ShardScheme scheme;
     private final Map<String, List<TelemetryRow>> tables = new TreeMap<>();
@@ -89,7 +87,8 @@ final class FakeTelemetryTables implements ReadBackend {
         if (cql.endsWith(" WHERE hive_id = ? AND day IN ? AND shard IN ? PER PARTITION LIMIT 1")) {
             return () -> probe(table, values);
         }
-        assertThat(cql).contains(" WHERE hive_id = ? AND day = ? AND shard = ? AND ")
+        assertThat(cql)
+                .contains(" WHERE hive_id = ? AND day = ? AND shard = ? AND ")
                 .doesNotContainIgnoringCase("ALLOW FILTERING");
         assertThat(tables).as("prepared on a table that exists").containsKey(table);
         return () -> {
@@ -104,8 +103,9 @@ final class FakeTelemetryTables implements ReadBackend {
         List<?> shards = (List<?>) v[2];
         probeSizes.add(days.size() * shards.size());
         if (refuseProbes) {
-            return CompletableFuture.failedFuture(new com.datastax.oss.driver.api.core.servererrors.InvalidQueryException(
-                    null, "Guardrail partition_keys_in_select violated: 1000 > 20"));
+            return CompletableFuture.failedFuture(
+                    new com.datastax.oss.driver.api.core.servererrors.InvalidQueryException(
+                            null, "Guardrail partition_keys_in_select violated: 1000 > 20"));
         }
         Set<List<Object>> held = new java.util.LinkedHashSet<>();
         for (TelemetryRow r : tables.getOrDefault(table, List.of())) {
@@ -116,15 +116,23 @@ final class FakeTelemetryTables implements ReadBackend {
                 held.add(List.of(day, shard));
             }
         }
-        return CompletableFuture.completedFuture(page(held.stream().map(k -> FakeResults.row(k.get(0), k.get(1)))
-                .toList(), 0, Math.max(1, days.size() * shards.size())));
+        return CompletableFuture.completedFuture(page(
+                held.stream().map(k -> FakeResults.row(k.get(0), k.get(1))).toList(),
+                0,
+                Math.max(1, days.size() * shards.size())));
     }
 
     private List<Row> answer(String table, String cql, Object[] v) {
         boolean legacy = !cql.contains("sensor_id");
-        Predicate<TelemetryRow> where = r -> r.hiveId().equals(v[0]) && DayBucket.of(r.readingTime().toEpochMilli())
-                .equals(v[1]) && scheme.strategy().shard(r.hiveId(), r.sensorType(), r.readingTime().toEpochMilli(),
-                        scheme.shards()) == (Integer) v[2];
+        Predicate<TelemetryRow> where = r -> r.hiveId().equals(v[0])
+                && DayBucket.of(r.readingTime().toEpochMilli()).equals(v[1])
+                && scheme.strategy()
+                                .shard(
+                                        r.hiveId(),
+                                        r.sensorType(),
+                                        r.readingTime().toEpochMilli(),
+                                        scheme.shards())
+                        == (Integer) v[2];
         int next = 3;
         if (cql.contains("sensor_type IN ?")) {
             Set<?> types = Set.copyOf((List<?>) v[next++]);
@@ -140,10 +148,12 @@ final class FakeTelemetryTables implements ReadBackend {
         if (cql.contains("reading_time >= ?")) {
             Instant from = (Instant) v[next++];
             Instant to = (Instant) v[next];
-            where = where.and(r -> !r.readingTime().isBefore(from) && r.readingTime().isBefore(to));
+            where = where.and(
+                    r -> !r.readingTime().isBefore(from) && r.readingTime().isBefore(to));
         }
         // A legacy row has no sensor id: one row per (type, time), the last written wins.
-        Function<TelemetryRow, String> key = legacy ? r -> r.sensorType() + r.readingTime()
+        Function<TelemetryRow, String> key = legacy
+                ? r -> r.sensorType() + r.readingTime()
                 : r -> r.sensorType() + "/" + r.sensorId() + "/" + r.readingTime();
         Map<String, TelemetryRow> stored = new TreeMap<>();
         tables.get(table).stream().filter(where).forEach(r -> stored.put(key.apply(r), r));
@@ -152,18 +162,26 @@ final class FakeTelemetryTables implements ReadBackend {
             clustering = clustering.thenComparing(TelemetryRow::sensorId);
         }
         clustering = clustering.thenComparing(TelemetryRow::readingTime, Comparator.reverseOrder());
-        List<TelemetryRow> rows = stored.values().stream().sorted(cql.endsWith("reading_time ASC")
-                ? clustering.reversed() : clustering).toList();
+        List<TelemetryRow> rows = stored.values().stream()
+                .sorted(cql.endsWith("reading_time ASC") ? clustering.reversed() : clustering)
+                .toList();
         if (cql.contains("GROUP BY")) {
-            return rows.stream().map(r -> r.sensorType() + "\n" + r.sensorId()).distinct()
-                    .map(s -> FakeResults.row((Object[]) s.split("\n"))).toList();
+            return rows.stream()
+                    .map(r -> r.sensorType() + "\n" + r.sensorId())
+                    .distinct()
+                    .map(s -> FakeResults.row((Object[]) s.split("\n")))
+                    .toList();
         }
-        return rows.stream().map(legacy ? FakeResults::legacyTelemetryRow : FakeResults::telemetryRow).toList();
+        return rows.stream()
+                .map(legacy ? FakeResults::legacyTelemetryRow : FakeResults::telemetryRow)
+                .toList();
     }
 
     private static AsyncResultSet page(List<Row> rows, int from, int pageSize) {
         int end = Math.min(rows.size(), from + pageSize);
-        return FakeResults.page(rows.subList(from, end), end < rows.size(),
+        return FakeResults.page(
+                rows.subList(from, end),
+                end < rows.size(),
                 () -> CompletableFuture.completedFuture(page(rows, end, pageSize)));
     }
 }

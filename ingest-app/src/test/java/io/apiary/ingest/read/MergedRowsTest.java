@@ -2,6 +2,10 @@ package io.apiary.ingest.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.apiary.ingest.identity.AlertIds;
+import io.apiary.ingest.testing.RandomCases;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,11 +21,6 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.Row;
-import io.apiary.ingest.identity.AlertIds;
-import io.apiary.ingest.testing.RandomCases;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,14 +44,25 @@ class MergedRowsTest {
     private static final List<String> IDS = List.of("a", "b", "default");
 
     static Stream<Arguments> layouts() {
-        return RandomCases.cases(200, r -> new Object[] {r.nextInt(1, 12), r.nextBoolean(), r.nextInt(1, 9),
-                r.nextInt(1, 6), r.nextBoolean() ? ReadOrder.ASC : ReadOrder.DESC, r.split()});
+        return RandomCases.cases(200, r -> new Object[] {
+            r.nextInt(1, 12),
+            r.nextBoolean(),
+            r.nextInt(1, 9),
+            r.nextInt(1, 6),
+            r.nextBoolean() ? ReadOrder.ASC : ReadOrder.DESC,
+            r.split()
+        });
     }
 
     @ParameterizedTest(name = "{0}: {1} partitions, overlapping={2}, {3} in flight, pages of {4}, {5}")
     @MethodSource("layouts")
-    void should_return_the_union_of_the_partitions_in_order_once_each_within_the_in_flight_bound(String seed,
-            int partitions, boolean overlapping, int maxInFlight, int pageSize, ReadOrder order,
+    void should_return_the_union_of_the_partitions_in_order_once_each_within_the_in_flight_bound(
+            String seed,
+            int partitions,
+            boolean overlapping,
+            int maxInFlight,
+            int pageSize,
+            ReadOrder order,
             SplittableRandom random) {
         List<List<TelemetryRow>> layout = layout(partitions, overlapping, random);
         TreeSet<TelemetryRow> expected = new TreeSet<>(ascending());
@@ -74,8 +84,14 @@ class MergedRowsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("layouts")
-    void should_return_only_rows_after_the_resume_position(String seed, int partitions, boolean overlapping,
-            int maxInFlight, int pageSize, ReadOrder order, SplittableRandom random) {
+    void should_return_only_rows_after_the_resume_position(
+            String seed,
+            int partitions,
+            boolean overlapping,
+            int maxInFlight,
+            int pageSize,
+            ReadOrder order,
+            SplittableRandom random) {
         List<List<TelemetryRow>> layout = layout(partitions, overlapping, random);
         TreeSet<TelemetryRow> all = new TreeSet<>(ascending());
         layout.forEach(all::addAll);
@@ -93,20 +109,35 @@ class MergedRowsTest {
     }
 
     static Stream<Arguments> bufferedLayouts() {
-        return RandomCases.cases(200, r -> new Object[] {r.nextInt(1, 12), r.nextBoolean(), r.nextInt(1, 9),
-                r.nextInt(1, 6), r.nextBoolean() ? ReadOrder.ASC : ReadOrder.DESC, r.split(), r.nextInt(1, 40)});
+        return RandomCases.cases(200, r -> new Object[] {
+            r.nextInt(1, 12),
+            r.nextBoolean(),
+            r.nextInt(1, 9),
+            r.nextInt(1, 6),
+            r.nextBoolean() ? ReadOrder.ASC : ReadOrder.DESC,
+            r.split(),
+            r.nextInt(1, 40)
+        });
     }
 
-    @ParameterizedTest(name = "{0}: {1} partitions, overlapping={2}, {3} in flight, pages of {4}, {5}, "
-            + "at most {7} rows fetched")
+    @ParameterizedTest(
+            name = "{0}: {1} partitions, overlapping={2}, {3} in flight, pages of {4}, {5}, "
+                    + "at most {7} rows fetched")
     @MethodSource("bufferedLayouts")
     void should_keep_the_asked_rows_of_partitions_read_whole_and_fall_back_sensor_by_sensor_when_too_large(
-            String seed, int partitions, boolean overlapping, int maxInFlight, int pageSize, ReadOrder order,
-            SplittableRandom random, int maxBuffered) {
+            String seed,
+            int partitions,
+            boolean overlapping,
+            int maxInFlight,
+            int pageSize,
+            ReadOrder order,
+            SplittableRandom random,
+            int maxBuffered) {
         List<List<TelemetryRow>> layout = layout(partitions, overlapping, random);
         // Sensor b of WEIGHT is not asked for; the slice of each partition ends before its last
         // millisecond, so its rows there lie outside the read's range.
-        Predicate<TelemetryRow> asked = r -> !(r.sensorType().equals("WEIGHT") && r.sensorId().equals("b"));
+        Predicate<TelemetryRow> asked =
+                r -> !(r.sensorType().equals("WEIGHT") && r.sensorId().equals("b"));
         TreeSet<TelemetryRow> expected = new TreeSet<>(ascending());
         Pages pages = new Pages(pageSize, order, random.split());
         List<BufferedPartitionCursor<TelemetryRow>> cursors = new ArrayList<>();
@@ -114,25 +145,46 @@ class MergedRowsTest {
         for (int p = 0; p < layout.size(); p++) {
             List<TelemetryRow> rows = layout.get(p);
             SeriesTable.Slice whole = slice(p, rows, false);
-            SeriesTable.Slice slice = new SeriesTable.Slice(whole.table(), false, whole.keys(), whole.label(),
-                    whole.fromMillis(), Math.max(whole.fromMillis() + 1, whole.toMillis() - 1));
-            rows.stream().filter(asked).filter(r -> slice.contains(r.readingTime().toEpochMilli()))
+            SeriesTable.Slice slice = new SeriesTable.Slice(
+                    whole.table(),
+                    false,
+                    whole.keys(),
+                    whole.label(),
+                    whole.fromMillis(),
+                    Math.max(whole.fromMillis() + 1, whole.toMillis() - 1));
+            rows.stream()
+                    .filter(asked)
+                    .filter(r -> slice.contains(r.readingTime().toEpochMilli()))
                     .forEach(expected::add);
             // Cassandra's clustering order of hive_telemetry_v2: sensor_type, sensor_id ASC, reading_time DESC.
-            List<TelemetryRow> clustered = rows.stream().sorted(Comparator.comparing(TelemetryRow::sensorType)
-                    .thenComparing(TelemetryRow::sensorId)
-                    .thenComparing(TelemetryRow::readingTime, Comparator.reverseOrder())).toList();
+            List<TelemetryRow> clustered = rows.stream()
+                    .sorted(Comparator.comparing(TelemetryRow::sensorType)
+                            .thenComparing(TelemetryRow::sensorId)
+                            .thenComparing(TelemetryRow::readingTime, Comparator.reverseOrder()))
+                    .toList();
             stored.add(clustered.size());
-            cursors.add(new BufferedPartitionCursor<>(slice, "partition " + p,
-                    () -> pages.asStored(clustered, FakeResults::telemetryRow), TableLayout.TELEMETRY::map,
+            cursors.add(new BufferedPartitionCursor<>(
+                    slice,
+                    "partition " + p,
+                    () -> pages.asStored(clustered, FakeResults::telemetryRow),
+                    TableLayout.TELEMETRY::map,
                     r -> asked.test(r) && slice.contains(r.readingTime().toEpochMilli()),
-                    requests -> sensorsOf(rows).stream().filter(asked)
-                            .map(sensor -> new PartitionCursor<>(TableLayout.TELEMETRY::map, slice, "sensor",
-                                    () -> pages.first(rows.stream().filter(r -> sameSensor(r, sensor))
-                                            .filter(r -> slice.contains(r.readingTime().toEpochMilli())).toList(),
+                    requests -> sensorsOf(rows).stream()
+                            .filter(asked)
+                            .map(sensor -> new PartitionCursor<>(
+                                    TableLayout.TELEMETRY::map,
+                                    slice,
+                                    "sensor",
+                                    () -> pages.first(
+                                            rows.stream()
+                                                    .filter(r -> sameSensor(r, sensor))
+                                                    .filter(r -> slice.contains(
+                                                            r.readingTime().toEpochMilli()))
+                                                    .toList(),
                                             FakeResults::telemetryRow)))
                             .toList(),
-                    MergedRows.rowOrder(order), maxBuffered));
+                    MergedRows.rowOrder(order),
+                    maxBuffered));
         }
 
         List<TelemetryRow> read = new ArrayList<>();
@@ -146,20 +198,28 @@ class MergedRowsTest {
         // first whole number of pages at or past the bound, if rows are left.
         int rowsBeforeFallBack = (maxBuffered + pageSize - 1) / pageSize * pageSize;
         for (int p = 0; p < layout.size(); p++) {
-            assertThat(cursors.get(p).fellBack()).as("partition %d of %d rows", p, stored.get(p))
+            assertThat(cursors.get(p).fellBack())
+                    .as("partition %d of %d rows", p, stored.get(p))
                     .isEqualTo(stored.get(p) > rowsBeforeFallBack);
         }
         if (stored.stream().allMatch(n -> n <= rowsBeforeFallBack)) {
             // One request per partition and page, whatever the number of sensors.
-            assertThat(pages.requests.get()).isEqualTo(stored.stream()
-                    .mapToInt(n -> Math.max(1, (n + pageSize - 1) / pageSize)).sum());
+            assertThat(pages.requests.get())
+                    .isEqualTo(stored.stream()
+                            .mapToInt(n -> Math.max(1, (n + pageSize - 1) / pageSize))
+                            .sum());
         }
     }
 
     @ParameterizedTest(name = "{0}: {1} partitions, overlapping={2}, {3} in flight, pages of {4}, {5}")
     @MethodSource("layouts")
-    void should_return_a_legacy_reading_only_when_no_current_reading_has_its_type_and_instant(String seed,
-            int partitions, boolean overlapping, int maxInFlight, int pageSize, ReadOrder order,
+    void should_return_a_legacy_reading_only_when_no_current_reading_has_its_type_and_instant(
+            String seed,
+            int partitions,
+            boolean overlapping,
+            int maxInFlight,
+            int pageSize,
+            ReadOrder order,
             SplittableRandom random) {
         List<List<TelemetryRow>> current = layout(partitions, overlapping, random);
         // The legacy table: rows of sensor 'default' only, half of them at an instant and type that
@@ -170,14 +230,19 @@ class MergedRowsTest {
         for (List<TelemetryRow> partition : layout(partitions, overlapping, random)) {
             TreeSet<TelemetryRow> rows = new TreeSet<>(ascending());
             partition.forEach(r -> rows.add(asDefault(r)));
-            currentRows.stream().filter(r -> random.nextBoolean()).map(r -> asDefault(r)).forEach(rows::add);
+            currentRows.stream()
+                    .filter(r -> random.nextBoolean())
+                    .map(r -> asDefault(r))
+                    .forEach(rows::add);
             legacy.add(new ArrayList<>(rows));
         }
-        Set<String> currentInstants = currentRows.stream().map(r -> r.readingTime() + r.sensorType())
-                .collect(Collectors.toSet());
+        Set<String> currentInstants =
+                currentRows.stream().map(r -> r.readingTime() + r.sensorType()).collect(Collectors.toSet());
         TreeSet<TelemetryRow> expected = new TreeSet<>(ascending());
         expected.addAll(currentRows);
-        legacy.stream().flatMap(List::stream).filter(r -> !currentInstants.contains(r.readingTime() + r.sensorType()))
+        legacy.stream()
+                .flatMap(List::stream)
+                .filter(r -> !currentInstants.contains(r.readingTime() + r.sensorType()))
                 .forEach(expected::add);
         List<TelemetryRow> want = inOrder(expected, order);
         TelemetryRow position = want.isEmpty() || random.nextBoolean() ? null : want.get(random.nextInt(want.size()));
@@ -190,8 +255,9 @@ class MergedRowsTest {
             rows.forEachRemaining(read::add);
         }
 
-        assertThat(read).containsExactlyElementsOf(position == null ? want
-                : want.subList(want.indexOf(position) + 1, want.size()));
+        assertThat(read)
+                .containsExactlyElementsOf(
+                        position == null ? want : want.subList(want.indexOf(position) + 1, want.size()));
     }
 
     @ParameterizedTest
@@ -208,9 +274,10 @@ class MergedRowsTest {
             rows.forEachRemaining(read::add);
         }
 
-        List<String> ascending = List.of("HUMIDITY default", "HUMIDITY inside", "TEMPERATURE inside",
-                "TEMPERATURE outside");
-        assertThat(read).extracting(r -> r.sensorType() + " " + r.sensorId())
+        List<String> ascending =
+                List.of("HUMIDITY default", "HUMIDITY inside", "TEMPERATURE inside", "TEMPERATURE outside");
+        assertThat(read)
+                .extracting(r -> r.sensorType() + " " + r.sensorId())
                 .containsExactlyElementsOf(order == ReadOrder.ASC ? ascending : reversed(ascending));
     }
 
@@ -220,10 +287,15 @@ class MergedRowsTest {
         Instant t2 = t1.plusSeconds(60);
         Instant t3 = t1.plusSeconds(120);
         // t1: the new pipeline wrote two real sensors; t2: a migrated copy; t3: only in the legacy table.
-        List<TelemetryRow> current = List.of(row(t1, "TEMPERATURE", "inside", 35.1), row(t1, "TEMPERATURE", "outside", 21.0),
+        List<TelemetryRow> current = List.of(
+                row(t1, "TEMPERATURE", "inside", 35.1),
+                row(t1, "TEMPERATURE", "outside", 21.0),
                 row(t2, "TEMPERATURE", "default", 34.0));
-        List<TelemetryRow> legacy = List.of(row(t1, "HUMIDITY", "default", 60.0), row(t1, "TEMPERATURE", "default", 35.1),
-                row(t2, "TEMPERATURE", "default", 34.0), row(t3, "TEMPERATURE", "default", 33.0));
+        List<TelemetryRow> legacy = List.of(
+                row(t1, "HUMIDITY", "default", 60.0),
+                row(t1, "TEMPERATURE", "default", 35.1),
+                row(t2, "TEMPERATURE", "default", 34.0),
+                row(t3, "TEMPERATURE", "default", 33.0));
         Pages pages = new Pages(2, ReadOrder.ASC, new SplittableRandom(2));
         List<PartitionCursor<TelemetryRow>> cursors = new ArrayList<>(cursors(List.of(current), pages, false));
         cursors.addAll(cursors(List.of(legacy), pages, true));
@@ -233,25 +305,35 @@ class MergedRowsTest {
             rows.forEachRemaining(read::add);
         }
 
-        assertThat(read).containsExactly(row(t1, "HUMIDITY", "default", 60.0), row(t1, "TEMPERATURE", "inside", 35.1),
-                row(t1, "TEMPERATURE", "outside", 21.0), row(t2, "TEMPERATURE", "default", 34.0),
-                row(t3, "TEMPERATURE", "default", 33.0));
+        assertThat(read)
+                .containsExactly(
+                        row(t1, "HUMIDITY", "default", 60.0),
+                        row(t1, "TEMPERATURE", "inside", 35.1),
+                        row(t1, "TEMPERATURE", "outside", 21.0),
+                        row(t2, "TEMPERATURE", "default", 34.0),
+                        row(t3, "TEMPERATURE", "default", 33.0));
     }
 
     @Test
     void should_let_rows_not_asked_for_hide_legacy_rows_without_returning_them() {
         Instant t = Instant.parse("2021-07-15T10:00:00Z");
         List<TelemetryRow> current = List.of(row(t, "TEMPERATURE", "inside", 35.1));
-        List<TelemetryRow> legacy = List.of(row(t, "TEMPERATURE", "default", 35.1),
-                row(t.plusSeconds(1), "TEMPERATURE", "default", 35.2));
+        List<TelemetryRow> legacy =
+                List.of(row(t, "TEMPERATURE", "default", 35.1), row(t.plusSeconds(1), "TEMPERATURE", "default", 35.2));
         Pages pages = new Pages(5, ReadOrder.DESC, new SplittableRandom(3));
         List<PartitionCursor<TelemetryRow>> cursors = new ArrayList<>(cursors(List.of(current), pages, false));
         cursors.addAll(cursors(List.of(legacy), pages, true));
 
         List<TelemetryRow> read = new ArrayList<>();
         // Asked for TEMPERATURE:default only: the sensor inside is read to hide the legacy row of its instant.
-        try (MergedRows<TelemetryRow> rows = new MergedRows<>(cursors, ReadOrder.DESC, 4, null, 2,
-                List.of("current", "legacy"), SeriesTable.LegacyRule.SAME_TIME_AND_SERIES,
+        try (MergedRows<TelemetryRow> rows = new MergedRows<>(
+                cursors,
+                ReadOrder.DESC,
+                4,
+                null,
+                2,
+                List.of("current", "legacy"),
+                SeriesTable.LegacyRule.SAME_TIME_AND_SERIES,
                 r -> r.sensorId().equals("default"))) {
             rows.forEachRemaining(read::add);
         }
@@ -267,34 +349,56 @@ class MergedRowsTest {
         String copiedId = AlertIds.derive("h", "WARNING", "T", "copied");
         String legacyOnlyId = AlertIds.derive("h", "WARNING", "T", "only in the legacy table");
         // A migrated copy (its id derived from its content), an alert with the agent's own id, and a later one.
-        List<AlertRow> current = List.of(alert(t, copiedId, "copied"), alert(t, "agent-7", "own id"),
+        List<AlertRow> current = List.of(
+                alert(t, copiedId, "copied"),
+                alert(t, "agent-7", "own id"),
                 alert(t.plusMillis(1), "agent-8", "later"));
         // Legacy rows have no id: the reader derives it from their content ("x" is not read).
         List<AlertRow> legacy = List.of(alert(t, "x", "copied"), alert(t, "x", "only in the legacy table"));
         Pages pages = new Pages(1, order, new SplittableRandom(4));
         // agent_alerts_v2 returns one millisecond's alerts by alert id ascending in both time orders.
         Function<List<AlertRow>, List<AlertRow>> asServed = rows -> rows.stream()
-                .sorted(Comparator.comparing(AlertRow::alertTime, order == ReadOrder.ASC ? Comparator.naturalOrder()
-                        : Comparator.<Instant>reverseOrder()).thenComparing(AlertRow::alertId)).toList();
+                .sorted(Comparator.comparing(
+                                AlertRow::alertTime,
+                                order == ReadOrder.ASC ? Comparator.naturalOrder() : Comparator.<Instant>reverseOrder())
+                        .thenComparing(AlertRow::alertId))
+                .toList();
         long from = t.toEpochMilli();
         List<PartitionCursor<AlertRow>> cursors = List.of(
-                new PartitionCursor<>(TableLayout.ALERTS::map,
-                        new SeriesTable.Slice("agent_alerts_v2", false, List.of(0), "p0", from, from + 2), "current",
+                new PartitionCursor<>(
+                        TableLayout.ALERTS::map,
+                        new SeriesTable.Slice("agent_alerts_v2", false, List.of(0), "p0", from, from + 2),
+                        "current",
                         () -> pages.asStored(asServed.apply(current), FakeResults::alertRow)),
-                new PartitionCursor<>(TableLayout.LEGACY_ALERTS::map,
-                        new SeriesTable.Slice("agent_alerts", true, List.of(0), "p0", from, from + 2), "legacy",
+                new PartitionCursor<>(
+                        TableLayout.LEGACY_ALERTS::map,
+                        new SeriesTable.Slice("agent_alerts", true, List.of(0), "p0", from, from + 2),
+                        "legacy",
                         () -> pages.asStored(asServed.apply(legacy), FakeResults::legacyAlertRow)));
 
         List<AlertRow> read = new ArrayList<>();
-        try (MergedRows<AlertRow> rows = new MergedRows<>(cursors, order, 2, null, 2,
-                List.of("agent_alerts_v2", "agent_alerts"), SeriesTable.LegacyRule.SAME_ROW, r -> true)) {
+        try (MergedRows<AlertRow> rows = new MergedRows<>(
+                cursors,
+                order,
+                2,
+                null,
+                2,
+                List.of("agent_alerts_v2", "agent_alerts"),
+                SeriesTable.LegacyRule.SAME_ROW,
+                r -> true)) {
             rows.forEachRemaining(read::add);
         }
 
-        List<String> ascending = Stream.of(alert(t, copiedId, "copied"), alert(t, "agent-7", "own id"),
-                        alert(t, legacyOnlyId, "only in the legacy table"), alert(t.plusMillis(1), "agent-8", "later"))
-                .sorted(MergedRows.rowOrder(ReadOrder.ASC)).map(MergedRowsTest::describe).toList();
-        assertThat(read).extracting(MergedRowsTest::describe)
+        List<String> ascending = Stream.of(
+                        alert(t, copiedId, "copied"),
+                        alert(t, "agent-7", "own id"),
+                        alert(t, legacyOnlyId, "only in the legacy table"),
+                        alert(t.plusMillis(1), "agent-8", "later"))
+                .sorted(MergedRows.rowOrder(ReadOrder.ASC))
+                .map(MergedRowsTest::describe)
+                .toList();
+        assertThat(read)
+                .extracting(MergedRowsTest::describe)
                 .containsExactlyElementsOf(order == ReadOrder.ASC ? ascending : reversed(ascending));
     }
 
@@ -316,7 +420,8 @@ class MergedRowsTest {
                 int type = random.nextInt(TYPES.size());
                 int id = random.nextInt(IDS.size());
                 long millis = spanStart + random.nextInt(100) * 10L;
-                rows.add(row(Instant.ofEpochMilli(millis), TYPES.get(type), IDS.get(id), millis + 0.1 * type + 0.01 * id));
+                rows.add(row(
+                        Instant.ofEpochMilli(millis), TYPES.get(type), IDS.get(id), millis + 0.1 * type + 0.01 * id));
             }
             if (p > 0) {
                 layout.get(p - 1).stream().filter(x -> random.nextInt(5) == 0).forEach(rows::add);
@@ -326,24 +431,38 @@ class MergedRowsTest {
         return layout;
     }
 
-    private static List<PartitionCursor<TelemetryRow>> cursors(List<List<TelemetryRow>> layout, Pages pages,
-            boolean legacy) {
+    private static List<PartitionCursor<TelemetryRow>> cursors(
+            List<List<TelemetryRow>> layout, Pages pages, boolean legacy) {
         List<PartitionCursor<TelemetryRow>> cursors = new ArrayList<>();
         for (int p = 0; p < layout.size(); p++) {
             List<TelemetryRow> rows = layout.get(p);
-            cursors.add(legacy
-                    ? new PartitionCursor<>(TableLayout.LEGACY_TELEMETRY::map, slice(p, rows, true), "legacy " + p,
-                            () -> pages.first(rows, FakeResults::legacyTelemetryRow))
-                    : new PartitionCursor<>(TableLayout.TELEMETRY::map, slice(p, rows, false), "partition " + p,
-                            () -> pages.first(rows, FakeResults::telemetryRow)));
+            cursors.add(
+                    legacy
+                            ? new PartitionCursor<>(
+                                    TableLayout.LEGACY_TELEMETRY::map,
+                                    slice(p, rows, true),
+                                    "legacy " + p,
+                                    () -> pages.first(rows, FakeResults::legacyTelemetryRow))
+                            : new PartitionCursor<>(
+                                    TableLayout.TELEMETRY::map,
+                                    slice(p, rows, false),
+                                    "partition " + p,
+                                    () -> pages.first(rows, FakeResults::telemetryRow)));
         }
         return cursors;
     }
 
-    private static <R extends TimedRow> MergedRows<R> merged(List<? extends SliceCursor<R>> cursors, ReadOrder order,
-            int maxInFlight, TimedRow after) {
-        return new MergedRows<>(cursors, order, maxInFlight, after, cursors.size(), List.of("t"),
-                SeriesTable.LegacyRule.SAME_TIME_AND_SERIES, r -> true);
+    private static <R extends TimedRow> MergedRows<R> merged(
+            List<? extends SliceCursor<R>> cursors, ReadOrder order, int maxInFlight, TimedRow after) {
+        return new MergedRows<>(
+                cursors,
+                order,
+                maxInFlight,
+                after,
+                cursors.size(),
+                List.of("t"),
+                SeriesTable.LegacyRule.SAME_TIME_AND_SERIES,
+                r -> true);
     }
 
     /** Partition {@code p} of the current or the legacy table, holding exactly the span of its rows. */
@@ -354,7 +473,10 @@ class MergedRowsTest {
     }
 
     private static List<TelemetryRow> sensorsOf(List<TelemetryRow> rows) {
-        return rows.stream().map(r -> row(Instant.EPOCH, r.sensorType(), r.sensorId(), 0)).distinct().toList();
+        return rows.stream()
+                .map(r -> row(Instant.EPOCH, r.sensorType(), r.sensorId(), 0))
+                .distinct()
+                .toList();
     }
 
     private static boolean sameSensor(TelemetryRow a, TelemetryRow b) {
@@ -381,8 +503,14 @@ class MergedRowsTest {
 
     /** The legacy row of a reading: sensor 'default', one row per type and time (its value follows from those). */
     private static TelemetryRow asDefault(TelemetryRow r) {
-        return new TelemetryRow(r.hiveId(), r.sensorType(), "default", r.readingTime(),
-                r.readingTime().toEpochMilli() + 0.1 * TYPES.indexOf(r.sensorType()) + 0.05, r.unit(), r.gatewayId());
+        return new TelemetryRow(
+                r.hiveId(),
+                r.sensorType(),
+                "default",
+                r.readingTime(),
+                r.readingTime().toEpochMilli() + 0.1 * TYPES.indexOf(r.sensorType()) + 0.05,
+                r.unit(),
+                r.gatewayId());
     }
 
     private static AlertRow alert(Instant time, String id, String message) {
@@ -421,14 +549,16 @@ class MergedRowsTest {
             return page(rows, 0, columns);
         }
 
-        private synchronized <T> CompletableFuture<AsyncResultSet> page(List<T> rows, int from,
-                Function<T, Row> columns) {
+        private synchronized <T> CompletableFuture<AsyncResultSet> page(
+                List<T> rows, int from, Function<T, Row> columns) {
             requests.incrementAndGet();
             int now = outstanding.incrementAndGet();
             maxOutstanding.accumulateAndGet(now, Math::max);
             int end = Math.min(rows.size(), from + pageSize);
-            AsyncResultSet page = FakeResults.page(rows.subList(from, end).stream().map(columns).toList(),
-                    end < rows.size(), () -> page(rows, end, columns));
+            AsyncResultSet page = FakeResults.page(
+                    rows.subList(from, end).stream().map(columns).toList(),
+                    end < rows.size(),
+                    () -> page(rows, end, columns));
             CompletableFuture<AsyncResultSet> answer = new CompletableFuture<>();
             Runnable answerIt = () -> {
                 // Counted as answered before anyone waiting on the answer runs.
@@ -439,7 +569,8 @@ class MergedRowsTest {
                 answerIt.run();
             } else {
                 // Answered later, on another thread, as the driver does.
-                CompletableFuture.delayedExecutor(random.nextInt(0, 300), TimeUnit.MICROSECONDS).execute(answerIt);
+                CompletableFuture.delayedExecutor(random.nextInt(0, 300), TimeUnit.MICROSECONDS)
+                        .execute(answerIt);
             }
             return answer;
         }

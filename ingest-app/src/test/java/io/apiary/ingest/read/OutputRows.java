@@ -11,9 +11,8 @@ final class OutputRows {
     static final TelemetryRow TELEMETRY = new TelemetryRow("3627", "TEMPERATURE", "inside", TIME, 21.5, "C", null);
     static final ActivityRow ACTIVITY = new ActivityRow("3627", LocalDate.of(2021, 7, 15), 17, 1200L, 1150L, 60);
     static final WeatherRow WEATHER = new WeatherRow("YUL", TIME, 24.25, null, 1013.2, 3.0, null, 0.0, 812.5);
-    static final AlertRow ALERT = new AlertRow("agent-1", TIME, "a-17", null, "WARNING", "SWARMING_SUSPECTED",
-            "weight dropped by 1.2 kg");
+    static final AlertRow ALERT =
+            new AlertRow("agent-1", TIME, "a-17", null, "WARNING", "SWARMING_SUSPECTED", "weight dropped by 1.2 kg");
 
-    private OutputRows() {
-    }
+    private OutputRows() {}
 }

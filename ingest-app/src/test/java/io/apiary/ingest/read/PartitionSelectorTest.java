@@ -3,6 +3,9 @@ package io.apiary.ingest.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiary.ingest.bucket.DayBucket;
+import io.apiary.ingest.bucket.ShardStrategy;
+import io.apiary.ingest.testing.RandomCases;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -10,10 +13,6 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-
-import io.apiary.ingest.bucket.DayBucket;
-import io.apiary.ingest.bucket.ShardStrategy;
-import io.apiary.ingest.testing.RandomCases;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -28,8 +27,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 class PartitionSelectorTest {
 
     /** Midnights that end a month, a leap February, and a year. */
-    private static final List<LocalDate> EDGES = List.of(LocalDate.of(2021, 2, 1), LocalDate.of(2024, 3, 1),
-            LocalDate.of(2026, 12, 1), LocalDate.of(2027, 1, 1), LocalDate.of(2021, 8, 1));
+    private static final List<LocalDate> EDGES = List.of(
+            LocalDate.of(2021, 2, 1),
+            LocalDate.of(2024, 3, 1),
+            LocalDate.of(2026, 12, 1),
+            LocalDate.of(2027, 1, 1),
+            LocalDate.of(2021, 8, 1));
+
     private static final int[] SHARD_COUNTS = {1, 2, 3, 7, 8, 96, 1_000};
 
     static Stream<Arguments> timeRanges() {
@@ -45,20 +49,26 @@ class PartitionSelectorTest {
     private static Object[] range(SplittableRandom r, double maxLogLength) {
         long from;
         if (r.nextBoolean()) {
-            long edge = EDGES.get(r.nextInt(EDGES.size())).atStartOfDay().toInstant(ZoneOffset.UTC).toEpochMilli();
+            long edge = EDGES.get(r.nextInt(EDGES.size()))
+                    .atStartOfDay()
+                    .toInstant(ZoneOffset.UTC)
+                    .toEpochMilli();
             from = edge - r.nextLong(1, 6 * 3_600_000L);
         } else {
-            from = r.nextLong(Instant.parse("2020-01-01T00:00:00Z").toEpochMilli(),
+            from = r.nextLong(
+                    Instant.parse("2020-01-01T00:00:00Z").toEpochMilli(),
                     Instant.parse("2030-01-01T00:00:00Z").toEpochMilli());
         }
         long length = Math.max(1, (long) Math.exp(r.nextDouble() * maxLogLength));
-        return new Object[] {"hive-" + r.nextInt(1000), from, from + length, SHARD_COUNTS[r.nextInt(SHARD_COUNTS.length)]};
+        return new Object[] {
+            "hive-" + r.nextInt(1000), from, from + length, SHARD_COUNTS[r.nextInt(SHARD_COUNTS.length)]
+        };
     }
 
     @ParameterizedTest(name = "{0}: [{2}, {3}) at {4} time shards")
     @MethodSource("timeRanges")
-    void should_select_exactly_the_time_shards_that_hold_a_millisecond_of_the_range(String seed, String hive,
-            long from, long to, int shards) {
+    void should_select_exactly_the_time_shards_that_hold_a_millisecond_of_the_range(
+            String seed, String hive, long from, long to, int shards) {
         ShardScheme scheme = new ShardScheme(ShardStrategy.TIME, shards);
 
         List<ShardSlice> slices = PartitionSelector.slices(hive, "TEMPERATURE", range(from, to), scheme);
@@ -68,8 +78,8 @@ class PartitionSelectorTest {
 
     @ParameterizedTest(name = "{0}: [{2}, {3}) at {4} hash shards")
     @MethodSource("hashRanges")
-    void should_select_exactly_the_hash_shards_that_hold_a_millisecond_of_the_range(String seed, String hive,
-            long from, long to, int shards) {
+    void should_select_exactly_the_hash_shards_that_hold_a_millisecond_of_the_range(
+            String seed, String hive, long from, long to, int shards) {
         ShardScheme scheme = new ShardScheme(ShardStrategy.HASH, shards);
 
         List<ShardSlice> slices = PartitionSelector.slices(hive, "HUMIDITY", range(from, to), scheme);
@@ -81,8 +91,8 @@ class PartitionSelectorTest {
     void should_select_every_hash_shard_of_each_day_when_the_range_covers_whole_days() {
         TimeRange twoDays = TimeRange.days(LocalDate.of(2021, 1, 31), LocalDate.of(2021, 2, 1));
 
-        List<ShardSlice> slices = PartitionSelector.slices("hive-1", "WEIGHT", twoDays,
-                new ShardScheme(ShardStrategy.HASH, 96));
+        List<ShardSlice> slices =
+                PartitionSelector.slices("hive-1", "WEIGHT", twoDays, new ShardScheme(ShardStrategy.HASH, 96));
 
         assertThat(slices).hasSize(2 * 96);
         assertThat(slices.get(0).bucket()).isEqualTo(new DayShard(LocalDate.of(2021, 1, 31), 0));
@@ -104,7 +114,8 @@ class PartitionSelectorTest {
     void should_refuse_an_empty_or_reversed_range() {
         Instant t = Instant.parse("2021-07-15T00:00:00Z");
 
-        assertThatThrownBy(() -> new TimeRange(t, t)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new TimeRange(t, t))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("must be after its start");
     }
 
@@ -123,14 +134,16 @@ class PartitionSelectorTest {
             if (day != runDay || shard != runShard) {
                 long first = runStart;
                 long last = t - 1;
-                seen.merge(new DayShard(LocalDate.ofEpochDay(runDay), runShard), new long[] {first, last},
-                        (a, b) -> new long[] {Math.min(a[0], first), Math.max(a[1], last)});
+                seen.merge(new DayShard(LocalDate.ofEpochDay(runDay), runShard), new long[] {first, last}, (a, b) ->
+                        new long[] {Math.min(a[0], first), Math.max(a[1], last)});
                 runStart = t;
                 runDay = day;
                 runShard = shard;
             }
         }
-        return seen.entrySet().stream().map(e -> expectedSlice(e.getKey(), e.getValue(), from, to, scheme)).toList();
+        return seen.entrySet().stream()
+                .map(e -> expectedSlice(e.getKey(), e.getValue(), from, to, scheme))
+                .toList();
     }
 
     /**

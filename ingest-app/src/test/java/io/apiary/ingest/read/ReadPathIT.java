@@ -3,15 +3,6 @@ package io.apiary.ingest.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.bucket.DayBucket;
 import io.apiary.ingest.bucket.ShardStrategy;
@@ -29,6 +20,14 @@ import io.apiary.schema.EntranceCount;
 import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,11 +51,15 @@ class ReadPathIT {
     private static final Instant END = Instant.parse("2021-02-02T03:00:00Z");
     private static final int SHARDS = 8;
     /** The sensors of each hive: (type, sensor id), all reading at the same instants. */
-    private static final List<Object[]> SENSORS = List.of(new Object[] {SensorType.TEMPERATURE, "inside"},
-            new Object[] {SensorType.TEMPERATURE, "outside"}, new Object[] {SensorType.HUMIDITY, "inside"},
-            new Object[] {SensorType.HUMIDITY, "box"}, new Object[] {SensorType.WEIGHT, "default"});
-    private static final Map<SensorType, String> UNITS = Map.of(SensorType.TEMPERATURE, "degC",
-            SensorType.HUMIDITY, "%RH", SensorType.WEIGHT, "kg");
+    private static final List<Object[]> SENSORS = List.of(
+            new Object[] {SensorType.TEMPERATURE, "inside"},
+            new Object[] {SensorType.TEMPERATURE, "outside"},
+            new Object[] {SensorType.HUMIDITY, "inside"},
+            new Object[] {SensorType.HUMIDITY, "box"},
+            new Object[] {SensorType.WEIGHT, "default"});
+
+    private static final Map<SensorType, String> UNITS =
+            Map.of(SensorType.TEMPERATURE, "degC", SensorType.HUMIDITY, "%RH", SensorType.WEIGHT, "kg");
 
     private static Pipeline pipeline;
     private static CqlSession session;
@@ -80,7 +83,8 @@ class ReadPathIT {
         settings.put(IngestConfig.TOPIC_PARTITIONS, 2);
         settings.put(IngestConfig.TELEMETRY_SHARDS, SHARDS);
         settings.put(IngestConfig.ACTIVITY_UPDATE_INTERVAL_MS, 500L);
-        settings.put(IngestConfig.VALIDATION_MAX_AGE_MS, Duration.ofDays(365 * 20).toMillis());
+        settings.put(
+                IngestConfig.VALIDATION_MAX_AGE_MS, Duration.ofDays(365 * 20).toMillis());
         for (String topic : IngestConfig.TOPIC_NAME_SETTINGS) {
             settings.put(topic, "read-path-it." + topic);
         }
@@ -94,8 +98,10 @@ class ReadPathIT {
         pipeline = Pipeline.start(config, true, true, new SimpleMeterRegistry());
         reader = new HiveDataReader(session, ReadSettings.from(config));
 
-        try (GatewayProducer producer = new GatewayProducer(config.kafkaClientSettings(),
-                config.topics().telemetryTopic(), config.topics().entranceCountsTopic())) {
+        try (GatewayProducer producer = new GatewayProducer(
+                config.kafkaClientSettings(),
+                config.topics().telemetryTopic(),
+                config.topics().entranceCountsTopic())) {
             int i = 0;
             // Every 7 minutes 13 seconds, each sensor at the same instant (ties broken by sensor type,
             // then sensor id), plus every tenth reading sent twice (a duplicate is one row).
@@ -119,15 +125,18 @@ class ReadPathIT {
                 long in = 5 + (t.getEpochSecond() / 600) % 7;
                 long out = 3 + (t.getEpochSecond() / 600) % 5;
                 producer.send(new EntranceCount(HIVE, "rp-gw", t, (int) in, (int) out, 600));
-                HOURS.merge(t.truncatedTo(java.time.temporal.ChronoUnit.HOURS), new long[] {in, out},
-                        (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
+                HOURS.merge(t.truncatedTo(java.time.temporal.ChronoUnit.HOURS), new long[] {in, out}, (a, b) ->
+                        new long[] {a[0] + b[0], a[1] + b[1]});
             }
             producer.flush();
         }
         SENT.sort(MergedRows.rowOrder(ReadOrder.ASC));
         TimeRange all = new TimeRange(FIRST, END);
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() ->
-                assertThat(readAll(ReadRequest.of(SeriesTable.TELEMETRY, HIVE, all))).hasSize(SENT.size()));
+        await().atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofSeconds(2))
+                .ignoreExceptions()
+                .untilAsserted(() -> assertThat(readAll(ReadRequest.of(SeriesTable.TELEMETRY, HIVE, all)))
+                        .hasSize(SENT.size()));
     }
 
     @AfterAll
@@ -150,8 +159,13 @@ class ReadPathIT {
 
             // Two temperature and two humidity sensors at every instant: each its own row.
             assertThat(read).containsExactlyElementsOf(SENT);
-            assertThat(read.stream().filter(r -> r.sensorType().equals("TEMPERATURE")).count())
-                    .isEqualTo(2L * read.stream().filter(r -> r.sensorType().equals("WEIGHT")).count());
+            assertThat(read.stream()
+                            .filter(r -> r.sensorType().equals("TEMPERATURE"))
+                            .count())
+                    .isEqualTo(2L
+                            * read.stream()
+                                    .filter(r -> r.sensorType().equals("WEIGHT"))
+                                    .count());
             ReadStats stats = rows.stats();
             // 2021-01-30 21:00 to 2021-02-02 03:00 at 8 shards of 3 h: 1 + 8 + 8 + 1 partitions.
             assertThat(stats.partitionsInRange()).isEqualTo(18);
@@ -184,17 +198,28 @@ class ReadPathIT {
 
         List<TelemetryRow> read = readAll(request);
 
-        List<TelemetryRow> inRange = SENT.stream().filter(r -> range.contains(r.readingTime().toEpochMilli())).toList();
-        assertThat(read).isNotEmpty().containsExactlyElementsOf(inRange.stream()
-                .filter(r -> r.sensorType().equals("HUMIDITY") || r.sensorId().equals("outside")).toList());
+        List<TelemetryRow> inRange = SENT.stream()
+                .filter(r -> range.contains(r.readingTime().toEpochMilli()))
+                .toList();
+        assertThat(read)
+                .isNotEmpty()
+                .containsExactlyElementsOf(inRange.stream()
+                        .filter(r -> r.sensorType().equals("HUMIDITY")
+                                || r.sensorId().equals("outside"))
+                        .toList());
 
         // One sensor: one streamed time slice per partition (22:30-24:00 and 00:00-01:15 at 3 h shards).
-        try (MergedRows<TelemetryRow> box = reader.stream(request.withSensors(List.of(
-                SensorSelector.parse("HUMIDITY:box"))).withOrder(ReadOrder.DESC))) {
+        try (MergedRows<TelemetryRow> box =
+                reader.stream(request.withSensors(List.of(SensorSelector.parse("HUMIDITY:box")))
+                        .withOrder(ReadOrder.DESC))) {
             List<TelemetryRow> newestFirst = new ArrayList<>();
             box.forEachRemaining(newestFirst::add);
-            assertThat(newestFirst).isNotEmpty().containsExactlyElementsOf(reversed(inRange.stream()
-                    .filter(r -> r.sensorType().equals("HUMIDITY") && r.sensorId().equals("box")).toList()));
+            assertThat(newestFirst)
+                    .isNotEmpty()
+                    .containsExactlyElementsOf(reversed(inRange.stream()
+                            .filter(r -> r.sensorType().equals("HUMIDITY")
+                                    && r.sensorId().equals("box"))
+                            .toList()));
             assertThat(box.stats().partitionsRead()).isEqualTo(2);
             assertThat(box.stats().requests()).isEqualTo(2);
         }
@@ -216,7 +241,8 @@ class ReadPathIT {
         // Pages of 10 rows: a limited read fetches at most 10 rows of a partition read whole (about
         // 125 here), then lists that partition's sensors (GROUP BY sensor_type, sensor_id) and
         // reads each as a streamed time slice.
-        HiveDataReader smallPages = new HiveDataReader(session, ReadSettings.from(config).withPageSize(10));
+        HiveDataReader smallPages =
+                new HiveDataReader(session, ReadSettings.from(config).withPageSize(10));
         for (ReadOrder order : ReadOrder.values()) {
             ReadRequest<TelemetryRow> request = ReadRequest.of(SeriesTable.TELEMETRY, HIVE, new TimeRange(FIRST, END))
                     .withOrder(order);
@@ -229,7 +255,8 @@ class ReadPathIT {
             assertThat(second.rows()).as(order.name()).containsExactlyElementsOf(want.subList(25, 50));
             // The first partition took its query's first page, the list of its sensors, then the
             // five sensors' own queries; every other partition opened (read ahead) at least one request.
-            assertThat(first.stats().requests()).isGreaterThanOrEqualTo(first.stats().partitionsRead() + 6L);
+            assertThat(first.stats().requests())
+                    .isGreaterThanOrEqualTo(first.stats().partitionsRead() + 6L);
         }
     }
 
@@ -259,47 +286,56 @@ class ReadPathIT {
     void should_read_the_legacy_tables_beside_the_new_ones_returning_each_reading_and_alert_once() {
         TimeRange week = TimeRange.days(LocalDate.parse("2021-01-27"), LocalDate.parse("2021-02-02"));
         long requestsWithout = requests(readStats(ReadRequest.of(SeriesTable.TELEMETRY, HIVE, week)));
-        SchemaApplier.apply(session, SchemaApplier.load(Path.of("..", "cql", "legacy"), KEYSPACE,
-                SchemaApplier.DEV_REPLICATION));
+        SchemaApplier.apply(
+                session, SchemaApplier.load(Path.of("..", "cql", "legacy"), KEYSPACE, SchemaApplier.DEV_REPLICATION));
         try {
-            TelemetryRow weight = SENT.stream().filter(r -> r.sensorType().equals("WEIGHT")).skip(40).findFirst()
+            TelemetryRow weight = SENT.stream()
+                    .filter(r -> r.sensorType().equals("WEIGHT"))
+                    .skip(40)
+                    .findFirst()
                     .orElseThrow();
-            TelemetryRow temperature = SENT.stream().filter(r -> r.sensorType().equals("TEMPERATURE")).skip(90)
-                    .findFirst().orElseThrow();
+            TelemetryRow temperature = SENT.stream()
+                    .filter(r -> r.sensorType().equals("TEMPERATURE"))
+                    .skip(90)
+                    .findFirst()
+                    .orElseThrow();
             // A migrated copy of a scale reading (sensor default in both tables); the collapsed row
             // of the two temperature sensors at one instant; a reading only the legacy table has.
             insertLegacy(weight);
-            insertLegacy(new TelemetryRow(HIVE, "TEMPERATURE", "default", temperature.readingTime(),
-                    temperature.value(), "degC", "old-gw"));
-            TelemetryRow onlyLegacy = new TelemetryRow(HIVE, "TEMPERATURE", "default",
-                    temperature.readingTime().plusSeconds(1), 19.5, "degC", "old-gw");
+            insertLegacy(new TelemetryRow(
+                    HIVE, "TEMPERATURE", "default", temperature.readingTime(), temperature.value(), "degC", "old-gw"));
+            TelemetryRow onlyLegacy = new TelemetryRow(
+                    HIVE, "TEMPERATURE", "default", temperature.readingTime().plusSeconds(1), 19.5, "degC", "old-gw");
             insertLegacy(onlyLegacy);
             List<TelemetryRow> expected = new ArrayList<>(SENT);
             expected.add(onlyLegacy);
             expected.sort(MergedRows.rowOrder(ReadOrder.ASC));
 
-            try (MergedRows<TelemetryRow> rows = reader.stream(ReadRequest.of(SeriesTable.TELEMETRY, HIVE,
-                    new TimeRange(FIRST, END)))) {
+            try (MergedRows<TelemetryRow> rows =
+                    reader.stream(ReadRequest.of(SeriesTable.TELEMETRY, HIVE, new TimeRange(FIRST, END)))) {
                 List<TelemetryRow> read = new ArrayList<>();
                 rows.forEachRemaining(read::add);
                 assertThat(read).containsExactlyElementsOf(expected);
                 // Both tables' 18 partitions, one request each.
                 assertThat(rows.stats().partitionsInRange()).isEqualTo(36);
                 assertThat(rows.stats().requests()).isEqualTo(36);
-                assertThat(rows.stats().tables()).containsExactly(TableNames.HIVE_TELEMETRY,
-                        TableNames.LEGACY_HIVE_TELEMETRY);
+                assertThat(rows.stats().tables())
+                        .containsExactly(TableNames.HIVE_TELEMETRY, TableNames.LEGACY_HIVE_TELEMETRY);
             }
             // Only the sensor asked for, and only the default sensor reads the legacy table.
             assertThat(readAll(ReadRequest.of(SeriesTable.TELEMETRY, HIVE, new TimeRange(FIRST, END))
-                    .withSensors(List.of(SensorSelector.parse("TEMPERATURE:default")))))
+                            .withSensors(List.of(SensorSelector.parse("TEMPERATURE:default")))))
                     .containsExactly(onlyLegacy);
-            assertThat(readAll(ReadRequest.of(SeriesTable.TELEMETRY, HIVE, new TimeRange(FIRST, END)).withOrder(
-                    ReadOrder.DESC))).containsExactlyElementsOf(reversed(expected));
+            assertThat(readAll(ReadRequest.of(SeriesTable.TELEMETRY, HIVE, new TimeRange(FIRST, END))
+                            .withOrder(ReadOrder.DESC)))
+                    .containsExactlyElementsOf(reversed(expected));
 
             long requestsWith = requests(readStats(ReadRequest.of(SeriesTable.TELEMETRY, HIVE, week)));
             // A week at 8 shards: 56 partitions; as many again in the legacy table.
-            System.out.printf("ReadPathIT: a one-hive week of every sensor type at %d time shards took %d requests "
-                    + "without the legacy table, %d with it%n", SHARDS, requestsWithout, requestsWith);
+            System.out.printf(
+                    "ReadPathIT: a one-hive week of every sensor type at %d time shards took %d requests "
+                            + "without the legacy table, %d with it%n",
+                    SHARDS, requestsWithout, requestsWith);
             assertThat(requestsWithout).isEqualTo(7 * SHARDS);
             assertThat(requestsWith).isEqualTo(2 * 7 * SHARDS);
 
@@ -318,23 +354,38 @@ class ReadPathIT {
                 + "severity, alert_type, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
         String insertLegacy = "INSERT INTO " + KEYSPACE + ".agent_alerts (agent_id, day, alert_time, hive_id, "
                 + "severity, alert_type, message) VALUES (?, ?, ?, ?, ?, ?, ?)";
-        session.execute(insertV2, "rp-agent", day, t, copied, HIVE, "WARNING", "SWARMING_SUSPECTED",
+        session.execute(
+                insertV2,
+                "rp-agent",
+                day,
+                t,
+                copied,
+                HIVE,
+                "WARNING",
+                "SWARMING_SUSPECTED",
                 "weight dropped by 1.2 kg");
         session.execute(insertV2, "rp-agent", day, t, "agent-7", HIVE, "CRITICAL", "HIVE_OPENED", "lid open");
-        session.execute(insertLegacy, "rp-agent", day, t, HIVE, "WARNING", "SWARMING_SUSPECTED",
-                "weight dropped by 1.2 kg");
+        session.execute(
+                insertLegacy, "rp-agent", day, t, HIVE, "WARNING", "SWARMING_SUSPECTED", "weight dropped by 1.2 kg");
         session.execute(insertLegacy, "rp-agent", day, t.plusSeconds(60), HIVE, "INFO", "BATTERY_LOW", "3.4 V");
 
         for (ReadOrder order : ReadOrder.values()) {
-            List<String> read = readAll(ReadRequest.of(SeriesTable.ALERTS, "rp-agent", TimeRange.days(day, day))
-                    .withOrder(order)).stream().map(a -> a.alertTime() + " " + a.alertId() + " " + a.message()).toList();
+            List<String> read =
+                    readAll(ReadRequest.of(SeriesTable.ALERTS, "rp-agent", TimeRange.days(day, day))
+                                    .withOrder(order))
+                            .stream()
+                            .map(a -> a.alertTime() + " " + a.alertId() + " " + a.message())
+                            .toList();
 
             // At one millisecond by alert id ('agent-7' before 'c-...'); the legacy copy of the first
             // alert is hidden behind it, the legacy-only one gets the id derived from its content.
-            List<String> ascending = List.of(t + " agent-7 lid open", t + " " + copied + " weight dropped by 1.2 kg",
+            List<String> ascending = List.of(
+                    t + " agent-7 lid open",
+                    t + " " + copied + " weight dropped by 1.2 kg",
                     t.plusSeconds(60) + " " + AlertIds.derive(HIVE, "INFO", "BATTERY_LOW", "3.4 V") + " 3.4 V");
-            assertThat(read).as(order.name()).containsExactlyElementsOf(order == ReadOrder.ASC ? ascending
-                    : reversed(ascending));
+            assertThat(read)
+                    .as(order.name())
+                    .containsExactlyElementsOf(order == ReadOrder.ASC ? ascending : reversed(ascending));
         }
     }
 
@@ -343,16 +394,25 @@ class ReadPathIT {
         LocalDate first = LocalDate.parse("2021-01-31");
         LocalDate last = LocalDate.parse("2021-02-01");
         ReadRequest<ActivityRow> request = ReadRequest.of(SeriesTable.ACTIVITY, HIVE, TimeRange.days(first, last));
-        List<long[]> expected = HOURS.subMap(first.atStartOfDay().toInstant(java.time.ZoneOffset.UTC),
-                last.plusDays(1).atStartOfDay().toInstant(java.time.ZoneOffset.UTC)).values().stream().toList();
+        List<long[]> expected = HOURS
+                .subMap(
+                        first.atStartOfDay().toInstant(java.time.ZoneOffset.UTC),
+                        last.plusDays(1).atStartOfDay().toInstant(java.time.ZoneOffset.UTC))
+                .values()
+                .stream()
+                .toList();
 
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
-            List<ActivityRow> read = readAll(request);
-            assertThat(read).hasSize(48);
-            assertThat(read.get(0).time()).isEqualTo(Instant.parse("2021-01-31T00:00:00Z"));
-            assertThat(read.stream().map(r -> new long[] {r.beesIn(), r.beesOut()}).toList())
-                    .containsExactlyElementsOf(expected);
-        });
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofSeconds(2))
+                .untilAsserted(() -> {
+                    List<ActivityRow> read = readAll(request);
+                    assertThat(read).hasSize(48);
+                    assertThat(read.get(0).time()).isEqualTo(Instant.parse("2021-01-31T00:00:00Z"));
+                    assertThat(read.stream()
+                                    .map(r -> new long[] {r.beesIn(), r.beesOut()})
+                                    .toList())
+                            .containsExactlyElementsOf(expected);
+                });
         List<ActivityRow> newestFirst = readAll(request.withOrder(ReadOrder.DESC));
         assertThat(newestFirst.get(0).time()).isEqualTo(Instant.parse("2021-02-01T23:00:00Z"));
         assertThat(newestFirst).hasSize(48);
@@ -382,28 +442,46 @@ class ReadPathIT {
         java.util.Set<List<Object>> partitions = new java.util.HashSet<>();
         for (int day : days) {
             for (int i = 0; i < 1 + random.nextInt(4); i++) { // 1 to 4 readings at random times of the day
-                Instant t = Instant.parse("2022-01-01T00:00:00Z").plus(Duration.ofDays(day))
+                Instant t = Instant.parse("2022-01-01T00:00:00Z")
+                        .plus(Duration.ofDays(day))
                         .plusSeconds(random.nextInt(86_400));
                 long millis = t.toEpochMilli();
                 int shard = ShardStrategy.TIME.shard(hive, "WEIGHT", millis, shards);
-                session.execute("INSERT INTO " + KEYSPACE + ".hive_telemetry_v2 (hive_id, day, shard, sensor_type, "
-                        + "sensor_id, reading_time, gateway_id, value, unit) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", hive,
-                        DayBucket.of(millis), shard, "WEIGHT", "default", t, "rp-gw", 40.0 + i, "kg");
+                session.execute(
+                        "INSERT INTO " + KEYSPACE + ".hive_telemetry_v2 (hive_id, day, shard, sensor_type, "
+                                + "sensor_id, reading_time, gateway_id, value, unit) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        hive,
+                        DayBucket.of(millis),
+                        shard,
+                        "WEIGHT",
+                        "default",
+                        t,
+                        "rp-gw",
+                        40.0 + i,
+                        "kg");
                 written.add(new TelemetryRow(hive, "WEIGHT", "default", t, 40.0 + i, "kg", "rp-gw"));
                 partitions.add(List.of(DayBucket.of(millis), shard));
             }
         }
         written.sort(MergedRows.rowOrder(ReadOrder.ASC));
-        ReadRequest<TelemetryRow> year = ReadRequest.of(SeriesTable.TELEMETRY, hive,
+        ReadRequest<TelemetryRow> year = ReadRequest.of(
+                SeriesTable.TELEMETRY,
+                hive,
                 TimeRange.days(LocalDate.parse("2022-01-01"), LocalDate.parse("2022-12-31")));
 
         ReadPage<TelemetryRow> before = readWith(withoutProbes, year);
         ReadPage<TelemetryRow> after = readWith(withProbes, year);
 
-        System.out.printf("ReadPathIT sparse year: %d readings in %d partitions of %d; without probes %,d requests in "
-                + "%d ms, with probes %,d requests in %d ms%n", written.size(), partitions.size(),
-                after.stats().partitionsInRange(), before.stats().requests(), before.stats().elapsed().toMillis(),
-                after.stats().requests(), after.stats().elapsed().toMillis());
+        System.out.printf(
+                "ReadPathIT sparse year: %d readings in %d partitions of %d; without probes %,d requests in "
+                        + "%d ms, with probes %,d requests in %d ms%n",
+                written.size(),
+                partitions.size(),
+                after.stats().partitionsInRange(),
+                before.stats().requests(),
+                before.stats().elapsed().toMillis(),
+                after.stats().requests(),
+                after.stats().elapsed().toMillis());
         assertThat(before.rows()).containsExactlyElementsOf(written);
         assertThat(after.rows()).containsExactlyElementsOf(written);
         assertThat(before.stats().requests()).isEqualTo(365L * shards);
@@ -412,17 +490,26 @@ class ReadPathIT {
         // 1,000 partitions a probe: 10 days of 96 shards each, so 37 probes for 365 days
         assertThat(after.stats().requests()).isEqualTo(37L + partitions.size());
 
-        ReadRequest<TelemetryRow> threeYears = ReadRequest.of(SeriesTable.TELEMETRY, hive,
+        ReadRequest<TelemetryRow> threeYears = ReadRequest.of(
+                SeriesTable.TELEMETRY,
+                hive,
                 TimeRange.days(LocalDate.parse("2021-01-01"), LocalDate.parse("2023-12-31")));
         ReadPage<TelemetryRow> three = readWith(withProbes, threeYears);
-        System.out.printf("ReadPathIT sparse three years: %,d partitions, with probes %,d requests in %d ms%n",
-                three.stats().partitionsInRange(), three.stats().requests(), three.stats().elapsed().toMillis());
-        assertThat(three.rows()).as("1,095 days x 96 shards, past 100,000 queries").containsExactlyElementsOf(written);
+        System.out.printf(
+                "ReadPathIT sparse three years: %,d partitions, with probes %,d requests in %d ms%n",
+                three.stats().partitionsInRange(),
+                three.stats().requests(),
+                three.stats().elapsed().toMillis());
+        assertThat(three.rows())
+                .as("1,095 days x 96 shards, past 100,000 queries")
+                .containsExactlyElementsOf(written);
 
         LocalDate first = LocalDate.ofEpochDay(LocalDate.parse("2022-01-01").toEpochDay() + days.first());
         ReadRequest<TelemetryRow> oneDay = ReadRequest.of(SeriesTable.TELEMETRY, hive, TimeRange.days(first, first));
-        assertThat(readWith(withProbes, oneDay).stats().requests()).as("a day is not probed")
-                .isEqualTo(readWith(withoutProbes, oneDay).stats().requests()).isEqualTo(shards);
+        assertThat(readWith(withProbes, oneDay).stats().requests())
+                .as("a day is not probed")
+                .isEqualTo(readWith(withoutProbes, oneDay).stats().requests())
+                .isEqualTo(shards);
     }
 
     /** @return every row of the read, with its cost */
@@ -437,24 +524,32 @@ class ReadPathIT {
     /** Inserts a row into the legacy hive_telemetry, bucketed as the old topology wrote it (8 time shards). */
     private static void insertLegacy(TelemetryRow row) {
         long millis = row.readingTime().toEpochMilli();
-        session.execute("INSERT INTO " + KEYSPACE + ".hive_telemetry (hive_id, day, shard, sensor_type, reading_time, "
-                + "gateway_id, value, unit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row.hiveId(), DayBucket.of(millis),
-                ShardStrategy.TIME.shard(row.hiveId(), row.sensorType(), millis, SHARDS), row.sensorType(),
-                row.readingTime(), row.gatewayId(), row.value(), row.unit());
+        session.execute(
+                "INSERT INTO " + KEYSPACE + ".hive_telemetry (hive_id, day, shard, sensor_type, reading_time, "
+                        + "gateway_id, value, unit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                row.hiveId(),
+                DayBucket.of(millis),
+                ShardStrategy.TIME.shard(row.hiveId(), row.sensorType(), millis, SHARDS),
+                row.sensorType(),
+                row.readingTime(),
+                row.gatewayId(),
+                row.value(),
+                row.unit());
     }
 
     /** Drops the legacy tables; the driver refreshes its schema metadata before the answer, so reads skip them. */
     private static void dropLegacyTables() {
         for (String table : List.of(TableNames.LEGACY_HIVE_TELEMETRY, TableNames.LEGACY_AGENT_ALERTS)) {
             // A schema change takes longer than the driver's default 2 s on a busy machine (as SchemaApplier allows).
-            session.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance("DROP TABLE IF EXISTS "
-                    + KEYSPACE + "." + table).setTimeout(Duration.ofSeconds(60)));
+            session.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
+                            "DROP TABLE IF EXISTS " + KEYSPACE + "." + table)
+                    .setTimeout(Duration.ofSeconds(60)));
         }
     }
 
     private static ReadStats readStats(ReadRequest<TelemetryRow> request) {
         try (MergedRows<TelemetryRow> rows = reader.stream(request)) {
-            rows.forEachRemaining(r -> { });
+            rows.forEachRemaining(r -> {});
             return rows.stats();
         }
     }

@@ -2,6 +2,8 @@ package io.apiary.ingest.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
@@ -12,9 +14,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
@@ -30,14 +29,30 @@ class RowOutputTest {
 
     static Stream<Arguments> rowsOfEachType() {
         return Stream.of(
-                Arguments.of(TelemetryRow.class, OutputRows.TELEMETRY,
+                Arguments.of(
+                        TelemetryRow.class,
+                        OutputRows.TELEMETRY,
                         List.of("hive_id", "sensor_type", "sensor_id", "reading_time", "value", "unit", "gateway_id")),
-                Arguments.of(ActivityRow.class, OutputRows.ACTIVITY,
+                Arguments.of(
+                        ActivityRow.class,
+                        OutputRows.ACTIVITY,
                         List.of("hive_id", "day", "hour", "bees_in", "bees_out", "samples")),
-                Arguments.of(WeatherRow.class, OutputRows.WEATHER,
-                        List.of("station_id", "reading_time", "temperature_c", "relative_humidity", "pressure_hpa",
-                                "wind_speed_ms", "wind_direction_deg", "rainfall_mm", "solar_radiation_wm2")),
-                Arguments.of(AlertRow.class, OutputRows.ALERT,
+                Arguments.of(
+                        WeatherRow.class,
+                        OutputRows.WEATHER,
+                        List.of(
+                                "station_id",
+                                "reading_time",
+                                "temperature_c",
+                                "relative_humidity",
+                                "pressure_hpa",
+                                "wind_speed_ms",
+                                "wind_direction_deg",
+                                "rainfall_mm",
+                                "solar_radiation_wm2")),
+                Arguments.of(
+                        AlertRow.class,
+                        OutputRows.ALERT,
                         List.of("agent_id", "alert_time", "alert_id", "hive_id", "severity", "alert_type", "message")));
     }
 
@@ -54,8 +69,8 @@ class RowOutputTest {
 
     @ParameterizedTest
     @MethodSource("rowsOfEachType")
-    <R extends TimedRow> void should_write_a_header_of_the_cql_column_names_when_writing_csv(Class<R> type, R row,
-            List<String> names) throws IOException {
+    <R extends TimedRow> void should_write_a_header_of_the_cql_column_names_when_writing_csv(
+            Class<R> type, R row, List<String> names) throws IOException {
         // When
         List<CSVRecord> records = parseCsv(write(OutputFormat.CSV, type, List.of(row)));
 
@@ -67,8 +82,8 @@ class RowOutputTest {
 
     @ParameterizedTest
     @MethodSource("rowsOfEachType")
-    <R extends TimedRow> void should_write_one_object_with_the_cql_column_names_when_writing_json(Class<R> type, R row,
-            List<String> names) throws IOException {
+    <R extends TimedRow> void should_write_one_object_with_the_cql_column_names_when_writing_json(
+            Class<R> type, R row, List<String> names) throws IOException {
         // When
         String json = write(OutputFormat.JSON, type, List.of(row, row));
 
@@ -86,8 +101,8 @@ class RowOutputTest {
         List<CSVRecord> records = parseCsv(write(OutputFormat.CSV, TelemetryRow.class, List.of(OutputRows.TELEMETRY)));
 
         // Then
-        assertThat(records.get(1).toList()).containsExactly("3627", "TEMPERATURE", "inside", "2021-07-15T17:00:00Z", "21.5",
-                "C", "");
+        assertThat(records.get(1).toList())
+                .containsExactly("3627", "TEMPERATURE", "inside", "2021-07-15T17:00:00Z", "21.5", "C", "");
     }
 
     @Test
@@ -106,20 +121,28 @@ class RowOutputTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = OutputFormat.class, names = {"CSV", "JSON"})
+    @EnumSource(
+            value = OutputFormat.class,
+            names = {"CSV", "JSON"})
     void should_read_back_the_same_doubles_when_values_have_many_digits(OutputFormat format) throws IOException {
         // Given
         double[] values = {0.1 + 0.2, 1e-7, 123456789.123, -0.0, Double.MIN_VALUE, Double.MAX_VALUE, 21.5};
         List<TelemetryRow> rows = LongStream.range(0, values.length)
-                .mapToObj(i -> new TelemetryRow("h", "S", "default", OutputRows.TIME, values[(int) i], null, null)).toList();
+                .mapToObj(i -> new TelemetryRow("h", "S", "default", OutputRows.TIME, values[(int) i], null, null))
+                .toList();
 
         // When
         String text = write(format, TelemetryRow.class, rows);
 
         // Then
         double[] read = format == OutputFormat.CSV
-                ? parseCsv(text).stream().skip(1).mapToDouble(r -> Double.parseDouble(r.get(4))).toArray()
-                : text.lines().mapToDouble(line -> readJson(line).get("value").doubleValue()).toArray();
+                ? parseCsv(text).stream()
+                        .skip(1)
+                        .mapToDouble(r -> Double.parseDouble(r.get(4)))
+                        .toArray()
+                : text.lines()
+                        .mapToDouble(line -> readJson(line).get("value").doubleValue())
+                        .toArray();
         assertThat(read).containsExactly(values);
         assertThat(text).contains("21.5").doesNotContain("21.50");
     }
@@ -153,16 +176,20 @@ class RowOutputTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = OutputFormat.class, names = {"CSV", "JSON"})
+    @EnumSource(
+            value = OutputFormat.class,
+            names = {"CSV", "JSON"})
     void should_write_output_before_the_last_row_is_read_when_streaming(OutputFormat format) throws IOException {
         // Given
         long total = 200_000;
         AtomicLong pulled = new AtomicLong();
         AtomicLong pulledAtFirstWrite = new AtomicLong(-1);
-        Iterator<TelemetryRow> rows = LongStream.range(0, total).mapToObj(i -> {
-            pulled.incrementAndGet();
-            return new TelemetryRow("h", "S", "default", Instant.ofEpochMilli(i), i, "C", "g");
-        }).iterator();
+        Iterator<TelemetryRow> rows = LongStream.range(0, total)
+                .mapToObj(i -> {
+                    pulled.incrementAndGet();
+                    return new TelemetryRow("h", "S", "default", Instant.ofEpochMilli(i), i, "C", "g");
+                })
+                .iterator();
         Writer out = new Writer() {
             @Override
             public void write(char[] buf, int off, int len) {
@@ -170,12 +197,10 @@ class RowOutputTest {
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
 
         // When
@@ -209,7 +234,8 @@ class RowOutputTest {
         };
 
         // When
-        RowOutput.write(format, TelemetryRow.class, List.of(OutputRows.TELEMETRY).iterator(), out);
+        RowOutput.write(
+                format, TelemetryRow.class, List.of(OutputRows.TELEMETRY).iterator(), out);
         out.write("after");
 
         // Then

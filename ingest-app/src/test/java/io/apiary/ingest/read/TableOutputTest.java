@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.time.Instant;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class TableOutputTest {
@@ -18,7 +17,8 @@ class TableOutputTest {
     }
 
     private static TelemetryRow reading(String hive, double value, String unit) {
-        return new TelemetryRow(hive, "TEMPERATURE", "inside", Instant.parse("2021-07-15T17:00:00Z"), value, unit, "gw-1");
+        return new TelemetryRow(
+                hive, "TEMPERATURE", "inside", Instant.parse("2021-07-15T17:00:00Z"), value, unit, "gw-1");
     }
 
     @Test
@@ -56,7 +56,8 @@ class TableOutputTest {
     @Test
     void should_show_a_dash_when_a_value_is_null() throws IOException {
         // Given
-        TelemetryRow row = new TelemetryRow("h", "S", "default", Instant.parse("2021-07-15T17:00:00Z"), 1.0, null, null);
+        TelemetryRow row =
+                new TelemetryRow("h", "S", "default", Instant.parse("2021-07-15T17:00:00Z"), 1.0, null, null);
 
         // When
         String line = table(List.of(row), 1_000).lines().toList().get(2);
@@ -81,8 +82,8 @@ class TableOutputTest {
     @Test
     void should_let_a_later_longer_value_overflow_when_it_comes_after_the_sizing_rows() throws IOException {
         // Given
-        List<TelemetryRow> rows = List.of(reading("h1", 1.0, "C"), reading("h2", 2.0, "C"),
-                reading("a-much-longer-hive-id", 3.0, "C"));
+        List<TelemetryRow> rows =
+                List.of(reading("h1", 1.0, "C"), reading("h2", 2.0, "C"), reading("a-much-longer-hive-id", 3.0, "C"));
 
         // When
         List<String> lines = table(rows, 2).lines().toList();

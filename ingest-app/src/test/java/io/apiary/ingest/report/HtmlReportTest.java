@@ -6,6 +6,9 @@ import static io.apiary.ingest.report.ReportRows.readings;
 import static io.apiary.ingest.report.ReportRows.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.read.ActivityRow;
+import io.apiary.ingest.read.TelemetryRow;
+import io.apiary.ingest.read.TimeRange;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -14,10 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.stream.Collectors;
-
-import io.apiary.ingest.read.ActivityRow;
-import io.apiary.ingest.read.TelemetryRow;
-import io.apiary.ingest.read.TimeRange;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
 
@@ -44,11 +43,13 @@ class HtmlReportTest {
 
         // Then
         List<Element> charts = html.all("//svg[@class='chart sensor-chart']");
-        assertThat(charts).extracting(c -> c.getAttribute("data-sensor"))
+        assertThat(charts)
+                .extracting(c -> c.getAttribute("data-sensor"))
                 .containsExactlyInAnyOrderElementsOf(expected.keySet());
         for (Element chart : charts) {
             assertThat(Long.parseLong(chart.getAttribute("data-points")))
-                    .as(chart.getAttribute("data-sensor")).isEqualTo(expected.get(chart.getAttribute("data-sensor")));
+                    .as(chart.getAttribute("data-sensor"))
+                    .isEqualTo(expected.get(chart.getAttribute("data-sensor")));
         }
     }
 
@@ -63,8 +64,11 @@ class HtmlReportTest {
         // Then
         for (Element chart : html.all("//svg[@class='chart sensor-chart']")) {
             String sensor = chart.getAttribute("data-sensor");
-            long readings = rows.stream().filter(r -> r.sensorType().equals(sensor)).count();
-            assertThat(chart.getElementsByTagName("polyline").getLength()).as(sensor).isEqualTo(1);
+            long readings =
+                    rows.stream().filter(r -> r.sensorType().equals(sensor)).count();
+            assertThat(chart.getElementsByTagName("polyline").getLength())
+                    .as(sensor)
+                    .isEqualTo(1);
             assertThat(ReportDocument.plottedPoints(chart)).as(sensor).isEqualTo((int) readings);
         }
     }
@@ -82,8 +86,10 @@ class HtmlReportTest {
         // Then
         Element chart = html.one("//svg[@data-sensor='TEMPERATURE']");
         assertThat(html.all("//svg[@data-sensor='TEMPERATURE']//polyline"))
-                .extracting(ReportDocument::pairs).containsExactly(10, 10);
-        assertThat(html.all("//svg[@data-sensor='TEMPERATURE']//circle[@class='lone']")).hasSize(1);
+                .extracting(ReportDocument::pairs)
+                .containsExactly(10, 10);
+        assertThat(html.all("//svg[@data-sensor='TEMPERATURE']//circle[@class='lone']"))
+                .hasSize(1);
         assertThat(ReportDocument.plottedPoints(chart)).isEqualTo(21);
     }
 
@@ -92,8 +98,8 @@ class HtmlReportTest {
         // Given: one reading every 30 s for 24 h (2,880) in a 3-day range: 3 days / 1,000 buckets is 4.3 min,
         // so 5-minute buckets, and 24 h / 5 min = 288 of them hold readings
         List<TelemetryRow> rows = readings("WEIGHT", "kg", MIDNIGHT, 2_880, 30);
-        HiveReport report = new HiveReport("h", TimeRange.days(DAY, DAY.plusDays(2)), rows, List.of(),
-                ReportRows.GENERATED, null);
+        HiveReport report =
+                new HiveReport("h", TimeRange.days(DAY, DAY.plusDays(2)), rows, List.of(), ReportRows.GENERATED, null);
 
         // When
         String text = HtmlReport.render(report);
@@ -103,9 +109,11 @@ class HtmlReportTest {
         Element chart = html.one("//svg[@data-sensor='WEIGHT']");
         assertThat(chart.getAttribute("data-points")).isEqualTo("288");
         assertThat(ReportDocument.plottedPoints(chart)).isEqualTo(288);
-        assertThat(html.all("//svg[@data-sensor='WEIGHT']//polygon[@class='band']")).hasSize(1);
+        assertThat(html.all("//svg[@data-sensor='WEIGHT']//polygon[@class='band']"))
+                .hasSize(1);
         assertThat(html.one("//figure[svg/@data-sensor='WEIGHT']/figcaption").getTextContent())
-                .contains("2,880 readings").contains("288 5-minute means");
+                .contains("2,880 readings")
+                .contains("288 5-minute means");
     }
 
     @Test
@@ -125,8 +133,8 @@ class HtmlReportTest {
     @Test
     void should_draw_a_bar_pair_per_hour_with_data_when_activity_is_given() {
         // Given: five hours, one of them in two rows
-        List<ActivityRow> activity = List.of(hour(6, 10, 8), hour(7, 300, 280), hour(7, 5, 5), hour(12, 900, 870),
-                hour(13, 0, 0), hour(20, 40, 60));
+        List<ActivityRow> activity = List.of(
+                hour(6, 10, 8), hour(7, 300, 280), hour(7, 5, 5), hour(12, 900, 870), hour(13, 0, 0), hour(20, 40, 60));
 
         // When
         ReportDocument html = ReportDocument.parse(HtmlReport.render(report(List.of(), activity)));
@@ -134,18 +142,24 @@ class HtmlReportTest {
         // Then
         Element chart = html.one("//svg[@class='chart activity-chart']");
         assertThat(chart.getAttribute("data-bars")).isEqualTo("5");
-        assertThat(html.all("//svg[@class='chart activity-chart']/g[@class='hour']/rect[@class='bar in']")).hasSize(5);
-        assertThat(html.all("//svg[@class='chart activity-chart']/g[@class='hour']/rect[@class='bar out']")).hasSize(5);
+        assertThat(html.all("//svg[@class='chart activity-chart']/g[@class='hour']/rect[@class='bar in']"))
+                .hasSize(5);
+        assertThat(html.all("//svg[@class='chart activity-chart']/g[@class='hour']/rect[@class='bar out']"))
+                .hasSize(5);
         assertThat(html.all("//svg[@class='chart activity-chart']//g[@class='legend']/text"))
-                .extracting(Element::getTextContent).anyMatch(t -> t.contains("in")).anyMatch(t -> t.contains("out"));
+                .extracting(Element::getTextContent)
+                .anyMatch(t -> t.contains("in"))
+                .anyMatch(t -> t.contains("out"));
     }
 
     @Test
     void should_list_each_hour_with_mean_min_max_and_bees_when_rendering_the_hourly_table() {
         // Given
         List<TelemetryRow> rows = List.of(
-                new TelemetryRow("3627", "TEMPERATURE", "default", MIDNIGHT.plusSeconds(10 * 3600 + 300), 20.0, "C", null),
-                new TelemetryRow("3627", "TEMPERATURE", "default", MIDNIGHT.plusSeconds(10 * 3600 + 2100), 22.5, "C", null));
+                new TelemetryRow(
+                        "3627", "TEMPERATURE", "default", MIDNIGHT.plusSeconds(10 * 3600 + 300), 20.0, "C", null),
+                new TelemetryRow(
+                        "3627", "TEMPERATURE", "default", MIDNIGHT.plusSeconds(10 * 3600 + 2100), 22.5, "C", null));
         List<ActivityRow> activity = List.of(hour(10, 1200, 1100), hour(11, 7, 9));
 
         // When
@@ -153,8 +167,9 @@ class HtmlReportTest {
 
         // Then
         List<Element> body = html.all("//table[@class='hourly']/tbody/tr");
-        assertThat(body).extracting(Element::getTextContent).containsExactly(
-                "2021-07-12 10:0021.3 (20.0–22.5)1,2001,10060", "2021-07-12 11:00–7960");
+        assertThat(body)
+                .extracting(Element::getTextContent)
+                .containsExactly("2021-07-12 10:0021.3 (20.0–22.5)1,2001,10060", "2021-07-12 11:00–7960");
     }
 
     @Test
@@ -164,7 +179,12 @@ class HtmlReportTest {
         String sensor = "T<b>\"&'";
         String unit = "<u>&amp;";
         TelemetryRow row = new TelemetryRow(hive, sensor, "default", MIDNIGHT, 1.5, unit, null);
-        HiveReport report = new HiveReport(hive, ReportRows.ONE_DAY, List.of(row), List.of(), ReportRows.GENERATED,
+        HiveReport report = new HiveReport(
+                hive,
+                ReportRows.ONE_DAY,
+                List.of(row),
+                List.of(),
+                ReportRows.GENERATED,
                 "</p><img src=x onerror=alert(1)>");
 
         // When
@@ -174,9 +194,12 @@ class HtmlReportTest {
         // Then
         assertThat(text).doesNotContain("<script", "<b>", "<u>", "<img");
         assertThat(html.one("//h1").getTextContent()).isEqualTo("Hive " + hive);
-        assertThat(html.one("//svg[@class='chart sensor-chart']").getAttribute("data-sensor")).isEqualTo(sensor);
-        assertThat(html.one("//table[@class='raw']/tbody/tr/td[3]").getTextContent()).isEqualTo(unit);
-        assertThat(html.one("//p[contains(@class,'stats')]").getTextContent()).endsWith("</p><img src=x onerror=alert(1)>");
+        assertThat(html.one("//svg[@class='chart sensor-chart']").getAttribute("data-sensor"))
+                .isEqualTo(sensor);
+        assertThat(html.one("//table[@class='raw']/tbody/tr/td[3]").getTextContent())
+                .isEqualTo(unit);
+        assertThat(html.one("//p[contains(@class,'stats')]").getTextContent())
+                .endsWith("</p><img src=x onerror=alert(1)>");
     }
 
     @Test
@@ -190,8 +213,8 @@ class HtmlReportTest {
         String text = HtmlReport.render(report(rows, activity)).toLowerCase(Locale.ROOT);
 
         // Then
-        assertThat(text).doesNotContain("http://", "https://", "src=", "@import", "url(", "<script", "<link",
-                "@font-face");
+        assertThat(text)
+                .doesNotContain("http://", "https://", "src=", "@import", "url(", "<script", "<link", "@font-face");
         assertThat(text).contains("font-family: system-ui, sans-serif");
     }
 
@@ -205,8 +228,11 @@ class HtmlReportTest {
 
         // Then
         String message = html.one("//section[@class='empty']").getTextContent();
-        assertThat(message).contains("No data was found for hive 3627").contains("2021-07-12")
-                .contains("Check the hive id").contains("date range");
+        assertThat(message)
+                .contains("No data was found for hive 3627")
+                .contains("2021-07-12")
+                .contains("Check the hive id")
+                .contains("date range");
         assertThat(html.all("//svg")).isEmpty();
         assertThat(html.one("//h1").getTextContent()).isEqualTo("Hive 3627");
     }
@@ -221,8 +247,10 @@ class HtmlReportTest {
         ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, List.of())));
 
         // Then
-        List<String> captions = html.all("//figcaption").stream().map(n -> n.getTextContent()).toList();
-        assertThat(captions).anySatisfy(c -> assertThat(c).startsWith("WEIGHT – 1 reading").doesNotContain("1 readings"))
+        List<String> captions =
+                html.all("//figcaption").stream().map(n -> n.getTextContent()).toList();
+        assertThat(captions)
+                .anySatisfy(c -> assertThat(c).startsWith("WEIGHT – 1 reading").doesNotContain("1 readings"))
                 .anySatisfy(c -> assertThat(c).startsWith("HUMIDITY – 2 readings"));
     }
 
@@ -248,14 +276,20 @@ class HtmlReportTest {
                 .extracting(c -> c.getAttribute("data-sensor") + "/" + c.getAttribute("data-sensor-id") + "="
                         + c.getAttribute("data-points"))
                 .containsExactly("HUMIDITY/default=7", "TEMPERATURE/inside=12", "TEMPERATURE/outside=5");
-        List<String> captions = html.all("//figure[svg]/figcaption").stream().map(Element::getTextContent).toList();
-        assertThat(captions.get(0)).startsWith("HUMIDITY – 7 readings")
+        List<String> captions = html.all("//figure[svg]/figcaption").stream()
+                .map(Element::getTextContent)
+                .toList();
+        assertThat(captions.get(0))
+                .startsWith("HUMIDITY – 7 readings")
                 .contains("Sensor id default, the only HUMIDITY sensor in this report");
-        assertThat(captions.get(1)).startsWith("TEMPERATURE inside – 12 readings")
+        assertThat(captions.get(1))
+                .startsWith("TEMPERATURE inside – 12 readings")
                 .contains("Sensor id inside, one of 2 TEMPERATURE sensors");
         assertThat(captions.get(2)).startsWith("TEMPERATURE outside – 5 readings");
-        assertThat(html.all("//svg[@class='chart sensor-chart']")).extracting(c -> c.getAttribute("aria-label"))
-                .allSatisfy(label -> assertThat(label).matches("(HUMIDITY|TEMPERATURE inside|TEMPERATURE outside) over.*"));
+        assertThat(html.all("//svg[@class='chart sensor-chart']"))
+                .extracting(c -> c.getAttribute("aria-label"))
+                .allSatisfy(
+                        label -> assertThat(label).matches("(HUMIDITY|TEMPERATURE inside|TEMPERATURE outside) over.*"));
     }
 
     @Test
@@ -267,11 +301,19 @@ class HtmlReportTest {
         ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, List.of())));
 
         // Then
-        assertThat(html.all("//table[@class='hourly']/thead/tr/th")).extracting(Element::getTextContent)
-                .containsExactly("UTC hour", "HUMIDITY (%)mean (min–max)", "TEMPERATURE inside (C)mean (min–max)",
-                        "TEMPERATURE outside (C)mean (min–max)", "bees in", "bees out", "samples");
+        assertThat(html.all("//table[@class='hourly']/thead/tr/th"))
+                .extracting(Element::getTextContent)
+                .containsExactly(
+                        "UTC hour",
+                        "HUMIDITY (%)mean (min–max)",
+                        "TEMPERATURE inside (C)mean (min–max)",
+                        "TEMPERATURE outside (C)mean (min–max)",
+                        "bees in",
+                        "bees out",
+                        "samples");
         // 00:00 holds 4 readings of inside (20, 20.25, 20.5, 20.75), 4 of outside, 4 of humidity
-        assertThat(html.all("//table[@class='hourly']/tbody/tr[1]/td")).extracting(Element::getTextContent)
+        assertThat(html.all("//table[@class='hourly']/tbody/tr[1]/td"))
+                .extracting(Element::getTextContent)
                 .startsWith("20.38 (20.00–20.75)", "20.38 (20.00–20.75)", "20.38 (20.00–20.75)");
         assertThat(html.one("//table[@class='summary']/tbody/tr[1]/td").getTextContent())
                 .isEqualTo("HUMIDITY: 7 · TEMPERATURE inside: 12 · TEMPERATURE outside: 5");
@@ -291,7 +333,8 @@ class HtmlReportTest {
         ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, List.of())));
 
         // Then
-        assertThat(html.all("//figure[svg]/figcaption/strong")).extracting(Element::getTextContent)
+        assertThat(html.all("//figure[svg]/figcaption/strong"))
+                .extracting(Element::getTextContent)
                 .containsExactly("WEIGHT default", "WEIGHT scale-2");
     }
 
@@ -315,7 +358,8 @@ class HtmlReportTest {
     void should_format_numbers_with_dots_when_the_default_locale_uses_commas() {
         // Given
         Locale original = Locale.getDefault();
-        List<TelemetryRow> rows = List.of(new TelemetryRow("3627", "TEMPERATURE", "default", MIDNIGHT, 35.12, "C", null));
+        List<TelemetryRow> rows =
+                List.of(new TelemetryRow("3627", "TEMPERATURE", "default", MIDNIGHT, 35.12, "C", null));
         String text;
 
         // When
@@ -328,21 +372,26 @@ class HtmlReportTest {
 
         // Then
         ReportDocument html = ReportDocument.parse(text);
-        assertThat(html.one("//table[@class='raw']/tbody/tr/td[2]").getTextContent()).isEqualTo("35.12");
-        assertThat(html.one("//table[@class='hourly']/tbody/tr/td[2]").getTextContent()).isEqualTo("12,345");
+        assertThat(html.one("//table[@class='raw']/tbody/tr/td[2]").getTextContent())
+                .isEqualTo("35.12");
+        assertThat(html.one("//table[@class='hourly']/tbody/tr/td[2]").getTextContent())
+                .isEqualTo("12,345");
     }
 
     @Test
     void should_say_so_in_the_caption_when_units_differ_within_a_sensor() {
         // Given
-        List<TelemetryRow> rows = List.of(new TelemetryRow("3627", "TEMPERATURE", "default", MIDNIGHT, 35.0, "C", null),
+        List<TelemetryRow> rows = List.of(
+                new TelemetryRow("3627", "TEMPERATURE", "default", MIDNIGHT, 35.0, "C", null),
                 new TelemetryRow("3627", "TEMPERATURE", "default", MIDNIGHT.plusSeconds(60), 95.0, "F", null));
 
         // When
         ReportDocument html = ReportDocument.parse(HtmlReport.render(report(rows, List.of())));
 
         // Then
-        assertThat(html.one("//figure/figcaption").getTextContent()).contains("units differ").contains("C, F");
+        assertThat(html.one("//figure/figcaption").getTextContent())
+                .contains("units differ")
+                .contains("C, F");
     }
 
     @Test
@@ -357,23 +406,30 @@ class HtmlReportTest {
         // Then
         assertThat(html.all("//details[@data-sensor='WEIGHT']//tbody/tr")).hasSize(ReportTables.MAX_RAW_ROWS);
         assertThat(html.one("//details[@data-sensor='WEIGHT']/summary").getTextContent())
-                .contains("5,007 readings").contains("first 5,000");
+                .contains("5,007 readings")
+                .contains("first 5,000");
     }
 
     @Test
     void should_show_the_range_generation_time_and_read_statistics_when_rendering_the_header() {
         // Given
-        HiveReport report = new HiveReport("3627", TimeRange.days(DAY, LocalDate.of(2021, 7, 18)), List.of(),
-                List.of(hour(6, 1, 1)), Instant.parse("2021-07-19T08:30:05Z"), "14 partitions read in 0.4 s");
+        HiveReport report = new HiveReport(
+                "3627",
+                TimeRange.days(DAY, LocalDate.of(2021, 7, 18)),
+                List.of(),
+                List.of(hour(6, 1, 1)),
+                Instant.parse("2021-07-19T08:30:05Z"),
+                "14 partitions read in 0.4 s");
 
         // When
         ReportDocument html = ReportDocument.parse(HtmlReport.render(report));
 
         // Then
         String header = html.one("//header").getTextContent();
-        assertThat(header).contains("2021-07-12 to 2021-07-18 (UTC days)").contains("generated 2021-07-19 08:30:05 UTC")
+        assertThat(header)
+                .contains("2021-07-12 to 2021-07-18 (UTC days)")
+                .contains("generated 2021-07-19 08:30:05 UTC")
                 .contains("14 partitions read in 0.4 s");
         assertThat(html.one("/html/head/title").getTextContent()).contains("3627");
     }
-
 }

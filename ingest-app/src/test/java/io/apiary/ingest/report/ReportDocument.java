@@ -3,12 +3,10 @@ package io.apiary.ingest.report;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;
-
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.xpath.XPathConstants;
 import javax.xml.xpath.XPathFactory;
-
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
@@ -37,8 +35,8 @@ final class ReportDocument {
 
     List<Element> all(String xpath) {
         try {
-            NodeList nodes = (NodeList) XPathFactory.newInstance().newXPath().evaluate(xpath, document,
-                    XPathConstants.NODESET);
+            NodeList nodes =
+                    (NodeList) XPathFactory.newInstance().newXPath().evaluate(xpath, document, XPathConstants.NODESET);
             List<Element> elements = new ArrayList<>();
             for (int i = 0; i < nodes.getLength(); i++) {
                 elements.add((Element) nodes.item(i));

@@ -1,13 +1,12 @@
 package io.apiary.ingest.report;
 
+import io.apiary.ingest.read.ActivityRow;
+import io.apiary.ingest.read.TelemetryRow;
+import io.apiary.ingest.read.TimeRange;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.apiary.ingest.read.ActivityRow;
-import io.apiary.ingest.read.TelemetryRow;
-import io.apiary.ingest.read.TimeRange;
 
 /** Rows and reports for the report tests. */
 final class ReportRows {
@@ -17,8 +16,7 @@ final class ReportRows {
     static final TimeRange ONE_DAY = TimeRange.days(DAY, DAY);
     static final Instant GENERATED = Instant.parse("2021-07-19T08:00:00Z");
 
-    private ReportRows() {
-    }
+    private ReportRows() {}
 
     /**
      * @return {@code count} readings of the type's only sensor ({@code default}) from {@code start}, one every
@@ -29,12 +27,12 @@ final class ReportRows {
     }
 
     /** @return {@code count} readings of one sensor from {@code start}, one every {@code stepSeconds}, values rising by 0.25 */
-    static List<TelemetryRow> readings(String sensor, String sensorId, String unit, Instant start, int count,
-            long stepSeconds) {
+    static List<TelemetryRow> readings(
+            String sensor, String sensorId, String unit, Instant start, int count, long stepSeconds) {
         List<TelemetryRow> rows = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            rows.add(new TelemetryRow(HIVE, sensor, sensorId, start.plusSeconds(i * stepSeconds), 20 + 0.25 * (i % 40),
-                    unit, "gw"));
+            rows.add(new TelemetryRow(
+                    HIVE, sensor, sensorId, start.plusSeconds(i * stepSeconds), 20 + 0.25 * (i % 40), unit, "gw"));
         }
         return rows;
     }

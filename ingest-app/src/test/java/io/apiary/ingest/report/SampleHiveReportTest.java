@@ -2,6 +2,9 @@ package io.apiary.ingest.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.read.ActivityRow;
+import io.apiary.ingest.read.TelemetryRow;
+import io.apiary.ingest.read.TimeRange;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -14,10 +17,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import io.apiary.ingest.read.ActivityRow;
-import io.apiary.ingest.read.TelemetryRow;
-import io.apiary.ingest.read.TimeRange;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
@@ -39,13 +38,14 @@ class SampleHiveReportTest {
     @Test
     void should_write_a_sample_report_when_asked() throws IOException {
         // Given
-        Path csv = Path.of(System.getProperty("apiary.report.urban", "/work/shared/data/urban-montreal/sensor_2021.csv"));
+        Path csv =
+                Path.of(System.getProperty("apiary.report.urban", "/work/shared/data/urban-montreal/sensor_2021.csv"));
         List<TelemetryRow> readings = urbanReadings(csv);
         List<TelemetryRow> all = new ArrayList<>(readings);
         all.addAll(madeUpWeight());
         List<ActivityRow> activity = madeUpActivity();
-        HiveReport report = new HiveReport(HIVE, RANGE, all, activity, Instant.parse("2021-07-19T08:00:00Z"),
-                "14 partitions read in 0.4 s");
+        HiveReport report = new HiveReport(
+                HIVE, RANGE, all, activity, Instant.parse("2021-07-19T08:00:00Z"), "14 partitions read in 0.4 s");
 
         // When
         String html = HtmlReport.render(report);
@@ -60,14 +60,20 @@ class SampleHiveReportTest {
     private static List<TelemetryRow> urbanReadings(Path csv) throws IOException {
         List<TelemetryRow> rows = new ArrayList<>();
         try (Reader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
-            for (CSVRecord r : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
+            for (CSVRecord r : CSVFormat.DEFAULT
+                    .builder()
+                    .setHeader()
+                    .setSkipHeaderRecord(true)
+                    .get()
+                    .parse(in)) {
                 Instant time = OffsetDateTime.parse(r.get("Date"), URBAN_TIME).toInstant();
                 if (!r.get("Tag number").equals(HIVE) || !RANGE.contains(time.toEpochMilli())) {
                     continue;
                 }
-                rows.add(new TelemetryRow(HIVE, "TEMPERATURE", "default", time, Double.parseDouble(r.get("temperature")), "°C",
-                        "urban"));
-                rows.add(new TelemetryRow(HIVE, "HUMIDITY", "default", time, Double.parseDouble(r.get("humidity")), "%", "urban"));
+                rows.add(new TelemetryRow(
+                        HIVE, "TEMPERATURE", "default", time, Double.parseDouble(r.get("temperature")), "°C", "urban"));
+                rows.add(new TelemetryRow(
+                        HIVE, "HUMIDITY", "default", time, Double.parseDouble(r.get("humidity")), "%", "urban"));
             }
         }
         return rows;
@@ -82,9 +88,16 @@ class SampleHiveReportTest {
             Instant time = Instant.ofEpochMilli(t);
             int hour = time.atZone(java.time.ZoneOffset.UTC).getHour();
             kg += (hour >= 12 && hour < 22 ? 0.0012 : -0.0006) + (random.nextDouble() - 0.5) * 0.002;
-            if (time.isBefore(Instant.parse("2021-07-16T03:00:00Z")) || time.isAfter(Instant.parse("2021-07-16T12:00:00Z"))) {
-                rows.add(new TelemetryRow(HIVE, "WEIGHT", "default", time, Math.round((kg + random.nextGaussian() * 0.02) * 1000) / 1000.0,
-                        "kg", "scale-1"));
+            if (time.isBefore(Instant.parse("2021-07-16T03:00:00Z"))
+                    || time.isAfter(Instant.parse("2021-07-16T12:00:00Z"))) {
+                rows.add(new TelemetryRow(
+                        HIVE,
+                        "WEIGHT",
+                        "default",
+                        time,
+                        Math.round((kg + random.nextGaussian() * 0.02) * 1000) / 1000.0,
+                        "kg",
+                        "scale-1"));
             }
         }
         return rows;
@@ -94,7 +107,9 @@ class SampleHiveReportTest {
     private static List<ActivityRow> madeUpActivity() {
         Random random = new Random(3627);
         List<ActivityRow> rows = new ArrayList<>();
-        for (LocalDate day = LocalDate.of(2021, 7, 12); day.isBefore(LocalDate.of(2021, 7, 19)); day = day.plusDays(1)) {
+        for (LocalDate day = LocalDate.of(2021, 7, 12);
+                day.isBefore(LocalDate.of(2021, 7, 19));
+                day = day.plusDays(1)) {
             for (int hour = 0; hour < 24; hour++) {
                 if (day.getDayOfMonth() == 14 && hour >= 3 && hour < 8) {
                     continue;

@@ -2,11 +2,10 @@ package io.apiary.ingest.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.read.TelemetryRow;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.apiary.ingest.read.TelemetryRow;
 import org.junit.jupiter.api.Test;
 
 class SensorSeriesTest {
@@ -42,7 +41,8 @@ class SensorSeriesTest {
     @Test
     void should_leave_out_non_finite_values_and_count_them_when_plotting() {
         // Given
-        List<TelemetryRow> rows = List.of(new TelemetryRow("h", "S", "default", START, 1.0, "C", null),
+        List<TelemetryRow> rows = List.of(
+                new TelemetryRow("h", "S", "default", START, 1.0, "C", null),
                 new TelemetryRow("h", "S", "default", START.plusSeconds(60), Double.NaN, "C", null),
                 new TelemetryRow("h", "S", "default", START.plusSeconds(120), Double.POSITIVE_INFINITY, "C", null));
 
@@ -58,7 +58,8 @@ class SensorSeriesTest {
     @Test
     void should_call_units_mixed_when_some_readings_have_none() {
         // Given
-        List<TelemetryRow> rows = List.of(new TelemetryRow("h", "S", "default", START, 1.0, "C", null),
+        List<TelemetryRow> rows = List.of(
+                new TelemetryRow("h", "S", "default", START, 1.0, "C", null),
                 new TelemetryRow("h", "S", "default", START.plusSeconds(60), 2.0, null, null));
 
         // When

@@ -3,18 +3,16 @@ package io.apiary.ingest.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiary.ingest.testing.RandomCases;
+import io.apiary.schema.EntranceCount;
+import io.apiary.schema.SensorType;
+import io.apiary.schema.TelemetryReading;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.stream.Stream;
-
-import io.apiary.schema.EntranceCount;
-import io.apiary.schema.SensorType;
-import io.apiary.schema.TelemetryReading;
-import io.apiary.ingest.testing.RandomCases;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.generic.GenericData;
@@ -31,8 +29,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 class AvroSingleObjectSerdeTest {
 
     private final AvroSingleObjectSerde<TelemetryReading> serde = AvroSingleObjectSerde.of(TelemetryReading.class);
-    private final TelemetryReading reading = new TelemetryReading("3627", "gw-1", SensorType.TEMPERATURE, "default",
-            Instant.parse("2021-06-19T00:04:58Z"), 26.24, "degC", null);
+    private final TelemetryReading reading = new TelemetryReading(
+            "3627",
+            "gw-1",
+            SensorType.TEMPERATURE,
+            "default",
+            Instant.parse("2021-06-19T00:04:58Z"),
+            26.24,
+            "degC",
+            null);
 
     @Test
     void should_round_trip_a_reading_in_single_object_encoding() {
@@ -58,8 +63,8 @@ class AvroSingleObjectSerdeTest {
 
     @Test
     void should_say_the_writer_schema_is_unknown_when_the_fingerprint_matches_no_kept_version() {
-        byte[] otherType = AvroSingleObjectSerde.of(EntranceCount.class).encode(
-                new EntranceCount("3627", "gw-1", Instant.EPOCH, 1, 2, 60));
+        byte[] otherType = AvroSingleObjectSerde.of(EntranceCount.class)
+                .encode(new EntranceCount("3627", "gw-1", Instant.EPOCH, 1, 2, 60));
 
         assertThatThrownBy(() -> serde.decode(otherType))
                 .isInstanceOf(SerializationException.class)
@@ -88,7 +93,8 @@ class AvroSingleObjectSerdeTest {
 
     @Test
     void should_refuse_to_encode_a_record_with_a_null_in_a_required_field() {
-        TelemetryReading broken = new TelemetryReading(null, "gw-1", SensorType.TEMPERATURE, "default", Instant.EPOCH, 1.0, "degC", null);
+        TelemetryReading broken =
+                new TelemetryReading(null, "gw-1", SensorType.TEMPERATURE, "default", Instant.EPOCH, 1.0, "degC", null);
 
         assertThatThrownBy(() -> serde.encode(broken))
                 .isInstanceOf(SerializationException.class)
@@ -126,14 +132,27 @@ class AvroSingleObjectSerdeTest {
             throws IOException {
         Schema v2 = TELEMETRY_VERSIONS.get(1);
         GenericRecord old = new GenericRecordBuilder(v2)
-                .set("hive_id", "3627").set("gateway_id", "gw-2")
-                .set("sensor_type", new GenericData.EnumSymbol(v2.getField("sensor_type").schema(), "TEMPERATURE"))
+                .set("hive_id", "3627")
+                .set("gateway_id", "gw-2")
+                .set(
+                        "sensor_type",
+                        new GenericData.EnumSymbol(v2.getField("sensor_type").schema(), "TEMPERATURE"))
                 .set("reading_time", Instant.parse("2021-06-19T00:04:58Z").toEpochMilli())
-                .set("value", 34.5).set("unit", "degC").set("sequence_number", 7L).build();
+                .set("value", 34.5)
+                .set("unit", "degC")
+                .set("sequence_number", 7L)
+                .build();
         assertThat(serde.decode(encodeGeneric(v2, old)).getSensorId()).isEqualTo("default");
 
-        TelemetryReading current = new TelemetryReading("3627", "gw-3", SensorType.TEMPERATURE, "brood",
-                Instant.parse("2021-06-19T00:04:58Z"), 34.5, "degC", 8L);
+        TelemetryReading current = new TelemetryReading(
+                "3627",
+                "gw-3",
+                SensorType.TEMPERATURE,
+                "brood",
+                Instant.parse("2021-06-19T00:04:58Z"),
+                34.5,
+                "degC",
+                8L);
         byte[] bytes = serde.encode(current);
         org.apache.avro.message.BinaryMessageDecoder<GenericRecord> v2Reader =
                 new org.apache.avro.message.BinaryMessageDecoder<>(GenericData.get(), v2);
@@ -147,22 +166,43 @@ class AvroSingleObjectSerdeTest {
     void should_read_a_reading_written_with_version_1_into_the_current_class_with_the_new_field_defaulted()
             throws IOException {
         GenericRecord v1 = new GenericRecordBuilder(telemetryV1())
-                .set("hive_id", "3627").set("gateway_id", "gw-old")
-                .set("sensor_type", new GenericData.EnumSymbol(telemetryV1().getField("sensor_type").schema(), "CO2"))
+                .set("hive_id", "3627")
+                .set("gateway_id", "gw-old")
+                .set(
+                        "sensor_type",
+                        new GenericData.EnumSymbol(
+                                telemetryV1().getField("sensor_type").schema(), "CO2"))
                 .set("reading_time", Instant.parse("2021-06-19T00:04:58Z").toEpochMilli())
-                .set("value", 412.0).set("unit", "ppm").build();
+                .set("value", 412.0)
+                .set("unit", "ppm")
+                .build();
 
         TelemetryReading read = serde.decode(encodeGeneric(telemetryV1(), v1));
 
-        assertThat(read).isEqualTo(new TelemetryReading("3627", "gw-old", SensorType.CO2, "default",
-                Instant.parse("2021-06-19T00:04:58Z"), 412.0, "ppm", null));
+        assertThat(read)
+                .isEqualTo(new TelemetryReading(
+                        "3627",
+                        "gw-old",
+                        SensorType.CO2,
+                        "default",
+                        Instant.parse("2021-06-19T00:04:58Z"),
+                        412.0,
+                        "ppm",
+                        null));
         assertThat(read.getSequenceNumber()).isNull();
     }
 
     @Test
     void should_let_a_version_1_reader_read_a_version_2_reading_with_a_new_sensor_type_as_unknown() throws IOException {
-        TelemetryReading v2 = new TelemetryReading("3627", "gw-new", SensorType.VIBRATION, "default",
-                Instant.parse("2024-05-01T12:00:00Z"), 3.5, "mm/s", 17L);
+        TelemetryReading v2 = new TelemetryReading(
+                "3627",
+                "gw-new",
+                SensorType.VIBRATION,
+                "default",
+                Instant.parse("2024-05-01T12:00:00Z"),
+                3.5,
+                "mm/s",
+                17L);
         byte[] bytes = serde.encode(v2);
 
         BinaryMessageDecoder<GenericRecord> v1Reader = new BinaryMessageDecoder<>(GenericData.get(), telemetryV1());
@@ -172,7 +212,8 @@ class AvroSingleObjectSerdeTest {
         assertThat(read.getSchema()).isEqualTo(telemetryV1());
         assertThat(read.get("sensor_type")).hasToString("UNKNOWN");
         assertThat(read.get("hive_id")).hasToString("3627");
-        assertThat(read.get("reading_time")).isEqualTo(Instant.parse("2024-05-01T12:00:00Z").toEpochMilli());
+        assertThat(read.get("reading_time"))
+                .isEqualTo(Instant.parse("2024-05-01T12:00:00Z").toEpochMilli());
         assertThat(read.get("value")).isEqualTo(3.5);
         assertThat(read.hasField("sequence_number")).isFalse();
     }
@@ -180,41 +221,59 @@ class AvroSingleObjectSerdeTest {
     static Stream<Arguments> randomV1Readings() {
         List<String> v1Symbols = telemetryV1().getField("sensor_type").schema().getEnumSymbols();
         return RandomCases.cases(200, random -> new Object[] {
-                RandomCases.letters(random, 1 + random.nextInt(12)),
-                RandomCases.letters(random, random.nextInt(8)),
-                v1Symbols.get(random.nextInt(v1Symbols.size())),
-                random.nextLong(0, 253_402_300_800_000L),
-                random.nextDouble(-1e6, 1e6),
-                RandomCases.letters(random, random.nextInt(5))});
+            RandomCases.letters(random, 1 + random.nextInt(12)),
+            RandomCases.letters(random, random.nextInt(8)),
+            v1Symbols.get(random.nextInt(v1Symbols.size())),
+            random.nextLong(0, 253_402_300_800_000L),
+            random.nextDouble(-1e6, 1e6),
+            RandomCases.letters(random, random.nextInt(5))
+        });
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("randomV1Readings")
-    void should_read_every_version_1_reading_as_the_same_current_reading(String seed, String hive, String gateway,
-            String sensor, long millis, double value, String unit) throws IOException {
+    void should_read_every_version_1_reading_as_the_same_current_reading(
+            String seed, String hive, String gateway, String sensor, long millis, double value, String unit)
+            throws IOException {
         GenericRecord v1 = new GenericRecordBuilder(telemetryV1())
-                .set("hive_id", hive).set("gateway_id", gateway)
-                .set("sensor_type", new GenericData.EnumSymbol(telemetryV1().getField("sensor_type").schema(), sensor))
-                .set("reading_time", millis).set("value", value).set("unit", unit).build();
+                .set("hive_id", hive)
+                .set("gateway_id", gateway)
+                .set(
+                        "sensor_type",
+                        new GenericData.EnumSymbol(
+                                telemetryV1().getField("sensor_type").schema(), sensor))
+                .set("reading_time", millis)
+                .set("value", value)
+                .set("unit", unit)
+                .build();
 
-        assertThat(serde.decode(encodeGeneric(telemetryV1(), v1))).isEqualTo(new TelemetryReading(hive, gateway,
-                SensorType.valueOf(sensor), "default", Instant.ofEpochMilli(millis), value, unit, null));
+        assertThat(serde.decode(encodeGeneric(telemetryV1(), v1)))
+                .isEqualTo(new TelemetryReading(
+                        hive,
+                        gateway,
+                        SensorType.valueOf(sensor),
+                        "default",
+                        Instant.ofEpochMilli(millis),
+                        value,
+                        unit,
+                        null));
     }
 
     static Stream<Arguments> randomV2Readings() {
         SensorType[] types = SensorType.values();
         return RandomCases.cases(200, random -> new Object[] {
-                types[random.nextInt(types.length)],
-                random.nextBoolean() ? null : random.nextLong(0, Long.MAX_VALUE),
-                random.nextLong(0, 253_402_300_800_000L)});
+            types[random.nextInt(types.length)],
+            random.nextBoolean() ? null : random.nextLong(0, Long.MAX_VALUE),
+            random.nextLong(0, 253_402_300_800_000L)
+        });
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("randomV2Readings")
-    void should_let_a_version_1_reader_read_every_version_2_reading(String seed, SensorType type, Long sequence,
-            long millis) throws IOException {
-        byte[] bytes = serde.encode(new TelemetryReading("h", "gw", type, "default", Instant.ofEpochMilli(millis), 1.0, "u",
-                sequence));
+    void should_let_a_version_1_reader_read_every_version_2_reading(
+            String seed, SensorType type, Long sequence, long millis) throws IOException {
+        byte[] bytes = serde.encode(
+                new TelemetryReading("h", "gw", type, "default", Instant.ofEpochMilli(millis), 1.0, "u", sequence));
         BinaryMessageDecoder<GenericRecord> v1Reader = new BinaryMessageDecoder<>(GenericData.get(), telemetryV1());
         v1Reader.addSchema(TelemetryReading.getClassSchema());
 
@@ -228,7 +287,8 @@ class AvroSingleObjectSerdeTest {
     @org.junit.jupiter.api.Test
     void a_corrupt_length_prefix_fails_the_record_instead_of_allocating_gigabytes() {
         // a valid header, then hive_id's length as 2,000,000,000 (zigzag varint), then one byte
-        byte[] valid = serde.encode(new TelemetryReading("h", "g", SensorType.WEIGHT, "default", Instant.EPOCH, 1.0, "kg", null));
+        byte[] valid = serde.encode(
+                new TelemetryReading("h", "g", SensorType.WEIGHT, "default", Instant.EPOCH, 1.0, "kg", null));
         java.io.ByteArrayOutputStream bomb = new java.io.ByteArrayOutputStream();
         bomb.write(valid, 0, 10);
         long zigzag = 2_000_000_000L << 1;
@@ -244,6 +304,7 @@ class AvroSingleObjectSerdeTest {
                 .isInstanceOf(org.apache.kafka.common.errors.SerializationException.class);
         // the limit Avro applies is the serde's 1 MiB, not Avro's default of about 2 GiB
         assertThatThrownBy(() -> org.apache.avro.SystemLimitException.checkMaxStringLength(
-                AvroSingleObjectSerde.MAX_VALUE_BYTES + 1L)).isInstanceOf(org.apache.avro.SystemLimitException.class);
+                        AvroSingleObjectSerde.MAX_VALUE_BYTES + 1L))
+                .isInstanceOf(org.apache.avro.SystemLimitException.class);
     }
 }

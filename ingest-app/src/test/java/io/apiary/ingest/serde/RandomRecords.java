@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
@@ -13,8 +12,7 @@ import org.apache.avro.specific.SpecificRecord;
 /** Records of the generated classes with seeded random values, for round trips. Stateless. */
 final class RandomRecords {
 
-    private RandomRecords() {
-    }
+    private RandomRecords() {}
 
     /** A record of the schema with seeded random values (strings of 0 to 8 letters, every union branch). */
     static SpecificRecord of(Schema schema, Random random) {
@@ -31,10 +29,15 @@ final class RandomRecords {
                 return record;
             }
             case UNION:
-                return randomValue(schema.getTypes().get(random.nextInt(schema.getTypes().size())), random);
+                return randomValue(
+                        schema.getTypes().get(random.nextInt(schema.getTypes().size())), random);
             case ENUM:
-                return SpecificData.get().createEnum(
-                        schema.getEnumSymbols().get(random.nextInt(schema.getEnumSymbols().size())), schema);
+                return SpecificData.get()
+                        .createEnum(
+                                schema.getEnumSymbols()
+                                        .get(random.nextInt(
+                                                schema.getEnumSymbols().size())),
+                                schema);
             case STRING: {
                 StringBuilder text = new StringBuilder();
                 for (int i = random.nextInt(9); i > 0; i--) {
@@ -43,7 +46,8 @@ final class RandomRecords {
                 return text.toString();
             }
             case INT:
-                return schema.getLogicalType() != null ? java.time.LocalDate.ofEpochDay(random.nextInt(20_000))
+                return schema.getLogicalType() != null
+                        ? java.time.LocalDate.ofEpochDay(random.nextInt(20_000))
                         : random.nextInt();
             case LONG:
                 return schema.getLogicalType() != null

@@ -3,14 +3,6 @@ package io.apiary.ingest.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.net.ServerSocket;
-import java.nio.ByteBuffer;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-
 import io.apiary.ingest.cli.IngestApp;
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
@@ -20,6 +12,13 @@ import io.apiary.ingest.it.SharedStack;
 import io.apiary.ingest.pipeline.RegistrySubjects;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.schema.TelemetryReading;
+import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
@@ -65,7 +64,8 @@ class RegistryWireFormatIT {
                 byte[] bytes = serde.encode(subject.topic(), record);
                 assertThat(bytes[0]).isEqualTo(AvroWireSerde.MAGIC_BYTE);
                 int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
-                assertThat(topics.wireFormat().registry().lookup(subject.name(), subject.schema())).hasValue(id);
+                assertThat(topics.wireFormat().registry().lookup(subject.name(), subject.schema()))
+                        .hasValue(id);
                 assertThat(serde.decode(bytes)).as(subject.name()).isEqualTo(record);
             }
             checked.add(subject.name());
@@ -76,8 +76,10 @@ class RegistryWireFormatIT {
     @Test
     void single_object_records_are_read_while_the_setting_allows_them_and_refused_with_its_name_after() {
         Topics lenient = config("so", Map.of()).topics();
-        Topics strict = config("so", Map.of(RegistryOptions.WIRE_FORMAT_READ_SINGLE_OBJECT, false)).topics();
-        TelemetryReading reading = (TelemetryReading) RandomRecords.of(TelemetryReading.getClassSchema(), new Random(7));
+        Topics strict = config("so", Map.of(RegistryOptions.WIRE_FORMAT_READ_SINGLE_OBJECT, false))
+                .topics();
+        TelemetryReading reading =
+                (TelemetryReading) RandomRecords.of(TelemetryReading.getClassSchema(), new Random(7));
         byte[] singleObject = AvroSingleObjectSerde.of(TelemetryReading.class).encode(reading);
         byte[] framed = lenient.telemetryTopic().valueSerde().serializer().serialize(lenient.telemetry(), reading);
 
@@ -85,11 +87,15 @@ class RegistryWireFormatIT {
                 .isEqualTo(reading);
         assertThat(strict.telemetryTopic().valueSerde().deserializer().deserialize(strict.telemetry(), framed))
                 .isEqualTo(reading);
-        assertThatThrownBy(() -> strict.telemetryTopic().valueSerde().deserializer()
-                .deserialize(strict.telemetry(), singleObject)).isInstanceOf(SerializationException.class)
+        assertThatThrownBy(() -> strict.telemetryTopic()
+                        .valueSerde()
+                        .deserializer()
+                        .deserialize(strict.telemetry(), singleObject))
+                .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("wire.format.read.single.object=false");
         // The old writers can still be chosen while consumers are being upgraded.
-        Topics old = config("so", Map.of(RegistryOptions.WIRE_FORMAT_WRITE, "single-object")).topics();
+        Topics old = config("so", Map.of(RegistryOptions.WIRE_FORMAT_WRITE, "single-object"))
+                .topics();
         assertThat(old.telemetryTopic().valueSerde().serializer().serialize(old.telemetry(), reading))
                 .isEqualTo(singleObject);
     }
@@ -99,17 +105,22 @@ class RegistryWireFormatIT {
         Topics topics = config("bad", Map.of()).topics();
         AvroWireSerde<TelemetryReading> serde = topics.wireFormat().serde(TelemetryReading.class, false);
         assertThatThrownBy(() -> serde.decode(new byte[] {0, 0x7f, 0, 0, 1, 2, 3}))
-                .isInstanceOf(SerializationException.class).hasMessageContaining("Schema id " + 0x7f000001);
-        byte[] good = serde.encode(topics.telemetry(),
-                (TelemetryReading) RandomRecords.of(TelemetryReading.getClassSchema(), new Random(3)));
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("Schema id " + 0x7f000001);
+        byte[] good = serde.encode(topics.telemetry(), (TelemetryReading)
+                RandomRecords.of(TelemetryReading.getClassSchema(), new Random(3)));
         byte[] longer = java.util.Arrays.copyOf(good, good.length + 1);
-        assertThatThrownBy(() -> serde.decode(longer)).isInstanceOf(SerializationException.class)
+        assertThatThrownBy(() -> serde.decode(longer))
+                .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("Bytes follow");
         // The id of another subject's record type: resolution fails, the reason names both.
-        int otherId = topics.wireFormat().registry().register("bad.other-value", io.apiary.schema.AgentAlert.getClassSchema());
+        int otherId = topics.wireFormat()
+                .registry()
+                .register("bad.other-value", io.apiary.schema.AgentAlert.getClassSchema());
         byte[] other = good.clone();
         ByteBuffer.wrap(other, 1, 4).putInt(otherId);
-        assertThatThrownBy(() -> serde.decode(other)).isInstanceOf(SerializationException.class)
+        assertThatThrownBy(() -> serde.decode(other))
+                .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("cannot be read as io.apiary.schema.TelemetryReading");
     }
 
@@ -124,20 +135,30 @@ class RegistryWireFormatIT {
             CommandLine cli = IngestApp.commandLine();
             cli.setOut(new java.io.PrintWriter(out, true));
             cli.setErr(new java.io.PrintWriter(err, true));
-            assertThat(cli.execute(args.toArray(String[]::new))).as(err.toString()).isZero();
-            assertThat(out.toString()).contains(prefix + ".topic.telemetry-value").contains("compatibility FULL_TRANSITIVE");
+            assertThat(cli.execute(args.toArray(String[]::new)))
+                    .as(err.toString())
+                    .isZero();
+            assertThat(out.toString())
+                    .contains(prefix + ".topic.telemetry-value")
+                    .contains("compatibility FULL_TRANSITIVE");
         }
         SchemaRegistryClient registry = config(prefix, Map.of()).wireFormat().registry();
         String subject = prefix + ".topic.telemetry-value";
-        int kept = SchemaVersions.load("TelemetryReading", TelemetryReading.class.getClassLoader()).size();
+        int kept = SchemaVersions.load("TelemetryReading", TelemetryReading.class.getClassLoader())
+                .size();
         assertThat(registry.versions(subject)).hasSize(kept);
         assertThat(registry.compatibility(subject)).hasValue("FULL_TRANSITIVE");
         // The registry now refuses a change the build refuses too: a field's type changed.
-        Schema incompatible = new Schema.Parser().parse(TelemetryReading.getClassSchema().toString()
-                .replace("\"name\":\"value\",\"type\":\"double\"", "\"name\":\"value\",\"type\":\"boolean\""));
-        assertThat(incompatible.toString()).isNotEqualTo(TelemetryReading.getClassSchema().toString());
-        assertThatThrownBy(() -> registry.register(subject, incompatible)).isInstanceOf(SchemaRegistryException.class)
-                .satisfies(e -> assertThat(((SchemaRegistryException) e).status()).isEqualTo(409));
+        Schema incompatible = new Schema.Parser()
+                .parse(TelemetryReading.getClassSchema()
+                        .toString()
+                        .replace("\"name\":\"value\",\"type\":\"double\"", "\"name\":\"value\",\"type\":\"boolean\""));
+        assertThat(incompatible.toString())
+                .isNotEqualTo(TelemetryReading.getClassSchema().toString());
+        assertThatThrownBy(() -> registry.register(subject, incompatible))
+                .isInstanceOf(SchemaRegistryException.class)
+                .satisfies(
+                        e -> assertThat(((SchemaRegistryException) e).status()).isEqualTo(409));
     }
 
     @Test
@@ -145,15 +166,19 @@ class RegistryWireFormatIT {
         IngestConfig config = config("clash", Map.of());
         SchemaRegistryClient registry = config.wireFormat().registry();
         String subject = "clash.topic.hourly.activity-value";
-        registry.register(subject, new Schema.Parser().parse(
-                "{\"type\":\"record\",\"name\":\"HourlyActivity\",\"namespace\":\"io.apiary.schema\","
-                        + "\"fields\":[{\"name\":\"hive_id\",\"type\":\"long\"}]}"));
+        registry.register(
+                subject,
+                new Schema.Parser()
+                        .parse("{\"type\":\"record\",\"name\":\"HourlyActivity\",\"namespace\":\"io.apiary.schema\","
+                                + "\"fields\":[{\"name\":\"hive_id\",\"type\":\"long\"}]}"));
         assertThatThrownBy(() -> RegistrySubjects.prepare(config.topics()))
                 .isInstanceOf(SchemaSubjects.IncompatibleSubjectException.class)
-                .hasMessageContaining(subject).hasMessageContaining("version 1");
+                .hasMessageContaining(subject)
+                .hasMessageContaining("version 1");
         IngestConfig noRegistering = config("missing", Map.of(RegistryOptions.REGISTRY_AUTO_REGISTER, false));
         assertThatThrownBy(() -> RegistrySubjects.prepare(noRegistering.topics()))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("registry register");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("registry register");
     }
 
     @Test
@@ -163,12 +188,18 @@ class RegistryWireFormatIT {
             port = socket.getLocalPort();
         }
         SchemaRegistryClient gone = new SchemaRegistryClient(new RegistrySettings(
-                List.of(java.net.URI.create("http://127.0.0.1:" + port)), null, null, null, Duration.ofSeconds(2),
-                Duration.ofMillis(10), 1));
+                List.of(java.net.URI.create("http://127.0.0.1:" + port)),
+                null,
+                null,
+                null,
+                Duration.ofSeconds(2),
+                Duration.ofMillis(10),
+                1));
         AvroWireSerde<TelemetryReading> serde = WireFormat.registry(gone).serde(TelemetryReading.class, false);
         assertThatThrownBy(() -> serde.decode(new byte[] {0, 0, 0, 0, 1, 2}))
                 .isInstanceOf(SchemaRegistryException.class)
-                .satisfies(e -> assertThat(SchemaRegistryException.unavailableIn(e)).isTrue())
+                .satisfies(e ->
+                        assertThat(SchemaRegistryException.unavailableIn(e)).isTrue())
                 .hasMessageContaining("unreachable");
     }
 

@@ -16,7 +16,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.SchemaCompatibility.SchemaPairCompatibility;
@@ -43,19 +42,26 @@ class SchemaEvolutionTest {
                 return dir.resolve("schemas");
             }
         }
-        throw new IllegalStateException("No schemas/versions folder above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "No schemas/versions folder above " + Path.of("").toAbsolutePath());
     }
 
     static List<String> currentRecordNames() throws IOException {
         try (Stream<Path> files = Files.list(schemasDir())) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".avsc"))
-                    .map(n -> n.substring(0, n.length() - ".avsc".length())).sorted().toList();
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".avsc"))
+                    .map(n -> n.substring(0, n.length() - ".avsc".length()))
+                    .sorted()
+                    .toList();
         }
     }
 
     static List<String> versionedRecordNames() throws IOException {
         try (Stream<Path> dirs = Files.list(schemasDir().resolve("versions"))) {
-            return dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+            return dirs.filter(Files::isDirectory)
+                    .map(p -> p.getFileName().toString())
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -64,13 +70,15 @@ class SchemaEvolutionTest {
         Path dir = schemasDir().resolve("versions").resolve(recordName);
         List<Schema> versions = new ArrayList<>();
         for (int v = 1; Files.exists(dir.resolve("v" + v + ".avsc")); v++) {
-            versions.add(new Schema.Parser().parse(dir.resolve("v" + v + ".avsc").toFile()));
+            versions.add(
+                    new Schema.Parser().parse(dir.resolve("v" + v + ".avsc").toFile()));
         }
         return versions;
     }
 
     static Schema current(String recordName) throws IOException {
-        return new Schema.Parser().parse(schemasDir().resolve(recordName + ".avsc").toFile());
+        return new Schema.Parser()
+                .parse(schemasDir().resolve(recordName + ".avsc").toFile());
     }
 
     /**
@@ -130,8 +138,8 @@ class SchemaEvolutionTest {
                 for (Path file : files.toList()) {
                     Matcher m = VERSION_FILE.matcher(file.getFileName().toString());
                     if (!m.matches() || Integer.parseInt(m.group(1)) > count) {
-                        problems.add(dir.relativize(file) + " in schemas/versions/" + name
-                                + " (expected v1.avsc .. v" + count + ".avsc, no gaps)");
+                        problems.add(dir.relativize(file) + " in schemas/versions/" + name + " (expected v1.avsc .. v"
+                                + count + ".avsc, no gaps)");
                     }
                 }
             }
@@ -178,16 +186,17 @@ class SchemaEvolutionTest {
         Schema old = kept.get(older - 1);
         Schema neu = kept.get(newer - 1);
 
-        incompatibilities(neu, old).ifPresent(why -> fail(name + " v" + newer + " cannot read data written with v"
-                + older + " (new readers must read old data): " + why));
-        incompatibilities(old, neu).ifPresent(why -> fail(name + " v" + older + " cannot read data written with v"
-                + newer + " (old readers must read new data): " + why));
+        incompatibilities(neu, old)
+                .ifPresent(why -> fail(name + " v" + newer + " cannot read data written with v" + older
+                        + " (new readers must read old data): " + why));
+        incompatibilities(old, neu)
+                .ifPresent(why -> fail(name + " v" + older + " cannot read data written with v" + newer
+                        + " (old readers must read new data): " + why));
     }
 
     @Test
     void should_check_at_least_the_published_version_2_of_telemetry_reading() throws IOException {
-        assertThat(versionPairs()).extracting(a -> List.of(a.get()))
-                .contains(List.of("TelemetryReading", 1, 2));
+        assertThat(versionPairs()).extracting(a -> List.of(a.get())).contains(List.of("TelemetryReading", 1, 2));
     }
 
     // The checker above would catch an incompatible change: the same helper on broken versions.
@@ -199,30 +208,34 @@ class SchemaEvolutionTest {
         Schema v2 = keptVersions("TelemetryReading").get(1);
         assertThat(enums(v1WithoutDefault).iterator().next().getEnumDefault()).isNull();
 
-        assertThat(incompatibilities(v1WithoutDefault, v2)).hasValueSatisfying(why ->
-                assertThat(why).contains("MISSING_ENUM_SYMBOLS").contains("LIGHT"));
+        assertThat(incompatibilities(v1WithoutDefault, v2))
+                .hasValueSatisfying(
+                        why -> assertThat(why).contains("MISSING_ENUM_SYMBOLS").contains("LIGHT"));
     }
 
     @Test
     void should_catch_a_new_field_without_default() throws IOException {
         Schema v1 = keptVersions("TelemetryReading").get(0);
         String json = v1.toString();
-        Schema withRequiredField = parse(json.substring(0, json.lastIndexOf("]}"))
-                + ",{\"name\":\"battery_mv\",\"type\":\"int\"}]}");
+        Schema withRequiredField =
+                parse(json.substring(0, json.lastIndexOf("]}")) + ",{\"name\":\"battery_mv\",\"type\":\"int\"}]}");
 
-        assertThat(incompatibilities(withRequiredField, v1)).hasValueSatisfying(why ->
-                assertThat(why).contains("READER_FIELD_MISSING_DEFAULT_VALUE").contains("battery_mv"));
+        assertThat(incompatibilities(withRequiredField, v1))
+                .hasValueSatisfying(why -> assertThat(why)
+                        .contains("READER_FIELD_MISSING_DEFAULT_VALUE")
+                        .contains("battery_mv"));
         assertThat(incompatibilities(v1, withRequiredField)).isEmpty();
     }
 
     @Test
     void should_catch_a_field_changing_type() throws IOException {
         Schema v2 = keptVersions("TelemetryReading").get(1);
-        Schema valueAsString = parse(v2.toString().replace("{\"name\":\"value\",\"type\":\"double\"",
-                "{\"name\":\"value\",\"type\":\"string\""));
+        Schema valueAsString = parse(v2.toString()
+                .replace("{\"name\":\"value\",\"type\":\"double\"", "{\"name\":\"value\",\"type\":\"string\""));
 
-        assertThat(incompatibilities(valueAsString, v2)).hasValueSatisfying(why ->
-                assertThat(why).contains("TYPE_MISMATCH").contains("/fields/4"));
+        assertThat(incompatibilities(valueAsString, v2))
+                .hasValueSatisfying(
+                        why -> assertThat(why).contains("TYPE_MISMATCH").contains("/fields/4"));
     }
 
     private static Schema parse(String json) {
@@ -247,7 +260,7 @@ class SchemaEvolutionTest {
             case UNION -> schema.getTypes().forEach(t -> collectEnums(t, seen, found));
             case ARRAY -> collectEnums(schema.getElementType(), seen, found);
             case MAP -> collectEnums(schema.getValueType(), seen, found);
-            default -> { }
+            default -> {}
         }
     }
 }

@@ -3,6 +3,8 @@ package io.apiary.ingest.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.net.httpserver.HttpServer;
+import io.apiary.schema.TelemetryReading;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -14,9 +16,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-
-import com.sun.net.httpserver.HttpServer;
-import io.apiary.schema.TelemetryReading;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,8 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class SchemaRegistryClientTest {
 
-    private record Answer(int status, String body) {
-    }
+    private record Answer(int status, String body) {}
 
     private HttpServer server;
     private final Deque<Answer> answers = new ArrayDeque<>();
@@ -50,13 +48,14 @@ class SchemaRegistryClientTest {
         server.createContext("/", exchange -> {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             synchronized (this) {
-                requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getRawPath()
-                        + (body.isEmpty() ? "" : " " + body));
+                requests.add(exchange.getRequestMethod() + " "
+                        + exchange.getRequestURI().getRawPath() + (body.isEmpty() ? "" : " " + body));
                 authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
             }
             Answer answer;
             synchronized (answers) {
-                answer = answers.isEmpty() ? new Answer(500, "{\"error_code\":50001,\"message\":\"script ended\"}")
+                answer = answers.isEmpty()
+                        ? new Answer(500, "{\"error_code\":50001,\"message\":\"script ended\"}")
                         : answers.poll();
             }
             byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
@@ -78,8 +77,8 @@ class SchemaRegistryClientTest {
     }
 
     private SchemaRegistryClient client(String basic, String bearer, URI... urls) {
-        return new SchemaRegistryClient(new RegistrySettings(List.of(urls), basic, bearer, null, Duration.ofSeconds(2),
-                Duration.ofMillis(1), 2));
+        return new SchemaRegistryClient(new RegistrySettings(
+                List.of(urls), basic, bearer, null, Duration.ofSeconds(2), Duration.ofMillis(1), 2));
     }
 
     private void answer(int status, String body) {
@@ -91,12 +90,15 @@ class SchemaRegistryClientTest {
         answer(200, "{\"id\":7}");
         SchemaRegistryClient client = client("ann:s3cret", null, url());
 
-        assertThat(client.register("hive.telemetry.v1-value", TelemetryReading.getClassSchema())).isEqualTo(7);
-        assertThat(client.register("hive.telemetry.v1-value", TelemetryReading.getClassSchema())).isEqualTo(7);
+        assertThat(client.register("hive.telemetry.v1-value", TelemetryReading.getClassSchema()))
+                .isEqualTo(7);
+        assertThat(client.register("hive.telemetry.v1-value", TelemetryReading.getClassSchema()))
+                .isEqualTo(7);
         assertThat(client.schemaById(7)).isEqualTo(TelemetryReading.getClassSchema());
 
         assertThat(requests).hasSize(1);
-        assertThat(requests.get(0)).startsWith("POST /apis/ccompat/v6/subjects/hive.telemetry.v1-value/versions {\"schema\":");
+        assertThat(requests.get(0))
+                .startsWith("POST /apis/ccompat/v6/subjects/hive.telemetry.v1-value/versions {\"schema\":");
         assertThat(authorizations).containsExactly("Basic YW5uOnMzY3JldA==");
         assertThat(client.settings().toString()).doesNotContain("s3cret").contains("auth=basic");
     }
@@ -113,7 +115,8 @@ class SchemaRegistryClientTest {
         answer(500, "{\"error_code\":50001,\"message\":\"Error while storing\"}");
         answer(503, "");
         answer(200, "{\"id\":3}");
-        assertThat(client(null, null, url()).register("s-value", TelemetryReading.getClassSchema())).isEqualTo(3);
+        assertThat(client(null, null, url()).register("s-value", TelemetryReading.getClassSchema()))
+                .isEqualTo(3);
         assertThat(requests).hasSize(3);
     }
 
@@ -124,8 +127,10 @@ class SchemaRegistryClientTest {
         }
         assertThatThrownBy(() -> client(null, null, url()).schemaById(9))
                 .isInstanceOf(SchemaRegistryException.class)
-                .hasMessageContaining("fetch schema id 9").hasMessageContaining("HTTP 500")
-                .satisfies(e -> assertThat(((SchemaRegistryException) e).unavailable()).isTrue());
+                .hasMessageContaining("fetch schema id 9")
+                .hasMessageContaining("HTTP 500")
+                .satisfies(e ->
+                        assertThat(((SchemaRegistryException) e).unavailable()).isTrue());
         assertThat(requests).hasSize(3);
     }
 
@@ -150,8 +155,10 @@ class SchemaRegistryClientTest {
         assertThat(client.lookup("a-value", TelemetryReading.getClassSchema())).isEmpty();
         assertThatThrownBy(() -> client.register("a-value", TelemetryReading.getClassSchema()))
                 .isInstanceOf(SchemaRegistryException.class)
-                .satisfies(e -> assertThat(((SchemaRegistryException) e).status()).isEqualTo(409))
-                .satisfies(e -> assertThat(((SchemaRegistryException) e).unavailable()).isFalse());
+                .satisfies(
+                        e -> assertThat(((SchemaRegistryException) e).status()).isEqualTo(409))
+                .satisfies(e ->
+                        assertThat(((SchemaRegistryException) e).unavailable()).isFalse());
         assertThat(requests).hasSize(3);
     }
 
@@ -164,39 +171,53 @@ class SchemaRegistryClientTest {
     @Test
     void the_framing_reads_by_id_refuses_bad_headers_and_writes_the_registered_id() {
         answer(200, "{\"id\":258}"); // registering on first write
-        answer(200, "{\"schema\":" + com.fasterxml.jackson.databind.node.TextNode.valueOf(
-                TelemetryReading.getClassSchema().toString()) + "}");
+        answer(
+                200,
+                "{\"schema\":"
+                        + com.fasterxml.jackson.databind.node.TextNode.valueOf(
+                                TelemetryReading.getClassSchema().toString())
+                        + "}");
         WireFormat format = WireFormat.registry(client(null, null, url()));
         AvroWireSerde<TelemetryReading> serde = format.serde(TelemetryReading.class, false);
-        TelemetryReading reading = (TelemetryReading) RandomRecords.of(
-                TelemetryReading.getClassSchema(), new java.util.Random(1));
+        TelemetryReading reading =
+                (TelemetryReading) RandomRecords.of(TelemetryReading.getClassSchema(), new java.util.Random(1));
 
         byte[] bytes = serde.encode("hive.telemetry.v1", reading);
         assertThat(java.util.Arrays.copyOf(bytes, 5)).containsExactly(0, 0, 0, 1, 2);
         SchemaRegistryClient fresh = client(null, null, url()); // a reader without the writer's cache
-        assertThat(WireFormat.registry(fresh).serde(TelemetryReading.class, false).decode(bytes)).isEqualTo(reading);
+        assertThat(WireFormat.registry(fresh)
+                        .serde(TelemetryReading.class, false)
+                        .decode(bytes))
+                .isEqualTo(reading);
         assertThat(requests.get(1)).isEqualTo("GET /apis/ccompat/v6/schemas/ids/258");
 
-        assertThatThrownBy(() -> serde.decode(new byte[] {0, 1})).isInstanceOf(SerializationException.class)
+        assertThatThrownBy(() -> serde.decode(new byte[] {0, 1}))
+                .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("at least 5 bytes");
-        assertThatThrownBy(() -> serde.decode(new byte[] {0x7b, 0x22})).isInstanceOf(SerializationException.class)
+        assertThatThrownBy(() -> serde.decode(new byte[] {0x7b, 0x22}))
+                .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("starting 0x7B");
-        assertThatThrownBy(() -> serde.decode(new byte[0])).isInstanceOf(SerializationException.class)
+        assertThatThrownBy(() -> serde.decode(new byte[0]))
+                .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("payload of 0 bytes");
-        assertThatThrownBy(() -> WireFormat.singleObject().serde(TelemetryReading.class, false).decode(bytes))
-                .isInstanceOf(SerializationException.class).hasMessageContaining("no schema registry is configured");
+        assertThatThrownBy(() -> WireFormat.singleObject()
+                        .serde(TelemetryReading.class, false)
+                        .decode(bytes))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("no schema registry is configured");
     }
 
     @Test
     void settings_refuse_what_cannot_work() {
         assertThatThrownBy(() -> RegistrySettings.of("ftp://x")).hasMessageContaining("http or https");
         assertThatThrownBy(() -> RegistrySettings.of(" , ")).hasMessageContaining("at least one URL");
-        assertThatThrownBy(() -> new RegistrySettings(List.of(url()), "a:b", "t", null, Duration.ofSeconds(1),
-                Duration.ofMillis(1), 0)).hasMessageContaining("not both");
+        assertThatThrownBy(() -> new RegistrySettings(
+                        List.of(url()), "a:b", "t", null, Duration.ofSeconds(1), Duration.ofMillis(1), 0))
+                .hasMessageContaining("not both");
         assertThatThrownBy(() -> new WireFormat(WireFormat.Framing.REGISTRY, true, null, true))
                 .hasMessageContaining("needs a schema registry URL");
-        assertThat(RegistrySettings.parseUrls("http://a:1/, http://b:2")).containsExactly(URI.create("http://a:1"),
-                URI.create("http://b:2"));
+        assertThat(RegistrySettings.parseUrls("http://a:1/, http://b:2"))
+                .containsExactly(URI.create("http://a:1"), URI.create("http://b:2"));
         assertThat(WireFormat.Framing.parse("Single-Object")).isEqualTo(WireFormat.Framing.SINGLE_OBJECT);
         assertThatThrownBy(() -> WireFormat.Framing.parse("json")).hasMessageContaining("registry or single-object");
     }

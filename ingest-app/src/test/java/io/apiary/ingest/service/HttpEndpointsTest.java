@@ -3,6 +3,8 @@ package io.apiary.ingest.service;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -10,9 +12,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,8 +24,8 @@ class HttpEndpointsTest {
     private HttpEndpoints endpoints;
 
     private static HealthReport report(boolean up) {
-        return new HealthReport(List.of(new ComponentHealth("sink", up, up ? "1 Cassandra node(s) connected"
-                : "no Cassandra node connected")));
+        return new HealthReport(List.of(
+                new ComponentHealth("sink", up, up ? "1 Cassandra node(s) connected" : "no Cassandra node connected")));
     }
 
     @BeforeEach
@@ -40,8 +39,11 @@ class HttpEndpointsTest {
     }
 
     private HttpResponse<String> send(String method, String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + endpoints.port() + path))
-                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        return client.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + endpoints.port() + path))
+                        .method(method, HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
@@ -66,7 +68,8 @@ class HttpEndpointsTest {
 
     @Test
     void should_serve_every_meter_in_prometheus_text_format() throws Exception {
-        registry.counter("apiary.sink.rows.written", "table", "hive_telemetry_v2").increment(42);
+        registry.counter("apiary.sink.rows.written", "table", "hive_telemetry_v2")
+                .increment(42);
 
         HttpResponse<String> metrics = send("GET", HttpEndpoints.METRICS);
 
@@ -95,8 +98,7 @@ class HttpEndpointsTest {
     }
 
     @Test
-    void should_still_answer_probes_when_clients_hold_every_handler_thread_with_unfinished_requests()
-            throws Exception {
+    void should_still_answer_probes_when_clients_hold_every_handler_thread_with_unfinished_requests() throws Exception {
         java.util.List<java.net.Socket> halfOpen = new java.util.ArrayList<>();
         try {
             for (int i = 0; i < HttpEndpoints.THREADS + 1; i++) {
@@ -105,9 +107,10 @@ class HttpEndpointsTest {
                 halfOpen.add(socket);
             }
             // the JDK server drops them after its request timeout; the probe then gets through
-            HttpResponse<String> live = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                            + endpoints.port() + HttpEndpoints.LIVE)).timeout(java.time.Duration.ofSeconds(
-                                    3L * HttpEndpoints.REQUEST_TIMEOUT_SECONDS)).build(),
+            HttpResponse<String> live = client.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + endpoints.port() + HttpEndpoints.LIVE))
+                            .timeout(java.time.Duration.ofSeconds(3L * HttpEndpoints.REQUEST_TIMEOUT_SECONDS))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(live.statusCode()).isEqualTo(200);
         } finally {
@@ -119,7 +122,8 @@ class HttpEndpointsTest {
 
     @Test
     void should_fail_to_start_when_the_port_is_taken() {
-        assertThatThrownBy(() -> HttpEndpoints.start("127.0.0.1", endpoints.port(), () -> report(true), ready::get,
-                registry)).isInstanceOf(IOException.class);
+        assertThatThrownBy(() ->
+                        HttpEndpoints.start("127.0.0.1", endpoints.port(), () -> report(true), ready::get, registry))
+                .isInstanceOf(IOException.class);
     }
 }

@@ -2,10 +2,9 @@ package io.apiary.ingest.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.sink.CassandraSink;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import io.apiary.ingest.sink.CassandraSink;
 import org.apache.kafka.streams.KafkaStreams.State;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,10 +16,14 @@ class PipelineHealthTest {
     private static final long STALL = TimeUnit.SECONDS.toNanos(60);
     private static final long LIVENESS = TimeUnit.MINUTES.toNanos(5);
 
-    private static CassandraSink.Activity activity(boolean failed, long sinceLoopSeconds, long sinceAckSeconds,
-            int heldRows) {
-        return new CassandraSink.Activity(false, failed, NOW - TimeUnit.SECONDS.toNanos(sinceLoopSeconds),
-                NOW - TimeUnit.SECONDS.toNanos(sinceAckSeconds), heldRows);
+    private static CassandraSink.Activity activity(
+            boolean failed, long sinceLoopSeconds, long sinceAckSeconds, int heldRows) {
+        return new CassandraSink.Activity(
+                false,
+                failed,
+                NOW - TimeUnit.SECONDS.toNanos(sinceLoopSeconds),
+                NOW - TimeUnit.SECONDS.toNanos(sinceAckSeconds),
+                heldRows);
     }
 
     @Test
@@ -49,18 +52,26 @@ class PipelineHealthTest {
 
     @Test
     void should_stay_ready_when_idle_without_rows_even_long_after_the_last_acknowledgement() {
-        assertThat(PipelineHealth.sinkReadiness(activity(false, 0, 3_600, 0), 1, NOW, STALL).up()).isTrue();
+        assertThat(PipelineHealth.sinkReadiness(activity(false, 0, 3_600, 0), 1, NOW, STALL)
+                        .up())
+                .isTrue();
     }
 
     @Test
     void should_be_neither_ready_nor_live_when_the_sink_failed() {
-        assertThat(PipelineHealth.sinkReadiness(activity(true, 0, 0, 0), 1, NOW, STALL).up()).isFalse();
-        assertThat(PipelineHealth.sinkLiveness(activity(true, 0, 0, 0), NOW, LIVENESS).up()).isFalse();
+        assertThat(PipelineHealth.sinkReadiness(activity(true, 0, 0, 0), 1, NOW, STALL)
+                        .up())
+                .isFalse();
+        assertThat(PipelineHealth.sinkLiveness(activity(true, 0, 0, 0), NOW, LIVENESS)
+                        .up())
+                .isFalse();
     }
 
     @Test
     void should_not_be_live_when_the_poll_loop_stood_still_longer_than_the_liveness_timeout() {
-        assertThat(PipelineHealth.sinkLiveness(activity(false, 299, 0, 0), NOW, LIVENESS).up()).isTrue();
+        assertThat(PipelineHealth.sinkLiveness(activity(false, 299, 0, 0), NOW, LIVENESS)
+                        .up())
+                .isTrue();
         ComponentHealth stuck = PipelineHealth.sinkLiveness(activity(false, 301, 0, 0), NOW, LIVENESS);
         assertThat(stuck.up()).isFalse();
         assertThat(stuck.detail()).isEqualTo("the poll loop has not turned for 301 s");
@@ -82,8 +93,10 @@ class PipelineHealthTest {
     @ParameterizedTest
     @EnumSource(State.class)
     void should_be_live_unless_the_topology_failed_or_stopped_outside_a_shutdown(State state) {
-        boolean dead = state == State.ERROR || state == State.PENDING_ERROR
-                || state == State.NOT_RUNNING || state == State.PENDING_SHUTDOWN;
+        boolean dead = state == State.ERROR
+                || state == State.PENDING_ERROR
+                || state == State.NOT_RUNNING
+                || state == State.PENDING_SHUTDOWN;
         assertThat(PipelineHealth.topologyLiveness(state, false).up()).isEqualTo(!dead);
         assertThat(PipelineHealth.topologyLiveness(state, true).up())
                 .isEqualTo(state != State.ERROR && state != State.PENDING_ERROR);
@@ -91,11 +104,14 @@ class PipelineHealthTest {
 
     @Test
     void should_report_down_with_each_components_reason_when_one_component_is_down() {
-        HealthReport report = new HealthReport(List.of(new ComponentHealth("topology", true, "state RUNNING"),
+        HealthReport report = new HealthReport(List.of(
+                new ComponentHealth("topology", true, "state RUNNING"),
                 new ComponentHealth("sink", false, "no Cassandra node connected")));
 
         assertThat(report.up()).isFalse();
-        assertThat(report.toJson()).isEqualTo("{\"status\":\"DOWN\",\"components\":{\"topology\":{\"status\":\"UP\","
-                + "\"detail\":\"state RUNNING\"},\"sink\":{\"status\":\"DOWN\",\"detail\":\"no Cassandra node connected\"}}}");
+        assertThat(report.toJson())
+                .isEqualTo(
+                        "{\"status\":\"DOWN\",\"components\":{\"topology\":{\"status\":\"UP\","
+                                + "\"detail\":\"state RUNNING\"},\"sink\":{\"status\":\"DOWN\",\"detail\":\"no Cassandra node connected\"}}}");
     }
 }

@@ -2,14 +2,12 @@ package io.apiary.ingest.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.testing.RandomCases;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import java.util.stream.Stream;
-
-import io.apiary.ingest.testing.RandomCases;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -18,8 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class BatchGrouperTest {
 
     /** A row of the test: its partition key, its size, and its arrival index. */
-    record Row(int key, int bytes, int index) {
-    }
+    record Row(int key, int bytes, int index) {}
 
     static Stream<Arguments> batches() {
         return RandomCases.cases(1_000, r -> {
@@ -35,8 +32,8 @@ class BatchGrouperTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("batches")
-    void should_put_every_row_in_exactly_one_single_partition_batch_within_the_caps(String seed, List<Row> rows,
-            int maxRows, int maxBytes) {
+    void should_put_every_row_in_exactly_one_single_partition_batch_within_the_caps(
+            String seed, List<Row> rows, int maxRows, int maxBytes) {
         List<List<Row>> batches = BatchGrouper.group(rows, Row::key, Row::bytes, maxRows, maxBytes);
 
         List<Row> flattened = batches.stream().flatMap(List::stream).toList();
@@ -45,7 +42,9 @@ class BatchGrouperTest {
             assertThat(batch).isNotEmpty().hasSizeLessThanOrEqualTo(maxRows);
             assertThat(batch).extracting(Row::key).containsOnly(batch.get(0).key());
             int bytes = batch.stream().mapToInt(Row::bytes).sum();
-            assertThat(batch.size() == 1 || bytes <= maxBytes).as("bytes %d over cap %d", bytes, maxBytes).isTrue();
+            assertThat(batch.size() == 1 || bytes <= maxBytes)
+                    .as("bytes %d over cap %d", bytes, maxBytes)
+                    .isTrue();
         }
     }
 

@@ -3,13 +3,11 @@ package io.apiary.ingest.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class ConflictsTest {
 
-    record Row(String key, long fingerprint) {
-    }
+    record Row(String key, long fingerprint) {}
 
     private static int count(Row... rows) {
         return Conflicts.count(List.of(rows), Row::key, Row::fingerprint);

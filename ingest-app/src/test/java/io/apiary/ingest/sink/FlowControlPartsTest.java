@@ -20,7 +20,9 @@ class FlowControlPartsTest {
 
         assertThat(concurrency.onOverload(0, 0, 64)).isTrue();
         assertThat(concurrency.limit()).isEqualTo(32);
-        assertThat(concurrency.onOverload(50 * MS, 100 * MS, 32)).as("same burst of failures").isFalse();
+        assertThat(concurrency.onOverload(50 * MS, 100 * MS, 32))
+                .as("same burst of failures")
+                .isFalse();
         assertThat(concurrency.limit()).isEqualTo(32);
         for (long t = 200; t <= 2_000; t += 200) {
             concurrency.onOverload(t * MS, t * MS, 1);
@@ -47,7 +49,9 @@ class FlowControlPartsTest {
         for (int i = 0; i < 1_000; i++) {
             concurrency.onSuccess(i * MS, 2 * MS, 4);
         }
-        assertThat(concurrency.limit()).as("4 in flight of a limit of 32 is not a probe of more").isEqualTo(32);
+        assertThat(concurrency.limit())
+                .as("4 in flight of a limit of 32 is not a probe of more")
+                .isEqualTo(32);
     }
 
     @Test
@@ -94,7 +98,9 @@ class FlowControlPartsTest {
         for (int i = 0; i < 256; i++) {
             concurrency.onOverload(t, t + 100 * MS + i * 1_000, before);
         }
-        assertThat(concurrency.limit()).as("256 timeouts within 200 ms halve the limit once").isEqualTo(before / 2);
+        assertThat(concurrency.limit())
+                .as("256 timeouts within 200 ms halve the limit once")
+                .isEqualTo(before / 2);
     }
 
     @Test
@@ -110,7 +116,9 @@ class FlowControlPartsTest {
         assertThat(flow.paused(false, 999, 10, 0)).isFalse();
         assertThat(flow.paused(false, 1_000, 10, 0)).isTrue();
         assertThat(flow.paused(false, 10, 1_000_000, 0)).isTrue();
-        assertThat(flow.paused(false, 10, 10, 4_000)).as("acknowledged rows behind a slow one").isTrue();
+        assertThat(flow.paused(false, 10, 10, 4_000))
+                .as("acknowledged rows behind a slow one")
+                .isTrue();
         assertThat(flow.paused(true, 501, 10, 0)).as("hysteresis").isTrue();
         assertThat(flow.paused(true, 500, 500_000, 2_000)).isFalse();
         assertThat(flow.paused(true, 500, 500_001, 0)).isTrue();
@@ -129,8 +137,8 @@ class FlowControlPartsTest {
 
     @Test
     void a_refused_batch_is_split_and_a_refused_row_dead_lettered() {
-        var refused = new com.datastax.oss.driver.api.core.servererrors.InvalidQueryException(null,
-                "Key length of 70008 is longer than maximum of 65535");
+        var refused = new com.datastax.oss.driver.api.core.servererrors.InvalidQueryException(
+                null, "Key length of 70008 is longer than maximum of 65535");
         var timeout = new com.datastax.oss.driver.api.core.DriverTimeoutException("t");
         assertThat(WriteFailures.outcome(refused, 5)).isEqualTo(WriteFailures.Outcome.SPLIT);
         assertThat(WriteFailures.outcome(refused, 1)).isEqualTo(WriteFailures.Outcome.DEAD_LETTER);
@@ -154,7 +162,9 @@ class FlowControlPartsTest {
         assertThat(sent).isBetween(10_000L, 11_100L);
 
         RowRateLimiter small = new RowRateLimiter(10, 0);
-        assertThat(small.tryAcquire(500, 0)).as("a batch larger than the rate is not blocked forever").isTrue();
+        assertThat(small.tryAcquire(500, 0))
+                .as("a batch larger than the rate is not blocked forever")
+                .isTrue();
         assertThat(small.tryAcquire(1, 1)).isFalse();
         assertThat(small.nanosUntilAvailable(1)).isGreaterThan(40_000 * MS);
     }
@@ -181,24 +191,28 @@ class FlowControlPartsTest {
 
     @Test
     void overload_failures_are_told_apart_from_invalid_writes() {
-        assertThat(WriteFailures.overload(new com.datastax.oss.driver.api.core.DriverTimeoutException("t"))).isTrue();
+        assertThat(WriteFailures.overload(new com.datastax.oss.driver.api.core.DriverTimeoutException("t")))
+                .isTrue();
         assertThat(WriteFailures.overload(new java.util.concurrent.CompletionException(
-                new com.datastax.oss.driver.api.core.RequestThrottlingException("busy")))).isTrue();
+                        new com.datastax.oss.driver.api.core.RequestThrottlingException("busy"))))
+                .isTrue();
         assertThat(WriteFailures.overload(new IllegalArgumentException("bad"))).isFalse();
     }
 
     @Test
     void a_refusal_of_the_statement_is_retried_and_a_refusal_of_the_row_is_not() {
-        var dropped = new com.datastax.oss.driver.api.core.servererrors.InvalidQueryException(null,
-                "table hive_telemetry does not exist");
-        var ttl = new com.datastax.oss.driver.api.core.servererrors.InvalidQueryException(null,
-                "ttl is too large. requested (999999999) maximum (630720000)");
-        var keyTooLong = new com.datastax.oss.driver.api.core.servererrors.InvalidQueryException(null,
-                "Key length of 70008 is longer than maximum of 65535");
+        var dropped = new com.datastax.oss.driver.api.core.servererrors.InvalidQueryException(
+                null, "table hive_telemetry does not exist");
+        var ttl = new com.datastax.oss.driver.api.core.servererrors.InvalidQueryException(
+                null, "ttl is too large. requested (999999999) maximum (630720000)");
+        var keyTooLong = new com.datastax.oss.driver.api.core.servererrors.InvalidQueryException(
+                null, "Key length of 70008 is longer than maximum of 65535");
         assertThat(WriteFailures.statementError(dropped)).isTrue();
         assertThat(WriteFailures.retryable(dropped)).isTrue();
         assertThat(WriteFailures.retryable(ttl)).isTrue();
         assertThat(WriteFailures.statementError(keyTooLong)).isFalse();
-        assertThat(WriteFailures.retryable(keyTooLong)).as("goes to the dead letter topic").isFalse();
+        assertThat(WriteFailures.retryable(keyTooLong))
+                .as("goes to the dead letter topic")
+                .isFalse();
     }
 }

@@ -3,6 +3,13 @@ package io.apiary.ingest.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import com.datastax.oss.driver.api.core.ProtocolVersion;
+import com.datastax.oss.driver.api.core.type.codec.TypeCodec;
+import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
+import com.datastax.oss.driver.internal.core.util.RoutingKey;
+import io.apiary.ingest.sink.HotPartitionReport.PartitionLoad;
+import io.apiary.ingest.testing.RandomCases;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,14 +22,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-
-import com.datastax.oss.driver.api.core.ProtocolVersion;
-import com.datastax.oss.driver.api.core.type.codec.TypeCodec;
-import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
-import com.datastax.oss.driver.internal.core.util.RoutingKey;
-import io.apiary.ingest.sink.HotPartitionReport.PartitionLoad;
-import io.apiary.ingest.testing.RandomCases;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -34,12 +33,16 @@ class HotPartitionsTest {
     static final long WINDOW_NANOS = Duration.ofSeconds(10).toNanos();
     /** 09:05 UTC: the time strategy's shard 36 of 96 (09:00 to 09:15) is being written. */
     static final Instant NOW = Instant.parse("2026-11-30T09:05:00Z");
+
     static final LocalDate TODAY = LocalDate.of(2026, 11, 30);
     static final int ROW_BYTES = 145;
 
     @SuppressWarnings("unchecked")
-    static final PartitionKeyFormat TELEMETRY_KEY = new PartitionKeyFormat(List.of("hive_id", "day", "shard"),
-            List.of((TypeCodec<Object>) (TypeCodec<?>) TypeCodecs.TEXT, (TypeCodec<Object>) (TypeCodec<?>) TypeCodecs.DATE,
+    static final PartitionKeyFormat TELEMETRY_KEY = new PartitionKeyFormat(
+            List.of("hive_id", "day", "shard"),
+            List.of(
+                    (TypeCodec<Object>) (TypeCodec<?>) TypeCodecs.TEXT,
+                    (TypeCodec<Object>) (TypeCodec<?>) TypeCodecs.DATE,
                     (TypeCodec<Object>) (TypeCodec<?>) TypeCodecs.INT));
 
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -47,9 +50,15 @@ class HotPartitionsTest {
     int tokenOwners = 1;
 
     HotPartitions detector(HotPartitionSettings settings, Instant now) {
-        return new HotPartitions(settings, Map.of(TABLE, new HotPartitions.Table(TELEMETRY_KEY,
-                PartitionLife.of(TABLE, settings))), new HotPartitionMeters(registry),
-                Clock.fixed(now, ZoneOffset.UTC), 0, () -> tokenOwners, String::valueOf, warnings::add);
+        return new HotPartitions(
+                settings,
+                Map.of(TABLE, new HotPartitions.Table(TELEMETRY_KEY, PartitionLife.of(TABLE, settings))),
+                new HotPartitionMeters(registry),
+                Clock.fixed(now, ZoneOffset.UTC),
+                0,
+                () -> tokenOwners,
+                String::valueOf,
+                warnings::add);
     }
 
     HotPartitions detector() {
@@ -58,8 +67,10 @@ class HotPartitionsTest {
 
     /** The routing key the driver computes for (hive_id, day, shard): a composite of three components. */
     static ByteBuffer key(String hive, LocalDate day, int shard) {
-        return RoutingKey.compose(TypeCodecs.TEXT.encode(hive, ProtocolVersion.DEFAULT),
-                TypeCodecs.DATE.encode(day, ProtocolVersion.DEFAULT), TypeCodecs.INT.encode(shard, ProtocolVersion.DEFAULT));
+        return RoutingKey.compose(
+                TypeCodecs.TEXT.encode(hive, ProtocolVersion.DEFAULT),
+                TypeCodecs.DATE.encode(day, ProtocolVersion.DEFAULT),
+                TypeCodecs.INT.encode(shard, ProtocolVersion.DEFAULT));
     }
 
     static String hive(int n) {
@@ -67,8 +78,8 @@ class HotPartitionsTest {
     }
 
     /** Ten seconds of writes: every hive one write a second of {@code rows(hive)} rows. */
-    static void tenSeconds(HotPartitions detector, int hives, java.util.function.IntUnaryOperator rows, LocalDate day,
-            int shard) {
+    static void tenSeconds(
+            HotPartitions detector, int hives, java.util.function.IntUnaryOperator rows, LocalDate day, int shard) {
         for (int second = 0; second < 10; second++) {
             for (int h = 0; h < hives; h++) {
                 int n = rows.applyAsInt(h);
@@ -84,7 +95,9 @@ class HotPartitionsTest {
 
         assertThat(detector.tick(WINDOW_NANOS)).isTrue();
 
-        assertThat(warnings).singleElement().asString()
+        assertThat(warnings)
+                .singleElement()
+                .asString()
                 .startsWith("Hot partition in hive_telemetry_v2: (hive_id='hive-0042', day=2026-11-30, shard=36) took "
                         + "33.6% of the rows and 33.6% of the bytes written in the last 10 s (50 rows/s, 0.01 MB/s; "
                         + "100 partitions written); at this rate it holds 6.5 MB and 135,000 cells at the end of its "
@@ -93,11 +106,21 @@ class HotPartitionsTest {
         assertThat(hottest.key()).isEqualTo("(hive_id='hive-0042', day=2026-11-30, shard=36)");
         assertThat(hottest.rowsShare()).isCloseTo(50.0 / 149, within(1e-9));
         assertThat(hottest.hot()).isTrue();
-        assertThat(detector.report().tables().get(TABLE).top()).filteredOn(PartitionLoad::hot).hasSize(1);
-        assertThat(registry.counter("apiary.sink.hot.partitions", "table", TABLE).count()).isEqualTo(1);
-        assertThat(registry.get("apiary.sink.partition.hottest.share").tags("table", TABLE, "measure", "rows")
-                .gauge().value()).isCloseTo(0.336, within(0.001));
-        assertThat(registry.get("apiary.sink.partitions.written").tags("table", TABLE).gauge().value())
+        assertThat(detector.report().tables().get(TABLE).top())
+                .filteredOn(PartitionLoad::hot)
+                .hasSize(1);
+        assertThat(registry.counter("apiary.sink.hot.partitions", "table", TABLE)
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get("apiary.sink.partition.hottest.share")
+                        .tags("table", TABLE, "measure", "rows")
+                        .gauge()
+                        .value())
+                .isCloseTo(0.336, within(0.001));
+        assertThat(registry.get("apiary.sink.partitions.written")
+                        .tags("table", TABLE)
+                        .gauge()
+                        .value())
                 .isCloseTo(100, within(2.0));
     }
 
@@ -110,7 +133,9 @@ class HotPartitionsTest {
         }
 
         assertThat(warnings).hasSize(1);
-        assertThat(registry.counter("apiary.sink.hot.partitions", "table", TABLE).count()).isEqualTo(3);
+        assertThat(registry.counter("apiary.sink.hot.partitions", "table", TABLE)
+                        .count())
+                .isEqualTo(3);
     }
 
     @Test
@@ -132,7 +157,9 @@ class HotPartitionsTest {
         detector.tick(WINDOW_NANOS);
 
         assertThat(warnings).isEmpty();
-        assertThat(detector.report().tables().get(TABLE).top()).hasSize(3).noneMatch(PartitionLoad::hot)
+        assertThat(detector.report().tables().get(TABLE).top())
+                .hasSize(3)
+                .noneMatch(PartitionLoad::hot)
                 .allSatisfy(p -> assertThat(p.rowsShare()).isCloseTo(1.0 / 3, within(1e-9)));
     }
 
@@ -155,26 +182,36 @@ class HotPartitionsTest {
         detector.tick(WINDOW_NANOS);
 
         assertThat(warnings).singleElement().asString().contains("hive-0042").doesNotContain("at this rate");
-        assertThat(detector.report().tables().get(TABLE).top()).allSatisfy(p -> assertThat(p.projection()).isNull());
-        assertThat(registry.get("apiary.sink.partition.hottest.projected.bytes").gauge().value()).isNaN();
+        assertThat(detector.report().tables().get(TABLE).top())
+                .allSatisfy(p -> assertThat(p.projection()).isNull());
+        assertThat(registry.get("apiary.sink.partition.hottest.projected.bytes")
+                        .gauge()
+                        .value())
+                .isNaN();
     }
 
     @Test
     void should_warn_about_a_projection_over_the_limits_below_the_share_threshold() {
         HotPartitions detector = detector();
-        // 100 hives at 200 rows/s each: 1% each, but 180,000 rows (540,000 cells: 3 regular columns a row) in a 15-minute slice
+        // 100 hives at 200 rows/s each: 1% each, but 180,000 rows (540,000 cells: 3 regular columns a row) in a
+        // 15-minute slice
         tenSeconds(detector, 100, h -> 200, TODAY, 36);
 
         detector.tick(WINDOW_NANOS);
 
         // one line for the table, not one per partition: a burst raises every partition's rate at once
-        assertThat(warnings).singleElement().asString()
+        assertThat(warnings)
+                .singleElement()
+                .asString()
                 .startsWith("Partition growing past the size limits in hive_telemetry_v2")
                 .contains("540,000 cells", "over the 100,000-cell limit")
                 .endsWith("(and 20 more of the heaviest partitions of hive_telemetry_v2 projected past the limits in "
                         + "this window; apiary.sink.projected.over.limit counts them)");
         // the candidates: the 1 / 0.05 + 1 = 21 heaviest by rows and by bytes (the same 21 here)
-        assertThat(registry.get("apiary.sink.projected.over.limit").tag("table", TABLE).counter().count())
+        assertThat(registry.get("apiary.sink.projected.over.limit")
+                        .tag("table", TABLE)
+                        .counter()
+                        .count())
                 .isEqualTo(21);
 
         tenSeconds(detector, 100, h -> 200, TODAY, 36);
@@ -203,10 +240,13 @@ class HotPartitionsTest {
     void should_not_project_a_closed_bucket_nor_a_table_without_buckets() {
         PartitionLife slices = PartitionLife.of(TABLE, HotPartitionSettings.DEFAULTS);
 
-        assertThat(HotPartitions.project(slices, List.of("h", TODAY, 35), 10, 5_000, NOW)).isNull(); // 08:45-09:00
-        assertThat(HotPartitions.project(slices, List.of("h", TODAY, 36), 10, 5_000, NOW)).isNotNull();
-        assertThat(HotPartitions.project(PartitionLife.of("hive_activity", HotPartitionSettings.DEFAULTS),
-                List.of("h"), 10, 5_000, NOW)).isNull();
+        assertThat(HotPartitions.project(slices, List.of("h", TODAY, 35), 10, 5_000, NOW))
+                .isNull(); // 08:45-09:00
+        assertThat(HotPartitions.project(slices, List.of("h", TODAY, 36), 10, 5_000, NOW))
+                .isNotNull();
+        assertThat(HotPartitions.project(
+                        PartitionLife.of("hive_activity", HotPartitionSettings.DEFAULTS), List.of("h"), 10, 5_000, NOW))
+                .isNull();
     }
 
     @Test
@@ -217,13 +257,17 @@ class HotPartitionsTest {
             PartitionLife.Bucket bucket = life.bucket(List.of("h", TODAY, shard));
             long first = bucket.start().toEpochMilli();
             long last = bucket.end().toEpochMilli() - 1;
-            assertThat(io.apiary.ingest.bucket.ShardStrategy.TIME.shard("h", "s", first, 7)).isEqualTo(shard);
-            assertThat(io.apiary.ingest.bucket.ShardStrategy.TIME.shard("h", "s", last, 7)).isEqualTo(shard);
+            assertThat(io.apiary.ingest.bucket.ShardStrategy.TIME.shard("h", "s", first, 7))
+                    .isEqualTo(shard);
+            assertThat(io.apiary.ingest.bucket.ShardStrategy.TIME.shard("h", "s", last, 7))
+                    .isEqualTo(shard);
             if (shard > 0) {
-                assertThat(io.apiary.ingest.bucket.ShardStrategy.TIME.shard("h", "s", first - 1, 7)).isEqualTo(shard - 1);
+                assertThat(io.apiary.ingest.bucket.ShardStrategy.TIME.shard("h", "s", first - 1, 7))
+                        .isEqualTo(shard - 1);
             }
         }
-        assertThat(life.bucket(List.of("h", TODAY, 6)).end().toEpochMilli() - dayStart).isEqualTo(86_400_000L);
+        assertThat(life.bucket(List.of("h", TODAY, 6)).end().toEpochMilli() - dayStart)
+                .isEqualTo(86_400_000L);
     }
 
     @Test
@@ -249,8 +293,8 @@ class HotPartitionsTest {
     }
 
     static Stream<Arguments> uniformWorkloads() {
-        return RandomCases.cases(100, (SplittableRandom r) -> new Object[] {1 + r.nextInt(2_000), 1 + r.nextInt(20),
-                r.nextInt(96)});
+        return RandomCases.cases(
+                100, (SplittableRandom r) -> new Object[] {1 + r.nextInt(2_000), 1 + r.nextInt(20), r.nextInt(96)});
     }
 
     @ParameterizedTest(name = "{0}")
@@ -278,12 +322,21 @@ class HotPartitionsTest {
             detector.tick(window * WINDOW_NANOS);
         }
 
-        assertThat(warnings).singleElement().asString().startsWith("Hot Cassandra node 10.0.0.1:9042: a replica of "
-                + "80.0% of the rows written in the last 10 s, against a mean of 33.3% over the 3 nodes owning tokens");
+        assertThat(warnings)
+                .singleElement()
+                .asString()
+                .startsWith(
+                        "Hot Cassandra node 10.0.0.1:9042: a replica of "
+                                + "80.0% of the rows written in the last 10 s, against a mean of 33.3% over the 3 nodes owning tokens");
         assertThat(registry.counter("apiary.sink.hot.nodes").count()).isEqualTo(3);
-        assertThat(registry.get("apiary.sink.node.share").tags("node", "10.0.0.2:9042").gauge().value())
+        assertThat(registry.get("apiary.sink.node.share")
+                        .tags("node", "10.0.0.2:9042")
+                        .gauge()
+                        .value())
                 .isCloseTo(0.1, within(1e-9));
-        assertThat(registry.counter("apiary.sink.node.replica.rows", "node", "10.0.0.1:9042").count()).isEqualTo(2_400);
+        assertThat(registry.counter("apiary.sink.node.replica.rows", "node", "10.0.0.1:9042")
+                        .count())
+                .isEqualTo(2_400);
     }
 
     @Test
@@ -306,12 +359,13 @@ class HotPartitionsTest {
         assertThat(TELEMETRY_KEY.format(List.of("it's", TODAY, 37)))
                 .isEqualTo("(hive_id='it''s', day=2026-11-30, shard=37)");
         @SuppressWarnings("unchecked")
-        PartitionKeyFormat single = new PartitionKeyFormat(List.of("hive_id"),
-                List.of((TypeCodec<Object>) (TypeCodec<?>) TypeCodecs.TEXT));
+        PartitionKeyFormat single =
+                new PartitionKeyFormat(List.of("hive_id"), List.of((TypeCodec<Object>) (TypeCodec<?>) TypeCodecs.TEXT));
         ByteBuffer raw = TypeCodecs.TEXT.encode("hive-7", ProtocolVersion.DEFAULT);
         assertThat(single.format(single.decode(raw))).isEqualTo("(hive_id='hive-7')");
         assertThat(raw.position()).isZero();
     }
+
     @Test
     void should_flag_a_partition_hot_in_bytes_only_behind_ten_heavier_ones_in_rows() {
         HotPartitions detector = detector();
@@ -322,9 +376,13 @@ class HotPartitionsTest {
 
         detector.tick(WINDOW_NANOS);
 
-        assertThat(warnings).singleElement().asString().startsWith("Hot partition in hive_telemetry_v2: (hive_id='fat'")
+        assertThat(warnings)
+                .singleElement()
+                .asString()
+                .startsWith("Hot partition in hive_telemetry_v2: (hive_id='fat'")
                 .contains("of the bytes");
-        assertThat(detector.report().tables().get(TABLE).top()).anyMatch(p -> p.key().contains("'fat'"));
+        assertThat(detector.report().tables().get(TABLE).top())
+                .anyMatch(p -> p.key().contains("'fat'"));
     }
 
     @Test
@@ -343,35 +401,59 @@ class HotPartitionsTest {
         detector.tick(WINDOW_NANOS);
 
         assertThat(warnings).hasSize(11);
-        assertThat(warnings.get(10)).startsWith("More hot partitions in hive_telemetry_v2 in this minute are not logged");
-        assertThat(registry.get("apiary.sink.hot.partitions").tag("table", TABLE).counter().count()).isEqualTo(12);
+        assertThat(warnings.get(10))
+                .startsWith("More hot partitions in hive_telemetry_v2 in this minute are not logged");
+        assertThat(registry.get("apiary.sink.hot.partitions")
+                        .tag("table", TABLE)
+                        .counter()
+                        .count())
+                .isEqualTo(12);
 
         for (int w = 2; w <= 7; w++) {
             window.accept(detector);
             detector.tick(w * WINDOW_NANOS);
         }
-        assertThat(warnings.stream().filter(l -> l.startsWith("Hot partition"))).as("the other two, a minute later")
-                .hasSize(12).extracting(l -> l.substring(0, l.indexOf(", day"))).doesNotHaveDuplicates();
+        assertThat(warnings.stream().filter(l -> l.startsWith("Hot partition")))
+                .as("the other two, a minute later")
+                .hasSize(12)
+                .extracting(l -> l.substring(0, l.indexOf(", day")))
+                .doesNotHaveDuplicates();
     }
 
     @Test
     void should_survive_a_table_deployed_with_another_partition_key_and_print_its_keys() {
         @SuppressWarnings("unchecked")
-        PartitionKeyFormat twoColumns = new PartitionKeyFormat(List.of("hive_id", "day"),
-                List.of((TypeCodec<Object>) (TypeCodec<?>) TypeCodecs.TEXT,
-                        (TypeCodec<Object>) (TypeCodec<?>) TypeCodecs.DATE));
-        HotPartitions detector = new HotPartitions(HotPartitionSettings.DEFAULTS, Map.of(TABLE,
-                new HotPartitions.Table(twoColumns, PartitionLife.of(TABLE, HotPartitionSettings.DEFAULTS))),
-                new HotPartitionMeters(registry), Clock.fixed(NOW, ZoneOffset.UTC), 0, () -> 1, String::valueOf,
+        PartitionKeyFormat twoColumns = new PartitionKeyFormat(
+                List.of("hive_id", "day"),
+                List.of((TypeCodec<Object>) (TypeCodec<?>) TypeCodecs.TEXT, (TypeCodec<Object>)
+                        (TypeCodec<?>) TypeCodecs.DATE));
+        HotPartitions detector = new HotPartitions(
+                HotPartitionSettings.DEFAULTS,
+                Map.of(
+                        TABLE,
+                        new HotPartitions.Table(twoColumns, PartitionLife.of(TABLE, HotPartitionSettings.DEFAULTS))),
+                new HotPartitionMeters(registry),
+                Clock.fixed(NOW, ZoneOffset.UTC),
+                0,
+                () -> 1,
+                String::valueOf,
                 warnings::add);
         for (int h = 0; h < 100; h++) {
-            detector.partition(TABLE, RoutingKey.compose(TypeCodecs.TEXT.encode(hive(h), ProtocolVersion.DEFAULT),
-                    TypeCodecs.DATE.encode(TODAY, ProtocolVersion.DEFAULT)), h == 42 ? 500 : 10, 1_000);
+            detector.partition(
+                    TABLE,
+                    RoutingKey.compose(
+                            TypeCodecs.TEXT.encode(hive(h), ProtocolVersion.DEFAULT),
+                            TypeCodecs.DATE.encode(TODAY, ProtocolVersion.DEFAULT)),
+                    h == 42 ? 500 : 10,
+                    1_000);
         }
 
         assertThat(detector.tick(WINDOW_NANOS)).isTrue();
 
-        assertThat(warnings).singleElement().asString().contains("(hive_id='hive-0042', day=2026-11-30)")
+        assertThat(warnings)
+                .singleElement()
+                .asString()
+                .contains("(hive_id='hive-0042', day=2026-11-30)")
                 .doesNotContain("at this rate");
     }
 
@@ -379,12 +461,18 @@ class HotPartitionsTest {
     void should_escape_control_characters_of_keys_so_they_cannot_forge_log_lines() {
         HotPartitions detector = detector();
         for (int h = 0; h < 100; h++) {
-            detector.partition(TABLE, key(h == 7 ? "a\nWARN [main] Fake - injected\u202E" : hive(h), TODAY, 36),
-                    h == 7 ? 500 : 10, 1_000);
+            detector.partition(
+                    TABLE,
+                    key(h == 7 ? "a\nWARN [main] Fake - injected\u202E" : hive(h), TODAY, 36),
+                    h == 7 ? 500 : 10,
+                    1_000);
         }
         detector.tick(WINDOW_NANOS);
 
-        assertThat(warnings).singleElement().asString().doesNotContain("\n")
+        assertThat(warnings)
+                .singleElement()
+                .asString()
+                .doesNotContain("\n")
                 .contains("(hive_id='a\\u000AWARN [main] Fake - injected\\u202E'");
     }
 
@@ -396,6 +484,7 @@ class HotPartitionsTest {
         detector.tick(WINDOW_NANOS);
 
         assertThat(warnings).isEmpty();
-        assertThat(detector.report().tables().get(TABLE).top()).allSatisfy(p -> assertThat(p.projection()).isNull());
+        assertThat(detector.report().tables().get(TABLE).top())
+                .allSatisfy(p -> assertThat(p.projection()).isNull());
     }
 }

@@ -3,13 +3,12 @@ package io.apiary.ingest.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiary.ingest.testing.RandomCases;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
-import io.apiary.ingest.testing.RandomCases;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -23,18 +22,18 @@ import org.junit.jupiter.params.provider.MethodSource;
 class PartitionBatcherTest {
 
     /** A row of the test: its partition key, size, arrival time and arrival index. */
-    record Row(int key, int bytes, long arrivedNanos, int index) {
-    }
+    record Row(int key, int bytes, long arrivedNanos, int index) {}
 
     static Stream<Arguments> workloads() {
-        return RandomCases.cases(1_000, r -> new Object[] {r.nextLong(), 1 + r.nextInt(150), 1 + r.nextInt(6_000),
-                (long) r.nextInt(3) * r.nextInt(2_000)});
+        return RandomCases.cases(1_000, r -> new Object[] {
+            r.nextLong(), 1 + r.nextInt(150), 1 + r.nextInt(6_000), (long) r.nextInt(3) * r.nextInt(2_000)
+        });
     }
 
     @ParameterizedTest(name = "{0} maxRows={2} maxBytes={3} linger={4}")
     @MethodSource("workloads")
-    void every_row_lands_in_exactly_one_batch_within_caps_in_order_and_no_later_than_its_linger(String seed,
-            long workloadSeed, int maxRows, int maxBytes, long linger) {
+    void every_row_lands_in_exactly_one_batch_within_caps_in_order_and_no_later_than_its_linger(
+            String seed, long workloadSeed, int maxRows, int maxBytes, long linger) {
         java.util.SplittableRandom r = new java.util.SplittableRandom(workloadSeed);
         PartitionBatcher<Integer, Row> batcher = new PartitionBatcher<>(maxRows, maxBytes, linger);
         int keys = 1 + r.nextInt(40);
@@ -56,9 +55,12 @@ class PartitionBatcherTest {
                         // released by linger, or closed by a cap (rows, or bytes: a later batch of the key exists)
                         boolean lingered = now - batch.openedNanos() >= linger;
                         boolean full = batch.rows().size() == maxRows;
-                        boolean byteClosed = drained.stream().anyMatch(b -> b != batch && b.key().equals(batch.key()))
+                        boolean byteClosed = drained.stream()
+                                        .anyMatch(b -> b != batch && b.key().equals(batch.key()))
                                 || batcher.openRowsOf(batch.key()) > 0;
-                        assertThat(lingered || full || byteClosed).as("batch released before its linger").isTrue();
+                        assertThat(lingered || full || byteClosed)
+                                .as("batch released before its linger")
+                                .isTrue();
                     }
                     out.addAll(drained);
                     // nothing whose linger has passed stays open after a drain
@@ -80,14 +82,16 @@ class PartitionBatcherTest {
             assertThat(batch.rows()).isNotEmpty().hasSizeLessThanOrEqualTo(maxRows);
             long bytes = batch.rows().stream().mapToLong(Row::bytes).sum();
             assertThat(batch.bytes()).isEqualTo(bytes);
-            assertThat(batch.rows().size() == 1 || bytes <= maxBytes).as("bytes %d over cap %d", bytes, maxBytes)
+            assertThat(batch.rows().size() == 1 || bytes <= maxBytes)
+                    .as("bytes %d over cap %d", bytes, maxBytes)
                     .isTrue();
             // one key, and per-key order kept across batches
             assertThat(batch.rows()).extracting(Row::key).containsOnly(batch.key());
             for (Row row : batch.rows()) {
                 Integer previous = lastIndexOfKey.put(row.key(), row.index());
                 assertThat(previous == null || previous < row.index())
-                        .as("row %d of key %d after row %d", row.index(), row.key(), previous).isTrue();
+                        .as("row %d of key %d after row %d", row.index(), row.key(), previous)
+                        .isTrue();
             }
             assertThat(batch.openedNanos()).isEqualTo(batch.rows().get(0).arrivedNanos());
         }
@@ -109,7 +113,9 @@ class PartitionBatcherTest {
         });
         assertThat(batcher.nextDeadlineNanos(1_000)).isEqualTo(1_600);
         assertThat(batcher.drainReady(1_599)).isEmpty();
-        assertThat(batcher.drainReady(1_600)).singleElement().satisfies(b -> assertThat(b.rows()).containsExactly(3));
+        assertThat(batcher.drainReady(1_600))
+                .singleElement()
+                .satisfies(b -> assertThat(b.rows()).containsExactly(3));
         assertThat(batcher.nextDeadlineNanos(1_600)).isEqualTo(Long.MAX_VALUE);
     }
 
@@ -121,7 +127,9 @@ class PartitionBatcherTest {
         assertThat(batcher.drainReady(1)).isEmpty();
         batcher.add("p", 3, 1, 1);
         assertThat(batcher.nextDeadlineNanos(1)).isEqualTo(1);
-        assertThat(batcher.drainReady(1)).singleElement().satisfies(b -> assertThat(b.rows()).containsExactly(1, 2, 3));
+        assertThat(batcher.drainReady(1))
+                .singleElement()
+                .satisfies(b -> assertThat(b.rows()).containsExactly(1, 2, 3));
     }
 
     @Test
@@ -132,7 +140,8 @@ class PartitionBatcherTest {
         batcher.add("p", 3, 500, 2); // larger than the cap: travels alone
         batcher.add("p", 4, 1, 3);
         List<PartitionBatcher.Batch<String, Integer>> batches = batcher.drainOldest(0, 0);
-        assertThat(batches).extracting(PartitionBatcher.Batch::rows)
+        assertThat(batches)
+                .extracting(PartitionBatcher.Batch::rows)
                 .containsExactly(List.of(1), List.of(2), List.of(3), List.of(4));
     }
 
@@ -142,7 +151,8 @@ class PartitionBatcherTest {
         batcher.add("a", 1, 1, 5);
         batcher.add("b", 2, 1, 5);
         batcher.add("a", 3, 1, 5);
-        assertThat(batcher.drainReady(5)).extracting(PartitionBatcher.Batch::rows)
+        assertThat(batcher.drainReady(5))
+                .extracting(PartitionBatcher.Batch::rows)
                 .containsExactly(List.of(1, 3), List.of(2));
     }
 
@@ -156,7 +166,8 @@ class PartitionBatcherTest {
         List<PartitionBatcher.Batch<String, Integer>> sent = batcher.drainOldest(2, Long.MAX_VALUE);
         assertThat(sent).extracting(PartitionBatcher.Batch::key).containsExactly("old");
         assertThat(batcher.openRows()).isEqualTo(2);
-        assertThat(batcher.drainOldest(Integer.MAX_VALUE, 15)).extracting(PartitionBatcher.Batch::key)
+        assertThat(batcher.drainOldest(Integer.MAX_VALUE, 15))
+                .extracting(PartitionBatcher.Batch::key)
                 .containsExactly("mid");
     }
 
@@ -170,7 +181,9 @@ class PartitionBatcherTest {
         assertThat(batcher.remove("revoked"::equals).stream().flatMap(b -> b.rows().stream()))
                 .containsExactlyInAnyOrder(1, 2, 3);
         assertThat(batcher.rows()).isEqualTo(1);
-        assertThat(batcher.drainOldest(0, 0)).extracting(PartitionBatcher.Batch::rows).containsExactly(List.of(4));
+        assertThat(batcher.drainOldest(0, 0))
+                .extracting(PartitionBatcher.Batch::rows)
+                .containsExactly(List.of(4));
     }
 
     @Test
@@ -192,14 +205,18 @@ class PartitionBatcherTest {
         assertThat(a.key()).isEqualTo("a");
         assertThat(a.rows()).containsExactly(1, 3);
         assertThat(batcher.pollOldest(105, false)).as("b lingers until 110").isNull();
-        assertThat(batcher.pollOldest(105, true).rows()).as("taken early under pressure").containsExactly(2);
+        assertThat(batcher.pollOldest(105, true).rows())
+                .as("taken early under pressure")
+                .containsExactly(2);
         assertThat(batcher.pollOldest(1_000, true)).isNull();
         assertThat(batcher.openRows()).isZero();
 
         batcher.add("c", 4, 1, 0);
         batcher.add("c", 5, 1, 0);
         batcher.add("c", 6, 1, 0);
-        assertThat(batcher.drainFull()).as("closed by the row cap").singleElement()
+        assertThat(batcher.drainFull())
+                .as("closed by the row cap")
+                .singleElement()
                 .satisfies(batch -> assertThat(batch.rows()).containsExactly(4, 5, 6));
     }
 }

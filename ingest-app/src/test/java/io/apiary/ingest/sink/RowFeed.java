@@ -1,12 +1,11 @@
 package io.apiary.ingest.sink;
 
-import java.util.Map;
-
 import io.apiary.ingest.bench.BenchWorkload;
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
+import java.util.Map;
 
 /**
  * The sink tests' feed: the benchmark's workload ({@link BenchWorkload}: interleaved in time order
@@ -16,8 +15,7 @@ final class RowFeed {
 
     static final int SHARDS = 96;
 
-    private RowFeed() {
-    }
+    private RowFeed() {}
 
     /**
      * @param hive    hive number
@@ -42,13 +40,17 @@ final class RowFeed {
      *
      * @return rows acknowledged
      */
-    static long send(Map<String, Object> kafka, Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic, int hives,
+    static long send(
+            Map<String, Object> kafka,
+            Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic,
+            int hives,
             int readingsPerHive) {
         long startNanos = System.nanoTime();
-        long sent = new BenchWorkload(hives, SHARDS, ShardStrategy.TIME).sendRows(kafka, topic,
-                (long) hives * readingsPerHive, "lz4");
-        System.out.printf("SINK-IT produced %,d rows to %s in %.1f s%n", sent, topic.name(),
-                (System.nanoTime() - startNanos) / 1e9);
+        long sent = new BenchWorkload(hives, SHARDS, ShardStrategy.TIME)
+                .sendRows(kafka, topic, (long) hives * readingsPerHive, "lz4");
+        System.out.printf(
+                "SINK-IT produced %,d rows to %s in %.1f s%n",
+                sent, topic.name(), (System.nanoTime() - startNanos) / 1e9);
         return sent;
     }
 }

@@ -3,15 +3,6 @@ package io.apiary.ingest.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
@@ -29,6 +20,14 @@ import io.apiary.ingest.pipeline.TopicProvisioner;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -76,8 +75,10 @@ class ShutdownDrainIT {
             throws Exception {
         ItEndpoints stack = SharedStack.get();
         IngestConfig config = ConfigLoader.load(null, Map.of(), settings(stack, Map.of()));
-        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic = config.topics().telemetryRowsTopic();
-        try (CqlSession session = CassandraSessions.open(config); Admin admin = Admin.create(config.kafkaClientSettings())) {
+        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic =
+                config.topics().telemetryRowsTopic();
+        try (CqlSession session = CassandraSessions.open(config);
+                Admin admin = Admin.create(config.kafkaClientSettings())) {
             SchemaApplier.apply(session, SchemaApplier.load(null, KEYSPACE, SchemaApplier.DEV_REPLICATION));
             session.execute(SimpleStatement.newInstance("TRUNCATE " + KEYSPACE + ".hive_telemetry_v2")
                     .setTimeout(Duration.ofMinutes(1)));
@@ -88,42 +89,67 @@ class ShutdownDrainIT {
 
         // Given a sink that may write only 150 rows/s, holding 1,000 to 2,000 rows (plus one poll of 500) when
         // stopped (it resumes polling below half its bound): more than the drain timeout's 750
-        try (AppProcess first = AppProcess.start("sink", settings(stack, Map.of(IngestConfig.SINK_MAX_ROWS_PER_SECOND,
-                150, IngestConfig.SINK_MAX_BUFFERED_ROWS, FIRST_BUFFER_ROWS, "sink.consumer.max.poll.records",
-                FIRST_POLL_RECORDS)), dir.resolve("first.log"))) {
+        try (AppProcess first = AppProcess.start(
+                "sink",
+                settings(
+                        stack,
+                        Map.of(
+                                IngestConfig.SINK_MAX_ROWS_PER_SECOND,
+                                150,
+                                IngestConfig.SINK_MAX_BUFFERED_ROWS,
+                                FIRST_BUFFER_ROWS,
+                                "sink.consumer.max.poll.records",
+                                FIRST_POLL_RECORDS)),
+                dir.resolve("first.log"))) {
             awaitWriting(first, 2_000);
             // When Kubernetes stops it: its drain cannot finish within sink.drain.timeout.ms
             double seconds = stop(first);
             // Then it exits within the shutdown timeout, having committed only rows Cassandra holds
-            System.out.printf("DRAIN-IT cut short: exit %d %.1f s after SIGTERM (shutdown.timeout.ms %d)%n",
+            System.out.printf(
+                    "DRAIN-IT cut short: exit %d %.1f s after SIGTERM (shutdown.timeout.ms %d)%n",
                     first.exitValue(), seconds, SHUTDOWN_TIMEOUT_MS);
             assertThat(seconds).isLessThan(SHUTDOWN_TIMEOUT_MS / 1000.0 + 5);
             assertThat(first.exitValue()).isEqualTo(143);
-            assertThat(first.log()).contains("Drain timeout (5000 ms) passed", "Cassandra sink stopped; offsets committed")
+            assertThat(first.log())
+                    .contains("Drain timeout (5000 ms) passed", "Cassandra sink stopped; offsets committed")
                     .doesNotContain("ERROR");
         }
         Set<String> stored = storedRows(config);
         Map<TopicPartition, Long> committed = committed(config);
         long committedRows = checkCommittedRowsAreStored(config, topic, committed, stored);
-        System.out.printf("DRAIN-IT cut short: %,d rows committed, %,d in Cassandra, of %,d%n", committedRows,
-                stored.size(), ROWS);
+        System.out.printf(
+                "DRAIN-IT cut short: %,d rows committed, %,d in Cassandra, of %,d%n",
+                committedRows, stored.size(), ROWS);
         // The committed offsets trail the written rows by at most what the sink held: the rows of a
         // Kafka partition interleave hives, and an offset is committed once every row before it is written
-        assertThat(committedRows).isGreaterThanOrEqualTo(stored.size() - FIRST_BUFFER_ROWS - FIRST_POLL_RECORDS)
-                .isPositive().isLessThan(ROWS);
+        assertThat(committedRows)
+                .isGreaterThanOrEqualTo(stored.size() - FIRST_BUFFER_ROWS - FIRST_POLL_RECORDS)
+                .isPositive()
+                .isLessThan(ROWS);
 
         // Given the next instance, faster, with time to drain, stopped as soon as it writes
-        try (AppProcess second = AppProcess.start("sink", settings(stack, Map.of(
-                IngestConfig.SINK_MAX_ROWS_PER_SECOND, 10_000, IngestConfig.SINK_DRAIN_TIMEOUT_MS, 20_000,
-                "shutdown.timeout.ms", 30_000)), dir.resolve("second.log"))) {
+        try (AppProcess second = AppProcess.start(
+                "sink",
+                settings(
+                        stack,
+                        Map.of(
+                                IngestConfig.SINK_MAX_ROWS_PER_SECOND,
+                                10_000,
+                                IngestConfig.SINK_DRAIN_TIMEOUT_MS,
+                                20_000,
+                                "shutdown.timeout.ms",
+                                30_000)),
+                dir.resolve("second.log"))) {
             awaitWriting(second, 1_000);
             double heldAtSigterm = second.metric("apiary_sink_buffered_rows");
             double seconds = stop(second);
-            System.out.printf("DRAIN-IT drained: %,.0f rows held at SIGTERM; exit %d %.1f s after it%n", heldAtSigterm,
-                    second.exitValue(), seconds);
+            System.out.printf(
+                    "DRAIN-IT drained: %,.0f rows held at SIGTERM; exit %d %.1f s after it%n",
+                    heldAtSigterm, second.exitValue(), seconds);
             assertThat(seconds).isLessThan(35);
             assertThat(second.exitValue()).isEqualTo(143);
-            assertThat(second.log()).contains("Cassandra sink stopped; offsets committed")
+            assertThat(second.log())
+                    .contains("Cassandra sink stopped; offsets committed")
                     .doesNotContain("Drain timeout", "ERROR");
         }
         long committedAfterDrain = checkCommittedRowsAreStored(config, topic, committed(config), storedRows(config));
@@ -133,7 +159,8 @@ class ShutdownDrainIT {
         // Then the next instance writes what neither had polled, and nothing is lost
         try (AppProcess third = AppProcess.start("sink", settings(stack, Map.of()), dir.resolve("third.log"));
                 LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
-            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+            await().atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(500))
                     .until(() -> third.status("/health/ready") == 200
                             && lag.lag("drain-it-sink", List.of(topic.name())) == 0);
             stop(third);
@@ -142,19 +169,24 @@ class ShutdownDrainIT {
         Set<String> all = storedRows(config);
         Map<TopicPartition, Long> finalCommitted = committed(config);
         assertThat(checkCommittedRowsAreStored(config, topic, finalCommitted, all))
-                .as("rows below the committed offsets %s", finalCommitted).isEqualTo(ROWS);
+                .as("rows below the committed offsets %s", finalCommitted)
+                .isEqualTo(ROWS);
         assertThat(all).hasSize(ROWS);
     }
 
     /** Waits until the sink has written {@code rows} rows (from its {@code /metrics}). */
     private static void awaitWriting(AppProcess sink, long rows) {
         try {
-            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> sink.metric("apiary_sink_rows_written_total") >= rows);
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             String log = sink.log();
-            throw new AssertionError(String.format("The sink did not write %,d rows within 2 minutes; end of its "
-                    + "log:%n%s", rows, log.substring(Math.max(0, log.length() - 4_000))), e);
+            throw new AssertionError(
+                    String.format(
+                            "The sink did not write %,d rows within 2 minutes; end of its " + "log:%n%s",
+                            rows, log.substring(Math.max(0, log.length() - 4_000))),
+                    e);
         }
     }
 
@@ -162,7 +194,9 @@ class ShutdownDrainIT {
     private static double stop(AppProcess sink) throws InterruptedException {
         long start = System.nanoTime();
         sink.sigterm();
-        assertThat(sink.waitFor(Duration.ofMillis(SHUTDOWN_TIMEOUT_MS * 2))).as("exits after SIGTERM").isTrue();
+        assertThat(sink.waitFor(Duration.ofMillis(SHUTDOWN_TIMEOUT_MS * 2)))
+                .as("exits after SIGTERM")
+                .isTrue();
         return (System.nanoTime() - start) / 1e9;
     }
 
@@ -170,7 +204,9 @@ class ShutdownDrainIT {
         try (Admin admin = Admin.create(config.kafkaClientSettings())) {
             Map<TopicPartition, Long> out = new HashMap<>();
             for (Map.Entry<TopicPartition, OffsetAndMetadata> e : admin.listConsumerGroupOffsets("drain-it-sink")
-                    .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).entrySet()) {
+                    .partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS)
+                    .entrySet()) {
                 if (e.getValue() != null) {
                     out.put(e.getKey(), e.getValue().offset());
                 }
@@ -183,10 +219,16 @@ class ShutdownDrainIT {
         Set<String> rows = new HashSet<>();
         try (CqlSession session = CassandraSessions.open(config)) {
             for (Row row : session.execute(SimpleStatement.newInstance("SELECT hive_id, day, shard, sensor_type, "
-                    + "reading_time FROM " + KEYSPACE + ".hive_telemetry_v2").setPageSize(5_000)
+                            + "reading_time FROM " + KEYSPACE + ".hive_telemetry_v2")
+                    .setPageSize(5_000)
                     .setTimeout(Duration.ofSeconds(30)))) {
-                rows.add(String.join("|", row.getString(0), String.valueOf(row.getLocalDate(1)),
-                        String.valueOf(row.getInt(2)), row.getString(3), String.valueOf(row.getInstant(4))));
+                rows.add(String.join(
+                        "|",
+                        row.getString(0),
+                        String.valueOf(row.getLocalDate(1)),
+                        String.valueOf(row.getInt(2)),
+                        row.getString(3),
+                        String.valueOf(row.getInstant(4))));
             }
         }
         return rows;
@@ -198,16 +240,19 @@ class ShutdownDrainIT {
      *
      * @return how many records lie below the committed offsets
      */
-    private static long checkCommittedRowsAreStored(IngestConfig config,
-            Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic, Map<TopicPartition, Long> committed,
+    private static long checkCommittedRowsAreStored(
+            IngestConfig config,
+            Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic,
+            Map<TopicPartition, Long> committed,
             Set<String> stored) {
         Map<String, Object> settings = new HashMap<>(config.kafkaClientSettings());
         settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         long checked = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic.name()).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
@@ -217,18 +262,25 @@ class ShutdownDrainIT {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
                     TopicPartition partition = new TopicPartition(record.topic(), record.partition());
                     if (record.offset() < committed.getOrDefault(partition, 0L)) {
-                        HiveTelemetryRow row = topic.valueSerde().deserializer().deserialize(topic.name(), record.value());
-                        String key = String.join("|", row.getHiveId(), String.valueOf(row.getDay()),
-                                String.valueOf(row.getShard()), row.getSensorType(),
+                        HiveTelemetryRow row =
+                                topic.valueSerde().deserializer().deserialize(topic.name(), record.value());
+                        String key = String.join(
+                                "|",
+                                row.getHiveId(),
+                                String.valueOf(row.getDay()),
+                                String.valueOf(row.getShard()),
+                                row.getSensorType(),
                                 String.valueOf(row.getReadingTime()));
-                        assertThat(stored).as("row at %s offset %d is committed", partition, record.offset())
+                        assertThat(stored)
+                                .as("row at %s offset %d is committed", partition, record.offset())
                                 .contains(key);
                         checked++;
                     }
                 }
             }
             for (TopicPartition partition : partitions) {
-                assertThat(consumer.position(partition)).as("%s read to its end", partition)
+                assertThat(consumer.position(partition))
+                        .as("%s read to its end", partition)
                         .isGreaterThanOrEqualTo(ends.get(partition));
             }
         }

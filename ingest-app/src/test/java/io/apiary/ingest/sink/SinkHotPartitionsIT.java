@@ -3,14 +3,6 @@ package io.apiary.ingest.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.bench.BenchWorkload;
 import io.apiary.ingest.bucket.ShardStrategy;
@@ -26,6 +18,13 @@ import io.apiary.ingest.topics.Topic;
 import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -120,21 +119,30 @@ class SinkHotPartitionsIT {
      * @return rows acknowledged by Kafka
      */
     static long feed(IngestConfig config, int hotRate) throws InterruptedException {
-        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic = config.topics().telemetryRowsTopic();
+        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic =
+                config.topics().telemetryRowsTopic();
         long sent = 0;
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-                BenchWorkload.producerSettings(config.kafkaClientSettings()), new ByteArraySerializer(),
+                BenchWorkload.producerSettings(config.kafkaClientSettings()),
+                new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             long end = System.currentTimeMillis() + FEED.toMillis();
             for (long tick = System.currentTimeMillis(); tick < end; tick += TICK_MS) {
                 for (int hive = 0; hive < HIVES; hive++) {
                     for (int reading = 0; reading < (hive == HOT_HIVE ? hotRate : 1); reading++) {
                         long time = tick + reading; // distinct reading times: one row each
-                        HiveTelemetryRow row = new HiveTelemetryRow(hiveId(hive),
+                        HiveTelemetryRow row = new HiveTelemetryRow(
+                                hiveId(hive),
                                 LocalDate.ofInstant(Instant.ofEpochMilli(time), ZoneOffset.UTC),
-                                ShardStrategy.TIME.shard(hiveId(hive), "temperature", time, SHARDS), "temperature", "default",
-                                Instant.ofEpochMilli(time), "gw-it", 20.0 + reading % 7, "C");
-                        producer.send(new ProducerRecord<>(topic.name(),
+                                ShardStrategy.TIME.shard(hiveId(hive), "temperature", time, SHARDS),
+                                "temperature",
+                                "default",
+                                Instant.ofEpochMilli(time),
+                                "gw-it",
+                                20.0 + reading % 7,
+                                "C");
+                        producer.send(new ProducerRecord<>(
+                                topic.name(),
                                 topic.keySerde().serializer().serialize(topic.name(), BenchWorkload.partitionKey(row)),
                                 topic.valueSerde().serializer().serialize(topic.name(), row)));
                         sent++;
@@ -156,8 +164,11 @@ class SinkHotPartitionsIT {
             Thread watcher = new Thread(() -> {
                 while (!Thread.currentThread().isInterrupted()) {
                     HotPartitionReport report = pipeline.sink().hotPartitions();
-                    if (!report.tables().isEmpty() && (reports.isEmpty()
-                            || !reports.get(reports.size() - 1).windowEnd().equals(report.windowEnd()))) {
+                    if (!report.tables().isEmpty()
+                            && (reports.isEmpty()
+                                    || !reports.get(reports.size() - 1)
+                                            .windowEnd()
+                                            .equals(report.windowEnd()))) {
                         reports.add(report);
                     }
                     try {
@@ -169,25 +180,36 @@ class SinkHotPartitionsIT {
             });
             watcher.start();
             long sent = feed(config, hotRate);
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() ->
-                    pipeline.sink().rowsWritten("hive_telemetry_v2") >= sent);
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> pipeline.sink().rowsWritten("hive_telemetry_v2") >= sent);
             Instant written = Instant.now();
             // the window holding the last rows has ended
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() ->
-                    pipeline.sink().hotPartitions().windowEnd().isAfter(written));
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> pipeline.sink().hotPartitions().windowEnd().isAfter(written));
             watcher.interrupt();
             watcher.join();
             HotPartitionReport last = pipeline.sink().hotPartitions();
-            if (!last.tables().isEmpty() && !reports.get(reports.size() - 1).windowEnd().equals(last.windowEnd())) {
+            if (!last.tables().isEmpty()
+                    && !reports.get(reports.size() - 1).windowEnd().equals(last.windowEnd())) {
                 reports.add(last);
             }
-            System.out.printf("HOT-IT %s: %,d rows of %d hives (hive %d at %dx), %d windows%n", config.getString(
-                    IngestConfig.SINK_GROUP_ID), sent, HIVES, HOT_HIVE, hotRate, reports.size());
+            System.out.printf(
+                    "HOT-IT %s: %,d rows of %d hives (hive %d at %dx), %d windows%n",
+                    config.getString(IngestConfig.SINK_GROUP_ID), sent, HIVES, HOT_HIVE, hotRate, reports.size());
         }
-        reports.forEach(r -> r.tables().values().forEach(t -> System.out.printf(
-                "HOT-IT window %s: %,d rows, %d partitions, hottest %s %.1f%% of the rows%s; nodes %s%n",
-                r.windowEnd(), t.rows(), t.partitions(), t.top().get(0).key(), t.top().get(0).rowsShare() * 100,
-                t.top().get(0).hot() ? " (hot)" : "", r.nodeShares())));
+        reports.forEach(r -> r.tables()
+                .values()
+                .forEach(t -> System.out.printf(
+                        "HOT-IT window %s: %,d rows, %d partitions, hottest %s %.1f%% of the rows%s; nodes %s%n",
+                        r.windowEnd(),
+                        t.rows(),
+                        t.partitions(),
+                        t.top().get(0).key(),
+                        t.top().get(0).rowsShare() * 100,
+                        t.top().get(0).hot() ? " (hot)" : "",
+                        r.nodeShares())));
         warnings.forEach(w -> System.out.println("HOT-IT WARN " + w));
         return reports;
     }
@@ -198,15 +220,20 @@ class SinkHotPartitionsIT {
 
         String key = "(hive_id='" + hiveId(HOT_HIVE) + "', day=";
         // one partition, or two when the feed crossed the end of a one-minute slice
-        assertThat(warnings).filteredOn(w -> w.startsWith("Hot partition in hive_telemetry_v2: ")).isNotEmpty()
+        assertThat(warnings)
+                .filteredOn(w -> w.startsWith("Hot partition in hive_telemetry_v2: "))
+                .isNotEmpty()
                 .allSatisfy(w -> assertThat(w).contains(key).contains("of the rows"));
-        assertThat(reports).anySatisfy(r -> assertThat(r.tables().get("hive_telemetry_v2").top().get(0))
-                .satisfies(p -> assertThat(p.key()).startsWith(key))
-                .satisfies(p -> assertThat(p.hot()).isTrue())
-                .satisfies(p -> assertThat(p.rowsShare()).isBetween(0.25, 0.45)));
-        assertThat(reports).allSatisfy(r -> assertThat(r.tables().get("hive_telemetry_v2").top())
-                .filteredOn(HotPartitionReport.PartitionLoad::hot)
-                .allSatisfy(p -> assertThat(p.key()).startsWith(key)));
+        assertThat(reports)
+                .anySatisfy(r -> assertThat(
+                                r.tables().get("hive_telemetry_v2").top().get(0))
+                        .satisfies(p -> assertThat(p.key()).startsWith(key))
+                        .satisfies(p -> assertThat(p.hot()).isTrue())
+                        .satisfies(p -> assertThat(p.rowsShare()).isBetween(0.25, 0.45)));
+        assertThat(reports)
+                .allSatisfy(r -> assertThat(r.tables().get("hive_telemetry_v2").top())
+                        .filteredOn(HotPartitionReport.PartitionLoad::hot)
+                        .allSatisfy(p -> assertThat(p.key()).startsWith(key)));
     }
 
     @Test
@@ -214,9 +241,12 @@ class SinkHotPartitionsIT {
         List<HotPartitionReport> reports = run(config("uniform", Map.of()), 1);
 
         assertThat(warnings).isEmpty();
-        assertThat(reports).isNotEmpty().allSatisfy(r -> assertThat(r.tables().get("hive_telemetry_v2").top())
-                .noneMatch(HotPartitionReport.PartitionLoad::hot));
+        assertThat(reports)
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r.tables().get("hive_telemetry_v2").top())
+                        .noneMatch(HotPartitionReport.PartitionLoad::hot));
         // one node holds every row: a share of 1, its even share, so never hot
-        assertThat(reports).allSatisfy(r -> assertThat(r.nodeShares()).hasSize(1).containsValue(1.0));
+        assertThat(reports)
+                .allSatisfy(r -> assertThat(r.nodeShares()).hasSize(1).containsValue(1.0));
     }
 }

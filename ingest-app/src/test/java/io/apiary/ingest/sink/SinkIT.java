@@ -4,19 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.apiary.ingest.cassandra.CassandraSessions;
@@ -37,6 +24,18 @@ import io.apiary.schema.HiveTelemetryRow;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.search.Search;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -98,7 +97,9 @@ class SinkIT {
 
     static long count() {
         return session.execute(SimpleStatement.newInstance("SELECT COUNT(*) FROM " + TABLE)
-                .setTimeout(Duration.ofMinutes(2))).one().getLong(0);
+                        .setTimeout(Duration.ofMinutes(2)))
+                .one()
+                .getLong(0);
     }
 
     /**
@@ -135,30 +136,47 @@ class SinkIT {
     }
 
     static double counter(MeterRegistry registry, String name, String... tags) {
-        return Search.in(registry).name(name).tags(tags).counters().stream().mapToDouble(c -> c.count()).sum();
+        return Search.in(registry).name(name).tags(tags).counters().stream()
+                .mapToDouble(c -> c.count())
+                .sum();
     }
 
     static double gauge(MeterRegistry registry, String name) {
-        return Search.in(registry).name(name).gauges().stream().mapToDouble(g -> g.value()).sum();
+        return Search.in(registry).name(name).gauges().stream()
+                .mapToDouble(g -> g.value())
+                .sum();
     }
 
     /** What one drain measured; CPU in seconds of this JVM (the sink) and of the Cassandra process (-1 if unknown). */
-    record Drain(long rows, double seconds, long requests, double rowsPerRequest, double warnings,
-            double nonReplica, double retries, double clientCpuSeconds, double serverCpuSeconds, long driverMeters) {
+    record Drain(
+            long rows,
+            double seconds,
+            long requests,
+            double rowsPerRequest,
+            double warnings,
+            double nonReplica,
+            double retries,
+            double clientCpuSeconds,
+            double serverCpuSeconds,
+            long driverMeters) {
         double rowsPerSecond() {
             return rows / seconds;
         }
 
         String cpu() {
-            return String.format("client CPU %.1f us/row, Cassandra CPU %s us/row", clientCpuSeconds * 1e6 / rows,
+            return String.format(
+                    "client CPU %.1f us/row, Cassandra CPU %s us/row",
+                    clientCpuSeconds * 1e6 / rows,
                     serverCpuSeconds < 0 ? "?" : String.format("%.1f", serverCpuSeconds * 1e6 / rows));
         }
     }
 
     /** @return CPU seconds used so far by this JVM */
     static double clientCpuSeconds() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-                .getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
+        return ((com.sun.management.OperatingSystemMXBean)
+                                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                        .getProcessCpuTime()
+                / 1e9;
     }
 
     /** @return CPU seconds used so far by the local Cassandra node (user + system, from /proc), or -1 */
@@ -167,8 +185,8 @@ class SinkIT {
             return -1;
         }
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(stack.localStack().get().cassandra().pid()),
-                    "stat"));
+            String stat = Files.readString(Path.of(
+                    "/proc", Long.toString(stack.localStack().get().cassandra().pid()), "stat"));
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0; // utime, stime in clock ticks
         } catch (java.io.IOException | RuntimeException e) {
@@ -177,7 +195,10 @@ class SinkIT {
     }
 
     /** Runs an in-process sink until it has written {@code expected} rows, then stops it (drain, commit). */
-    static Drain drain(IngestConfig config, long expected, Duration timeout,
+    static Drain drain(
+            IngestConfig config,
+            long expected,
+            Duration timeout,
             java.util.function.Consumer<MeterRegistry> whileRunning) {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         Pipeline pipeline = Pipeline.start(config, false, true, registry);
@@ -188,25 +209,39 @@ class SinkIT {
         long driverMeters;
         try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
             whileRunning.accept(registry);
-            await().atMost(timeout).pollInterval(Duration.ofMillis(100)).until(() ->
-                    counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry_v2") >= expected);
+            await().atMost(timeout)
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() ->
+                            counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry_v2") >= expected);
             seconds = (System.nanoTime() - start) / 1e9;
             clientCpu = clientCpuSeconds() - clientCpu;
             serverCpu = serverCpu < 0 ? -1 : serverCpuSeconds() - serverCpu;
             // drained: every row topic record committed (a retried send may have added a duplicate)
-            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() ->
-                    lag.lag(config.getString(IngestConfig.SINK_GROUP_ID), List.of(config.topics().telemetryRows())) == 0);
+            await().atMost(Duration.ofMinutes(1))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> lag.lag(
+                                    config.getString(IngestConfig.SINK_GROUP_ID),
+                                    List.of(config.topics().telemetryRows()))
+                            == 0);
             // the driver removes its meters when the session closes: count them now
-            driverMeters = registry.getMeters().stream().filter(m -> m.getId().getName().startsWith("cassandra."))
+            driverMeters = registry.getMeters().stream()
+                    .filter(m -> m.getId().getName().startsWith("cassandra."))
                     .count();
         } finally {
             pipeline.close();
         }
         var batchRows = registry.find("apiary.sink.batch.rows").summary();
-        return new Drain((long) counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry_v2"), seconds,
-                batchRows.count(), batchRows.mean(), counter(registry, "apiary.sink.server.warnings"),
+        return new Drain(
+                (long) counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry_v2"),
+                seconds,
+                batchRows.count(),
+                batchRows.mean(),
+                counter(registry, "apiary.sink.server.warnings"),
                 counter(registry, "apiary.sink.requests", "coordinator", "non-replica"),
-                counter(registry, "apiary.sink.retries"), clientCpu, serverCpu, driverMeters);
+                counter(registry, "apiary.sink.retries"),
+                clientCpu,
+                serverCpu,
+                driverMeters);
     }
 
     /** Server-side batch warnings in the local node's log (empty with Testcontainers). */
@@ -216,7 +251,8 @@ class SinkIT {
         }
         Path log = stack.localStack().get().cassandra().logFile();
         try (Stream<String> lines = Files.lines(log)) {
-            return lines.filter(l -> l.contains("Batch for") || l.contains("Unlogged batch covering")).count();
+            return lines.filter(l -> l.contains("Batch for") || l.contains("Unlogged batch covering"))
+                    .count();
         }
     }
 
@@ -227,27 +263,39 @@ class SinkIT {
         int perHive = 100;
         IngestConfig lingering = config("million", Map.of());
         createTopics(lingering);
-        long sent = RowFeed.send(lingering.kafkaClientSettings(), lingering.topics().telemetryRowsTopic(), hives,
-                perHive);
+        long sent =
+                RowFeed.send(lingering.kafkaClientSettings(), lingering.topics().telemetryRowsTopic(), hives, perHive);
         assertThat(sent).isEqualTo(1_000_000L);
         long logWarningsBefore = serverBatchWarningsInLog();
 
         truncate();
-        Drain withLinger = drain(lingering, sent, Duration.ofMinutes(5), r -> { });
+        Drain withLinger = drain(lingering, sent, Duration.ofMinutes(5), r -> {});
         long rowsWithLinger = countFeed(hives, perHive);
 
         truncate();
-        IngestConfig noLinger = config("million", Map.of(IngestConfig.SINK_GROUP_ID, "sink-it-million-linger0",
-                IngestConfig.SINK_LINGER_MS, 0L));
-        Drain withoutLinger = drain(noLinger, sent, Duration.ofMinutes(5), r -> { });
+        IngestConfig noLinger = config(
+                "million",
+                Map.of(IngestConfig.SINK_GROUP_ID, "sink-it-million-linger0", IngestConfig.SINK_LINGER_MS, 0L));
+        Drain withoutLinger = drain(noLinger, sent, Duration.ofMinutes(5), r -> {});
         long rowsWithoutLinger = countFeed(hives, perHive);
 
-        for (var entry : Map.of("linger 1000 ms (default)", withLinger, "linger 0", withoutLinger).entrySet()) {
+        for (var entry : Map.of("linger 1000 ms (default)", withLinger, "linger 0", withoutLinger)
+                .entrySet()) {
             Drain d = entry.getValue();
-            System.out.printf("SINK-IT drain of %,d rows (%,d hives), %s: %.1f s, %,.0f rows/s, %,d requests, "
-                    + "%.1f rows per request, %.0f server warnings, %.0f non-replica coordinators, %.0f retries, %s%n",
-                    d.rows(), hives, entry.getKey(), d.seconds(), d.rowsPerSecond(), d.requests(), d.rowsPerRequest(),
-                    d.warnings(), d.nonReplica(), d.retries(), d.cpu());
+            System.out.printf(
+                    "SINK-IT drain of %,d rows (%,d hives), %s: %.1f s, %,.0f rows/s, %,d requests, "
+                            + "%.1f rows per request, %.0f server warnings, %.0f non-replica coordinators, %.0f retries, %s%n",
+                    d.rows(),
+                    hives,
+                    entry.getKey(),
+                    d.seconds(),
+                    d.rowsPerSecond(),
+                    d.requests(),
+                    d.rowsPerRequest(),
+                    d.warnings(),
+                    d.nonReplica(),
+                    d.retries(),
+                    d.cpu());
         }
         assertThat(rowsWithLinger).isEqualTo(sent);
         assertThat(rowsWithoutLinger).isEqualTo(sent);
@@ -255,22 +303,35 @@ class SinkIT {
         assertThat(withoutLinger.warnings()).isZero();
         assertThat(serverBatchWarningsInLog()).isEqualTo(logWarningsBefore);
         assertThat(withLinger.nonReplica()).isZero();
-        assertThat(withLinger.driverMeters()).as("the driver's own metrics in the same registry").isPositive();
+        assertThat(withLinger.driverMeters())
+                .as("the driver's own metrics in the same registry")
+                .isPositive();
         // a request slot takes a batch only when it is free, so a backlog fills batches with or without
         // linger (96.5 and 81.4 rows per request in the first run; 17.3 and 2.8 before the sink took
         // lingered batches on demand)
-        assertThat(withLinger.rowsPerRequest()).as("rows per request with linger").isGreaterThan(40);
-        assertThat(withoutLinger.rowsPerRequest()).as("rows per request without linger").isGreaterThan(40);
+        assertThat(withLinger.rowsPerRequest())
+                .as("rows per request with linger")
+                .isGreaterThan(40);
+        assertThat(withoutLinger.rowsPerRequest())
+                .as("rows per request without linger")
+                .isGreaterThan(40);
     }
 
     @Test
     void a_thirty_second_cassandra_outage_mid_drain_loses_nothing_keeps_memory_bounded_and_recovers_by_itself()
             throws Exception {
-        assumeThat(stack.localStack()).as("needs the local stack to freeze the Cassandra process").isPresent();
+        assumeThat(stack.localStack())
+                .as("needs the local stack to freeze the Cassandra process")
+                .isPresent();
         CassandraNode cassandra = stack.localStack().get().cassandra();
         int maxBuffered = 30_000;
-        IngestConfig config = config("outage", Map.of(IngestConfig.SINK_MAX_BUFFERED_ROWS, maxBuffered,
-                IngestConfig.SINK_MAX_ROWS_PER_SECOND, 40_000L));
+        IngestConfig config = config(
+                "outage",
+                Map.of(
+                        IngestConfig.SINK_MAX_BUFFERED_ROWS,
+                        maxBuffered,
+                        IngestConfig.SINK_MAX_ROWS_PER_SECOND,
+                        40_000L));
         createTopics(config);
         truncate();
         long sent = RowFeed.send(config.kafkaClientSettings(), config.topics().telemetryRowsTopic(), 3_000, 100);
@@ -279,8 +340,8 @@ class SinkIT {
         AtomicLong maxPausedSeen = new AtomicLong();
         AtomicReference<Double> retries = new AtomicReference<>(0.0);
         Drain drain = drain(config, sent, Duration.ofMinutes(4), registry -> {
-            await().atMost(Duration.ofMinutes(1)).until(() ->
-                    counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry_v2") >= 40_000);
+            await().atMost(Duration.ofMinutes(1))
+                    .until(() -> counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry_v2") >= 40_000);
             signal("STOP", cassandra.pid());
             long frozenAt = System.nanoTime();
             try {
@@ -297,23 +358,32 @@ class SinkIT {
             retries.set(counter(registry, "apiary.sink.retries"));
         });
         long rows = countFeed(3_000, 100);
-        System.out.printf("SINK-IT outage: %,d rows; Cassandra frozen 30 s; at most %,d rows buffered (bound %,d), "
-                + "%d partitions paused, %.0f retries; whole drain %.1f s%n", rows, maxBufferedSeen.get(), maxBuffered,
-                maxPausedSeen.get(), retries.get(), drain.seconds());
+        System.out.printf(
+                "SINK-IT outage: %,d rows; Cassandra frozen 30 s; at most %,d rows buffered (bound %,d), "
+                        + "%d partitions paused, %.0f retries; whole drain %.1f s%n",
+                rows, maxBufferedSeen.get(), maxBuffered, maxPausedSeen.get(), retries.get(), drain.seconds());
         assertThat(rows).isEqualTo(sent);
         // one poll (max.poll.records = 5,000) may land after the bound is reached
-        assertThat(maxBufferedSeen.get()).isLessThanOrEqualTo(maxBuffered + 5_000L).isGreaterThan(0);
-        assertThat(maxPausedSeen.get()).as("partitions paused while Cassandra was frozen").isPositive();
+        assertThat(maxBufferedSeen.get())
+                .isLessThanOrEqualTo(maxBuffered + 5_000L)
+                .isGreaterThan(0);
+        assertThat(maxPausedSeen.get())
+                .as("partitions paused while Cassandra was frozen")
+                .isPositive();
         assertThat(retries.get()).as("writes retried during the outage").isPositive();
         try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
-            assertThat(lag.lag("sink-it-outage", List.of(config.topics().telemetryRows()))).isZero();
+            assertThat(lag.lag("sink-it-outage", List.of(config.topics().telemetryRows())))
+                    .isZero();
         }
     }
 
     private static void signal(String signal, long pid) {
         try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-            assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -%s %d", signal, pid)
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+                    .inheritIO()
+                    .start();
+            assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0)
+                    .as("kill -%s %d", signal, pid)
                     .isTrue();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -338,7 +408,9 @@ class SinkIT {
         Process first = startSink(configFile, dir.resolve("first.log"));
         long beforeKill;
         try {
-            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+            await().atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions()
                     .until(() -> count() >= 40_000);
         } finally {
             first.destroyForcibly(); // SIGKILL: no drain, no commit
@@ -349,31 +421,51 @@ class SinkIT {
 
         Process second = startSink(configFile, dir.resolve("second.log"));
         try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
-                    .until(() -> lag.lag("sink-it-crash", List.of(config.topics().telemetryRows())) == 0);
+            await().atMost(Duration.ofMinutes(3))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .ignoreExceptions()
+                    .until(() ->
+                            lag.lag("sink-it-crash", List.of(config.topics().telemetryRows())) == 0);
         } finally {
             second.destroy(); // SIGTERM: drain and commit
-            assertThat(second.waitFor(60, TimeUnit.SECONDS)).as("exits within 60 s of SIGTERM").isTrue();
+            assertThat(second.waitFor(60, TimeUnit.SECONDS))
+                    .as("exits within 60 s of SIGTERM")
+                    .isTrue();
         }
         long rows = countFeed(2_000, 100);
-        System.out.printf("SINK-IT crash: %,d rows in Cassandra when the sink was killed, %,d after the restart "
-                + "(%,d sent)%n", beforeKill, rows, sent);
+        System.out.printf(
+                "SINK-IT crash: %,d rows in Cassandra when the sink was killed, %,d after the restart "
+                        + "(%,d sent)%n",
+                beforeKill, rows, sent);
         assertThat(rows).isEqualTo(sent);
         assertThat(Files.readString(dir.resolve("second.log"))).contains("Cassandra sink stopped; offsets committed");
     }
 
     private static Process startSink(Path configFile, Path log) throws java.io.IOException {
-        return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), IngestApp.class.getName(),
-                "run", "--component", "sink", "--config", configFile.toString(), "--set", "http.port=0")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx512m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        IngestApp.class.getName(),
+                        "run",
+                        "--component",
+                        "sink",
+                        "--config",
+                        configFile.toString(),
+                        "--set",
+                        "http.port=0")
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
     }
 
     @Test
     void a_row_cassandra_refuses_goes_to_the_dead_letter_topic_and_the_rows_beside_it_land() throws Exception {
         IngestConfig config = config("invalid", Map.of());
         createTopics(config);
-        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic = config.topics().telemetryRowsTopic();
+        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic =
+                config.topics().telemetryRowsTopic();
         String hive = "refused-hive";
         Instant start = Instant.parse("2026-11-03T10:00:00Z");
         LocalDate day = LocalDate.ofInstant(start, ZoneOffset.UTC);
@@ -381,17 +473,21 @@ class SinkIT {
         int rows = 1_000;
         int bad = 500;
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-                RowFeed.producerSettings(config.kafkaClientSettings()), new ByteArraySerializer(),
+                RowFeed.producerSettings(config.kafkaClientSettings()),
+                new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             java.util.List<java.util.concurrent.Future<?>> sends = new java.util.ArrayList<>();
             for (int i = 0; i < rows; i++) {
                 // a clustering value over 64 KiB: no Cassandra node can store it
                 String sensor = i == bad ? "X".repeat(70_000) : "WEIGHT";
-                HiveTelemetryRow row = new HiveTelemetryRow(hive, day, shard, sensor, "default", start.plusMillis(i * 100L),
-                        "gw", 40.0, "kg");
-                sends.add(producer.send(new ProducerRecord<>(topic.name(),
-                        topic.keySerde().serializer().serialize(topic.name(), new HiveTelemetryPartitionKey(hive, day,
-                                shard)), topic.valueSerde().serializer().serialize(topic.name(), row))));
+                HiveTelemetryRow row = new HiveTelemetryRow(
+                        hive, day, shard, sensor, "default", start.plusMillis(i * 100L), "gw", 40.0, "kg");
+                sends.add(producer.send(new ProducerRecord<>(
+                        topic.name(),
+                        topic.keySerde()
+                                .serializer()
+                                .serialize(topic.name(), new HiveTelemetryPartitionKey(hive, day, shard)),
+                        topic.valueSerde().serializer().serialize(topic.name(), row))));
             }
             producer.flush();
             for (java.util.concurrent.Future<?> send : sends) {
@@ -401,21 +497,27 @@ class SinkIT {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         Pipeline pipeline = Pipeline.start(config, false, true, registry);
         try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
-            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() ->
-                    lag.countRecords(config.topics().deadLetter()) >= 1
+            await().atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> lag.countRecords(config.topics().deadLetter()) >= 1
                             && counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry_v2") >= rows - 1);
             Map<String, Long> reasons = lag.countByHeader(config.topics().deadLetter(), DeadLetterHeaders.REASON);
             Map<String, Long> messages = lag.countByHeader(config.topics().deadLetter(), DeadLetterHeaders.MESSAGE);
-            System.out.printf("SINK-IT refused row: dead letters by reason %s, message %s%n", reasons,
-                    messages.keySet());
+            System.out.printf(
+                    "SINK-IT refused row: dead letters by reason %s, message %s%n", reasons, messages.keySet());
             // (a producer retry may have sent the refused row twice: then it is dead-lettered twice)
             assertThat(reasons).containsOnlyKeys("CASSANDRA_REJECTED");
             assertThat(messages.keySet()).singleElement().asString().isNotBlank();
         } finally {
             pipeline.close();
         }
-        long landed = session.execute("SELECT COUNT(*) FROM " + TABLE + " WHERE hive_id = ? AND day = ? AND shard = ?",
-                hive, day, shard).one().getLong(0);
+        long landed = session.execute(
+                        "SELECT COUNT(*) FROM " + TABLE + " WHERE hive_id = ? AND day = ? AND shard = ?",
+                        hive,
+                        day,
+                        shard)
+                .one()
+                .getLong(0);
         assertThat(landed).isEqualTo(rows - 1);
     }
 }

@@ -3,6 +3,12 @@ package io.apiary.ingest.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import io.apiary.ingest.config.ConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.deadletter.DeadLetterHeaders;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -20,13 +26,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-
-import com.datastax.oss.driver.api.core.DriverTimeoutException;
-import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
-import io.apiary.ingest.config.ConfigLoader;
-import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.deadletter.DeadLetterHeaders;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
@@ -57,8 +56,8 @@ class SinkLoopTest {
     private final ScriptedTable table = new ScriptedTable();
     private final ScriptedWriter writer = new ScriptedWriter(table);
     private final QuietMockConsumer consumer = new QuietMockConsumer();
-    private final MockProducer<byte[], byte[]> deadLetters = new MockProducer<>(true, null,
-            new ByteArraySerializer(), new ByteArraySerializer());
+    private final MockProducer<byte[], byte[]> deadLetters =
+            new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private CassandraSink sink;
     private Thread loop;
@@ -81,8 +80,9 @@ class SinkLoopTest {
         add(P1, "b|1|x", "b|2|x");
 
         await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) == 3 && committed(P1) == 2);
-        assertThat(writer.requests()).extracting(this::values).containsExactlyInAnyOrder(
-                List.of("a|1|x", "a|2|x", "a|3|x"), List.of("b|1|x", "b|2|x"));
+        assertThat(writer.requests())
+                .extracting(this::values)
+                .containsExactlyInAnyOrder(List.of("a|1|x", "a|2|x", "a|3|x"), List.of("b|1|x", "b|2|x"));
         assertThat(sink.rowsWritten(ScriptedTable.NAME)).isEqualTo(5);
         assertThat(deadLetters.history()).isEmpty();
     }
@@ -96,7 +96,9 @@ class SinkLoopTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> writer.acknowledgedRows() == 2);
         sleep(300); // several commit intervals
-        assertThat(committed(P0)).as("offset 0 is in flight: nothing past it is committed").isLessThanOrEqualTo(0);
+        assertThat(committed(P0))
+                .as("offset 0 is in flight: nothing past it is committed")
+                .isLessThanOrEqualTo(0);
 
         writer.releaseAll();
         await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) == 3);
@@ -127,7 +129,8 @@ class SinkLoopTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) == 3);
         assertThat(writer.acknowledged()).containsExactlyInAnyOrder("a|1|x", "a|3|x");
-        assertThat(deadLetters.history()).singleElement()
+        assertThat(deadLetters.history())
+                .singleElement()
                 .satisfies(r -> assertThat(header(r, DeadLetterHeaders.REASON)).isEqualTo("UNDECODABLE"));
     }
 
@@ -135,16 +138,24 @@ class SinkLoopTest {
     void retries_through_an_outage_until_every_row_is_written_and_lowers_its_limit_meanwhile() {
         AtomicInteger failures = new AtomicInteger(12);
         writer.fail(values -> failures.getAndDecrement() > 0 ? new DriverTimeoutException("outage") : null);
-        start(Map.of(IngestConfig.SINK_BATCH_MAX_ROWS, "2", IngestConfig.SINK_RETRY_BACKOFF_MS, "5",
-                IngestConfig.SINK_RETRY_BACKOFF_MAX_MS, "20", IngestConfig.SINK_LIMIT_ALGORITHM, "aimd"));
+        start(Map.of(
+                IngestConfig.SINK_BATCH_MAX_ROWS,
+                "2",
+                IngestConfig.SINK_RETRY_BACKOFF_MS,
+                "5",
+                IngestConfig.SINK_RETRY_BACKOFF_MAX_MS,
+                "20",
+                IngestConfig.SINK_LIMIT_ALGORITHM,
+                "aimd"));
         assign(P0, P1);
         add(P0, "a|1|x", "a|2|x", "a|3|x", "a|4|x");
         add(P1, "b|1|x", "b|2|x");
 
         await().atMost(Duration.ofSeconds(20)).until(() -> committed(P0) == 4 && committed(P1) == 2);
-        assertThat(writer.acknowledged()).containsExactlyInAnyOrder("a|1|x", "a|2|x", "a|3|x", "a|4|x",
-                "b|1|x", "b|2|x");
-        assertThat(registry.counter("apiary.sink.retries", "cause", "DriverTimeoutException").count())
+        assertThat(writer.acknowledged())
+                .containsExactlyInAnyOrder("a|1|x", "a|2|x", "a|3|x", "a|4|x", "b|1|x", "b|2|x");
+        assertThat(registry.counter("apiary.sink.retries", "cause", "DriverTimeoutException")
+                        .count())
                 .isEqualTo(12);
         assertThat(registry.get("apiary.sink.in.flight.limit").gauge().value()).isLessThan(256);
         assertThat(deadLetters.history()).as("a timeout never dead-letters").isEmpty();
@@ -177,9 +188,10 @@ class SinkLoopTest {
 
         // acknowledge the held write while the revocation waits for it
         new Thread(() -> {
-            sleep(200);
-            writer.releaseAll();
-        }).start();
+                    sleep(200);
+                    writer.releaseAll();
+                })
+                .start();
         consumer.schedulePollTask(() -> consumer.rebalance(List.of(P1)));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) == 2);
@@ -203,7 +215,8 @@ class SinkLoopTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> committed(P1) == 2);
         assertThat(committed(P0)).as("nothing of P0 was acknowledged in time").isLessThanOrEqualTo(0);
         assertThat(registry.get("apiary.sink.buffered.bytes").gauge().value())
-                .as("the abandoned rows no longer count against the buffer").isZero();
+                .as("the abandoned rows no longer count against the buffer")
+                .isZero();
     }
 
     @Test
@@ -228,7 +241,8 @@ class SinkLoopTest {
         add(P0, "a|1|x", "b|1|x", "c|1|x", "d|1|x", "e|1|x");
 
         await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) == 5);
-        assertThat(writer.requests()).as("five partitions of one replica, lingered together: one request")
+        assertThat(writer.requests())
+                .as("five partitions of one replica, lingered together: one request")
                 .hasSize(1);
         assertThat(registry.get("apiary.sink.batch.partitions").summary().max()).isEqualTo(5);
     }
@@ -236,9 +250,15 @@ class SinkLoopTest {
     @Test
     void a_lingered_batch_goes_before_younger_full_batches_so_commits_advance_during_a_backlog() {
         // 10 rows/s in 2-row batches: the first 10 rows go at once, then one batch every 200 ms
-        start(Map.of(IngestConfig.SINK_MAX_ROWS_PER_SECOND, "10", IngestConfig.SINK_BATCH_MAX_ROWS, "2",
-                IngestConfig.SINK_LINGER_MS, "500"));
-        java.util.concurrent.atomic.AtomicLong acknowledgedAtFirstCommit = new java.util.concurrent.atomic.AtomicLong(-1);
+        start(Map.of(
+                IngestConfig.SINK_MAX_ROWS_PER_SECOND,
+                "10",
+                IngestConfig.SINK_BATCH_MAX_ROWS,
+                "2",
+                IngestConfig.SINK_LINGER_MS,
+                "500"));
+        java.util.concurrent.atomic.AtomicLong acknowledgedAtFirstCommit =
+                new java.util.concurrent.atomic.AtomicLong(-1);
         consumer.onCommit(offsets -> {
             OffsetAndMetadata p0 = offsets.get(P0);
             if (p0 != null && p0.offset() >= 1) {
@@ -251,7 +271,8 @@ class SinkLoopTest {
         add(P0, rows("b", 40));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) >= 1);
-        assertThat(acknowledgedAtFirstCommit.get()).as("offset 0 committed while most of the backlog still waits")
+        assertThat(acknowledgedAtFirstCommit.get())
+                .as("offset 0 committed while most of the backlog still waits")
                 .isBetween(1L, 30L);
         assertThat(requestOf("a|1|x")).as("the lingered row's request").isBetween(0, 12);
         await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) == 41);
@@ -259,8 +280,13 @@ class SinkLoopTest {
 
     @Test
     void a_batch_that_fills_up_late_keeps_its_age_and_goes_before_younger_full_batches() {
-        start(Map.of(IngestConfig.SINK_MAX_ROWS_PER_SECOND, "10", IngestConfig.SINK_BATCH_MAX_ROWS, "2",
-                IngestConfig.SINK_LINGER_MS, "60000"));
+        start(Map.of(
+                IngestConfig.SINK_MAX_ROWS_PER_SECOND,
+                "10",
+                IngestConfig.SINK_BATCH_MAX_ROWS,
+                "2",
+                IngestConfig.SINK_LINGER_MS,
+                "60000"));
         assign(P0);
         add(P0, "a|1|x");
         await().atMost(Duration.ofSeconds(10)).until(() -> sink.activity().heldRows() == 1);
@@ -269,7 +295,9 @@ class SinkLoopTest {
         add(P0, "a|2|x"); // fills a's batch: full now, but its first row is older than every b batch
 
         await().atMost(Duration.ofSeconds(10)).until(() -> writer.acknowledged().contains("a|2|x"));
-        assertThat(requestOf("a|2|x")).as("a's batch, closed after the b batches queued").isBetween(0, 10);
+        assertThat(requestOf("a|2|x"))
+                .as("a's batch, closed after the b batches queued")
+                .isBetween(0, 10);
         await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) == 42);
     }
 
@@ -298,7 +326,10 @@ class SinkLoopTest {
         assign(P0);
         add(P0, "a|1|x", "a|1|y", "a|1|x", "a|2|x");
         await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) == 4);
-        assertThat(registry.get(io.apiary.ingest.tables.WriteConflicts.COUNTER).counter().count()).isEqualTo(1);
+        assertThat(registry.get(io.apiary.ingest.tables.WriteConflicts.COUNTER)
+                        .counter()
+                        .count())
+                .isEqualTo(1);
     }
 
     // --- the loop's surroundings ---
@@ -310,8 +341,15 @@ class SinkLoopTest {
         settings.put("sink.hot.enabled", "false");
         settings.putAll(overrides);
         IngestConfig config = ConfigLoader.load(null, Map.of(), settings);
-        sink = new CassandraSink(SinkSettings.from(config), writer, Map.of(TOPIC, table), consumer, deadLetters,
-                registry, System::nanoTime, (w, r) -> null);
+        sink = new CassandraSink(
+                SinkSettings.from(config),
+                writer,
+                Map.of(TOPIC, table),
+                consumer,
+                deadLetters,
+                registry,
+                System::nanoTime,
+                (w, r) -> null);
         loop = new Thread(sink, "sink-loop-test");
         loop.start();
     }
@@ -333,8 +371,12 @@ class SinkLoopTest {
         for (String value : values) {
             long offset = nextOffsets.merge(partition, 1L, Long::sum) - 1;
             String key = value.split("\\|")[0];
-            consumer.addRecord(new ConsumerRecord<>(partition.topic(), partition.partition(), offset,
-                    key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
+            consumer.addRecord(new ConsumerRecord<>(
+                    partition.topic(),
+                    partition.partition(),
+                    offset,
+                    key.getBytes(StandardCharsets.UTF_8),
+                    value.getBytes(StandardCharsets.UTF_8)));
         }
     }
 
@@ -369,7 +411,7 @@ class SinkLoopTest {
      */
     static final class QuietMockConsumer extends MockConsumer<byte[], byte[]> {
         private final Map<TopicPartition, Long> committed = new java.util.concurrent.ConcurrentHashMap<>();
-        private volatile java.util.function.Consumer<Map<TopicPartition, OffsetAndMetadata>> onCommit = offsets -> { };
+        private volatile java.util.function.Consumer<Map<TopicPartition, OffsetAndMetadata>> onCommit = offsets -> {};
         private volatile Set<TopicPartition> pausedNow = Set.of();
 
         QuietMockConsumer() {
@@ -405,7 +447,8 @@ class SinkLoopTest {
         }
 
         @Override
-        public synchronized void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets,
+        public synchronized void commitAsync(
+                Map<TopicPartition, OffsetAndMetadata> offsets,
                 org.apache.kafka.clients.consumer.OffsetCommitCallback callback) {
             super.commitAsync(offsets, callback);
             offsets.forEach((p, o) -> committed.put(p, o.offset()));
@@ -448,8 +491,10 @@ class SinkLoopTest {
                 throw new SerializationException("not a row: " + text);
             }
             String[] parts = text.split("\\|");
-            SinkTable.Write write = new SinkTable.Write(List.of(),
-                    ByteBuffer.wrap(parts[0].getBytes(StandardCharsets.UTF_8)), 40 + value.length,
+            SinkTable.Write write = new SinkTable.Write(
+                    List.of(),
+                    ByteBuffer.wrap(parts[0].getBytes(StandardCharsets.UTF_8)),
+                    40 + value.length,
                     parts[2].hashCode());
             values.put(write, text);
             return write;

@@ -2,13 +2,12 @@ package io.apiary.ingest.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.ByteBuffer;
-import java.util.SplittableRandom;
-import java.util.stream.Stream;
-
 import com.datastax.oss.driver.api.core.ProtocolVersion;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.apiary.ingest.testing.RandomCases;
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

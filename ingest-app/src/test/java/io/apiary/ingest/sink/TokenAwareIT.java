@@ -66,6 +66,7 @@ class TokenAwareIT {
     private static final int DAYS = 2;
     /** Shards of the day as the time strategy numbers them (S = 96: 15-minute slices). */
     private static final int[] SHARDS = {0, 40, 80};
+
     private static final int READINGS_PER_PARTITION = 5;
     private static final int PARTITIONS = HIVES * DAYS * SHARDS.length;
     private static final LocalDate FIRST_DAY = LocalDate.of(2021, 7, 15);
@@ -102,8 +103,11 @@ class TokenAwareIT {
         for (HiveTelemetryRow row : rowsInTimeOrder()) {
             byte[] value = SERDE.encode(row);
             SinkRow waiting = new SinkRow(offset++, value, null);
-            SinkRow.GroupKey key = SinkRow.GroupKey.of(table, new org.apache.kafka.common.TopicPartition("rows", 0), null);
-            byPartition.computeIfAbsent(partitionOf(row), k -> new ArrayList<>()).add(BoundRow.bind(key, waiting));
+            SinkRow.GroupKey key =
+                    SinkRow.GroupKey.of(table, new org.apache.kafka.common.TopicPartition("rows", 0), null);
+            byPartition
+                    .computeIfAbsent(partitionOf(row), k -> new ArrayList<>())
+                    .add(BoundRow.bind(key, waiting));
         }
         assertThat(byPartition).hasSize(PARTITIONS);
 
@@ -121,11 +125,15 @@ class TokenAwareIT {
             coordinated.merge(info.getCoordinator(), 1, Integer::sum);
         }
         LOG.info("{} partitions: owned and coordinated per node {}", PARTITIONS, describe(owned));
-        assertThat(owned.keySet()).as("owners of the partitions written: some by each node")
-                .containsExactlyInAnyOrderElementsOf(session.getMetadata().getNodes().values());
+        assertThat(owned.keySet())
+                .as("owners of the partitions written: some by each node")
+                .containsExactlyInAnyOrderElementsOf(
+                        session.getMetadata().getNodes().values());
         assertThat(coordinated).isEqualTo(owned);
         assertThat(session.execute("SELECT count(*) FROM " + KEYSPACE + ".hive_telemetry_v2")
-                .one().getLong(0)).isEqualTo((long) PARTITIONS * READINGS_PER_PARTITION);
+                        .one()
+                        .getLong(0))
+                .isEqualTo((long) PARTITIONS * READINGS_PER_PARTITION);
     }
 
     @Test
@@ -135,8 +143,13 @@ class TokenAwareIT {
         Map<String, Object> settings = new HashMap<>();
         settings.put(io.apiary.ingest.config.IngestConfig.KAFKA_BOOTSTRAP_SERVERS, kafka.kafkaBootstrapServers());
         settings.putAll(kafka.registrySettings());
-        settings.put(io.apiary.ingest.config.IngestConfig.CASSANDRA_CONTACT_POINTS, String.join(",",
-                cassandra.contactPoints().stream().map(a -> a.getHostString() + ":" + a.getPort()).toList()));
+        settings.put(
+                io.apiary.ingest.config.IngestConfig.CASSANDRA_CONTACT_POINTS,
+                String.join(
+                        ",",
+                        cassandra.contactPoints().stream()
+                                .map(a -> a.getHostString() + ":" + a.getPort())
+                                .toList()));
         settings.put(io.apiary.ingest.config.IngestConfig.CASSANDRA_LOCAL_DATACENTER, cassandra.localDatacenter());
         settings.put(io.apiary.ingest.config.IngestConfig.CASSANDRA_KEYSPACE, KEYSPACE);
         settings.put(io.apiary.ingest.config.IngestConfig.SINK_GROUP_ID, "token-aware-it-sink");
@@ -158,40 +171,59 @@ class TokenAwareIT {
 
         io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
                 new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
-        io.apiary.ingest.pipeline.Pipeline pipeline = io.apiary.ingest.pipeline.Pipeline.start(config, false, true,
-                registry);
+        io.apiary.ingest.pipeline.Pipeline pipeline =
+                io.apiary.ingest.pipeline.Pipeline.start(config, false, true, registry);
         try {
-            org.awaitility.Awaitility.await().atMost(Duration.ofMinutes(2)).until(() ->
-                    registry.counter("apiary.sink.rows.written", "table", "hive_telemetry_v2").count() >= sent);
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofMinutes(2))
+                    .until(() -> registry.counter("apiary.sink.rows.written", "table", "hive_telemetry_v2")
+                                    .count()
+                            >= sent);
         } finally {
             pipeline.close();
         }
-        double toReplica = registry.counter("apiary.sink.requests", "coordinator", "replica").count();
-        double toNonReplica = registry.counter("apiary.sink.requests", "coordinator", "non-replica").count();
+        double toReplica = registry.counter("apiary.sink.requests", "coordinator", "replica")
+                .count();
+        double toNonReplica = registry.counter("apiary.sink.requests", "coordinator", "non-replica")
+                .count();
         var partitionsPerRequest = registry.find("apiary.sink.batch.partitions").summary();
-        LOG.info("Sink on two nodes: {} rows, {} requests to a replica, {} to a non-replica, at most {} partitions "
-                + "per request", sent, toReplica, toNonReplica, partitionsPerRequest.max());
+        LOG.info(
+                "Sink on two nodes: {} rows, {} requests to a replica, {} to a non-replica, at most {} partitions "
+                        + "per request",
+                sent,
+                toReplica,
+                toNonReplica,
+                partitionsPerRequest.max());
         assertThat(toReplica).isPositive();
         assertThat(toNonReplica).isZero();
-        assertThat(registry.counter("apiary.sink.server.warnings", "table", "hive_telemetry_v2").count()).isZero();
-        assertThat(partitionsPerRequest.max()).as("partitions with the same replica were combined")
+        assertThat(registry.counter("apiary.sink.server.warnings", "table", "hive_telemetry_v2")
+                        .count())
+                .isZero();
+        assertThat(partitionsPerRequest.max())
+                .as("partitions with the same replica were combined")
                 .isGreaterThan(1);
-        assertThat(session.execute("SELECT count(*) FROM " + KEYSPACE + ".hive_telemetry_v2").one().getLong(0))
+        assertThat(session.execute("SELECT count(*) FROM " + KEYSPACE + ".hive_telemetry_v2")
+                        .one()
+                        .getLong(0))
                 .isEqualTo(sent);
     }
 
     @Test
     void should_fail_the_check_when_a_routed_statement_is_forced_onto_the_non_replica() {
-        BoundStatement bound = table.bind(SERDE.encode(rowsInTimeOrder().get(0))).insert();
+        BoundStatement bound =
+                table.bind(SERDE.encode(rowsInTimeOrder().get(0))).insert();
         Node replica = replicas(bound).iterator().next();
         Node other = session.getMetadata().getNodes().values().stream()
-                .filter(n -> !n.equals(replica)).findFirst().orElseThrow();
+                .filter(n -> !n.equals(replica))
+                .findFirst()
+                .orElseThrow();
 
         ExecutionInfo info = session.execute(bound.setNode(other)).getExecutionInfo();
 
         assertThat(info.getCoordinator()).isEqualTo(other);
         assertThatThrownBy(() -> assertCoordinatorIsReplica(info, bound))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("not a replica");
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("not a replica");
     }
 
     /**
@@ -224,9 +256,9 @@ class TokenAwareIT {
                 }
             }
         }
-        LOG.info("Unrouted control: {} of {} executions coordinated by a non-replica", nonReplica,
-                executions);
-        assertThat(nonReplica).as("executions of unrouted statements coordinated by a non-replica")
+        LOG.info("Unrouted control: {} of {} executions coordinated by a non-replica", nonReplica, executions);
+        assertThat(nonReplica)
+                .as("executions of unrouted statements coordinated by a non-replica")
                 .isPositive();
     }
 
@@ -246,8 +278,8 @@ class TokenAwareIT {
      *                        knows no replica for it, or the coordinator is not a replica
      */
     static void assertCoordinatorIsReplica(ExecutionInfo info, Statement<?> statement) {
-        CqlIdentifier keyspace = statement.getKeyspace() != null ? statement.getKeyspace()
-                : statement.getRoutingKeyspace();
+        CqlIdentifier keyspace =
+                statement.getKeyspace() != null ? statement.getKeyspace() : statement.getRoutingKeyspace();
         ByteBuffer key = statement.getRoutingKey();
         String what = statement.getClass().getSimpleName();
         assertThat(keyspace).as("routing keyspace of a %s", what).isNotNull();
@@ -257,15 +289,17 @@ class TokenAwareIT {
                 + tokenMap().newToken(key.duplicate());
         assertThat(replicas).as("replicas of the %s", what).isNotEmpty();
         assertThat(info.getCoordinator())
-                .as("the coordinator %s of the %s is not a replica of its partition (replicas: %s)",
-                        info.getCoordinator().getEndPoint(), what,
+                .as(
+                        "the coordinator %s of the %s is not a replica of its partition (replicas: %s)",
+                        info.getCoordinator().getEndPoint(),
+                        what,
                         replicas.stream().map(Node::getEndPoint).toList())
                 .isIn(replicas);
     }
 
     private static Set<Node> replicas(Statement<?> statement) {
-        CqlIdentifier keyspace = statement.getKeyspace() != null ? statement.getKeyspace()
-                : statement.getRoutingKeyspace();
+        CqlIdentifier keyspace =
+                statement.getKeyspace() != null ? statement.getKeyspace() : statement.getRoutingKeyspace();
         return replicas(keyspace, statement.getRoutingKey());
     }
 
@@ -274,8 +308,7 @@ class TokenAwareIT {
     }
 
     private static TokenMap tokenMap() {
-        return session.getMetadata().getTokenMap()
-                .orElseThrow(() -> new AssertionError("the driver has no token map"));
+        return session.getMetadata().getTokenMap().orElseThrow(() -> new AssertionError("the driver has no token map"));
     }
 
     /**
@@ -288,14 +321,21 @@ class TokenAwareIT {
         for (int d = 0; d < DAYS; d++) {
             LocalDate day = FIRST_DAY.plusDays(d);
             for (int shard : SHARDS) {
-                Instant sliceStart = day.atStartOfDay(ZoneOffset.UTC).toInstant()
-                        .plus(Duration.ofMinutes(15L * shard));
+                Instant sliceStart =
+                        day.atStartOfDay(ZoneOffset.UTC).toInstant().plus(Duration.ofMinutes(15L * shard));
                 for (int r = 0; r < READINGS_PER_PARTITION; r++) {
                     for (int h = 0; h < HIVES; h++) {
                         SensorType sensor = sensors[r % sensors.length];
-                        rows.add(new HiveTelemetryRow(String.format(Locale.ROOT, "hive-%02d", h), day,
-                                shard, sensor.name(), "default", sliceStart.plus(Duration.ofMinutes(r)),
-                                "gw-" + (h % 4), 20.0 + h + r / 10.0, unit(sensor)));
+                        rows.add(new HiveTelemetryRow(
+                                String.format(Locale.ROOT, "hive-%02d", h),
+                                day,
+                                shard,
+                                sensor.name(),
+                                "default",
+                                sliceStart.plus(Duration.ofMinutes(r)),
+                                "gw-" + (h % 4),
+                                20.0 + h + r / 10.0,
+                                unit(sensor)));
                     }
                 }
             }
@@ -310,13 +350,24 @@ class TokenAwareIT {
     /** @return the row's INSERT with its values as CQL literals: no bind markers, no routing key */
     private static SimpleStatement inlinedInsert(HiveTelemetryRow row) {
         long millis = row.getReadingTime().toEpochMilli();
-        return SimpleStatement.newInstance(String.format(Locale.ROOT, "INSERT INTO %s.hive_telemetry_v2"
-                        + " (hive_id, day, shard, sensor_type, sensor_id, reading_time, gateway_id, value, unit)"
-                        + " VALUES (%s, '%s', %d, %s, %s, %d, %s, %s, %s) USING TIMESTAMP %d",
-                KEYSPACE, literal(row.getHiveId()), row.getDay(), row.getShard(),
-                literal(row.getSensorType()), literal(row.getSensorId()), millis, literal(row.getGatewayId()),
-                Double.toString(row.getValue()), literal(row.getUnit()), millis * 1000L))
-                .setConsistencyLevel(CONSISTENCY).setIdempotent(true);
+        return SimpleStatement.newInstance(String.format(
+                        Locale.ROOT,
+                        "INSERT INTO %s.hive_telemetry_v2"
+                                + " (hive_id, day, shard, sensor_type, sensor_id, reading_time, gateway_id, value, unit)"
+                                + " VALUES (%s, '%s', %d, %s, %s, %d, %s, %s, %s) USING TIMESTAMP %d",
+                        KEYSPACE,
+                        literal(row.getHiveId()),
+                        row.getDay(),
+                        row.getShard(),
+                        literal(row.getSensorType()),
+                        literal(row.getSensorId()),
+                        millis,
+                        literal(row.getGatewayId()),
+                        Double.toString(row.getValue()),
+                        literal(row.getUnit()),
+                        millis * 1000L))
+                .setConsistencyLevel(CONSISTENCY)
+                .setIdempotent(true);
     }
 
     private static String literal(String text) {
@@ -337,7 +388,9 @@ class TokenAwareIT {
     private static String describe(Map<Node, Integer> perNode) {
         StringBuilder sb = new StringBuilder();
         perNode.forEach((node, count) -> sb.append(sb.length() == 0 ? "" : ", ")
-                .append(node.getEndPoint()).append('=').append(count));
+                .append(node.getEndPoint())
+                .append('=')
+                .append(count));
         return sb.toString();
     }
 }

@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
-
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -57,8 +56,8 @@ class WriteSchedulerTest {
     void dropping_a_partition_removes_its_closed_ready_and_retrying_writes_and_counts_their_bytes() {
         WriteScheduler scheduler = new WriteScheduler();
         SinkRow.GroupKey key = SinkRow.GroupKey.of(table, P0, "a".getBytes(StandardCharsets.UTF_8));
-        scheduler.addClosed(List.of(new PartitionBatcher.Batch<>(key,
-                List.of(row(0, "a|1|x"), row(1, "a|2|x")), 10, 0)));
+        scheduler.addClosed(
+                List.of(new PartitionBatcher.Batch<>(key, List.of(row(0, "a|1|x"), row(1, "a|2|x")), 10, 0)));
         WriteGroup ready = group(P0, "a|3|x");
         WriteGroup retrying = group(P0, "a|4|x");
         WriteGroup other = group(P1, "b|1|x");
@@ -87,7 +86,9 @@ class WriteSchedulerTest {
         assertThat(scheduler.inFlightOf(Set.of(P0))).isTrue();
         assertThat(scheduler.abandonInFlight(Set.of(P0))).isEqualTo(6);
         assertThat(scheduler.abandonInFlight(Set.of(P0))).isZero();
-        assertThat(scheduler.inFlightOf(Set.of(P0))).as("abandoned writes are not waited for").isFalse();
+        assertThat(scheduler.inFlightOf(Set.of(P0)))
+                .as("abandoned writes are not waited for")
+                .isFalse();
         assertThat(mine.abandoned).isTrue();
         assertThat(theirs.abandoned).isFalse();
         assertThat(scheduler.idle()).isFalse();
@@ -99,8 +100,8 @@ class WriteSchedulerTest {
 
     private WriteGroup group(TopicPartition partition, String value) {
         String pk = value.split("\\|")[0];
-        SinkRow.GroupKey key = new SinkRow.GroupKey(table, partition,
-                ByteBuffer.wrap(pk.getBytes(StandardCharsets.UTF_8)));
+        SinkRow.GroupKey key =
+                new SinkRow.GroupKey(table, partition, ByteBuffer.wrap(pk.getBytes(StandardCharsets.UTF_8)));
         SinkRow row = row(0, value);
         return new WriteGroup(List.of(BoundRow.bind(key, row)), 0, 1);
     }

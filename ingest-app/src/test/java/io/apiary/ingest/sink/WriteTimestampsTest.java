@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
 
 class WriteTimestampsTest {
@@ -30,7 +29,8 @@ class WriteTimestampsTest {
         Random random = new Random(23);
         for (int i = 0; i < 10_000; i++) {
             long event = SECOND + random.nextInt(1000);
-            assertThat(WriteTimestamps.event(event, random.nextLong()) - 1).as("the row delete, one µs before")
+            assertThat(WriteTimestamps.event(event, random.nextLong()) - 1)
+                    .as("the row delete, one µs before")
                     .isGreaterThan(event * 1000);
         }
         assertThat(WriteTimestamps.event(SECOND + 999, 0L) - 1).isGreaterThan((SECOND + 999) * 1000);
@@ -55,18 +55,24 @@ class WriteTimestampsTest {
         Random random = new Random(29);
         for (int i = 0; i < 10_000; i++) {
             long event = SECOND + random.nextInt(1000);
-            assertThat(WriteTimestamps.isEventWrite(event, WriteTimestamps.event(event, random.nextLong()))).isTrue();
-            assertThat(WriteTimestamps.isEventWrite(event, event * 1000)).as("the first sink's").isFalse();
+            assertThat(WriteTimestamps.isEventWrite(event, WriteTimestamps.event(event, random.nextLong())))
+                    .isTrue();
+            assertThat(WriteTimestamps.isEventWrite(event, event * 1000))
+                    .as("the first sink's")
+                    .isFalse();
         }
-        assertThat(WriteTimestamps.isEventWrite(SECOND, SECOND * 1000 + 2_000_000)).isFalse();
-        assertThat(WriteTimestamps.isEventWrite(SECOND, System.currentTimeMillis() * 1000)).as("now").isFalse();
+        assertThat(WriteTimestamps.isEventWrite(SECOND, SECOND * 1000 + 2_000_000))
+                .isFalse();
+        assertThat(WriteTimestamps.isEventWrite(SECOND, System.currentTimeMillis() * 1000))
+                .as("now")
+                .isFalse();
     }
 
     @Test
     void should_use_negative_fingerprints_too() {
         assertThat(WriteTimestamps.event(SECOND, -1L)).isEqualTo(SECOND * 1000 + 1_999_999);
-        assertThat(WriteTimestamps.event(SECOND, Long.MIN_VALUE)).isBetween(SECOND * 1000 + 1_000_000,
-                SECOND * 1000 + 1_999_999);
+        assertThat(WriteTimestamps.event(SECOND, Long.MIN_VALUE))
+                .isBetween(SECOND * 1000 + 1_000_000, SECOND * 1000 + 1_999_999);
     }
 
     @Test

@@ -3,11 +3,6 @@ package io.apiary.ingest.tablecopy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Instant;
-import java.time.LocalDate;
-import java.util.HashMap;
-import java.util.Map;
-
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.identity.AlertIds;
 import io.apiary.ingest.identity.Identifiers;
@@ -15,6 +10,10 @@ import io.apiary.ingest.read.ShardScheme;
 import io.apiary.schema.AgentAlertRow;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.WeatherReadingRow;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Source rows become target rows as the topology would have written them. */
@@ -52,15 +51,16 @@ class CopyMappingTest {
     }
 
     @SuppressWarnings("unchecked")
-    private static <T extends org.apache.avro.specific.SpecificRecord> CopyMapping<T> mapping(TableShape from,
-            TableShape to, ShardScheme telemetry) {
+    private static <T extends org.apache.avro.specific.SpecificRecord> CopyMapping<T> mapping(
+            TableShape from, TableShape to, ShardScheme telemetry) {
         return (CopyMapping<T>) CopyMapping.of(from, to, telemetry, WEATHER_4).orElseThrow();
     }
 
     @Test
     void should_give_a_legacy_reading_the_default_sensor_id_and_keep_its_values() {
-        HiveTelemetryRow mapped = CopyMappingTest.<HiveTelemetryRow>mapping(TableShape.LEGACY_TELEMETRY,
-                TableShape.TELEMETRY, TIME_96).map(row(legacyReading()));
+        HiveTelemetryRow mapped = CopyMappingTest.<HiveTelemetryRow>mapping(
+                        TableShape.LEGACY_TELEMETRY, TableShape.TELEMETRY, TIME_96)
+                .map(row(legacyReading()));
 
         assertThat(mapped.getSensorId()).isEqualTo(Identifiers.DEFAULT_SENSOR_ID);
         assertThat(mapped.getHiveId()).isEqualTo("3627");
@@ -78,11 +78,13 @@ class CopyMappingTest {
         values.put("shard", 7); // written under another scheme
         values.put("day", LocalDate.parse("2021-07-14")); // and a wrong day: both follow from the reading time
 
-        HiveTelemetryRow mapped = CopyMappingTest.<HiveTelemetryRow>mapping(TableShape.LEGACY_TELEMETRY,
-                TableShape.TELEMETRY, TIME_48).map(row(values));
+        HiveTelemetryRow mapped = CopyMappingTest.<HiveTelemetryRow>mapping(
+                        TableShape.LEGACY_TELEMETRY, TableShape.TELEMETRY, TIME_48)
+                .map(row(values));
 
-        assertThat(mapped.getShard()).isEqualTo(21).isEqualTo(ShardStrategy.TIME.shard("3627", "TEMPERATURE",
-                TEN_THIRTY_FIVE.toEpochMilli(), 48));
+        assertThat(mapped.getShard())
+                .isEqualTo(21)
+                .isEqualTo(ShardStrategy.TIME.shard("3627", "TEMPERATURE", TEN_THIRTY_FIVE.toEpochMilli(), 48));
         assertThat(mapped.getDay()).isEqualTo(LocalDate.parse("2021-07-15"));
     }
 
@@ -91,12 +93,13 @@ class CopyMappingTest {
         Map<String, Object> values = legacyReading();
         values.put("sensor_id", "t_3");
 
-        HiveTelemetryRow mapped = CopyMappingTest.<HiveTelemetryRow>mapping(TableShape.TELEMETRY, TableShape.TELEMETRY,
-                new ShardScheme(ShardStrategy.HASH, 96)).map(row(values));
+        HiveTelemetryRow mapped = CopyMappingTest.<HiveTelemetryRow>mapping(
+                        TableShape.TELEMETRY, TableShape.TELEMETRY, new ShardScheme(ShardStrategy.HASH, 96))
+                .map(row(values));
 
         assertThat(mapped.getSensorId()).isEqualTo("t_3");
-        assertThat(mapped.getShard()).isEqualTo(ShardStrategy.HASH.shard("3627", "TEMPERATURE",
-                TEN_THIRTY_FIVE.toEpochMilli(), 96));
+        assertThat(mapped.getShard())
+                .isEqualTo(ShardStrategy.HASH.shard("3627", "TEMPERATURE", TEN_THIRTY_FIVE.toEpochMilli(), 96));
     }
 
     @Test
@@ -110,10 +113,12 @@ class CopyMappingTest {
         values.put("alert_type", "BATTERY_LOW");
         values.put("message", "battery at 9%");
 
-        AgentAlertRow mapped = CopyMappingTest.<AgentAlertRow>mapping(TableShape.LEGACY_ALERTS, TableShape.ALERTS,
-                TIME_96).map(row(values));
+        AgentAlertRow mapped = CopyMappingTest.<AgentAlertRow>mapping(
+                        TableShape.LEGACY_ALERTS, TableShape.ALERTS, TIME_96)
+                .map(row(values));
 
-        assertThat(mapped.getAlertId()).isEqualTo(AlertIds.derive(null, "WARNING", "BATTERY_LOW", "battery at 9%"))
+        assertThat(mapped.getAlertId())
+                .isEqualTo(AlertIds.derive(null, "WARNING", "BATTERY_LOW", "battery at 9%"))
                 .startsWith(AlertIds.DERIVED_PREFIX);
         assertThat(mapped.getHiveId()).isNull();
         assertThat(mapped.getMessage()).isEqualTo("battery at 9%");
@@ -132,13 +137,20 @@ class CopyMappingTest {
         values.put("shard", 0);
         values.put("reading_time", TEN_THIRTY_FIVE);
         values.put("temperature_c", 21.5);
-        for (String absent : new String[] {"relative_humidity", "pressure_hpa", "wind_speed_ms", "wind_direction_deg",
-                "rainfall_mm", "solar_radiation_wm2"}) {
+        for (String absent : new String[] {
+            "relative_humidity",
+            "pressure_hpa",
+            "wind_speed_ms",
+            "wind_direction_deg",
+            "rainfall_mm",
+            "solar_radiation_wm2"
+        }) {
             values.put(absent, null);
         }
 
-        WeatherReadingRow mapped = CopyMappingTest.<WeatherReadingRow>mapping(TableShape.WEATHER, TableShape.WEATHER,
-                TIME_96).map(row(values));
+        WeatherReadingRow mapped = CopyMappingTest.<WeatherReadingRow>mapping(
+                        TableShape.WEATHER, TableShape.WEATHER, TIME_96)
+                .map(row(values));
 
         assertThat(mapped.getShard()).isEqualTo(1); // 10:35 in the second 6-hour slice of 4
         assertThat(mapped.getTemperatureC()).isEqualTo(21.5);
@@ -147,9 +159,12 @@ class CopyMappingTest {
 
     @Test
     void should_refuse_pairs_it_cannot_map() {
-        assertThat(CopyMapping.of(TableShape.LEGACY_TELEMETRY, TableShape.ALERTS, TIME_96, WEATHER_4)).isEmpty();
-        assertThat(CopyMapping.of(TableShape.TELEMETRY, TableShape.LEGACY_TELEMETRY, TIME_96, WEATHER_4)).isEmpty();
-        assertThat(CopyMapping.of(TableShape.WEATHER, TableShape.TELEMETRY, TIME_96, WEATHER_4)).isEmpty();
+        assertThat(CopyMapping.of(TableShape.LEGACY_TELEMETRY, TableShape.ALERTS, TIME_96, WEATHER_4))
+                .isEmpty();
+        assertThat(CopyMapping.of(TableShape.TELEMETRY, TableShape.LEGACY_TELEMETRY, TIME_96, WEATHER_4))
+                .isEmpty();
+        assertThat(CopyMapping.of(TableShape.WEATHER, TableShape.TELEMETRY, TIME_96, WEATHER_4))
+                .isEmpty();
     }
 
     @Test
@@ -158,7 +173,9 @@ class CopyMappingTest {
         values.put("value", null);
 
         assertThatThrownBy(() -> mapping(TableShape.LEGACY_TELEMETRY, TableShape.TELEMETRY, TIME_96)
-                .map(row(values))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("cannot be mapped to the telemetry layout").hasMessageContaining("value is null");
+                        .map(row(values)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot be mapped to the telemetry layout")
+                .hasMessageContaining("value is null");
     }
 }

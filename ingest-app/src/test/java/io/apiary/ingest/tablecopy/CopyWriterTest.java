@@ -2,14 +2,6 @@ package io.apiary.ingest.tablecopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
@@ -19,6 +11,13 @@ import io.apiary.ingest.sink.RetryBackoff;
 import io.apiary.ingest.sink.RowRateLimiter;
 import io.apiary.ingest.sink.SinkTable;
 import io.apiary.schema.HiveTelemetryRow;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The copy's writes: split on refusal, retried on timeouts, bounded in flight and in rows per second. */
@@ -47,11 +46,20 @@ class CopyWriterTest {
     };
 
     private static CopyWriter.CopyRow row(String key) {
-        SinkTable.Write write = new SinkTable.Write(List.of(), ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8)),
-                100, 0);
-        return new CopyWriter.CopyRow(write, HiveTelemetryRow.newBuilder().setHiveId(key).setDay(
-                java.time.LocalDate.EPOCH).setShard(0).setSensorType("T").setReadingTime(java.time.Instant.EPOCH)
-                .setGatewayId("g").setValue(1).setUnit("u").build());
+        SinkTable.Write write =
+                new SinkTable.Write(List.of(), ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8)), 100, 0);
+        return new CopyWriter.CopyRow(
+                write,
+                HiveTelemetryRow.newBuilder()
+                        .setHiveId(key)
+                        .setDay(java.time.LocalDate.EPOCH)
+                        .setShard(0)
+                        .setSensorType("T")
+                        .setReadingTime(java.time.Instant.EPOCH)
+                        .setGatewayId("g")
+                        .setValue(1)
+                        .setUnit("u")
+                        .build());
     }
 
     private static String key(SinkTable.Write write) {
@@ -59,8 +67,12 @@ class CopyWriterTest {
     }
 
     private CopyWriter writer(CopyWriter.Requests requests, int maxInFlight, long rowsPerSecond) {
-        return new CopyWriter(requests, loop, new ConcurrencyLimit(ConcurrencyLimit.Algorithm.AIMD, maxInFlight, 0),
-                new RowRateLimiter(rowsPerSecond, now), new RetryBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)),
+        return new CopyWriter(
+                requests,
+                loop,
+                new ConcurrencyLimit(ConcurrencyLimit.Algorithm.AIMD, maxInFlight, 0),
+                new RowRateLimiter(rowsPerSecond, now),
+                new RetryBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)),
                 bound -> 0);
     }
 
@@ -70,9 +82,13 @@ class CopyWriterTest {
 
     @Test
     void should_split_a_refused_batch_and_report_only_the_row_still_refused_when_alone() throws Exception {
-        CopyWriter writer = writer(writes -> writes.stream().anyMatch(w -> key(w).equals("bad"))
-                ? CompletableFuture.failedFuture(new InvalidQueryException(null, "Key length of 70008 is too long"))
-                : CompletableFuture.completedFuture(null), 8, 0);
+        CopyWriter writer = writer(
+                writes -> writes.stream().anyMatch(w -> key(w).equals("bad"))
+                        ? CompletableFuture.failedFuture(
+                                new InvalidQueryException(null, "Key length of 70008 is too long"))
+                        : CompletableFuture.completedFuture(null),
+                8,
+                0);
 
         writer.submit(List.of(row("a"), row("bad"), row("c")), outcome);
         writer.pump();
@@ -89,10 +105,13 @@ class CopyWriterTest {
     @Test
     void should_retry_a_timed_out_batch_after_the_backoff() throws Exception {
         int[] attempts = {0};
-        CopyWriter writer = writer(writes -> ++attempts[0] == 1
-                ? CompletableFuture.failedFuture(new WriteTimeoutException(null, DefaultConsistencyLevel.LOCAL_QUORUM,
-                        0, 2, WriteType.UNLOGGED_BATCH))
-                : CompletableFuture.completedFuture(null), 8, 0);
+        CopyWriter writer = writer(
+                writes -> ++attempts[0] == 1
+                        ? CompletableFuture.failedFuture(new WriteTimeoutException(
+                                null, DefaultConsistencyLevel.LOCAL_QUORUM, 0, 2, WriteType.UNLOGGED_BATCH))
+                        : CompletableFuture.completedFuture(null),
+                8,
+                0);
 
         writer.submit(List.of(row("a"), row("b")), outcome);
         writer.pump();
@@ -114,11 +133,14 @@ class CopyWriterTest {
     @Test
     void should_keep_at_most_the_limit_of_requests_in_flight() {
         List<CompletableFuture<Void>> open = new ArrayList<>();
-        CopyWriter writer = writer(writes -> {
-            CompletableFuture<Void> future = new CompletableFuture<>();
-            open.add(future);
-            return future;
-        }, 2, 0);
+        CopyWriter writer = writer(
+                writes -> {
+                    CompletableFuture<Void> future = new CompletableFuture<>();
+                    open.add(future);
+                    return future;
+                },
+                2,
+                0);
         for (int i = 0; i < 5; i++) {
             writer.submit(List.of(row("r" + i)), outcome);
         }
@@ -133,10 +155,13 @@ class CopyWriterTest {
     @Test
     void should_hold_batches_beyond_the_rows_per_second_until_the_bucket_refills() throws Exception {
         List<Integer> sent = new ArrayList<>();
-        CopyWriter writer = writer(writes -> {
-            sent.add(writes.size());
-            return CompletableFuture.completedFuture(null);
-        }, 8, 10);
+        CopyWriter writer = writer(
+                writes -> {
+                    sent.add(writes.size());
+                    return CompletableFuture.completedFuture(null);
+                },
+                8,
+                10);
         List<CopyWriter.CopyRow> ten = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             ten.add(row("r" + i));
@@ -154,5 +179,4 @@ class CopyWriterTest {
         runLoop();
         assertThat(written).containsExactly(10, 10);
     }
-
 }

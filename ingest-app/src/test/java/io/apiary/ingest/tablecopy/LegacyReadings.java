@@ -1,13 +1,5 @@
 package io.apiary.ingest.tablecopy;
 
-import java.time.Instant;
-import java.time.LocalDate;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
@@ -15,6 +7,13 @@ import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import io.apiary.ingest.bucket.DayBucket;
 import io.apiary.ingest.bucket.ShardStrategy;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
 
 /**
  * Writes readings into a table of the legacy layout ({@code cql/legacy/010-hive_telemetry.cql})
@@ -36,8 +35,7 @@ public final class LegacyReadings {
     /** Days written. */
     static final int DAYS = 5;
 
-    private LegacyReadings() {
-    }
+    private LegacyReadings() {}
 
     /**
      * Writes rows.
@@ -83,13 +81,23 @@ public final class LegacyReadings {
                 batch = new ArrayList<>();
             }
             partition = key;
-            batch.add(insert.bind(hiveId, day, shard, type, Instant.ofEpochMilli(time), "gw-" + hive % 3, value,
-                    unit(type), writeTime, ttl));
+            batch.add(insert.bind(
+                    hiveId,
+                    day,
+                    shard,
+                    type,
+                    Instant.ofEpochMilli(time),
+                    "gw-" + hive % 3,
+                    value,
+                    unit(type),
+                    writeTime,
+                    ttl));
             if (random.nextInt(20) == 0) {
                 rewritten++;
                 long later = writeTime + 1 + random.nextInt(5_000_000);
                 int laterTtl = random.nextInt(4) == 0 ? 0 : 3_600 + random.nextInt(7_776_000 - 3_600);
-                batch.add(update.bind(later, laterTtl, value + 0.5, hiveId, day, shard, type, Instant.ofEpochMilli(time)));
+                batch.add(update.bind(
+                        later, laterTtl, value + 0.5, hiveId, day, shard, type, Instant.ofEpochMilli(time)));
             }
         }
         if (!batch.isEmpty()) {
@@ -99,10 +107,15 @@ public final class LegacyReadings {
         return rewritten;
     }
 
-    private static void send(CqlSession session, List<BatchableStatement<?>> batch, Semaphore inFlight,
-            List<CompletableFuture<?>> writes) throws InterruptedException {
+    private static void send(
+            CqlSession session,
+            List<BatchableStatement<?>> batch,
+            Semaphore inFlight,
+            List<CompletableFuture<?>> writes)
+            throws InterruptedException {
         inFlight.acquire();
-        writes.add(session.executeAsync(BatchStatement.newInstance(BatchType.UNLOGGED, batch)).toCompletableFuture()
+        writes.add(session.executeAsync(BatchStatement.newInstance(BatchType.UNLOGGED, batch))
+                .toCompletableFuture()
                 .whenComplete((ok, error) -> inFlight.release()));
         if (writes.size() > 1_000) {
             writes.removeIf(w -> w.isDone() && !w.isCompletedExceptionally());
@@ -129,11 +142,13 @@ public final class LegacyReadings {
         String[] hostPort = args[0].split(":");
         try (CqlSession session = CqlSession.builder()
                 .addContactPoint(new java.net.InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])))
-                .withLocalDatacenter(args[1]).build()) {
+                .withLocalDatacenter(args[1])
+                .build()) {
             long start = System.nanoTime();
             int rewritten = write(session, args[2], Integer.parseInt(args[3]), 17);
-            System.out.printf("wrote %s rows (%d with a second write) in %.1f s%n", args[3], rewritten,
-                    (System.nanoTime() - start) / 1e9);
+            System.out.printf(
+                    "wrote %s rows (%d with a second write) in %.1f s%n",
+                    args[3], rewritten, (System.nanoTime() - start) / 1e9);
         }
     }
 }

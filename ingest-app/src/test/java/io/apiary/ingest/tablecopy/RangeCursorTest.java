@@ -2,13 +2,12 @@ package io.apiary.ingest.tablecopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.testing.RandomCases;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-
-import io.apiary.ingest.testing.RandomCases;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

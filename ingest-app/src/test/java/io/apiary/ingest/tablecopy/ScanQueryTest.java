@@ -11,10 +11,11 @@ class ScanQueryTest {
     void should_select_the_token_every_column_and_each_regular_cells_write_time_and_ttl_of_one_range() {
         ScanQuery query = new ScanQuery(new TableRef("apiary", "hive_telemetry"), TableShape.LEGACY_TELEMETRY);
 
-        assertThat(query.cql()).isEqualTo("SELECT token(hive_id, day, shard), hive_id, day, shard, sensor_type, "
-                + "reading_time, gateway_id, value, unit, WRITETIME(gateway_id), TTL(gateway_id), WRITETIME(value), "
-                + "TTL(value), WRITETIME(unit), TTL(unit) FROM apiary.hive_telemetry "
-                + "WHERE token(hive_id, day, shard) > ? AND token(hive_id, day, shard) <= ?");
+        assertThat(query.cql())
+                .isEqualTo("SELECT token(hive_id, day, shard), hive_id, day, shard, sensor_type, "
+                        + "reading_time, gateway_id, value, unit, WRITETIME(gateway_id), TTL(gateway_id), WRITETIME(value), "
+                        + "TTL(value), WRITETIME(unit), TTL(unit) FROM apiary.hive_telemetry "
+                        + "WHERE token(hive_id, day, shard) > ? AND token(hive_id, day, shard) <= ?");
     }
 
     @Test

@@ -3,17 +3,6 @@ package io.apiary.ingest.tablecopy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
@@ -30,6 +19,16 @@ import io.apiary.ingest.it.AppProcess;
 import io.apiary.ingest.it.ItEndpoints;
 import io.apiary.ingest.it.SharedStack;
 import io.apiary.ingest.tables.TableNames;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -67,30 +66,42 @@ class TableCopyIT {
     static Path dir;
 
     /** A source row as the test reads it: values, every cell's write time and TTL. */
-    record SourceRow(String gateway, double value, String unit, long maxWriteTime, int latestTtl) {
-    }
+    record SourceRow(String gateway, double value, String unit, long maxWriteTime, int latestTtl) {}
 
     @BeforeAll
     static void writeTheLegacyTable() throws Exception {
         stack = SharedStack.get();
         config = dir.resolve("it.properties");
         StringBuilder settings = new StringBuilder();
-        stack.clientSettings().forEach((key, value) -> settings.append(key).append('=').append(value).append('\n'));
-        settings.append(IngestConfig.CASSANDRA_KEYSPACE).append('=').append(KEYSPACE).append('\n');
+        stack.clientSettings()
+                .forEach((key, value) ->
+                        settings.append(key).append('=').append(value).append('\n'));
+        settings.append(IngestConfig.CASSANDRA_KEYSPACE)
+                .append('=')
+                .append(KEYSPACE)
+                .append('\n');
         Files.writeString(config, settings);
         try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
             for (String keyspace : List.of(KEYSPACE, KEYSPACE_48)) {
                 session.execute("DROP KEYSPACE IF EXISTS " + keyspace);
-                SchemaApplier.apply(session, SchemaApplier.load(null, keyspace, SchemaApplier.DEV_REPLICATION).stream()
-                        .filter(s -> s.name().startsWith("000") || s.name().contains(TableNames.HIVE_TELEMETRY))
-                        .toList());
+                SchemaApplier.apply(
+                        session,
+                        SchemaApplier.load(null, keyspace, SchemaApplier.DEV_REPLICATION).stream()
+                                .filter(s ->
+                                        s.name().startsWith("000") || s.name().contains(TableNames.HIVE_TELEMETRY))
+                                .toList());
             }
-            List<CqlScript> legacy = SchemaApplier.load(Path.of("..", "cql", "legacy"), KEYSPACE,
-                    SchemaApplier.DEV_REPLICATION);
-            SchemaApplier.apply(session, legacy.stream().filter(s -> s.name().contains("hive_telemetry")).toList());
+            List<CqlScript> legacy =
+                    SchemaApplier.load(Path.of("..", "cql", "legacy"), KEYSPACE, SchemaApplier.DEV_REPLICATION);
+            SchemaApplier.apply(
+                    session,
+                    legacy.stream()
+                            .filter(s -> s.name().contains("hive_telemetry"))
+                            .toList());
             long start = System.nanoTime();
             int rewritten = LegacyReadings.write(session, SOURCE, ROWS, 17);
-            System.out.printf("TABLE-COPY-IT wrote %,d legacy rows (%,d with a later write of their value) in %.1f s%n",
+            System.out.printf(
+                    "TABLE-COPY-IT wrote %,d legacy rows (%,d with a later write of their value) in %.1f s%n",
                     ROWS, rewritten, (System.nanoTime() - start) / 1e9);
             sourceRead = Instant.now();
             source = readSource(session);
@@ -102,20 +113,36 @@ class TableCopyIT {
     @Order(1)
     void should_copy_every_row_with_its_write_time_and_ttl_when_killed_partway_and_started_again() throws Exception {
         Instant started = Instant.now();
-        String[] copy = {"table", "copy", "--from", SOURCE, "--to", TARGET, "--splits", "256", "--progress-seconds",
-                "1", "--config", config.toString()};
-        try (AppProcess first = AppProcess.command(dir.resolve("copy-1.log"), concat(copy, "--max-rows-per-second",
-                "20000"))) {
+        String[] copy = {
+            "table",
+            "copy",
+            "--from",
+            SOURCE,
+            "--to",
+            TARGET,
+            "--splits",
+            "256",
+            "--progress-seconds",
+            "1",
+            "--config",
+            config.toString()
+        };
+        try (AppProcess first =
+                AppProcess.command(dir.resolve("copy-1.log"), concat(copy, "--max-rows-per-second", "20000"))) {
             try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
-                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                await().atMost(Duration.ofMinutes(2))
+                        .pollInterval(Duration.ofMillis(200))
                         .until(() -> !first.isAlive() || doneRanges(session) >= 20);
             }
-            assertThat(first.isAlive()).as("the first copy still runs when killed: %s", first.log()).isTrue();
+            assertThat(first.isAlive())
+                    .as("the first copy still runs when killed: %s", first.log())
+                    .isTrue();
         } // SIGKILL
         AppProcess second = AppProcess.command(dir.resolve("copy-2.log"), copy);
         assertThat(second.waitFor(Duration.ofMinutes(3))).isTrue();
         assertThat(second.exitValue()).as(second.log()).isZero();
-        assertThat(second.log()).as("rows the first run wrote are the copy's own, not readings the target held")
+        assertThat(second.log())
+                .as("rows the first run wrote are the copy's own, not readings the target held")
                 .doesNotContain("legacy readings skipped");
         Matcher before = BEFORE.matcher(second.log());
         assertThat(before.find()).as(second.log()).isTrue();
@@ -141,9 +168,24 @@ class TableCopyIT {
         long startNanos = System.nanoTime();
         double cassandraCpu = cassandraCpuSeconds();
         for (int worker = 0; worker < 2; worker++) {
-            workers.add(AppProcess.command(dir.resolve("copy-48-" + worker + ".log"), "table", "copy", "--from", SOURCE,
-                    "--to", TARGET_48, "--workers", "2", "--worker-index", Integer.toString(worker), "--splits", "256",
-                    "--set", "telemetry.shards=48", "--config", config.toString()));
+            workers.add(AppProcess.command(
+                    dir.resolve("copy-48-" + worker + ".log"),
+                    "table",
+                    "copy",
+                    "--from",
+                    SOURCE,
+                    "--to",
+                    TARGET_48,
+                    "--workers",
+                    "2",
+                    "--worker-index",
+                    Integer.toString(worker),
+                    "--splits",
+                    "256",
+                    "--set",
+                    "telemetry.shards=48",
+                    "--config",
+                    config.toString()));
         }
         for (AppProcess worker : workers) {
             assertThat(worker.waitFor(Duration.ofMinutes(3))).isTrue();
@@ -151,17 +193,35 @@ class TableCopyIT {
         }
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         cassandraCpu = cassandraCpuSeconds() - cassandraCpu;
-        System.out.printf("TABLE-COPY-IT two workers at once: %,d rows in %.1f s from the first start to the last "
-                + "exit (%,.0f rows/s), Cassandra CPU %.1f s (%.1f us/row); worker 0: %s; worker 1: %s%n", ROWS, seconds,
-                ROWS / seconds, cassandraCpu, cassandraCpu * 1e6 / ROWS, summary(workers.get(0).log()),
+        System.out.printf(
+                "TABLE-COPY-IT two workers at once: %,d rows in %.1f s from the first start to the last "
+                        + "exit (%,.0f rows/s), Cassandra CPU %.1f s (%.1f us/row); worker 0: %s; worker 1: %s%n",
+                ROWS,
+                seconds,
+                ROWS / seconds,
+                cassandraCpu,
+                cassandraCpu * 1e6 / ROWS,
+                summary(workers.get(0).log()),
                 summary(workers.get(1).log()));
 
         List<java.util.concurrent.CompletableFuture<Run>> verifiers = new ArrayList<>();
         for (int worker = 0; worker < 2; worker++) {
             String index = Integer.toString(worker);
-            verifiers.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> Run.of("table", "verify", "--from",
-                    SOURCE, "--to", TARGET_48, "--workers", "2", "--worker-index", index, "--set", "telemetry.shards=48",
-                    "--config", config.toString())));
+            verifiers.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> Run.of(
+                    "table",
+                    "verify",
+                    "--from",
+                    SOURCE,
+                    "--to",
+                    TARGET_48,
+                    "--workers",
+                    "2",
+                    "--worker-index",
+                    index,
+                    "--set",
+                    "telemetry.shards=48",
+                    "--config",
+                    config.toString())));
         }
         long sourceRows = 0;
         for (java.util.concurrent.CompletableFuture<Run> verifier : verifiers) {
@@ -184,32 +244,57 @@ class TableCopyIT {
     void should_name_a_changed_a_deleted_and_an_added_row_and_exit_1_when_the_target_differs() throws Exception {
         try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
             List<Row> rows = session.execute("SELECT hive_id, day, shard, sensor_type, reading_time, WRITETIME(value) "
-                    + "FROM " + TARGET_48 + " LIMIT 3").all();
+                            + "FROM " + TARGET_48 + " LIMIT 3")
+                    .all();
             Row changed = rows.get(0);
             Row deleted = rows.get(1);
             Row byHand = rows.get(2);
-            session.execute(SimpleStatement.newInstance("UPDATE " + TARGET_48 + " USING TIMESTAMP ? SET value = 12345.5 "
-                    + "WHERE hive_id = ? AND day = ? AND shard = ? AND sensor_type = ? AND sensor_id = 'default' AND "
-                    + "reading_time = ?", changed.getLong(5), changed.getString(0), changed.getLocalDate(1),
-                    changed.getInt(2), changed.getString(3), changed.getInstant(4)));
+            session.execute(SimpleStatement.newInstance(
+                    "UPDATE " + TARGET_48 + " USING TIMESTAMP ? SET value = 12345.5 "
+                            + "WHERE hive_id = ? AND day = ? AND shard = ? AND sensor_type = ? AND sensor_id = 'default' AND "
+                            + "reading_time = ?",
+                    changed.getLong(5),
+                    changed.getString(0),
+                    changed.getLocalDate(1),
+                    changed.getInt(2),
+                    changed.getString(3),
+                    changed.getInstant(4)));
             // changed by hand at the server's clock: a newer write time, but not one the sink gives
-            session.execute(SimpleStatement.newInstance("UPDATE " + TARGET_48 + " SET value = 777.25 WHERE hive_id = ? "
-                    + "AND day = ? AND shard = ? AND sensor_type = ? AND sensor_id = 'default' AND reading_time = ?",
-                    byHand.getString(0), byHand.getLocalDate(1), byHand.getInt(2), byHand.getString(3),
+            session.execute(SimpleStatement.newInstance(
+                    "UPDATE " + TARGET_48 + " SET value = 777.25 WHERE hive_id = ? "
+                            + "AND day = ? AND shard = ? AND sensor_type = ? AND sensor_id = 'default' AND reading_time = ?",
+                    byHand.getString(0),
+                    byHand.getLocalDate(1),
+                    byHand.getInt(2),
+                    byHand.getString(3),
                     byHand.getInstant(4)));
-            session.execute(SimpleStatement.newInstance("DELETE FROM " + TARGET_48 + " WHERE hive_id = ? AND day = ? "
-                    + "AND shard = ? AND sensor_type = ? AND sensor_id = 'default' AND reading_time = ?",
-                    deleted.getString(0), deleted.getLocalDate(1), deleted.getInt(2), deleted.getString(3),
+            session.execute(SimpleStatement.newInstance(
+                    "DELETE FROM " + TARGET_48 + " WHERE hive_id = ? AND day = ? "
+                            + "AND shard = ? AND sensor_type = ? AND sensor_id = 'default' AND reading_time = ?",
+                    deleted.getString(0),
+                    deleted.getLocalDate(1),
+                    deleted.getInt(2),
+                    deleted.getString(3),
                     deleted.getInstant(4)));
             session.execute(SimpleStatement.newInstance("INSERT INTO " + TARGET_48 + " (hive_id, day, shard, "
                     + "sensor_type, sensor_id, reading_time, gateway_id, value, unit) VALUES ('hive-extra', "
                     + "'2026-11-21', 3, 'TEMPERATURE', 'probe-9', '2026-11-21T01:30:00Z', 'gw-9', 1.5, 'degC')"));
 
-            Run verify = Run.of("table", "verify", "--from", SOURCE, "--to", TARGET_48, "--set", "telemetry.shards=48",
-                    "--config", config.toString());
+            Run verify = Run.of(
+                    "table",
+                    "verify",
+                    "--from",
+                    SOURCE,
+                    "--to",
+                    TARGET_48,
+                    "--set",
+                    "telemetry.shards=48",
+                    "--config",
+                    config.toString());
             String log = verify.output();
             assertThat(verify.exit()).as(log).isEqualTo(1);
-            assertThat(log).contains("4 differences (1 missing in target, 1 extra in target, 2 different)")
+            assertThat(log)
+                    .contains("4 differences (1 missing in target, 1 extra in target, 2 different)")
                     .contains("value=777.25")
                     .contains("different: hive_id=" + changed.getString(0) + ", day=" + changed.getLocalDate(1)
                             + ", shard=" + changed.getInt(2) + ", sensor_type=" + changed.getString(3)
@@ -235,37 +320,78 @@ class TableCopyIT {
         try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
             createBothReadingsTables(session, keyspace);
             for (Instant time : List.of(merged, alone)) { // the legacy row of 10:00 merged the two probes' readings
-                session.execute(SimpleStatement.newInstance("INSERT INTO " + legacy + " (hive_id, day, shard, sensor_type,"
-                        + " reading_time, gateway_id, value, unit) VALUES ('sup', '2026-11-20', ?, 'TEMPERATURE', ?, "
-                        + "'gw-old', 35.5, 'degC')", shard, time));
+                session.execute(SimpleStatement.newInstance(
+                        "INSERT INTO " + legacy + " (hive_id, day, shard, sensor_type,"
+                                + " reading_time, gateway_id, value, unit) VALUES ('sup', '2026-11-20', ?, 'TEMPERATURE', ?, "
+                                + "'gw-old', 35.5, 'degC')",
+                        shard,
+                        time));
             }
             for (String sensor : List.of("inside", "outside")) { // what the new pipeline wrote of 10:00
-                session.execute(SimpleStatement.newInstance("INSERT INTO " + current + " (hive_id, day, shard, "
-                        + "sensor_type, sensor_id, reading_time, gateway_id, value, unit) VALUES ('sup', '2026-11-20', "
-                        + "?, 'TEMPERATURE', ?, ?, 'gw-new', 35.5, 'degC')", shard, sensor, merged));
+                session.execute(SimpleStatement.newInstance(
+                        "INSERT INTO " + current + " (hive_id, day, shard, "
+                                + "sensor_type, sensor_id, reading_time, gateway_id, value, unit) VALUES ('sup', '2026-11-20', "
+                                + "?, 'TEMPERATURE', ?, ?, 'gw-new', 35.5, 'degC')",
+                        shard,
+                        sensor,
+                        merged));
             }
 
-            Run copy = Run.of("table", "copy", "--from", legacy, "--to", current, "--splits", "16", "--config",
+            Run copy = Run.of(
+                    "table",
+                    "copy",
+                    "--from",
+                    legacy,
+                    "--to",
+                    current,
+                    "--splits",
+                    "16",
+                    "--config",
                     config.toString());
             assertThat(copy.exit()).as(copy.output()).isZero();
             assertThat(copy.output()).contains("Copied 1 rows").contains("1 legacy readings skipped");
-            List<Row> rows = session.execute(SimpleStatement.newInstance("SELECT sensor_id, reading_time FROM " + current
-                    + " WHERE hive_id = 'sup' AND day = '2026-11-20' AND shard = ?", shard)).all();
-            assertThat(rows).extracting(r -> r.getString(0) + " " + r.getInstant(1)).containsExactlyInAnyOrder(
-                    "inside " + merged, "outside " + merged, "default " + alone);
+            List<Row> rows = session.execute(SimpleStatement.newInstance(
+                            "SELECT sensor_id, reading_time FROM " + current
+                                    + " WHERE hive_id = 'sup' AND day = '2026-11-20' AND shard = ?",
+                            shard))
+                    .all();
+            assertThat(rows)
+                    .extracting(r -> r.getString(0) + " " + r.getInstant(1))
+                    .containsExactlyInAnyOrder("inside " + merged, "outside " + merged, "default " + alone);
 
-            Run verify = Run.of("table", "verify", "--from", legacy, "--to", current, "--splits", "16", "--config",
+            Run verify = Run.of(
+                    "table",
+                    "verify",
+                    "--from",
+                    legacy,
+                    "--to",
+                    current,
+                    "--splits",
+                    "16",
+                    "--config",
                     config.toString());
-            assertThat(verify.output()).as("the new pipeline's rows are extra; the merged legacy row is no difference")
+            assertThat(verify.output())
+                    .as("the new pipeline's rows are extra; the merged legacy row is no difference")
                     .contains("2 differences (0 missing in target, 2 extra in target, 0 different)")
                     .contains("1 legacy readings superseded");
 
             session.execute("TRUNCATE " + current);
-            Run again = Run.of("table", "copy", "--from", legacy, "--to", current, "--splits", "16", "--config",
+            Run again = Run.of(
+                    "table",
+                    "copy",
+                    "--from",
+                    legacy,
+                    "--to",
+                    current,
+                    "--splits",
+                    "16",
+                    "--config",
                     config.toString());
-            assertThat(again.exit()).as("the saved progress no longer describes the target: " + again.output())
+            assertThat(again.exit())
+                    .as("the saved progress no longer describes the target: " + again.output())
                     .isEqualTo(2);
-            assertThat(again.output()).contains("is empty (truncated, or dropped and created again?): run with --restart");
+            assertThat(again.output())
+                    .contains("is empty (truncated, or dropped and created again?): run with --restart");
         }
     }
 
@@ -280,29 +406,58 @@ class TableCopyIT {
             for (int i = 0; i < 3; i++) {
                 Instant time = Instant.parse("2026-11-20T10:00:00Z").plusSeconds(3600L * i);
                 int shard = ShardStrategy.TIME.shard("h" + i, "TEMPERATURE", time.toEpochMilli(), 96);
-                session.execute(SimpleStatement.newInstance("INSERT INTO " + legacy + " (hive_id, day, shard, sensor_type,"
-                        + " reading_time, gateway_id, value, unit) VALUES (?, '2026-11-20', ?, 'TEMPERATURE', ?, "
-                        + "'gw', 30.5, ?)", "h" + i, shard, time, i == 2 ? null : "degC"));
+                session.execute(SimpleStatement.newInstance(
+                        "INSERT INTO " + legacy + " (hive_id, day, shard, sensor_type,"
+                                + " reading_time, gateway_id, value, unit) VALUES (?, '2026-11-20', ?, 'TEMPERATURE', ?, "
+                                + "'gw', 30.5, ?)",
+                        "h" + i,
+                        shard,
+                        time,
+                        i == 2 ? null : "degC"));
             }
 
-            Run copy = Run.of("table", "copy", "--from", legacy, "--to", current, "--splits", "1", "--config",
-                    config.toString());
+            Run copy = Run.of(
+                    "table", "copy", "--from", legacy, "--to", current, "--splits", "1", "--config", config.toString());
             assertThat(copy.exit()).as("a row failed: " + copy.output()).isEqualTo(1);
-            assertThat(copy.output()).contains("Copied 2 rows").contains("error: source row hive_id=h2, day=2026-11-20, shard=")
+            assertThat(copy.output())
+                    .contains("Copied 2 rows")
+                    .contains("error: source row hive_id=h2, day=2026-11-20, shard=")
                     .contains("reading_time=2026-11-20T12:00:00Z of " + legacy + " was not copied");
 
-            Run verify = Run.of("table", "verify", "--from", legacy, "--to", current, "--splits", "1", "--config",
+            Run verify = Run.of(
+                    "table",
+                    "verify",
+                    "--from",
+                    legacy,
+                    "--to",
+                    current,
+                    "--splits",
+                    "1",
+                    "--config",
                     config.toString());
             assertThat(verify.exit()).as(verify.output()).isEqualTo(1);
-            assertThat(verify.output()).contains("not copyable: source row hive_id=h2, day=2026-11-20, shard=")
+            assertThat(verify.output())
+                    .contains("not copyable: source row hive_id=h2, day=2026-11-20, shard=")
                     .contains("0 differences (0 missing in target, 0 extra in target, 0 different)")
                     .contains("1 source rows cannot be target rows");
 
-            Run nothing = Run.of("table", "verify", "--from", legacy, "--to", current, "--splits", "1", "--before",
-                    "1970-01-01", "--config", config.toString());
+            Run nothing = Run.of(
+                    "table",
+                    "verify",
+                    "--from",
+                    legacy,
+                    "--to",
+                    current,
+                    "--splits",
+                    "1",
+                    "--before",
+                    "1970-01-01",
+                    "--config",
+                    config.toString());
             assertThat(nothing.exit()).as(nothing.output()).isEqualTo(1);
-            assertThat(nothing.output()).contains("--before 1970-01-01T00:00:00Z leaves out every one of the 2 source "
-                    + "rows of this worker's ranges: nothing was compared");
+            assertThat(nothing.output())
+                    .contains("--before 1970-01-01T00:00:00Z leaves out every one of the 2 source "
+                            + "rows of this worker's ranges: nothing was compared");
         }
     }
 
@@ -310,20 +465,40 @@ class TableCopyIT {
     @Order(6)
     void should_refine_a_single_range_holding_more_source_rows_than_may_be_held() {
         try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
-            Row gone = session.execute("SELECT hive_id, day, shard FROM " + TARGET + " LIMIT 1").one();
-            long deleted = session.execute(SimpleStatement.newInstance("SELECT count(*) FROM " + TARGET
-                    + " WHERE hive_id = ? AND day = ? AND shard = ?", gone.getString(0), gone.getLocalDate(1),
-                    gone.getInt(2))).one().getLong(0);
-            session.execute(SimpleStatement.newInstance("DELETE FROM " + TARGET + " WHERE hive_id = ? AND day = ? AND "
-                    + "shard = ?", gone.getString(0), gone.getLocalDate(1), gone.getInt(2)));
+            Row gone = session.execute("SELECT hive_id, day, shard FROM " + TARGET + " LIMIT 1")
+                    .one();
+            long deleted = session.execute(SimpleStatement.newInstance(
+                            "SELECT count(*) FROM " + TARGET + " WHERE hive_id = ? AND day = ? AND shard = ?",
+                            gone.getString(0),
+                            gone.getLocalDate(1),
+                            gone.getInt(2)))
+                    .one()
+                    .getLong(0);
+            session.execute(SimpleStatement.newInstance(
+                    "DELETE FROM " + TARGET + " WHERE hive_id = ? AND day = ? AND " + "shard = ?",
+                    gone.getString(0),
+                    gone.getLocalDate(1),
+                    gone.getInt(2)));
 
             // one range, the whole ring (its width 2^64 - 1 reads as -1 when signed), with 200,000 source rows
-            Run verify = Run.of("table", "verify", "--from", SOURCE, "--to", TARGET, "--splits", "1",
-                    "--max-held-rows", "100000", "--config", config.toString());
+            Run verify = Run.of(
+                    "table",
+                    "verify",
+                    "--from",
+                    SOURCE,
+                    "--to",
+                    TARGET,
+                    "--splits",
+                    "1",
+                    "--max-held-rows",
+                    "100000",
+                    "--config",
+                    config.toString());
             assertThat(verify.exit()).as(verify.output()).isEqualTo(1);
             assertThat(verify.output())
                     .contains("1 ranges differ with more than 100,000 source rows each: digesting them in 16 pieces")
-                    .contains(String.format("%,d differences (%,d missing in target, 0 extra in target, 0 different)",
+                    .contains(String.format(
+                            "%,d differences (%,d missing in target, 0 extra in target, 0 different)",
                             deleted, deleted))
                     .contains("missing in target: hive_id=" + gone.getString(0));
         }
@@ -332,18 +507,27 @@ class TableCopyIT {
     /** Creates {@code keyspace} afresh with an empty legacy hive_telemetry and an empty hive_telemetry_v2. */
     private static void createBothReadingsTables(CqlSession session, String keyspace) {
         session.execute("DROP KEYSPACE IF EXISTS " + keyspace);
-        SchemaApplier.apply(session, SchemaApplier.load(null, keyspace, SchemaApplier.DEV_REPLICATION).stream()
-                .filter(s -> s.name().startsWith("000") || s.name().contains(TableNames.HIVE_TELEMETRY)).toList());
-        SchemaApplier.apply(session, SchemaApplier.load(Path.of("..", "cql", "legacy"), keyspace,
-                SchemaApplier.DEV_REPLICATION).stream().filter(s -> s.name().contains("hive_telemetry")).toList());
+        SchemaApplier.apply(
+                session,
+                SchemaApplier.load(null, keyspace, SchemaApplier.DEV_REPLICATION).stream()
+                        .filter(s -> s.name().startsWith("000") || s.name().contains(TableNames.HIVE_TELEMETRY))
+                        .toList());
+        SchemaApplier.apply(
+                session,
+                SchemaApplier.load(Path.of("..", "cql", "legacy"), keyspace, SchemaApplier.DEV_REPLICATION).stream()
+                        .filter(s -> s.name().contains("hive_telemetry"))
+                        .toList());
     }
 
     /** Every target row against its source row: key, values, each cell's write time, and TTL within the time elapsed. */
     private static void checkEveryRow(CqlSession session, String target, int shards, Instant copyStarted) {
         Instant readStart = Instant.now();
-        List<Row> rows = session.execute(SimpleStatement.newInstance("SELECT hive_id, day, shard, sensor_type, sensor_id,"
-                + " reading_time, gateway_id, value, unit, WRITETIME(gateway_id), WRITETIME(value), WRITETIME(unit), "
-                + "TTL(gateway_id), TTL(value), TTL(unit) FROM " + target).setPageSize(10_000)).all();
+        List<Row> rows = session.execute(
+                        SimpleStatement.newInstance("SELECT hive_id, day, shard, sensor_type, sensor_id,"
+                                        + " reading_time, gateway_id, value, unit, WRITETIME(gateway_id), WRITETIME(value), WRITETIME(unit), "
+                                        + "TTL(gateway_id), TTL(value), TTL(unit) FROM " + target)
+                                .setPageSize(10_000))
+                .all();
         Instant readEnd = Instant.now();
         // a target cell's TTL = the source's when the source was read, less the time since, plus the copy's
         // delay between reading the source row and writing it (at most the time since the copy started)
@@ -363,9 +547,11 @@ class TableCopyIT {
             boolean keyRight = row.getLocalDate(1).equals(DayBucket.of(time))
                     && row.getInt(2) == ShardStrategy.TIME.shard(row.getString(0), row.getString(3), time, shards)
                     && Identifiers.DEFAULT_SENSOR_ID.equals(row.getString(4));
-            boolean valuesRight = expected.gateway().equals(row.getString(6)) && expected.value() == row.getDouble(7)
+            boolean valuesRight = expected.gateway().equals(row.getString(6))
+                    && expected.value() == row.getDouble(7)
                     && expected.unit().equals(row.getString(8));
-            boolean writeTimeRight = row.getLong(9) == expected.maxWriteTime() && row.getLong(10) == expected.maxWriteTime()
+            boolean writeTimeRight = row.getLong(9) == expected.maxWriteTime()
+                    && row.getLong(10) == expected.maxWriteTime()
                     && row.getLong(11) == expected.maxWriteTime();
             boolean ttlRight = true;
             for (int cell = 12; cell <= 14; cell++) {
@@ -381,16 +567,20 @@ class TableCopyIT {
                 wrong.add(key + ": " + row.getFormattedContents() + " against " + expected);
             }
         }
-        assertThat(wrong.size()).as("target rows that differ from their source row; the first ones: %s",
-                wrong.subList(0, Math.min(10, wrong.size()))).isZero();
+        assertThat(wrong.size())
+                .as(
+                        "target rows that differ from their source row; the first ones: %s",
+                        wrong.subList(0, Math.min(10, wrong.size())))
+                .isZero();
     }
 
     /** The source rows, keyed by hive, sensor type and reading time, with their cells' greatest write time and its TTL. */
     private static Map<String, SourceRow> readSource(CqlSession session) {
         Map<String, SourceRow> rows = new HashMap<>();
         for (Row row : session.execute(SimpleStatement.newInstance("SELECT hive_id, sensor_type, reading_time, "
-                + "gateway_id, value, unit, WRITETIME(gateway_id), WRITETIME(value), WRITETIME(unit), TTL(gateway_id), "
-                + "TTL(value), TTL(unit) FROM " + SOURCE).setPageSize(10_000))) {
+                        + "gateway_id, value, unit, WRITETIME(gateway_id), WRITETIME(value), WRITETIME(unit), TTL(gateway_id), "
+                        + "TTL(value), TTL(unit) FROM " + SOURCE)
+                .setPageSize(10_000))) {
             int latest = 6;
             for (int cell = 7; cell <= 8; cell++) {
                 if (row.getLong(cell) > row.getLong(latest)) {
@@ -398,8 +588,9 @@ class TableCopyIT {
                 }
             }
             int ttl = row.isNull(latest + 3) ? 0 : row.getInt(latest + 3);
-            rows.put(row.getString(0) + "|" + row.getString(1) + "|" + row.getInstant(2), new SourceRow(row.getString(3),
-                    row.getDouble(4), row.getString(5), row.getLong(latest), ttl));
+            rows.put(
+                    row.getString(0) + "|" + row.getString(1) + "|" + row.getInstant(2),
+                    new SourceRow(row.getString(3), row.getDouble(4), row.getString(5), row.getLong(latest), ttl));
         }
         return rows;
     }
@@ -419,20 +610,29 @@ class TableCopyIT {
     }
 
     private static int doneRanges(CqlSession session) {
-        if (session.getMetadata().getKeyspace(KEYSPACE).flatMap(k -> k.getTable(TableNames.TABLE_COPY_PROGRESS))
+        if (session.getMetadata()
+                .getKeyspace(KEYSPACE)
+                .flatMap(k -> k.getTable(TableNames.TABLE_COPY_PROGRESS))
                 .isEmpty()) {
             return 0;
         }
-        return (int) session.execute("SELECT done FROM " + KEYSPACE + "." + TableNames.TABLE_COPY_PROGRESS).all()
-                .stream().filter(r -> r.getBoolean(0)).count();
+        return (int)
+                session.execute("SELECT done FROM " + KEYSPACE + "." + TableNames.TABLE_COPY_PROGRESS).all().stream()
+                        .filter(r -> r.getBoolean(0))
+                        .count();
     }
 
     private static String summary(String log) {
-        return log.lines().filter(line -> line.startsWith("Copied ")).findFirst().orElse("(no summary)");
+        return log.lines()
+                .filter(line -> line.startsWith("Copied "))
+                .findFirst()
+                .orElse("(no summary)");
     }
 
     private static double cassandraCpuSeconds() {
-        return stack.localStack().map(local -> RunMeter.processCpuSeconds(local.cassandra().pid())).orElse(Double.NaN);
+        return stack.localStack()
+                .map(local -> RunMeter.processCpuSeconds(local.cassandra().pid()))
+                .orElse(Double.NaN);
     }
 
     private static IngestConfig config(Map<String, Object> extra) {

@@ -3,12 +3,11 @@ package io.apiary.ingest.tablecopy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiary.ingest.testing.RandomCases;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-
-import io.apiary.ingest.testing.RandomCases;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -49,15 +48,16 @@ class TokenRangesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("splits")
-    void should_cover_every_token_exactly_once_when_split_shared_among_workers_and_cut(String seed, int count,
-            int workers, List<Long> boundaries, long probeSeed) {
+    void should_cover_every_token_exactly_once_when_split_shared_among_workers_and_cut(
+            String seed, int count, int workers, List<Long> boundaries, long probeSeed) {
         List<TokenRange> ranges = TokenRanges.split(count);
 
         assertThat(ranges).hasSize(count);
         assertThat(ranges.get(0).start()).isEqualTo(Long.MIN_VALUE);
         assertThat(ranges.get(count - 1).end()).isEqualTo(Long.MAX_VALUE);
         for (int i = 1; i < count; i++) {
-            assertThat(ranges.get(i).start()).as("range %d starts where %d ends", i, i - 1)
+            assertThat(ranges.get(i).start())
+                    .as("range %d starts where %d ends", i, i - 1)
                     .isEqualTo(ranges.get(i - 1).end());
         }
         List<List<TokenRange>> pieces = new ArrayList<>();
@@ -67,7 +67,8 @@ class TokenRangesTest {
             pieces.add(cut);
         }
         // sorted, the pieces of all workers chain from the ring's start to its end: each token in exactly one
-        List<TokenRange> all = new ArrayList<>(pieces.stream().flatMap(List::stream).toList());
+        List<TokenRange> all =
+                new ArrayList<>(pieces.stream().flatMap(List::stream).toList());
         java.util.Collections.sort(all);
         assertThat(all.get(0).start()).isEqualTo(Long.MIN_VALUE);
         assertThat(all.get(all.size() - 1).end()).isEqualTo(Long.MAX_VALUE);
@@ -99,8 +100,8 @@ class TokenRangesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("splits")
-    void should_give_each_worker_a_share_within_one_range_of_the_others(String seed, int count, int workers,
-            List<Long> boundaries, long probeSeed) {
+    void should_give_each_worker_a_share_within_one_range_of_the_others(
+            String seed, int count, int workers, List<Long> boundaries, long probeSeed) {
         List<TokenRange> ranges = TokenRanges.split(count);
         List<Integer> sizes = new ArrayList<>();
         List<TokenRange> all = new ArrayList<>();
@@ -113,13 +114,14 @@ class TokenRangesTest {
         java.util.Collections.sort(all);
         assertThat(all).isEqualTo(ranges);
         assertThat(sizes.stream().mapToInt(Integer::intValue).max().orElseThrow()
-                - sizes.stream().mapToInt(Integer::intValue).min().orElseThrow()).isLessThanOrEqualTo(1);
+                        - sizes.stream().mapToInt(Integer::intValue).min().orElseThrow())
+                .isLessThanOrEqualTo(1);
     }
 
     @Test
     void should_split_into_ranges_that_depend_on_the_count_only() {
-        assertThat(TokenRanges.split(2)).containsExactly(new TokenRange(Long.MIN_VALUE, 0),
-                new TokenRange(0, Long.MAX_VALUE));
+        assertThat(TokenRanges.split(2))
+                .containsExactly(new TokenRange(Long.MIN_VALUE, 0), new TokenRange(0, Long.MAX_VALUE));
         assertThat(TokenRanges.split(1)).containsExactly(TokenRange.RING);
         assertThat(TokenRanges.split(1024)).isEqualTo(TokenRanges.split(1024));
     }
@@ -139,17 +141,16 @@ class TokenRangesTest {
 
     @Test
     void should_divide_a_range_into_equal_pieces_or_single_tokens() {
-        assertThat(TokenRanges.divide(new TokenRange(0, 160), 16)).hasSize(16)
-                .allMatch(piece -> piece.width() == 10);
-        assertThat(TokenRanges.divide(new TokenRange(0, 3), 16)).containsExactly(new TokenRange(0, 1),
-                new TokenRange(1, 2), new TokenRange(2, 3));
+        assertThat(TokenRanges.divide(new TokenRange(0, 160), 16)).hasSize(16).allMatch(piece -> piece.width() == 10);
+        assertThat(TokenRanges.divide(new TokenRange(0, 3), 16))
+                .containsExactly(new TokenRange(0, 1), new TokenRange(1, 2), new TokenRange(2, 3));
         assertThat(TokenRanges.divide(TokenRange.RING, 16)).hasSize(16);
     }
 
     @Test
     void should_merge_overlapping_and_adjacent_token_intervals() {
-        List<TokenRange> merged = TokenRanges.covering(List.of(new long[] {10, 20}, new long[] {1, 5},
-                new long[] {6, 8}, new long[] {15, 30}, new long[] {40, 40}));
+        List<TokenRange> merged = TokenRanges.covering(List.of(
+                new long[] {10, 20}, new long[] {1, 5}, new long[] {6, 8}, new long[] {15, 30}, new long[] {40, 40}));
 
         assertThat(merged).containsExactly(new TokenRange(0, 8), new TokenRange(9, 30), new TokenRange(39, 40));
     }
@@ -157,7 +158,8 @@ class TokenRangesTest {
     @Test
     void should_refuse_a_worker_index_outside_the_workers() {
         assertThatThrownBy(() -> TokenRanges.share(TokenRanges.split(4), 2, 2))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("from 0 to workers - 1");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("from 0 to workers - 1");
         assertThatThrownBy(() -> TokenRanges.split(0)).isInstanceOf(IllegalArgumentException.class);
     }
 }

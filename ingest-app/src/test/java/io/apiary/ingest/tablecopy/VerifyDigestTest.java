@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,7 +29,8 @@ class VerifyDigestTest {
     private static List<RangeDigest> digests(List<VerifiedRow> rows) {
         List<RangeDigest> digests = new ArrayList<>();
         RANGES.forEach(range -> digests.add(new RangeDigest()));
-        rows.forEach(row -> digests.get(TokenRanges.indexOf(RANGES, row.targetToken())).add(row.hash(), row.sourceToken()));
+        rows.forEach(row ->
+                digests.get(TokenRanges.indexOf(RANGES, row.targetToken())).add(row.hash(), row.sourceToken()));
         return digests;
     }
 
@@ -65,16 +65,17 @@ class VerifyDigestTest {
     @Test
     void should_differ_in_the_range_of_a_changed_value_a_changed_write_time_a_missing_and_an_extra_row() {
         List<VerifiedRow> target = new ArrayList<>(source());
-        target.set(3, row(3, 999_999, 5_000_003L));          // another value
-        target.set(20, row(20, 1_020, 6_000_000L));          // another write time
-        target.remove(40);                                    // missing
-        target.add(row(60, 1, 1));                            // extra
+        target.set(3, row(3, 999_999, 5_000_003L)); // another value
+        target.set(20, row(20, 1_020, 6_000_000L)); // another write time
+        target.remove(40); // missing
+        target.add(row(60, 1, 1)); // extra
 
-        assertThat(differing(source(), target)).containsExactlyInAnyOrder(
-                TokenRanges.indexOf(RANGES, row(3, 0, 0).targetToken()),
-                TokenRanges.indexOf(RANGES, row(20, 0, 0).targetToken()),
-                TokenRanges.indexOf(RANGES, row(40, 0, 0).targetToken()),
-                TokenRanges.indexOf(RANGES, row(60, 0, 0).targetToken()));
+        assertThat(differing(source(), target))
+                .containsExactlyInAnyOrder(
+                        TokenRanges.indexOf(RANGES, row(3, 0, 0).targetToken()),
+                        TokenRanges.indexOf(RANGES, row(20, 0, 0).targetToken()),
+                        TokenRanges.indexOf(RANGES, row(40, 0, 0).targetToken()),
+                        TokenRanges.indexOf(RANGES, row(60, 0, 0).targetToken()));
 
         List<Differences.Difference> found = new ArrayList<>();
         Differences differences = new Differences(found::add);
@@ -82,9 +83,12 @@ class VerifyDigestTest {
         target.forEach(differences::target);
         differences.finish();
 
-        assertThat(found).extracting(d -> d.kind() + " " + StandardCharsets.UTF_8.decode(
-                (d.source() != null ? d.source() : d.target()).key().duplicate())).containsExactlyInAnyOrder(
-                        "DIFFERENT k3", "DIFFERENT k20", "MISSING k40", "EXTRA k60");
+        assertThat(found)
+                .extracting(d -> d.kind() + " "
+                        + StandardCharsets.UTF_8.decode((d.source() != null ? d.source() : d.target())
+                                .key()
+                                .duplicate()))
+                .containsExactlyInAnyOrder("DIFFERENT k3", "DIFFERENT k20", "MISSING k40", "EXTRA k60");
         assertThat(differences.missing()).isEqualTo(1);
         assertThat(differences.extra()).isEqualTo(1);
         assertThat(differences.different()).isEqualTo(2);
@@ -106,29 +110,36 @@ class VerifyDigestTest {
 
     /** Readings for the legacy rule: keys k<i> and k<i+100> are one reading (another sensor id). */
     private static Object reading(VerifiedRow row) {
-        return Integer.parseInt(StandardCharsets.UTF_8.decode(row.key().duplicate()).toString().substring(1)) % 100;
+        return Integer.parseInt(StandardCharsets.UTF_8
+                        .decode(row.key().duplicate())
+                        .toString()
+                        .substring(1))
+                % 100;
     }
 
     @Test
     void should_count_a_legacy_reading_the_target_holds_under_another_key_or_write_as_superseded() {
         List<Differences.Difference> found = new ArrayList<>();
         // write times that are multiples of 50 stand for the pipeline's (WriteTimestamps.isEventWrite)
-        Differences differences = new Differences(found::add, VerifyDigestTest::reading,
-                row -> row.writeTimeMicros() % 50 == 0);
-        differences.source(row(1, 10, 100));   // the target holds reading 1 as k101 (another sensor id)
-        differences.source(row(2, 20, 200));   // the pipeline wrote k2 again: other values, other write time
-        differences.source(row(3, 30, 300));   // the copy wrote other values with the source's write time
-        differences.source(row(4, 40, 400));   // nothing in the target
-        differences.source(row(5, 50, 500));   // changed by hand after the copy: another write time, not the pipeline's
+        Differences differences =
+                new Differences(found::add, VerifyDigestTest::reading, row -> row.writeTimeMicros() % 50 == 0);
+        differences.source(row(1, 10, 100)); // the target holds reading 1 as k101 (another sensor id)
+        differences.source(row(2, 20, 200)); // the pipeline wrote k2 again: other values, other write time
+        differences.source(row(3, 30, 300)); // the copy wrote other values with the source's write time
+        differences.source(row(4, 40, 400)); // nothing in the target
+        differences.source(row(5, 50, 500)); // changed by hand after the copy: another write time, not the pipeline's
         differences.target(row(101, 11, 150));
         differences.target(row(2, 21, 250));
         differences.target(row(3, 31, 300));
         differences.target(row(5, 51, 777));
         differences.finish();
 
-        assertThat(found).extracting(d -> d.kind() + " " + StandardCharsets.UTF_8.decode(
-                (d.source() != null ? d.source() : d.target()).key().duplicate())).containsExactlyInAnyOrder(
-                        "EXTRA k101", "DIFFERENT k3", "MISSING k4", "DIFFERENT k5");
+        assertThat(found)
+                .extracting(d -> d.kind() + " "
+                        + StandardCharsets.UTF_8.decode((d.source() != null ? d.source() : d.target())
+                                .key()
+                                .duplicate()))
+                .containsExactlyInAnyOrder("EXTRA k101", "DIFFERENT k3", "MISSING k4", "DIFFERENT k5");
         assertThat(differences.superseded()).isEqualTo(2);
     }
 
@@ -137,7 +148,8 @@ class VerifyDigestTest {
         ByteBuffer key = ByteBuffer.wrap(new byte[] {1, 2, 3});
         long hash = VerifiedRow.hash(key, 5, 6);
 
-        assertThat(VerifiedRow.hash(ByteBuffer.wrap(new byte[] {1, 2, 4}), 5, 6)).isNotEqualTo(hash);
+        assertThat(VerifiedRow.hash(ByteBuffer.wrap(new byte[] {1, 2, 4}), 5, 6))
+                .isNotEqualTo(hash);
         assertThat(VerifiedRow.hash(key, 4, 6)).isNotEqualTo(hash);
         assertThat(VerifiedRow.hash(key, 5, 7)).isNotEqualTo(hash);
         assertThat(VerifiedRow.hash(key.duplicate(), 5, 6)).isEqualTo(hash);

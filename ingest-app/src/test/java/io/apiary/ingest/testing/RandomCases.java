@@ -4,7 +4,6 @@ import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.params.provider.Arguments;
 
 /**
@@ -17,8 +16,7 @@ public final class RandomCases {
     /** Base seed of every generated case. */
     public static final long BASE_SEED = 0x5EEDL;
 
-    private RandomCases() {
-    }
+    private RandomCases() {}
 
     /**
      * @param count     number of cases

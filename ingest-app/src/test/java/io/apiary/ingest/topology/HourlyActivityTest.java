@@ -3,15 +3,14 @@ package io.apiary.ingest.topology;
 import static io.apiary.ingest.topology.TopologyFixture.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.schema.EntranceCount;
+import io.apiary.schema.HourlyActivity;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-
-import io.apiary.ingest.config.IngestConfig;
-import io.apiary.schema.EntranceCount;
-import io.apiary.schema.HourlyActivity;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -62,24 +61,37 @@ class HourlyActivityTest {
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 1, 1));
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T11:10:00Z", 2, 2));
         assertThat(fixture.hourly.readValuesToList()).hasSize(1);
-        assertThat(fixture.activityRows.readValuesToList()).extracting(HourlyActivity::getEntries).containsExactly(1L);
+        assertThat(fixture.activityRows.readValuesToList())
+                .extracting(HourlyActivity::getEntries)
+                .containsExactly(1L);
 
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:30:00Z", 50, 50));
 
         TestRecord<String, EntranceCount> late = fixture.late.readRecord();
         assertThat(late.key()).isEqualTo("a");
         assertThat(late.value().getBeesIn()).isEqualTo(50);
-        assertThat(new String(late.headers().lastHeader(HourlyActivityProcessor.LATE_HOUR_HEADER).value(),
-                StandardCharsets.UTF_8)).isEqualTo("2021-07-15T10:00:00Z");
-        assertThat(TopologyFixture.counter(HourlyActivityProcessor.LATE_COUNTER, "stream", "entrance-counts") - lateBefore).isEqualTo(1.0);
-        assertThat(fixture.hourly.isEmpty()).as("no second result for the closed hour").isTrue();
+        assertThat(new String(
+                        late.headers()
+                                .lastHeader(HourlyActivityProcessor.LATE_HOUR_HEADER)
+                                .value(),
+                        StandardCharsets.UTF_8))
+                .isEqualTo("2021-07-15T10:00:00Z");
+        assertThat(TopologyFixture.counter(HourlyActivityProcessor.LATE_COUNTER, "stream", "entrance-counts")
+                        - lateBefore)
+                .isEqualTo(1.0);
+        assertThat(fixture.hourly.isEmpty())
+                .as("no second result for the closed hour")
+                .isTrue();
         fixture.advanceWallClock(UPDATE);
-        assertThat(fixture.activityRows.readValuesToList()).extracting(HourlyActivity::getHour).doesNotContain(10);
+        assertThat(fixture.activityRows.readValuesToList())
+                .extracting(HourlyActivity::getHour)
+                .doesNotContain(10);
     }
 
     @Test
     void resent_sample_is_counted_once() {
-        double before = TopologyFixture.counter(HourlyActivityProcessor.DUPLICATES_COUNTER, "stream", "entrance-counts");
+        double before =
+                TopologyFixture.counter(HourlyActivityProcessor.DUPLICATES_COUNTER, "stream", "entrance-counts");
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 3, 4));
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 3, 4));
         fixture.counts.pipeInput("a", new EntranceCount("a", "gw-2", Instant.parse("2021-07-15T10:05:00Z"), 1, 1, 60));
@@ -88,12 +100,14 @@ class HourlyActivityTest {
         HourlyActivity hour = fixture.hourly.readValue();
         assertThat(hour.getEntries()).as("gw-1's sample once, plus gw-2's").isEqualTo(4);
         assertThat(hour.getSamples()).isEqualTo(2);
-        assertThat(TopologyFixture.counter(HourlyActivityProcessor.DUPLICATES_COUNTER, "stream", "entrance-counts") - before).isEqualTo(1.0);
+        assertThat(TopologyFixture.counter(HourlyActivityProcessor.DUPLICATES_COUNTER, "stream", "entrance-counts")
+                        - before)
+                .isEqualTo(1.0);
     }
 
     private static double conflicts() {
-        return TopologyFixture.counter(io.apiary.ingest.tables.WriteConflicts.COUNTER, "table", "hive_activity",
-                "stage", "topology");
+        return TopologyFixture.counter(
+                io.apiary.ingest.tables.WriteConflicts.COUNTER, "table", "hive_activity", "stage", "topology");
     }
 
     private HourlyActivity finalHourAfter(EntranceCount first, EntranceCount second) {
@@ -115,9 +129,12 @@ class HourlyActivityTest {
 
         assertThat(List.of(inOrder.getEntries(), inOrder.getExits(), (long) inOrder.getSamples()))
                 .isEqualTo(List.of(reversed.getEntries(), reversed.getExits(), (long) reversed.getSamples()));
-        assertThat(inOrder.getRevision()).as("replaced once: the sink's write of it wins over the interim row")
+        assertThat(inOrder.getRevision())
+                .as("replaced once: the sink's write of it wins over the interim row")
                 .isEqualTo(1);
-        assertThat(reversed.getRevision()).as("the smaller sample changed nothing").isZero();
+        assertThat(reversed.getRevision())
+                .as("the smaller sample changed nothing")
+                .isZero();
         assertThat(inOrder.getEntries()).as("the greater sample's bees_in").isEqualTo(5);
         assertThat(inOrder.getExits()).as("and its bees_out, not a mix").isEqualTo(1);
         assertThat(inOrder.getSamples()).isEqualTo(1);
@@ -127,8 +144,8 @@ class HourlyActivityTest {
     @Test
     void identical_samples_are_a_resend_not_a_conflict() {
         double before = conflicts();
-        HourlyActivity hour = finalHourAfter(sample("a", "2021-07-15T10:05:00Z", 3, 4),
-                sample("a", "2021-07-15T10:05:00Z", 3, 4));
+        HourlyActivity hour =
+                finalHourAfter(sample("a", "2021-07-15T10:05:00Z", 3, 4), sample("a", "2021-07-15T10:05:00Z", 3, 4));
         assertThat(hour.getEntries()).isEqualTo(3);
         assertThat(conflicts() - before).isZero();
     }
@@ -149,7 +166,9 @@ class HourlyActivityTest {
         assertThat(fixture.activityRows.readValue().getEntries()).isEqualTo(1);
 
         fixture.advanceWallClock(UPDATE);
-        assertThat(fixture.activityRows.isEmpty()).as("nothing changed, nothing written").isTrue();
+        assertThat(fixture.activityRows.isEmpty())
+                .as("nothing changed, nothing written")
+                .isTrue();
 
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:06:00Z", 2, 2));
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T11:10:00Z", 0, 0));
@@ -161,7 +180,10 @@ class HourlyActivityTest {
     @Test
     void quiet_partition_with_live_traffic_closes_its_last_hour_the_idle_timeout_after_its_close() {
         fixture.close();
-        fixture = new TopologyFixture(Map.of(IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS, Duration.ofMinutes(1).toMillis()),
+        fixture = new TopologyFixture(
+                Map.of(
+                        IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS,
+                        Duration.ofMinutes(1).toMillis()),
                 Instant.parse("2021-07-15T10:30:00Z"));
         double before = TopologyFixture.counter(HourlyActivityProcessor.CLOSED_COUNTER, "by", "quiet-partition");
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:30:00Z", 7, 6));
@@ -179,7 +201,9 @@ class HourlyActivityTest {
                 .isEqualTo(1.0);
 
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:45:00Z", 1, 1));
-        assertThat(fixture.late.readValue().getBeesIn()).as("the hour was closed: later samples are late").isEqualTo(1);
+        assertThat(fixture.late.readValue().getBeesIn())
+                .as("the hour was closed: later samples are late")
+                .isEqualTo(1);
         assertThat(fixture.hourly.isEmpty()).isTrue();
     }
 
@@ -188,7 +212,9 @@ class HourlyActivityTest {
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:30:00Z", 1, 1));
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T11:59:00Z", 2, 2));
         fixture.counts.pipeInput("b", sample("b", "2021-07-15T11:20:00Z", 4, 4));
-        assertThat(fixture.hourly.readValuesToList()).extracting(HourlyActivity::getHour).containsExactly(10);
+        assertThat(fixture.hourly.readValuesToList())
+                .extracting(HourlyActivity::getHour)
+                .containsExactly(10);
 
         fixture.advanceWallClock(Duration.ofSeconds(50));
         assertThat(fixture.hourly.isEmpty()).as("within the idle timeout").isTrue();
@@ -206,7 +232,9 @@ class HourlyActivityTest {
             fixture.advanceWallClock(Duration.ofSeconds(50));
             fixture.counts.pipeInput("b", sample("b", "2021-07-15T10:" + minute + ":00Z", 1, 1));
         }
-        assertThat(fixture.hourly.isEmpty()).as("stream time moves, so only stream time closes hours").isTrue();
+        assertThat(fixture.hourly.isEmpty())
+                .as("stream time moves, so only stream time closes hours")
+                .isTrue();
     }
 
     @Test

@@ -4,6 +4,12 @@ import static io.apiary.ingest.topology.TopologyFixture.reading;
 import static io.apiary.ingest.topology.TopologyFixture.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.deadletter.DeadLetterHeaders;
+import io.apiary.schema.HiveTelemetryPartitionKey;
+import io.apiary.schema.HiveTelemetryRow;
+import io.apiary.schema.HourlyActivity;
+import io.apiary.schema.SensorType;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,13 +17,6 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.TimeZone;
-
-import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.deadletter.DeadLetterHeaders;
-import io.apiary.schema.HiveTelemetryPartitionKey;
-import io.apiary.schema.HiveTelemetryRow;
-import io.apiary.schema.HourlyActivity;
-import io.apiary.schema.SensorType;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -60,8 +59,17 @@ class IngestTopologyTest {
         KeyValue<HiveTelemetryPartitionKey, HiveTelemetryRow> row = fixture.telemetryRows.readKeyValue();
 
         assertThat(row.key).isEqualTo(new HiveTelemetryPartitionKey("3629", LocalDate.of(2021, 7, 15), 48));
-        assertThat(row.value).isEqualTo(new HiveTelemetryRow("3629", LocalDate.of(2021, 7, 15), 48, "HUMIDITY", "default",
-                Instant.parse("2021-07-15T12:07:00Z"), "gw-1", 35.45, "%RH"));
+        assertThat(row.value)
+                .isEqualTo(new HiveTelemetryRow(
+                        "3629",
+                        LocalDate.of(2021, 7, 15),
+                        48,
+                        "HUMIDITY",
+                        "default",
+                        Instant.parse("2021-07-15T12:07:00Z"),
+                        "gw-1",
+                        35.45,
+                        "%RH"));
     }
 
     @ParameterizedTest
@@ -82,7 +90,9 @@ class IngestTopologyTest {
         fixture.counts.pipeInput("h", sample("h", "2021-06-20T01:00:00.000Z", 5, 6));
         fixture.counts.pipeInput("h", sample("h", "2021-06-20T03:00:00.000Z", 0, 0));
         fixture.advanceWallClock(UPDATE_INTERVAL);
-        return List.of(fixture.telemetryRows.readKeyValuesToList(), fixture.activityRows.readKeyValuesToList(),
+        return List.of(
+                fixture.telemetryRows.readKeyValuesToList(),
+                fixture.activityRows.readKeyValuesToList(),
                 fixture.hourly.readKeyValuesToList());
     }
 
@@ -113,8 +123,17 @@ class IngestTopologyTest {
         Map<String, HourlyActivity> latestByHive = new java.util.TreeMap<>();
         fixture.activityRows.readKeyValuesToList().forEach(kv -> latestByHive.put(kv.key.getHiveId(), kv.value));
 
-        assertThat(latestByHive.get("a")).isEqualTo(new HourlyActivity("a", LocalDate.of(2021, 7, 15), 10,
-                Instant.parse("2021-07-15T10:00:00Z"), Instant.parse("2021-07-15T11:00:00Z"), 20L, 15L, 3, 0));
+        assertThat(latestByHive.get("a"))
+                .isEqualTo(new HourlyActivity(
+                        "a",
+                        LocalDate.of(2021, 7, 15),
+                        10,
+                        Instant.parse("2021-07-15T10:00:00Z"),
+                        Instant.parse("2021-07-15T11:00:00Z"),
+                        20L,
+                        15L,
+                        3,
+                        0));
         assertThat(latestByHive.get("b").getEntries()).isEqualTo(100);
     }
 
@@ -141,7 +160,8 @@ class IngestTopologyTest {
     void should_skip_an_undecodable_record_and_go_on_with_the_next() {
         // The dead letter record itself is checked against a real broker in PipelineIT:
         // TopologyTestDriver does not forward the deserialization handler's dead letter records.
-        fixture.rawTelemetry.pipeInput("3627".getBytes(StandardCharsets.UTF_8), "not avro".getBytes(StandardCharsets.UTF_8));
+        fixture.rawTelemetry.pipeInput(
+                "3627".getBytes(StandardCharsets.UTF_8), "not avro".getBytes(StandardCharsets.UTF_8));
         fixture.telemetry.pipeInput("3627", reading("3627", SensorType.TEMPERATURE, "2021-06-19T10:00:00Z", 25.0));
 
         assertThat(fixture.telemetryRows.readValuesToList()).hasSize(1);
@@ -152,8 +172,10 @@ class IngestTopologyTest {
         fixture.counts.pipeInput((String) null, sample("a", "2021-07-15T10:05:00Z", 1, 1));
 
         TestRecord<byte[], byte[]> dead = fixture.deadLetter.readRecord();
-        assertThat(DeadLetterHeaders.text(dead.headers(), DeadLetterHeaders.STAGE)).isEqualTo("process");
-        assertThat(DeadLetterHeaders.text(dead.headers(), DeadLetterHeaders.REASON)).isEqualTo("NULL_KEY");
+        assertThat(DeadLetterHeaders.text(dead.headers(), DeadLetterHeaders.STAGE))
+                .isEqualTo("process");
+        assertThat(DeadLetterHeaders.text(dead.headers(), DeadLetterHeaders.REASON))
+                .isEqualTo("NULL_KEY");
         assertThat(dead.value()).isNotEmpty();
         assertThat(fixture.activityRows.isEmpty()).isTrue();
     }
@@ -166,10 +188,13 @@ class IngestTopologyTest {
         fixture.advanceWallClock(UPDATE_INTERVAL);
 
         TestRecord<byte[], byte[]> dead = fixture.deadLetter.readRecord();
-        assertThat(DeadLetterHeaders.text(dead.headers(), DeadLetterHeaders.REASON)).isEqualTo("INVALID_TIMESTAMP");
+        assertThat(DeadLetterHeaders.text(dead.headers(), DeadLetterHeaders.REASON))
+                .isEqualTo("INVALID_TIMESTAMP");
         List<HourlyActivity> updates = fixture.activityRows.readValuesToList();
         assertThat(updates).extracting(HourlyActivity::getHiveId).containsOnly("a");
-        assertThat(updates.get(updates.size() - 1).getEntries()).as("the later sample of a still counts").isEqualTo(3);
+        assertThat(updates.get(updates.size() - 1).getEntries())
+                .as("the later sample of a still counts")
+                .isEqualTo(3);
     }
 
     @Test
@@ -178,9 +203,11 @@ class IngestTopologyTest {
         fixture.counts.pipeInput("k".repeat(201), sample("a", "2021-07-15T10:05:00Z", 1, 1));
 
         List<TestRecord<byte[], byte[]>> dead = fixture.deadLetter.readRecordsToList();
-        assertThat(dead).extracting(r -> DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.MESSAGE)).containsExactly(
-                "hive_id is 201 characters long; at most 200 are accepted",
-                "key is 201 characters long; at most 200 are accepted");
+        assertThat(dead)
+                .extracting(r -> DeadLetterHeaders.text(r.headers(), DeadLetterHeaders.MESSAGE))
+                .containsExactly(
+                        "hive_id is 201 characters long; at most 200 are accepted",
+                        "key is 201 characters long; at most 200 are accepted");
         assertThat(fixture.telemetryRows.isEmpty()).isTrue();
     }
 
@@ -189,7 +216,8 @@ class IngestTopologyTest {
         fixture.rawTelemetry.pipeInput("3627".getBytes(StandardCharsets.UTF_8), (byte[]) null);
 
         TestRecord<byte[], byte[]> dead = fixture.deadLetter.readRecord();
-        assertThat(DeadLetterHeaders.text(dead.headers(), DeadLetterHeaders.REASON)).isEqualTo("NULL_VALUE");
+        assertThat(DeadLetterHeaders.text(dead.headers(), DeadLetterHeaders.REASON))
+                .isEqualTo("NULL_VALUE");
         assertThat(new String(dead.key(), StandardCharsets.UTF_8)).isEqualTo("3627");
     }
 }

@@ -2,13 +2,12 @@ package io.apiary.ingest.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.config.ConfigLoader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-
-import io.apiary.ingest.config.ConfigLoader;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,8 +23,10 @@ class TopologyDescriptionTest {
 
     @Test
     void should_match_the_committed_description() throws IOException {
-        String actual = IngestTopology.build(TopologySettings.from(ConfigLoader.load(null, Map.of(), TopologyFixture.singleObject(Map.of()))))
-                .describe().toString();
+        String actual = IngestTopology.build(TopologySettings.from(
+                        ConfigLoader.load(null, Map.of(), TopologyFixture.singleObject(Map.of()))))
+                .describe()
+                .toString();
         if (Boolean.getBoolean("apiary.topology.update")) {
             Files.writeString(COMMITTED, actual, StandardCharsets.UTF_8);
         }
@@ -36,9 +37,13 @@ class TopologyDescriptionTest {
 
     @Test
     void should_name_every_processor_and_store() {
-        String description = IngestTopology.build(TopologySettings.from(ConfigLoader.load(null, Map.of(), TopologyFixture.singleObject(Map.of()))))
-                .describe().toString();
-        assertThat(description).doesNotContainPattern("KSTREAM-[A-Z]+-\\d{10}").doesNotContainPattern("KTABLE-")
+        String description = IngestTopology.build(TopologySettings.from(
+                        ConfigLoader.load(null, Map.of(), TopologyFixture.singleObject(Map.of()))))
+                .describe()
+                .toString();
+        assertThat(description)
+                .doesNotContainPattern("KSTREAM-[A-Z]+-\\d{10}")
+                .doesNotContainPattern("KTABLE-")
                 .doesNotContain("-repartition");
     }
 }

@@ -1,11 +1,5 @@
 package io.apiary.ingest.topology;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.atomic.AtomicLong;
-
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.pipeline.StreamsProperties;
@@ -18,6 +12,11 @@ import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.TestInputTopic;
@@ -28,8 +27,8 @@ import org.apache.kafka.streams.TopologyTestDriver;
 final class TopologyFixture implements AutoCloseable {
 
     /** The driver's state folder (its RocksDB stores), deleted by {@link #close()}. */
-    private final java.nio.file.Path stateDir = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
-            "apiary-ttd-" + System.nanoTime());
+    private final java.nio.file.Path stateDir =
+            java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "apiary-ttd-" + System.nanoTime());
 
     final IngestConfig config;
     final Topics topics;
@@ -65,32 +64,41 @@ final class TopologyFixture implements AutoCloseable {
         topics = config.topics();
         Properties props = StreamsProperties.from(config);
         props.put("state.dir", stateDir.toString());
-        driver = new TopologyTestDriver(IngestTopology.build(TopologySettings.from(config,
-                        () -> wallClock.getAndAdd(clockTickPerRead.get()))), props,
+        driver = new TopologyTestDriver(
+                IngestTopology.build(TopologySettings.from(config, () -> wallClock.getAndAdd(clockTickPerRead.get()))),
+                props,
                 Instant.ofEpochMilli(wallClock.get()));
         telemetry = input(topics.telemetryTopic());
         counts = input(topics.entranceCountsTopic());
-        rawTelemetry = driver.createInputTopic(topics.telemetry(), new ByteArraySerializer(), new ByteArraySerializer());
+        rawTelemetry =
+                driver.createInputTopic(topics.telemetry(), new ByteArraySerializer(), new ByteArraySerializer());
         telemetryRows = output(topics.telemetryRowsTopic());
         activityRows = output(topics.activityRowsTopic());
         hourly = output(topics.hourlyActivityTopic());
         late = output(topics.activityLateTopic());
-        rawCounts = driver.createInputTopic(topics.entranceCounts(), new ByteArraySerializer(), new ByteArraySerializer());
-        deadLetter = driver.createOutputTopic(topics.deadLetter(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        rawCounts =
+                driver.createInputTopic(topics.entranceCounts(), new ByteArraySerializer(), new ByteArraySerializer());
+        deadLetter =
+                driver.createOutputTopic(topics.deadLetter(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     private <K, V> TestInputTopic<K, V> input(Topic<K, V> topic) {
-        return driver.createInputTopic(topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer());
+        return driver.createInputTopic(
+                topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer());
     }
 
     private <K, V> TestOutputTopic<K, V> output(Topic<K, V> topic) {
-        return driver.createOutputTopic(topic.name(), topic.keySerde().deserializer(), topic.valueSerde().deserializer());
+        return driver.createOutputTopic(
+                topic.name(),
+                topic.keySerde().deserializer(),
+                topic.valueSerde().deserializer());
     }
 
     /** Makes the global Micrometer registry count (without a registry its meters are no-ops). */
     static synchronized void countMetrics() {
         if (io.micrometer.core.instrument.Metrics.globalRegistry.getRegistries().isEmpty()) {
-            io.micrometer.core.instrument.Metrics.addRegistry(new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+            io.micrometer.core.instrument.Metrics.addRegistry(
+                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
         }
     }
 
@@ -101,7 +109,9 @@ final class TopologyFixture implements AutoCloseable {
      */
     static double counter(String name, String... tags) {
         countMetrics();
-        return io.micrometer.core.instrument.Metrics.globalRegistry.counter(name, tags).count();
+        return io.micrometer.core.instrument.Metrics.globalRegistry
+                .counter(name, tags)
+                .count();
     }
 
     /** @return the wall clock of the checks, without moving it */
@@ -116,14 +126,19 @@ final class TopologyFixture implements AutoCloseable {
     }
 
     static TelemetryReading reading(String hive, SensorType type, String time, double value) {
-        return reading(hive, type, time, value, switch (type) {
-            case HUMIDITY -> "%RH";
-            case WEIGHT -> "kg";
-            case BATTERY -> "V";
-            case SOUND_LEVEL -> "dB";
-            case CO2 -> "ppm";
-            default -> "degC";
-        });
+        return reading(
+                hive,
+                type,
+                time,
+                value,
+                switch (type) {
+                    case HUMIDITY -> "%RH";
+                    case WEIGHT -> "kg";
+                    case BATTERY -> "V";
+                    case SOUND_LEVEL -> "dB";
+                    case CO2 -> "ppm";
+                    default -> "degC";
+                });
     }
 
     static TelemetryReading reading(String hive, SensorType type, String time, double value, String unit) {

@@ -3,6 +3,16 @@ package io.apiary.ingest.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.apiary.ingest.cli.IngestApp;
+import io.apiary.ingest.config.ConfigLoader;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.it.ItEndpoints;
+import io.apiary.ingest.it.SharedStack;
+import io.apiary.ingest.pipeline.TopicProvisioner;
+import io.apiary.ingest.topics.Topics;
+import io.apiary.schema.EntranceCount;
+import io.apiary.schema.HourlyActivity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,17 +25,6 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-
-import io.apiary.ingest.cli.IngestApp;
-import io.apiary.ingest.config.ConfigLoader;
-import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.gateway.GatewayProducer;
-import io.apiary.ingest.it.ItEndpoints;
-import io.apiary.ingest.it.SharedStack;
-import io.apiary.ingest.pipeline.TopicProvisioner;
-import io.apiary.ingest.topics.Topics;
-import io.apiary.schema.EntranceCount;
-import io.apiary.schema.HourlyActivity;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -79,8 +78,8 @@ class TopologyRestartIT {
         List<EntranceCount> samples = new ArrayList<>();
         for (int i = 0; i < SAMPLES; i++) {
             for (String hive : HIVES) {
-                samples.add(new EntranceCount(hive, "gw", FIRST.plusSeconds(30L * i), random.nextInt(200),
-                        random.nextInt(200), 30));
+                samples.add(new EntranceCount(
+                        hive, "gw", FIRST.plusSeconds(30L * i), random.nextInt(200), random.nextInt(200), 30));
             }
         }
         Map<String, long[]> expected = new TreeMap<>();
@@ -99,8 +98,10 @@ class TopologyRestartIT {
                 producer.flush();
             }
             // Hour 10 closed (stream time >= 11:10) proves the topology is inside hour 11 now.
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
-                    .until(() -> readFinals(config, topics, Duration.ofSeconds(2)).size() >= HIVES.size());
+            await().atMost(Duration.ofMinutes(3))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() ->
+                            readFinals(config, topics, Duration.ofSeconds(2)).size() >= HIVES.size());
         } finally {
             first.destroyForcibly(); // SIGKILL: no close, no commit, the open transaction is aborted
             assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -113,17 +114,23 @@ class TopologyRestartIT {
                 producer.flush();
             }
             // The last hour closes by the quiet-partition rule (5 s idle timeout).
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(2))
-                    .until(() -> readFinals(config, topics, Duration.ofSeconds(2)).size() >= expected.size());
+            await().atMost(Duration.ofMinutes(3))
+                    .pollInterval(Duration.ofSeconds(2))
+                    .until(() ->
+                            readFinals(config, topics, Duration.ofSeconds(2)).size() >= expected.size());
             Thread.sleep(3_000);
             List<HourlyActivity> finals = readFinals(config, topics, Duration.ofSeconds(5));
 
-            Map<String, Long> perHour = finals.stream().collect(Collectors.groupingBy(
-                    f -> key(f.getHiveId(), f.getWindowStart()), TreeMap::new, Collectors.counting()));
-            assertThat(perHour.values()).as("exactly one final result per (hive, hour)").containsOnly(1L);
+            Map<String, Long> perHour = finals.stream()
+                    .collect(Collectors.groupingBy(
+                            f -> key(f.getHiveId(), f.getWindowStart()), TreeMap::new, Collectors.counting()));
+            assertThat(perHour.values())
+                    .as("exactly one final result per (hive, hour)")
+                    .containsOnly(1L);
             Map<String, List<Long>> actual = new TreeMap<>();
-            finals.forEach(f -> actual.put(key(f.getHiveId(), f.getWindowStart()),
-                    List.of(f.getEntries(), f.getExits(), (long) f.getSamples())));
+            finals.forEach(
+                    f -> actual.put(key(f.getHiveId(), f.getWindowStart()), List.of(f.getEntries(), f.getExits(), (long)
+                            f.getSamples())));
             Map<String, List<Long>> wanted = new TreeMap<>();
             expected.forEach((k, v) -> wanted.put(k, List.of(v[0], v[1], v[2])));
             assertThat(actual).isEqualTo(wanted);
@@ -131,7 +138,7 @@ class TopologyRestartIT {
             // Kafka Streams wipes them and restores them from their changelogs, logging the
             // TaskCorruptedException it recovers from at ERROR. Nothing else may be an error.
             assertThat(Files.readAllLines(dir.resolve("run-2.log")).stream()
-                    .filter(line -> line.contains("ERROR") && !line.contains("TaskCorruptedException")))
+                            .filter(line -> line.contains("ERROR") && !line.contains("TaskCorruptedException")))
                     .isEmpty();
         } finally {
             second.destroy();
@@ -150,22 +157,37 @@ class TopologyRestartIT {
     }
 
     private Process startTopology(Path configFile, String log) throws Exception {
-        return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), IngestApp.class.getName(),
-                "run", "--component", "topology", "--config", configFile.toString(), "--set", "http.port=0")
-                .redirectErrorStream(true).redirectOutput(dir.resolve(log).toFile()).start();
+        return new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        IngestApp.class.getName(),
+                        "run",
+                        "--component",
+                        "topology",
+                        "--config",
+                        configFile.toString(),
+                        "--set",
+                        "http.port=0")
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve(log).toFile())
+                .start();
     }
 
     /** Every committed final result so far: reads until nothing new arrives for {@code quiet}. */
     private static List<HourlyActivity> readFinals(IngestConfig config, Topics topics, Duration quiet) {
         Map<String, Object> settings = new HashMap<>(config.kafkaClientSettings());
         settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        io.apiary.ingest.serde.AvroWireSerde<HourlyActivity> serde = config.wireFormat().serde(HourlyActivity.class, false);
+        io.apiary.ingest.serde.AvroWireSerde<HourlyActivity> serde =
+                config.wireFormat().serde(HourlyActivity.class, false);
         List<HourlyActivity> finals = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(settings, new StringDeserializer(),
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                settings,
+                new StringDeserializer(),
                 new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topics.hourlyActivity()).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long idleSince = System.nanoTime();

@@ -1,9 +1,5 @@
 package io.apiary.ingest.topology;
 
-import java.time.Instant;
-import java.util.Map;
-import java.util.Properties;
-
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.pipeline.StreamsProperties;
@@ -16,6 +12,9 @@ import io.apiary.schema.AlertSeverity;
 import io.apiary.schema.WeatherReading;
 import io.apiary.schema.WeatherReadingRow;
 import io.apiary.schema.WeatherReadingsPartitionKey;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -28,8 +27,8 @@ import org.apache.kafka.streams.TopologyTestDriver;
 final class WeatherAndAlertsFixture implements AutoCloseable {
 
     /** The driver's state folder (its RocksDB stores), deleted by {@link #close()}. */
-    private final java.nio.file.Path stateDir = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
-            "apiary-ttd-wa-" + System.nanoTime());
+    private final java.nio.file.Path stateDir =
+            java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "apiary-ttd-wa-" + System.nanoTime());
 
     /** The wall clock of the validation checks: 2021-07-20T00:00:00Z. */
     static final long NOW = Instant.parse("2021-07-20T00:00:00Z").toEpochMilli();
@@ -47,31 +46,41 @@ final class WeatherAndAlertsFixture implements AutoCloseable {
         topics = config.topics();
         Properties props = StreamsProperties.from(config);
         props.put("state.dir", stateDir.toString());
-        driver = new TopologyTestDriver(IngestTopology.build(TopologySettings.from(config, () -> NOW)), props,
-                Instant.ofEpochMilli(NOW));
+        driver = new TopologyTestDriver(
+                IngestTopology.build(TopologySettings.from(config, () -> NOW)), props, Instant.ofEpochMilli(NOW));
         weather = input(topics.weatherTopic());
         alerts = input(topics.alertsTopic());
         weatherRows = output(topics.weatherRowsTopic());
         alertRows = output(topics.alertRowsTopic());
-        deadLetter = driver.createOutputTopic(topics.deadLetter(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        deadLetter =
+                driver.createOutputTopic(topics.deadLetter(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     private <K, V> TestInputTopic<K, V> input(Topic<K, V> topic) {
-        return driver.createInputTopic(topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer());
+        return driver.createInputTopic(
+                topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer());
     }
 
     private <K, V> TestOutputTopic<K, V> output(Topic<K, V> topic) {
-        return driver.createOutputTopic(topic.name(), topic.keySerde().deserializer(), topic.valueSerde().deserializer());
+        return driver.createOutputTopic(
+                topic.name(),
+                topic.keySerde().deserializer(),
+                topic.valueSerde().deserializer());
     }
 
     /** A reading with temperature and humidity only. */
     static WeatherReading reading(String station, String time, double temperatureC) {
-        return WeatherReading.newBuilder().setStationId(station).setReadingTime(Instant.parse(time))
-                .setTemperatureC(temperatureC).setRelativeHumidity(55.0).build();
+        return WeatherReading.newBuilder()
+                .setStationId(station)
+                .setReadingTime(Instant.parse(time))
+                .setTemperatureC(temperatureC)
+                .setRelativeHumidity(55.0)
+                .build();
     }
 
     static AgentAlert alert(String agent, String hive, String time, String type) {
-        return new AgentAlert(agent, hive, Instant.parse(time), null, AlertSeverity.WARNING, type, "details of " + type);
+        return new AgentAlert(
+                agent, hive, Instant.parse(time), null, AlertSeverity.WARNING, type, "details of " + type);
     }
 
     @Override

@@ -4,14 +4,6 @@ import static io.apiary.ingest.topology.WeatherAndAlertsFixture.alert;
 import static io.apiary.ingest.topology.WeatherAndAlertsFixture.reading;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.util.List;
-import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.stream.Stream;
-
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.deadletter.DeadLetterHeaders;
 import io.apiary.ingest.testing.RandomCases;
@@ -20,6 +12,13 @@ import io.apiary.schema.AgentAlertsPartitionKey;
 import io.apiary.schema.WeatherReading;
 import io.apiary.schema.WeatherReadingRow;
 import io.apiary.schema.WeatherReadingsPartitionKey;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -44,16 +43,20 @@ class WeatherAndAlertsTopologyTest {
 
     @Test
     void should_bucket_weather_readings_by_utc_day_and_six_hour_shard_at_the_boundaries() {
-        for (String time : List.of("2021-06-19T05:59:59.999Z", "2021-06-19T06:00:00.000Z",
-                "2021-06-19T23:59:59.999Z", "2021-06-20T00:00:00.000Z")) {
+        for (String time : List.of(
+                "2021-06-19T05:59:59.999Z",
+                "2021-06-19T06:00:00.000Z",
+                "2021-06-19T23:59:59.999Z",
+                "2021-06-20T00:00:00.000Z")) {
             fixture.weather.pipeInput("st-1", reading("st-1", time, 18.0));
         }
 
-        assertThat(weatherKeys()).containsExactly(
-                new WeatherReadingsPartitionKey("st-1", LocalDate.of(2021, 6, 19), 0),
-                new WeatherReadingsPartitionKey("st-1", LocalDate.of(2021, 6, 19), 1),
-                new WeatherReadingsPartitionKey("st-1", LocalDate.of(2021, 6, 19), 3),
-                new WeatherReadingsPartitionKey("st-1", LocalDate.of(2021, 6, 20), 0));
+        assertThat(weatherKeys())
+                .containsExactly(
+                        new WeatherReadingsPartitionKey("st-1", LocalDate.of(2021, 6, 19), 0),
+                        new WeatherReadingsPartitionKey("st-1", LocalDate.of(2021, 6, 19), 1),
+                        new WeatherReadingsPartitionKey("st-1", LocalDate.of(2021, 6, 19), 3),
+                        new WeatherReadingsPartitionKey("st-1", LocalDate.of(2021, 6, 20), 0));
     }
 
     @Test
@@ -66,26 +69,54 @@ class WeatherAndAlertsTopologyTest {
 
     @Test
     void should_carry_every_weather_column_and_keep_absent_measurements_null() {
-        WeatherReading full = new WeatherReading("st-9", Instant.parse("2021-07-15T12:07:00Z"), 21.5, 60.0, 1013.25,
-                3.2, 270.0, 0.4, 640.0);
+        WeatherReading full = new WeatherReading(
+                "st-9", Instant.parse("2021-07-15T12:07:00Z"), 21.5, 60.0, 1013.25, 3.2, 270.0, 0.4, 640.0);
         fixture.weather.pipeInput("st-9", full);
-        fixture.weather.pipeInput("st-9", WeatherReading.newBuilder().setStationId("st-9")
-                .setReadingTime(Instant.parse("2021-07-15T12:07:10Z")).setRainfallMm(1.2).build());
+        fixture.weather.pipeInput(
+                "st-9",
+                WeatherReading.newBuilder()
+                        .setStationId("st-9")
+                        .setReadingTime(Instant.parse("2021-07-15T12:07:10Z"))
+                        .setRainfallMm(1.2)
+                        .build());
 
         List<KeyValue<WeatherReadingsPartitionKey, WeatherReadingRow>> rows = fixture.weatherRows.readKeyValuesToList();
         LocalDate day = LocalDate.of(2021, 7, 15);
         assertThat(rows.get(0).key).isEqualTo(new WeatherReadingsPartitionKey("st-9", day, 2));
-        assertThat(rows.get(0).value).isEqualTo(new WeatherReadingRow("st-9", day, 2,
-                Instant.parse("2021-07-15T12:07:00Z"), 21.5, 60.0, 1013.25, 3.2, 270.0, 0.4, 640.0));
-        assertThat(rows.get(1).value).isEqualTo(new WeatherReadingRow("st-9", day, 2,
-                Instant.parse("2021-07-15T12:07:10Z"), null, null, null, null, null, 1.2, null));
+        assertThat(rows.get(0).value)
+                .isEqualTo(new WeatherReadingRow(
+                        "st-9",
+                        day,
+                        2,
+                        Instant.parse("2021-07-15T12:07:00Z"),
+                        21.5,
+                        60.0,
+                        1013.25,
+                        3.2,
+                        270.0,
+                        0.4,
+                        640.0));
+        assertThat(rows.get(1).value)
+                .isEqualTo(new WeatherReadingRow(
+                        "st-9",
+                        day,
+                        2,
+                        Instant.parse("2021-07-15T12:07:10Z"),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        1.2,
+                        null));
     }
 
     static Stream<Arguments> randomReadings() {
         return RandomCases.cases(50, (SplittableRandom random) -> new Object[] {
-                RandomCases.letters(random, 1 + random.nextInt(20)),
-                Instant.parse("2020-07-21T00:00:00Z").toEpochMilli() + random.nextLong(364L * 86_400_000L),
-                random.nextBoolean() ? "time" : "hash"});
+            RandomCases.letters(random, 1 + random.nextInt(20)),
+            Instant.parse("2020-07-21T00:00:00Z").toEpochMilli() + random.nextLong(364L * 86_400_000L),
+            random.nextBoolean() ? "time" : "hash"
+        });
     }
 
     @ParameterizedTest(name = "{0} {3}")
@@ -93,8 +124,11 @@ class WeatherAndAlertsTopologyTest {
     void should_place_a_weather_reading_in_its_utc_day_and_a_shard_below_the_count_and_replay_it_identically(
             String seed, String station, long millis, String strategy) {
         reopen(Map.of(IngestConfig.TELEMETRY_SHARD_STRATEGY, strategy));
-        WeatherReading reading = WeatherReading.newBuilder().setStationId(station)
-                .setReadingTime(Instant.ofEpochMilli(millis)).setPressureHpa(1000.0).build();
+        WeatherReading reading = WeatherReading.newBuilder()
+                .setStationId(station)
+                .setReadingTime(Instant.ofEpochMilli(millis))
+                .setPressureHpa(1000.0)
+                .build();
         fixture.weather.pipeInput(station, reading);
         fixture.weather.pipeInput(station, reading);
 
@@ -111,19 +145,30 @@ class WeatherAndAlertsTopologyTest {
         fixture.alerts.pipeInput("agent-7", alert("agent-7", null, "2021-06-20T00:00:00.000Z", "BATTERY_LOW"));
 
         List<KeyValue<AgentAlertsPartitionKey, AgentAlertRow>> rows = fixture.alertRows.readKeyValuesToList();
-        assertThat(rows).extracting(kv -> kv.key).containsExactly(
-                new AgentAlertsPartitionKey("agent-7", LocalDate.of(2021, 6, 19)),
-                new AgentAlertsPartitionKey("agent-7", LocalDate.of(2021, 6, 20)));
-        assertThat(rows.get(0).value).isEqualTo(new AgentAlertRow("agent-7", LocalDate.of(2021, 6, 19),
-                Instant.parse("2021-06-19T23:59:59.999Z"),
-                io.apiary.ingest.identity.AlertIds.derive("3627", "WARNING", "HIVE_OPENED", "details of HIVE_OPENED"),
-                "3627", "WARNING", "HIVE_OPENED", "details of HIVE_OPENED"));
+        assertThat(rows)
+                .extracting(kv -> kv.key)
+                .containsExactly(
+                        new AgentAlertsPartitionKey("agent-7", LocalDate.of(2021, 6, 19)),
+                        new AgentAlertsPartitionKey("agent-7", LocalDate.of(2021, 6, 20)));
+        assertThat(rows.get(0).value)
+                .isEqualTo(new AgentAlertRow(
+                        "agent-7",
+                        LocalDate.of(2021, 6, 19),
+                        Instant.parse("2021-06-19T23:59:59.999Z"),
+                        io.apiary.ingest.identity.AlertIds.derive(
+                                "3627", "WARNING", "HIVE_OPENED", "details of HIVE_OPENED"),
+                        "3627",
+                        "WARNING",
+                        "HIVE_OPENED",
+                        "details of HIVE_OPENED"));
         assertThat(rows.get(1).value.getHiveId()).isNull();
         assertThat(rows.get(1).value.getAlertId()).matches("c-[0-9a-f]{16}");
     }
 
     private List<WeatherReadingsPartitionKey> weatherKeys() {
-        return fixture.weatherRows.readKeyValuesToList().stream().map(kv -> kv.key).toList();
+        return fixture.weatherRows.readKeyValuesToList().stream()
+                .map(kv -> kv.key)
+                .toList();
     }
 
     private static String header(TestRecord<byte[], byte[]> record, String name) {
@@ -141,8 +186,15 @@ class WeatherAndAlertsTopologyTest {
         fixture.weather.pipeInput("st-1", reading("st-1", "2021-07-15T10:00:10Z", 20.0));
 
         List<TestRecord<byte[], byte[]>> dead = fixture.deadLetter.readRecordsToList();
-        assertThat(dead).extracting(r -> header(r, DeadLetterHeaders.REASON)).containsExactly("OUT_OF_RANGE",
-                "KEY_MISMATCH", "NON_FINITE_VALUE", "FUTURE_TIMESTAMP", "EXPIRED_TIMESTAMP", "NULL_KEY");
+        assertThat(dead)
+                .extracting(r -> header(r, DeadLetterHeaders.REASON))
+                .containsExactly(
+                        "OUT_OF_RANGE",
+                        "KEY_MISMATCH",
+                        "NON_FINITE_VALUE",
+                        "FUTURE_TIMESTAMP",
+                        "EXPIRED_TIMESTAMP",
+                        "NULL_KEY");
         assertThat(dead).allSatisfy(r -> {
             assertThat(header(r, DeadLetterHeaders.STAGE)).isEqualTo("process");
             assertThat(header(r, DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(fixture.topics.weather());
@@ -150,7 +202,8 @@ class WeatherAndAlertsTopologyTest {
         assertThat(header(dead.get(0), DeadLetterHeaders.MESSAGE))
                 .isEqualTo("temperature_c 75.0 degC is outside the physically possible range [-90.0, 60.0] degC");
         assertThat(new String(dead.get(1).key(), StandardCharsets.UTF_8)).isEqualTo("st-2");
-        assertThat(fixture.weatherRows.readValuesToList()).extracting(WeatherReadingRow::getReadingTime)
+        assertThat(fixture.weatherRows.readValuesToList())
+                .extracting(WeatherReadingRow::getReadingTime)
                 .containsExactly(Instant.parse("2021-07-15T10:00:10Z"));
     }
 
@@ -162,11 +215,14 @@ class WeatherAndAlertsTopologyTest {
         fixture.alerts.pipeInput("agent-7", alert("agent-7", "3627", "2021-07-15T10:00:01Z", "SENSOR_FAULT"));
 
         List<TestRecord<byte[], byte[]>> dead = fixture.deadLetter.readRecordsToList();
-        assertThat(dead).extracting(r -> header(r, DeadLetterHeaders.REASON))
+        assertThat(dead)
+                .extracting(r -> header(r, DeadLetterHeaders.REASON))
                 .containsExactly("FIELD_TOO_LONG", "KEY_MISMATCH", "INVALID_TIMESTAMP");
-        assertThat(dead).allSatisfy(r ->
-                assertThat(header(r, DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(fixture.topics.alerts()));
-        assertThat(fixture.alertRows.readValuesToList()).extracting(AgentAlertRow::getAlertTime)
+        assertThat(dead)
+                .allSatisfy(r ->
+                        assertThat(header(r, DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(fixture.topics.alerts()));
+        assertThat(fixture.alertRows.readValuesToList())
+                .extracting(AgentAlertRow::getAlertTime)
                 .containsExactly(Instant.parse("2021-07-15T10:00:01Z"));
     }
 }

@@ -1,11 +1,5 @@
 package io.apiary.ingest.jmh;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
-
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.ingest.serde.SchemaVersions;
@@ -14,6 +8,11 @@ import io.apiary.ingest.topics.Topics;
 import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.TelemetryReading;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -86,13 +85,15 @@ public class AvroDecodeBenchmark {
         readingDeserializer = readings.valueSerde().deserializer();
         hiveIdDeserializer = readings.keySerde().deserializer();
 
-        Schema v1 = SchemaVersions.load("TelemetryReading", TelemetryReading.class.getClassLoader()).get(0);
+        Schema v1 = SchemaVersions.load("TelemetryReading", TelemetryReading.class.getClassLoader())
+                .get(0);
         BinaryMessageEncoder<GenericRecord> v1Encoder = new BinaryMessageEncoder<>(GenericData.get(), v1);
         for (int i = 0; i < VALUES; i++) {
             int hive = (int) ((i * 7_919L) % TelemetryFeed.HIVES);
             int reading = i;
-            rowValues[i] = rows.valueSerde().serializer().serialize(rows.name(),
-                    TelemetryFeed.row(hive, reading, ShardStrategy.TIME));
+            rowValues[i] = rows.valueSerde()
+                    .serializer()
+                    .serialize(rows.name(), TelemetryFeed.row(hive, reading, ShardStrategy.TIME));
             TelemetryReading current = TelemetryFeed.reading(hive, reading);
             readingValues[i] = readings.valueSerde().serializer().serialize(readingTopic, current);
             readingV1Values[i] = encodeV1(v1Encoder, v1, current);
@@ -101,8 +102,11 @@ public class AvroDecodeBenchmark {
         // fail at setup, not in the measurement, if an input does not decode to what was encoded
         for (int i = 0; i < VALUES; i++) {
             TelemetryReading fromV1 = readingDeserializer.deserialize(readingTopic, readingV1Values[i]);
-            if (fromV1.getSequenceNumber() != null || !fromV1.getHiveId().equals(
-                    readingDeserializer.deserialize(readingTopic, readingValues[i]).getHiveId())) {
+            if (fromV1.getSequenceNumber() != null
+                    || !fromV1.getHiveId()
+                            .equals(readingDeserializer
+                                    .deserialize(readingTopic, readingValues[i])
+                                    .getHiveId())) {
                 throw new IllegalStateException("v1 and v2 inputs disagree at " + i);
             }
         }
@@ -112,8 +116,11 @@ public class AvroDecodeBenchmark {
         GenericRecord record = new GenericData.Record(v1);
         record.put("hive_id", reading.getHiveId());
         record.put("gateway_id", reading.getGatewayId());
-        record.put("sensor_type", new GenericData.EnumSymbol(v1.getField("sensor_type").schema(),
-                reading.getSensorType().name()));
+        record.put(
+                "sensor_type",
+                new GenericData.EnumSymbol(
+                        v1.getField("sensor_type").schema(),
+                        reading.getSensorType().name()));
         record.put("reading_time", reading.getReadingTime().toEpochMilli());
         record.put("value", reading.getValue());
         record.put("unit", reading.getUnit());

@@ -1,14 +1,13 @@
 package io.apiary.ingest.jmh;
 
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.sink.BatchGrouper;
 import io.apiary.ingest.sink.ServerBatchLimits;
 import io.apiary.schema.HiveTelemetryRow;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -50,8 +49,7 @@ public class BatchGrouperBenchmark {
      * @param routingKey  the serialized Cassandra partition key
      * @param serverBytes its size as Cassandra counts it in a batch
      */
-    public record Bound(ByteBuffer routingKey, int serverBytes) {
-    }
+    public record Bound(ByteBuffer routingKey, int serverBytes) {}
 
     private static final int BATCHES = 256;
     private static final int MASK = BATCHES - 1;
@@ -86,7 +84,7 @@ public class BatchGrouperBenchmark {
     /** @return the single-partition batches within the caps */
     @Benchmark
     public List<List<Bound>> group() {
-        return BatchGrouper.group(batches.get(next++ & MASK), Bound::routingKey, Bound::serverBytes, MAX_ROWS,
-                MAX_BYTES);
+        return BatchGrouper.group(
+                batches.get(next++ & MASK), Bound::routingKey, Bound::serverBytes, MAX_ROWS, MAX_BYTES);
     }
 }

@@ -1,11 +1,10 @@
 package io.apiary.ingest.jmh;
 
+import io.apiary.ingest.bucket.DayBucket;
+import io.apiary.ingest.bucket.ShardStrategy;
 import java.time.LocalDate;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-
-import io.apiary.ingest.bucket.DayBucket;
-import io.apiary.ingest.bucket.ShardStrategy;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

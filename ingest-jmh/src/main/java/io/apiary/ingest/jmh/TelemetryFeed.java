@@ -1,14 +1,13 @@
 package io.apiary.ingest.jmh;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-
 import io.apiary.ingest.bench.BenchWorkload;
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.TelemetryReading;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 
 /**
  * The benchmarks' input data: the workload of {@code ingest-app bench} ({@link BenchWorkload}:
@@ -28,8 +27,7 @@ public final class TelemetryFeed {
     /** Hives of the planned load (DESIGN.md): 10,000. */
     public static final int HIVES = 10_000;
 
-    private TelemetryFeed() {
-    }
+    private TelemetryFeed() {}
 
     /**
      * @param hive hive number
@@ -99,7 +97,9 @@ public final class TelemetryFeed {
         ByteBuffer key = ByteBuffer.allocate(3 + hive.length + 3 + 4 + 3 + 4);
         key.putShort((short) hive.length).put(hive).put((byte) 0);
         // CQL date: days since the epoch, offset by 2^31 (unsigned)
-        key.putShort((short) 4).putInt((int) (row.getDay().toEpochDay() - Integer.MIN_VALUE)).put((byte) 0);
+        key.putShort((short) 4)
+                .putInt((int) (row.getDay().toEpochDay() - Integer.MIN_VALUE))
+                .put((byte) 0);
         key.putShort((short) 4).putInt(row.getShard()).put((byte) 0);
         return key.flip();
     }
@@ -114,8 +114,12 @@ public final class TelemetryFeed {
      */
     public static int serverBytes(HiveTelemetryRow row) {
         int clustering = row.getSensorType().getBytes(StandardCharsets.UTF_8).length + Long.BYTES;
-        int regular = row.getGatewayId().getBytes(StandardCharsets.UTF_8).length + 24 + Double.BYTES + 24
-                + row.getUnit().getBytes(StandardCharsets.UTF_8).length + 24;
+        int regular = row.getGatewayId().getBytes(StandardCharsets.UTF_8).length
+                + 24
+                + Double.BYTES
+                + 24
+                + row.getUnit().getBytes(StandardCharsets.UTF_8).length
+                + 24;
         return 40 + clustering + regular;
     }
 }

@@ -1,15 +1,14 @@
 package io.apiary.ingest.sink;
 
-import java.lang.management.ManagementFactory;
-import java.lang.ref.Reference;
-import java.util.Optional;
-
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.jmh.TelemetryFeed;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
+import java.lang.management.ManagementFactory;
+import java.lang.ref.Reference;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -31,8 +30,7 @@ import org.apache.kafka.common.utils.Utils;
  */
 public final class BufferFootprint {
 
-    private BufferFootprint() {
-    }
+    private BufferFootprint() {}
 
     /**
      * @param args readings per hive (default 60: 600,000 rows)
@@ -40,7 +38,8 @@ public final class BufferFootprint {
      */
     public static void main(String[] args) throws InterruptedException {
         int perHive = args.length > 0 ? Integer.parseInt(args[0]) : 60;
-        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic = Topics.defaults().telemetryRowsTopic();
+        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic =
+                Topics.defaults().telemetryRowsTopic();
         int n = TelemetryFeed.HIVES * perHive;
         byte[][] keys = new byte[n][];
         byte[][] values = new byte[n][];
@@ -57,8 +56,8 @@ public final class BufferFootprint {
             }
         }
         long before = liveHeap();
-        PartitionBatcher<SinkRow.GroupKey, SinkRow> batcher = new PartitionBatcher<>(Integer.MAX_VALUE,
-                Long.MAX_VALUE, Long.MAX_VALUE);
+        PartitionBatcher<SinkRow.GroupKey, SinkRow> batcher =
+                new PartitionBatcher<>(Integer.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
         OffsetTracker offsets = new OffsetTracker();
         long[] next = new long[6];
         for (i = 0; i < n; i++) {
@@ -66,16 +65,26 @@ public final class BufferFootprint {
             byte[] value = values[i].clone();
             int p = Utils.toPositive(Utils.murmur2(key)) % next.length;
             TopicPartition partition = new TopicPartition(topic.name(), p);
-            ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(topic.name(), p, next[p]++, 0L,
-                    TimestampType.CREATE_TIME, key.length, value.length, key, value, new RecordHeaders(),
+            ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(
+                    topic.name(),
+                    p,
+                    next[p]++,
+                    0L,
+                    TimestampType.CREATE_TIME,
+                    key.length,
+                    value.length,
+                    key,
+                    value,
+                    new RecordHeaders(),
                     Optional.of(0));
             offsets.register(partition, record.offset());
             batcher.add(SinkRow.GroupKey.of(null, partition, record.key()), SinkRow.of(record), value.length, 0);
         }
         long after = liveHeap();
-        System.out.printf("%,d rows held (%,d Cassandra partitions): key %.1f B and value %.1f B per row on "
-                + "average; heap per buffered row %.1f B%n", n, TelemetryFeed.HIVES, keyBytes / (double) n,
-                valueBytes / (double) n, (after - before) / (double) n);
+        System.out.printf(
+                "%,d rows held (%,d Cassandra partitions): key %.1f B and value %.1f B per row on "
+                        + "average; heap per buffered row %.1f B%n",
+                n, TelemetryFeed.HIVES, keyBytes / (double) n, valueBytes / (double) n, (after - before) / (double) n);
         Reference.reachabilityFence(keys);
         Reference.reachabilityFence(values);
         Reference.reachabilityFence(batcher);

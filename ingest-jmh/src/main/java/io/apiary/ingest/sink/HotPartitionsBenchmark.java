@@ -1,5 +1,7 @@
 package io.apiary.ingest.sink;
 
+import io.apiary.ingest.jmh.TelemetryFeed;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -7,9 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-
-import io.apiary.ingest.jmh.TelemetryFeed;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -73,12 +72,23 @@ public class HotPartitionsBenchmark {
             order[i] = random.nextInt(partitions);
         }
         List<String> nodes = List.of("n1", "n2", "n3", "n4", "n5", "n6");
-        replicaSets = List.of(nodes.subList(0, 3), nodes.subList(1, 4), nodes.subList(2, 5), nodes.subList(3, 6),
-                List.of("n5", "n6", "n1"), List.of("n6", "n1", "n2"));
+        replicaSets = List.of(
+                nodes.subList(0, 3),
+                nodes.subList(1, 4),
+                nodes.subList(2, 5),
+                nodes.subList(3, 6),
+                List.of("n5", "n6", "n1"),
+                List.of("n6", "n1", "n2"));
         HotPartitionSettings settings = HotPartitionSettings.DEFAULTS;
-        detector = new HotPartitions(settings, Map.of(TABLE, new HotPartitions.Table(null,
-                PartitionLife.of(TABLE, settings))), new HotPartitionMeters(new SimpleMeterRegistry()),
-                Clock.systemUTC(), 0, () -> 6, String::valueOf, line -> { });
+        detector = new HotPartitions(
+                settings,
+                Map.of(TABLE, new HotPartitions.Table(null, PartitionLife.of(TABLE, settings))),
+                new HotPartitionMeters(new SimpleMeterRegistry()),
+                Clock.systemUTC(),
+                0,
+                () -> 6,
+                String::valueOf,
+                line -> {});
         nanos = 0;
     }
 

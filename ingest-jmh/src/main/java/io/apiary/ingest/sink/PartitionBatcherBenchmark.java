@@ -1,14 +1,13 @@
 package io.apiary.ingest.sink;
 
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.jmh.TelemetryFeed;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
@@ -78,17 +77,18 @@ public class PartitionBatcherBenchmark {
     /** Encodes the rows and builds their keys as the sink does per polled record. */
     @Setup
     public void feed() {
-        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic = Topics.defaults().telemetryRowsTopic();
+        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic =
+                Topics.defaults().telemetryRowsTopic();
         int i = 0;
         for (int reading = 0; reading < READINGS_PER_HIVE; reading++) {
             for (int hive = 0; hive < HIVES; hive++, i++) {
                 HiveTelemetryRow row = TelemetryFeed.row(hive, reading, strategy);
                 byte[] key = topic.keySerde().serializer().serialize(topic.name(), TelemetryFeed.partitionKey(row));
                 byte[] value = topic.valueSerde().serializer().serialize(topic.name(), row);
-                TopicPartition partition = new TopicPartition(topic.name(),
-                        Utils.toPositive(Utils.murmur2(key)) % KAFKA_PARTITIONS);
-                ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(topic.name(), partition.partition(),
-                        i, key, value);
+                TopicPartition partition =
+                        new TopicPartition(topic.name(), Utils.toPositive(Utils.murmur2(key)) % KAFKA_PARTITIONS);
+                ConsumerRecord<byte[], byte[]> record =
+                        new ConsumerRecord<>(topic.name(), partition.partition(), i, key, value);
                 // no table binding: the batcher never looks at it
                 rows[i] = SinkRow.of(record);
                 keys[i] = SinkRow.GroupKey.of(null, partition, key);

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.BenchmarkList;
@@ -30,7 +29,9 @@ class JmhSmokeTest {
     void every_benchmark_runs_and_reports_a_positive_score() throws Exception {
         Set<String> known = BenchmarkList.defaultList()
                 .getAll(OutputFormatFactory.createFormatInstance(System.out, VerboseMode.SILENT), List.of())
-                .stream().map(BenchmarkListEntry::getUsername).collect(Collectors.toCollection(TreeSet::new));
+                .stream()
+                .map(BenchmarkListEntry::getUsername)
+                .collect(Collectors.toCollection(TreeSet::new));
         assertThat(known).as("benchmarks generated into META-INF/BenchmarkList").hasSizeGreaterThanOrEqualTo(10);
 
         Options options = new OptionsBuilder()
@@ -46,8 +47,10 @@ class JmhSmokeTest {
 
         Set<String> ran = new TreeSet<>();
         for (RunResult result : results) {
-            String label = result.getParams().getBenchmark() + result.getParams().getParamsKeys().stream()
-                    .map(k -> " " + k + "=" + result.getParams().getParam(k)).collect(Collectors.joining());
+            String label = result.getParams().getBenchmark()
+                    + result.getParams().getParamsKeys().stream()
+                            .map(k -> " " + k + "=" + result.getParams().getParam(k))
+                            .collect(Collectors.joining());
             double score = result.getPrimaryResult().getScore();
             assertThat(score).as("score of %s", label).isFinite().isPositive();
             ran.add(result.getParams().getBenchmark());
