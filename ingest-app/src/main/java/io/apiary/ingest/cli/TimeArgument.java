@@ -56,7 +56,7 @@ final class TimeArgument {
                 instant = LocalDateTime.parse(t).toInstant(ZoneOffset.UTC);
             }
             // Cassandra's timestamps are milliseconds since 1970 in a long: refuse what does not fit.
-            instant.toEpochMilli();
+            long unused = instant.toEpochMilli(); // throws ArithmeticException when it does not fit
             return instant;
         } catch (java.time.DateTimeException | ArithmeticException e) {
             throw new IllegalArgumentException(

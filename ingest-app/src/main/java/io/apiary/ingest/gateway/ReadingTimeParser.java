@@ -141,7 +141,8 @@ public final class ReadingTimeParser {
         }
         if (start != null) {
             try {
-                start.toEpochMilli();
+                // toEpochMilli throws ArithmeticException for an instant outside a long of milliseconds
+                long unused = start.toEpochMilli();
             } catch (ArithmeticException e) {
                 throw new IllegalArgumentException("--time-start " + start + " is out of the range of times", e);
             }

@@ -86,7 +86,6 @@ public final class IngestTopology {
      * @return a new topology
      */
     public static Topology build(TopologySettings settings) {
-        Topics topics = settings.topics();
         StreamsBuilder builder = new StreamsBuilder(topologyConfig());
         addTelemetry(builder, settings, new RowMapper(settings.shardStrategy(), settings.shards()));
         addHourlyActivity(builder, settings);

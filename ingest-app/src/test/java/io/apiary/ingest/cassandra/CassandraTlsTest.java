@@ -49,7 +49,9 @@ class CassandraTlsTest {
                 .redirectErrorStream(true)
                 .start();
         assertThat(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0)
-                .as("keytool: %s", new String(keytool.getInputStream().readAllBytes()))
+                .as(
+                        "keytool: %s",
+                        new String(keytool.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
                 .isTrue();
     }
 
