@@ -8,6 +8,7 @@ import io.apiary.ingest.cassandra.SchemaApplier;
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.demo.LagProbe;
+import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.pipeline.Pipeline;
 import io.apiary.ingest.pipeline.TopicProvisioner;
 import io.apiary.ingest.sink.SinkTable;
@@ -195,7 +196,6 @@ public final class Bench {
 
     private static final Duration POLL = Duration.ofMillis(20);
     private static final Duration LAG_POLL = Duration.ofMillis(250);
-    private static final String WRITE_LATENCY = "apiary.sink.write.latency";
 
     private final IngestConfig base;
     private final Options options;
@@ -412,7 +412,7 @@ public final class Bench {
             AsyncWrites writes = new AsyncWrites(
                     session,
                     batchRows == 1 ? options.naiveInFlight() : options.ceilingInFlight(),
-                    Timer.builder(WRITE_LATENCY).register(registry()));
+                    Timer.builder(MetricNames.SINK_WRITE_LATENCY).register(registry()));
             CeilingWriter writer = new CeilingWriter(table(session), batchRows, writes);
             writer.group(
                     workload(options.strategies().get(0)), base.topics().telemetryRowsTopic(), options.warmUpRows());
@@ -452,7 +452,7 @@ public final class Bench {
             throws InterruptedException {
         announce(run, strategy);
         truncate(session);
-        Timer latency = Timer.builder(WRITE_LATENCY).register(registry());
+        Timer latency = Timer.builder(MetricNames.SINK_WRITE_LATENCY).register(registry());
         AsyncWrites writes = new AsyncWrites(session, inFlight, latency);
         Thread thread = new Thread(writer.apply(writes), "apiary-bench-" + run.label());
         RunMeter.collectGarbage();
@@ -495,7 +495,7 @@ public final class Bench {
         RunMeter.Window window;
         try {
             window = meter.measure(
-                    () -> (long) counter(registry, "apiary.sink.rows.written", "table", TABLE),
+                    () -> (long) counter(registry, MetricNames.SINK_ROWS_WRITTEN, MetricNames.TAG_TABLE, TABLE),
                     options.rows(),
                     () -> pipeline.failure() != null,
                     POLL,
@@ -503,8 +503,8 @@ public final class Bench {
         } finally {
             pipeline.close();
         }
-        var batchRows = registry.find("apiary.sink.batch.rows").summary();
-        Timer latency = registry.find(WRITE_LATENCY).timer();
+        var batchRows = registry.find(MetricNames.SINK_BATCH_ROWS).summary();
+        Timer latency = registry.find(MetricNames.SINK_WRITE_LATENCY).timer();
         return report(result(
                 Run.SINK,
                 strategy,
@@ -551,7 +551,7 @@ public final class Bench {
             AtomicReference<Long> committed = new AtomicReference<>(0L);
             window = withSink
                     ? meter.measure(
-                            () -> (long) counter(registry, "apiary.sink.rows.written", "table", TABLE),
+                            () -> (long) counter(registry, MetricNames.SINK_ROWS_WRITTEN, MetricNames.TAG_TABLE, TABLE),
                             options.gatewayReadings(),
                             () -> pipeline.failure() != null,
                             POLL,
@@ -574,7 +574,7 @@ public final class Bench {
             deleteTopicsAndGroups(admin, config, true);
         }
         if (withSink) {
-            var batchRows = registry.find("apiary.sink.batch.rows").summary();
+            var batchRows = registry.find(MetricNames.SINK_BATCH_ROWS).summary();
             return report(result(
                     run,
                     strategy,
@@ -582,7 +582,7 @@ public final class Bench {
                     window,
                     batchRows == null ? Double.NaN : batchRows.mean(),
                     batchRows == null ? 0 : batchRows.count(),
-                    registry.find(WRITE_LATENCY).timer(),
+                    registry.find(MetricNames.SINK_WRITE_LATENCY).timer(),
                     Objects.toString(pipeline.failure(), "")));
         }
         return report(result(
@@ -655,7 +655,7 @@ public final class Bench {
         registry.config().meterFilter(new MeterFilter() {
             @Override
             public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
-                if (!id.getName().equals(WRITE_LATENCY)) {
+                if (!id.getName().equals(MetricNames.SINK_WRITE_LATENCY)) {
                     return config;
                 }
                 return DistributionStatisticConfig.builder()

@@ -5,7 +5,7 @@ import com.datastax.oss.driver.api.core.auth.AuthenticationException;
 import io.apiary.ingest.cassandra.CassandraTls;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.config.OperationsOptions;
-import io.apiary.ingest.deadletter.DeadLetterHeaders;
+import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.pipeline.Pipeline;
 import io.apiary.ingest.service.ComponentHealth;
 import io.apiary.ingest.service.HealthReport;
@@ -81,7 +81,7 @@ public final class RunCommand implements Callable<Integer> {
         @Override
         public void run() {
             long now = System.nanoTime();
-            double deadLettered = registry.find(DeadLetterHeaders.COUNTER).counters().stream()
+            double deadLettered = registry.find(MetricNames.DEAD_LETTER_RECORDS).counters().stream()
                     .mapToDouble(c -> c.count())
                     .sum();
             StringBuilder line = new StringBuilder();
@@ -89,20 +89,20 @@ public final class RunCommand implements Callable<Integer> {
                 line.append("topology ").append(pipeline.streams().state()).append("; ");
             }
             if (pipeline.sink() != null) {
-                long rows = (long) registry.find("apiary.sink.rows.written").counters().stream()
+                long rows = (long) registry.find(MetricNames.SINK_ROWS_WRITTEN).counters().stream()
                         .mapToDouble(c -> c.count())
                         .sum();
-                var batchRows = registry.find("apiary.sink.batch.rows").summary();
+                var batchRows = registry.find(MetricNames.SINK_BATCH_ROWS).summary();
                 line.append(String.format(
                         "sink %,d rows written (%,.0f rows/s, %.1f rows per request), "
                                 + "%,.0f in flight (limit %,.0f), %,.0f buffered, %,.0f partitions paused; ",
                         rows,
                         (rows - lastRows) / ((now - lastNanos) / 1e9),
                         batchRows == null ? 0.0 : batchRows.mean(),
-                        gauge("apiary.sink.in.flight"),
-                        gauge("apiary.sink.in.flight.limit"),
-                        gauge("apiary.sink.buffered.rows"),
-                        gauge("apiary.sink.paused.partitions")));
+                        gauge(MetricNames.SINK_IN_FLIGHT),
+                        gauge(MetricNames.SINK_IN_FLIGHT_LIMIT),
+                        gauge(MetricNames.SINK_BUFFERED_ROWS),
+                        gauge(MetricNames.SINK_PAUSED_PARTITIONS)));
                 lastRows = rows;
             }
             lastNanos = now;

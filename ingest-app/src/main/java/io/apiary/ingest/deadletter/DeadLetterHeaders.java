@@ -1,5 +1,6 @@
 package io.apiary.ingest.deadletter;
 
+import io.apiary.ingest.metrics.MetricNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +29,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * {@value #MAX_ORIGINAL_HEADER_BYTES} bytes are left out, and the message is cut to
  * {@value #MAX_MESSAGE_CHARS} characters.
  * Each dead-lettered record also increments the Micrometer counter
- * {@value #COUNTER} tagged with {@code stage} and {@code reason}. Thread-safe (stateless).
+ * {@value io.apiary.ingest.metrics.MetricNames#DEAD_LETTER_RECORDS} tagged with {@code stage} and {@code reason}. Thread-safe (stateless).
  */
 public final class DeadLetterHeaders {
 
@@ -52,9 +53,6 @@ public final class DeadLetterHeaders {
     public static final int MAX_ORIGINAL_HEADER_BYTES = 64 * 1024;
     /** Longest message header kept, in characters. */
     public static final int MAX_MESSAGE_CHARS = 2_000;
-
-    /** Name of the counter of dead-lettered records. */
-    public static final String COUNTER = "apiary.dead.letter.records";
 
     private DeadLetterHeaders() {}
 
@@ -130,7 +128,8 @@ public final class DeadLetterHeaders {
      * @return the counter
      */
     public static Counter counter(String stage, RejectReason reason) {
-        return Metrics.counter(COUNTER, "stage", stage, "reason", reason.name());
+        return Metrics.counter(
+                MetricNames.DEAD_LETTER_RECORDS, MetricNames.TAG_STAGE, stage, MetricNames.TAG_REASON, reason.name());
     }
 
     /**

@@ -2,10 +2,10 @@ package io.apiary.ingest.demo;
 
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.pipeline.Pipeline;
 import io.apiary.ingest.sink.CassandraSink;
 import io.apiary.ingest.topics.Topics;
-import io.apiary.ingest.topology.HourlyActivityProcessor;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -124,7 +124,7 @@ final class DemoProgress {
     /** Hours the topology closed so far (it runs in this JVM, on the global registry). */
     private static double hoursClosed() {
         return io.micrometer.core.instrument.Metrics.globalRegistry
-                .find(HourlyActivityProcessor.CLOSED_COUNTER)
+                .find(MetricNames.TOPOLOGY_HOURS_CLOSED)
                 .counters()
                 .stream()
                 .mapToDouble(io.micrometer.core.instrument.Counter::count)

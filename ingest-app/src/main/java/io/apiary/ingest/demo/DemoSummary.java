@@ -7,10 +7,10 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.deadletter.DeadLetterHeaders;
+import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.pipeline.Pipeline;
 import io.apiary.ingest.tables.TableNames;
 import io.apiary.ingest.topics.Topics;
-import io.apiary.ingest.topology.HourlyActivityProcessor;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -50,7 +50,7 @@ final class DemoSummary {
                 .mapToLong(Long::longValue)
                 .sum();
         double duplicates = io.micrometer.core.instrument.Metrics.globalRegistry
-                .find(HourlyActivityProcessor.DUPLICATES_COUNTER)
+                .find(MetricNames.TOPOLOGY_DUPLICATE_RECORDS)
                 .counters()
                 .stream()
                 .mapToDouble(io.micrometer.core.instrument.Counter::count)

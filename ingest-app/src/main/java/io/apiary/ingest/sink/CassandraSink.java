@@ -2,6 +2,8 @@ package io.apiary.ingest.sink;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.deadletter.RejectReason;
+import io.apiary.ingest.logging.RateLimitedLog;
+import io.apiary.ingest.metrics.MetricNames;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,7 +80,9 @@ import org.slf4j.LoggerFactory;
 public final class CassandraSink implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CassandraSink.class);
-    private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** Shortest time between two lines of one of the sink's repeated warnings. */
+    private static final Duration WARN_EVERY = Duration.ofSeconds(10);
+
     private static final long IDLE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long BUSY_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     /** Shortest time between two halvings of the limit by overload: one burst of failures is one signal. */
@@ -108,8 +112,8 @@ public final class CassandraSink implements Runnable {
     private final HotPartitions hot;
     private final LinkedBlockingQueue<Runnable> callbacks = new LinkedBlockingQueue<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private final WarnThrottle retryWarnings = new WarnThrottle(WARN_EVERY_NANOS);
-    private final WarnThrottle serverWarnings = new WarnThrottle(WARN_EVERY_NANOS);
+    private final RateLimitedLog retryWarnings = RateLimitedLog.of(LOG, WARN_EVERY);
+    private final RateLimitedLog serverWarnings = RateLimitedLog.of(LOG, WARN_EVERY);
 
     private volatile boolean running = true;
     private volatile int inFlightGauge;
@@ -214,14 +218,14 @@ public final class CassandraSink implements Runnable {
                         () -> lingeringGauge,
                         () -> pausedGauge,
                         () -> commitLagGauge));
-        this.routing = new RoutingAudit(writer, metrics, new WarnThrottle(WARN_EVERY_NANOS), LOG::warn);
+        this.routing = new RoutingAudit(writer, metrics, RateLimitedLog.of(LOG, WARN_EVERY));
         this.offsets = new SinkOffsets(consumer, registry);
         this.hot = hotPartitions.make(writer, registry);
         // counters that alerts watch exist from the start at 0, so that increase() sees their first event
         this.tablesByTopic.forEach((topic, table) -> {
             metrics.rowsWritten(table.table());
             metrics.conflicts(table.table());
-            registry.counter("apiary.sink.records.lost", "topic", topic);
+            registry.counter(MetricNames.SINK_RECORDS_LOST, MetricNames.TAG_TOPIC, topic);
         });
         LOG.info(
                 "Cassandra sink: batches of at most {} rows and {} bytes (one partition; combined batches at most "
@@ -591,16 +595,16 @@ public final class CassandraSink implements Runnable {
         bufferedBytes -= group.recordBytes;
         List<String> warnings = answer.warnings();
         if (!warnings.isEmpty()) {
-            registry.counter("apiary.sink.server.warnings", "table", group.table())
+            registry.counter(MetricNames.SINK_SERVER_WARNINGS, MetricNames.TAG_TABLE, group.table())
                     .increment(warnings.size());
-            if (serverWarnings.allow(now)) {
-                LOG.warn(
-                        "Cassandra warned about a write of {} rows ({} bytes) to {}: {}",
-                        group.rows.size(),
-                        group.serverBytes,
-                        group.table(),
-                        warnings);
-            }
+            serverWarnings.warn(
+                    "",
+                    now,
+                    "Cassandra warned about a write of {} rows ({} bytes) to {}: {}",
+                    group.rows.size(),
+                    group.serverBytes,
+                    group.table(),
+                    warnings);
         }
     }
 
@@ -614,18 +618,19 @@ public final class CassandraSink implements Runnable {
         group.attempts++;
         scheduler.retryAt(group, now + backoff.delayNanos(group.attempts, ThreadLocalRandom.current()::nextLong));
         metrics.retried(WriteFailures.cause(error), group.rows.size());
-        if (!retryWarnings.allow(now)) {
-            return;
-        }
         if (WriteFailures.statementError(error)) {
-            LOG.error(
+            retryWarnings.error(
+                    "",
+                    now,
                     "Cassandra refuses every write to {} ({}): fix the table or the sink.table.* settings; "
                             + "the sink retries with backoff and commits nothing past these rows ({} writes queued)",
                     group.table(),
                     WriteFailures.unwrap(error).getMessage(),
                     scheduler.queued());
         } else {
-            LOG.warn(
+            retryWarnings.warn(
+                    "",
+                    now,
                     "Cassandra write to {} failed ({}); retrying with backoff ({} writes queued, "
                             + "requests in flight limited to {})",
                     group.table(),

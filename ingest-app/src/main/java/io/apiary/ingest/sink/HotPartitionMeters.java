@@ -1,5 +1,6 @@
 package io.apiary.ingest.sink;
 
+import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.sink.HotPartitionReport.PartitionLoad;
 import io.apiary.ingest.sink.HotPartitionReport.TableLoad;
 import io.micrometer.core.instrument.Gauge;
@@ -50,45 +51,51 @@ final class HotPartitionMeters {
             hottest(
                     table,
                     "rows",
-                    "apiary.sink.partition.hottest.share",
+                    MetricNames.SINK_PARTITION_HOTTEST_SHARE,
                     report,
                     PartitionLoad::rowsShare,
                     "The heaviest partition's share of the table's rows (bytes) written in the last window");
-            hottest(table, "bytes", "apiary.sink.partition.hottest.share", report, PartitionLoad::bytesShare, null);
+            hottest(table, "bytes", MetricNames.SINK_PARTITION_HOTTEST_SHARE, report, PartitionLoad::bytesShare, null);
             hottest(
                     table,
                     "rows",
-                    "apiary.sink.partition.hottest.rate",
+                    MetricNames.SINK_PARTITION_HOTTEST_RATE,
                     report,
                     PartitionLoad::rowsPerSecond,
                     "The heaviest partition's rows/s (bytes/s) in the last window");
-            hottest(table, "bytes", "apiary.sink.partition.hottest.rate", report, PartitionLoad::bytesPerSecond, null);
-            Gauge.builder("apiary.sink.partition.hottest.projected.bytes", () -> projected(report.get(), table))
-                    .tag("table", table)
+            hottest(
+                    table,
+                    "bytes",
+                    MetricNames.SINK_PARTITION_HOTTEST_RATE,
+                    report,
+                    PartitionLoad::bytesPerSecond,
+                    null);
+            Gauge.builder(MetricNames.SINK_PARTITION_HOTTEST_PROJECTED_BYTES, () -> projected(report.get(), table))
+                    .tag(MetricNames.TAG_TABLE, table)
                     .baseUnit("bytes")
                     .description("Largest size a heavy partition reaches at the end of its bucket at the last "
                             + "window's rate (limit 100 MB); NaN when none is projected")
                     .register(registry);
-            Gauge.builder("apiary.sink.partitions.written", () -> {
+            Gauge.builder(MetricNames.SINK_PARTITIONS_WRITTEN, () -> {
                         TableLoad load = report.get().tables().get(table);
                         return load == null ? 0 : load.partitions();
                     })
-                    .tag("table", table)
+                    .tag(MetricNames.TAG_TABLE, table)
                     .description("Distinct partitions written in the last window (estimate)")
                     .register(registry);
-            io.micrometer.core.instrument.Counter.builder("apiary.sink.hot.partitions")
-                    .tag("table", table)
+            io.micrometer.core.instrument.Counter.builder(MetricNames.SINK_HOT_PARTITIONS)
+                    .tag(MetricNames.TAG_TABLE, table)
                     .description("Hot partitions found, one per hot partition per window (sink.hot.partition.share "
                             + "and sink.hot.skew); the keys are in the WARN lines")
                     .register(registry);
-            io.micrometer.core.instrument.Counter.builder("apiary.sink.projected.over.limit")
-                    .tag("table", table)
+            io.micrometer.core.instrument.Counter.builder(MetricNames.SINK_PROJECTED_OVER_LIMIT)
+                    .tag(MetricNames.TAG_TABLE, table)
                     .description("Heavy partitions (the sketches' heaviest, up to 1/sink.hot.partition.share + 1 "
                             + "by rows and by bytes) projected past 100 MB or 100,000 cells at the end of their bucket "
                             + "at a window's rate without being hot, one per partition per window")
                     .register(registry);
         }
-        io.micrometer.core.instrument.Counter.builder("apiary.sink.hot.nodes")
+        io.micrometer.core.instrument.Counter.builder(MetricNames.SINK_HOT_NODES)
                 .description("Hot Cassandra nodes found, one per hot node per window (sink.hot.node.share and "
                         + "sink.hot.node.skew)")
                 .register(registry);
@@ -107,8 +114,8 @@ final class HotPartitionMeters {
                             ? Double.NaN
                             : load.top().stream().mapToDouble(value).max().orElse(Double.NaN);
                 })
-                .tag("table", table)
-                .tag("measure", measure)
+                .tag(MetricNames.TAG_TABLE, table)
+                .tag(MetricNames.TAG_MEASURE, measure)
                 .description(description)
                 .register(registry);
     }
@@ -129,9 +136,9 @@ final class HotPartitionMeters {
         for (String node : seen) {
             if (nodes.add(node)) {
                 Gauge.builder(
-                                "apiary.sink.node.share",
+                                MetricNames.SINK_NODE_SHARE,
                                 () -> report.get().nodeShares().getOrDefault(node, 0.0))
-                        .tag("node", node)
+                        .tag(MetricNames.TAG_NODE, node)
                         .description("Share of the last window's rows of which this Cassandra node is a replica")
                         .register(registry);
             }
@@ -139,15 +146,17 @@ final class HotPartitionMeters {
     }
 
     void replicaRows(String node, long rows) {
-        registry.counter("apiary.sink.node.replica.rows", "node", node).increment(rows);
+        registry.counter(MetricNames.SINK_NODE_REPLICA_ROWS, MetricNames.TAG_NODE, node)
+                .increment(rows);
     }
 
     void hotPartition(String table) {
-        registry.counter("apiary.sink.hot.partitions", "table", table).increment();
+        registry.counter(MetricNames.SINK_HOT_PARTITIONS, MetricNames.TAG_TABLE, table)
+                .increment();
     }
 
     void hotNode() {
-        registry.counter("apiary.sink.hot.nodes").increment();
+        registry.counter(MetricNames.SINK_HOT_NODES).increment();
     }
 
     /**
@@ -156,6 +165,7 @@ final class HotPartitionMeters {
      * @param table its table
      */
     void projectedOverLimit(String table) {
-        registry.counter("apiary.sink.projected.over.limit", "table", table).increment();
+        registry.counter(MetricNames.SINK_PROJECTED_OVER_LIMIT, MetricNames.TAG_TABLE, table)
+                .increment();
     }
 }

@@ -1,5 +1,6 @@
 package io.apiary.ingest.sink;
 
+import io.apiary.ingest.logging.RateLimitedLog;
 import io.apiary.ingest.sink.HotPartitionReport.PartitionLoad;
 import io.apiary.ingest.sink.HotPartitionReport.Projection;
 import io.apiary.ingest.sink.HotPartitionReport.TableLoad;
@@ -17,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
@@ -69,7 +69,8 @@ public final class HotPartitions {
     /** Partition keys remembered as already warned about. */
     static final int WARNED_KEYS = 10_000;
 
-    private static final long NODE_WARN_EVERY_NANOS = TimeUnit.HOURS.toNanos(1);
+    /** Shortest time between two WARNs about one hot node. */
+    private static final Duration NODE_WARN_EVERY = Duration.ofHours(1);
     /** Seconds between two WARNs of one table about partitions projected past the limits without being hot. */
     static final long PROJECTION_WARN_EVERY_SECONDS = 60;
     /** Most hot-partition WARNs per table a minute. */
@@ -102,14 +103,13 @@ public final class HotPartitions {
     private final Clock clock;
     private final IntSupplier tokenOwners;
     private final Function<Object, String> nodeName;
-    private final Consumer<String> warn;
+    private final RateLimitedLog hotWarnings;
+    private final RateLimitedLog projectionWarnings;
+    private final RateLimitedLog nodeWarnings;
     private final HotPartitionMeters meters;
     private final long windowNanos;
     private final Map<String, Window> windows = new HashMap<>();
     private final Map<Object, long[]> replicaRows = new HashMap<>();
-    private final Map<String, Long> nodeWarnedAt = new HashMap<>();
-    private final Map<String, Long> projectionWarnedAt = new HashMap<>();
-    private final Map<String, long[]> hotWarnings = new HashMap<>();
     private final Set<String> warned =
             java.util.Collections.newSetFromMap(new LinkedHashMap<String, Boolean>(1024, 0.75f, true) {
                 @Override
@@ -147,7 +147,17 @@ public final class HotPartitions {
         this.clock = clock;
         this.tokenOwners = tokenOwners;
         this.nodeName = nodeName;
-        this.warn = warn;
+        RateLimitedLog.Output output = (level, message, cause) -> warn.accept(message);
+        this.hotWarnings = new RateLimitedLog(
+                output,
+                HOT_WARNINGS_PER_MINUTE,
+                Duration.ofMinutes(1),
+                table -> "More hot partitions in " + table + " in this minute are not logged (at most "
+                        + HOT_WARNINGS_PER_MINUTE + " a minute); apiary.sink.hot.partitions counts them and "
+                        + "CassandraSink.hotPartitions() lists the last window's");
+        this.projectionWarnings =
+                new RateLimitedLog(output, 1, Duration.ofSeconds(PROJECTION_WARN_EVERY_SECONDS), null);
+        this.nodeWarnings = new RateLimitedLog(output, 1, NODE_WARN_EVERY, null);
         this.windowNanos = settings.window().toNanos();
         this.windowStartNanos = nowNanos;
         meters.register(this.tables.keySet(), () -> report);
@@ -304,9 +314,14 @@ public final class HotPartitions {
         for (PartitionLoad load : all) {
             if (load.hot()) {
                 meters.hotPartition(table);
-                if (!warned.contains(table + load.key()) && mayWarnHot(table, nowNanos)) {
+                // held-back keys are not remembered, so they may be logged in a later minute
+                if (!warned.contains(table + load.key())
+                        && hotWarnings.warn(
+                                table,
+                                nowNanos,
+                                "{}",
+                                HotPartitionMessages.partition(table, load, seconds, partitions))) {
                     warned.add(table + load.key());
-                    warn.accept(HotPartitionMessages.partition(table, load, seconds, partitions));
                 }
             } else if (load.overLimit()) {
                 meters.projectedOverLimit(table);
@@ -323,26 +338,6 @@ public final class HotPartitions {
     }
 
     /**
-     * At most {@value #HOT_WARNINGS_PER_MINUTE} hot-partition WARNs per table a minute (a load whose
-     * hot partitions change every window would otherwise log a line per partition per window); the
-     * first one held back says so. Keys held back are not remembered, so they may be logged later.
-     */
-    private boolean mayWarnHot(String table, long nowNanos) {
-        long[] minute = hotWarnings.computeIfAbsent(table, t -> new long[] {nowNanos, 0});
-        if (nowNanos - minute[0] >= TimeUnit.MINUTES.toNanos(1)) {
-            minute[0] = nowNanos;
-            minute[1] = 0;
-        }
-        minute[1]++;
-        if (minute[1] == HOT_WARNINGS_PER_MINUTE + 1) {
-            warn.accept("More hot partitions in " + table + " in this minute are not logged (at most "
-                    + HOT_WARNINGS_PER_MINUTE + " a minute); apiary.sink.hot.partitions counts them and "
-                    + "CassandraSink.hotPartitions() lists the last window's");
-        }
-        return minute[1] <= HOT_WARNINGS_PER_MINUTE;
-    }
-
-    /**
      * Partitions projected past a limit without being hot are usually many at once (a burst or a
      * catch-up raises every partition's rate): one WARN per table per {@value #PROJECTION_WARN_EVERY_SECONDS} s
      * names the largest and counts the others, instead of one line per partition.
@@ -352,17 +347,14 @@ public final class HotPartitions {
         if (loads.isEmpty()) {
             return;
         }
-        Long last = projectionWarnedAt.get(table);
-        if (last != null && nowNanos - last < TimeUnit.SECONDS.toNanos(PROJECTION_WARN_EVERY_SECONDS)) {
-            return;
-        }
-        projectionWarnedAt.put(table, nowNanos);
         PartitionLoad largest = loads.stream()
                 .max(Comparator.comparingDouble(l -> l.projection().bytes()))
                 .orElseThrow();
-        warned.add(table + largest.key());
         String message = HotPartitionMessages.partition(table, largest, seconds, partitions);
-        warn.accept(
+        boolean logged = projectionWarnings.warn(
+                table,
+                nowNanos,
+                "{}",
                 loads.size() == 1
                         ? message
                         : message
@@ -372,6 +364,9 @@ public final class HotPartitions {
                                                 + "apiary.sink.projected.over.limit counts them)",
                                         loads.size() - 1,
                                         table));
+        if (logged) {
+            warned.add(table + largest.key());
+        }
     }
 
     /** Adds the sketch's heaviest keys, at most {@code limit}, that may be frequent (no false negatives). */
@@ -417,11 +412,7 @@ public final class HotPartitions {
             meters.replicaRows(node, entry.getValue()[0]);
             if (settings.hotNode(share, mean)) {
                 meters.hotNode();
-                Long last = nodeWarnedAt.get(node);
-                if (last == null || nowNanos - last >= NODE_WARN_EVERY_NANOS) {
-                    nodeWarnedAt.put(node, nowNanos);
-                    warn.accept(HotPartitionMessages.node(node, share, mean, owners, seconds));
-                }
+                nodeWarnings.warn(node, nowNanos, "{}", HotPartitionMessages.node(node, share, mean, owners, seconds));
             }
         }
         meters.nodes(shares.keySet(), () -> report);

@@ -1,9 +1,9 @@
 package io.apiary.ingest.sink;
 
+import io.apiary.ingest.logging.RateLimitedLog;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Consumer;
 
 /**
  * Checks each acknowledged write against the token map: was its coordinator a replica of its
@@ -14,20 +14,17 @@ final class RoutingAudit {
 
     private final CassandraWriter writer;
     private final SinkMetrics metrics;
-    private final WarnThrottle throttle;
-    private final Consumer<String> warn;
+    private final RateLimitedLog warnings;
 
     /**
      * @param writer   where replicas are looked up, not null
      * @param metrics  where answers are counted, not null
-     * @param throttle how often a non-replica coordinator is warned about, not null
-     * @param warn     receives the warning text, not null
+     * @param warnings where a non-replica coordinator is warned about, and how often, not null
      */
-    RoutingAudit(CassandraWriter writer, SinkMetrics metrics, WarnThrottle throttle, Consumer<String> warn) {
+    RoutingAudit(CassandraWriter writer, SinkMetrics metrics, RateLimitedLog warnings) {
         this.writer = Objects.requireNonNull(writer);
         this.metrics = Objects.requireNonNull(metrics);
-        this.throttle = Objects.requireNonNull(throttle);
-        this.warn = Objects.requireNonNull(warn);
+        this.warnings = Objects.requireNonNull(warnings);
     }
 
     /**
@@ -45,10 +42,14 @@ final class RoutingAudit {
         }
         boolean replica = replicas.contains(coordinator);
         metrics.coordinator(replica);
-        if (!replica && throttle.allow(nowNanos)) {
-            warn.accept("A write to " + group.table() + " was coordinated by " + writer.nodeName(coordinator)
-                    + ", which is not a replica of its partition: check the driver's load-balancing policy "
-                    + "(token-aware routing) and the local datacenter");
+        if (!replica) {
+            warnings.warn(
+                    "",
+                    nowNanos,
+                    "A write to {} was coordinated by {}, which is not a replica of its partition: check the "
+                            + "driver's load-balancing policy (token-aware routing) and the local datacenter",
+                    group.table(),
+                    writer.nodeName(coordinator));
         }
         return replicas;
     }

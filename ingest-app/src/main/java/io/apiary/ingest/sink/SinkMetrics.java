@@ -1,5 +1,6 @@
 package io.apiary.ingest.sink;
 
+import io.apiary.ingest.metrics.MetricNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -39,56 +40,56 @@ final class SinkMetrics {
 
     SinkMetrics(MeterRegistry registry, Gauges gauges) {
         this.registry = registry;
-        this.batchRows = DistributionSummary.builder("apiary.sink.batch.rows")
+        this.batchRows = DistributionSummary.builder(MetricNames.SINK_BATCH_ROWS)
                 .description("Rows per write request (1 = plain statement)")
                 .baseUnit("rows")
                 .publishPercentiles(0.5, 0.99)
                 .publishPercentileHistogram()
                 .register(registry);
-        this.batchBytes = DistributionSummary.builder("apiary.sink.batch.bytes")
+        this.batchBytes = DistributionSummary.builder(MetricNames.SINK_BATCH_BYTES)
                 .description("Bytes per write request, as Cassandra counts them for batch_size_warn_threshold")
                 .baseUnit("bytes")
                 .publishPercentiles(0.5, 0.99)
                 .publishPercentileHistogram()
                 .register(registry);
-        this.batchPartitions = DistributionSummary.builder("apiary.sink.batch.partitions")
+        this.batchPartitions = DistributionSummary.builder(MetricNames.SINK_BATCH_PARTITIONS)
                 .description("Cassandra partitions per write request (above 1 only when combining by replicas)")
                 .register(registry);
-        this.writeLatency = Timer.builder("apiary.sink.write.latency")
+        this.writeLatency = Timer.builder(MetricNames.SINK_WRITE_LATENCY)
                 .description("Time from sending a write request to Cassandra's answer")
                 .publishPercentiles(0.5, 0.99)
                 .publishPercentileHistogram()
                 .register(registry);
-        this.linger = Timer.builder("apiary.sink.batch.linger")
+        this.linger = Timer.builder(MetricNames.SINK_BATCH_LINGER)
                 .description("Time from a batch's first row arriving to the batch being sent")
                 .publishPercentiles(0.5, 0.99)
                 .register(registry);
-        this.toReplica = Counter.builder("apiary.sink.requests")
-                .tag("coordinator", "replica")
+        this.toReplica = Counter.builder(MetricNames.SINK_REQUESTS)
+                .tag(MetricNames.TAG_COORDINATOR, "replica")
                 .description("Acknowledged write requests by whether their coordinator was a replica of the "
                         + "partition (token-aware routing); 'unknown' without token metadata")
                 .register(registry);
-        this.toNonReplica = registry.counter("apiary.sink.requests", "coordinator", "non-replica");
-        Gauge.builder("apiary.sink.in.flight", gauges.inFlight())
+        this.toNonReplica = registry.counter(MetricNames.SINK_REQUESTS, MetricNames.TAG_COORDINATOR, "non-replica");
+        Gauge.builder(MetricNames.SINK_IN_FLIGHT, gauges.inFlight())
                 .description("Write requests awaiting Cassandra")
                 .register(registry);
-        Gauge.builder("apiary.sink.in.flight.limit", gauges.inFlightLimit())
+        Gauge.builder(MetricNames.SINK_IN_FLIGHT_LIMIT, gauges.inFlightLimit())
                 .description("The adaptive limit of requests in flight (lowered while Cassandra is overloaded)")
                 .register(registry);
-        Gauge.builder("apiary.sink.buffered.rows", gauges.bufferedRows())
+        Gauge.builder(MetricNames.SINK_BUFFERED_ROWS, gauges.bufferedRows())
                 .description("Rows polled and not yet acknowledged")
                 .register(registry);
-        Gauge.builder("apiary.sink.buffered.bytes", gauges.bufferedBytes())
+        Gauge.builder(MetricNames.SINK_BUFFERED_BYTES, gauges.bufferedBytes())
                 .baseUnit("bytes")
                 .description("Key and value bytes of the rows polled and not yet acknowledged")
                 .register(registry);
-        Gauge.builder("apiary.sink.lingering.rows", gauges.lingeringRows())
+        Gauge.builder(MetricNames.SINK_LINGERING_ROWS, gauges.lingeringRows())
                 .description("Rows waiting in open batches for more rows of their partition")
                 .register(registry);
-        Gauge.builder("apiary.sink.paused.partitions", gauges.pausedPartitions())
+        Gauge.builder(MetricNames.SINK_PAUSED_PARTITIONS, gauges.pausedPartitions())
                 .description("Kafka partitions paused by flow control")
                 .register(registry);
-        Gauge.builder("apiary.sink.commit.lag", gauges.commitLag())
+        Gauge.builder(MetricNames.SINK_COMMIT_LAG, gauges.commitLag())
                 .baseUnit("records")
                 .description("Records consumed but not yet committed, over the assigned partitions")
                 .register(registry);
@@ -110,7 +111,8 @@ final class SinkMetrics {
 
     void coordinator(Boolean replica) {
         if (replica == null) {
-            registry.counter("apiary.sink.requests", "coordinator", "unknown").increment();
+            registry.counter(MetricNames.SINK_REQUESTS, MetricNames.TAG_COORDINATOR, "unknown")
+                    .increment();
         } else if (replica) {
             toReplica.increment();
         } else {
@@ -124,25 +126,23 @@ final class SinkMetrics {
      *         look-up per acknowledged request was 5% of the poll thread's samples in a JFR profile)
      */
     Counter rowsWritten(String table) {
-        return rowsWritten.computeIfAbsent(table, t -> registry.counter("apiary.sink.rows.written", "table", t));
+        return rowsWritten.computeIfAbsent(
+                table, t -> registry.counter(MetricNames.SINK_ROWS_WRITTEN, MetricNames.TAG_TABLE, t));
     }
 
     /**
      * @param table a table name
      * @return the counter of conflicting rows the sink saw among rows waiting together
-     *         ({@link io.apiary.ingest.tables.WriteConflicts})
+     *         ({@link MetricNames#WRITE_CONFLICTS})
      */
     Counter conflicts(String table) {
         return registry.counter(
-                io.apiary.ingest.tables.WriteConflicts.COUNTER,
-                io.apiary.ingest.tables.WriteConflicts.TABLE_TAG,
-                table,
-                io.apiary.ingest.tables.WriteConflicts.STAGE_TAG,
-                "sink");
+                MetricNames.WRITE_CONFLICTS, MetricNames.TAG_TABLE, table, MetricNames.TAG_STAGE, "sink");
     }
 
     void retried(String cause, int rows) {
-        registry.counter("apiary.sink.retries", "cause", cause).increment();
-        registry.counter("apiary.sink.retried.rows", "cause", cause).increment(rows);
+        registry.counter(MetricNames.SINK_RETRIES, MetricNames.TAG_CAUSE, cause).increment();
+        registry.counter(MetricNames.SINK_RETRIED_ROWS, MetricNames.TAG_CAUSE, cause)
+                .increment(rows);
     }
 }

@@ -1,5 +1,7 @@
 package io.apiary.ingest.sink;
 
+import io.apiary.ingest.logging.RateLimitedLog;
+import io.apiary.ingest.metrics.MetricNames;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Collection;
@@ -30,8 +32,7 @@ final class SinkOffsets {
     private final MeterRegistry registry;
     private final OffsetTracker tracker = new OffsetTracker();
     private final Map<TopicPartition, Long> committed = new HashMap<>();
-    private static final long COMMIT_WARN_EVERY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-    private long lastCommitWarnNanos = -COMMIT_WARN_EVERY_NANOS;
+    private final RateLimitedLog commitWarnings = RateLimitedLog.of(LOG, java.time.Duration.ofSeconds(60));
 
     SinkOffsets(Consumer<?, ?> consumer, MeterRegistry registry) {
         this.consumer = consumer;
@@ -57,7 +58,7 @@ final class SinkOffsets {
             e.offsetOutOfRangePartitions().forEach((partition, position) -> {
                 long start = starts.getOrDefault(partition, position);
                 long lost = Math.max(0, start - position);
-                registry.counter("apiary.sink.records.lost", "topic", partition.topic())
+                registry.counter(MetricNames.SINK_RECORDS_LOST, MetricNames.TAG_TOPIC, partition.topic())
                         .increment(lost);
                 LOG.error(
                         "Records {} to {} of {} were deleted by the broker (retention) before the sink wrote "
@@ -144,14 +145,12 @@ final class SinkOffsets {
                 if (error == null) {
                     done.forEach((p, o) -> committed.put(p, o.offset()));
                 } else {
-                    long now = System.nanoTime();
-                    if (now - lastCommitWarnNanos > COMMIT_WARN_EVERY_NANOS) {
-                        lastCommitWarnNanos = now;
-                        LOG.warn(
-                                "Offset commit failed ({}); the next commit will include these offsets (logged at "
-                                        + "most every 60 s)",
-                                error.toString());
-                    } else {
+                    if (!commitWarnings.warn(
+                            "",
+                            System.nanoTime(),
+                            "Offset commit failed ({}); the next commit will include these offsets (logged at "
+                                    + "most every 60 s)",
+                            error.toString())) {
                         LOG.debug("Offset commit failed ({})", error.toString());
                     }
                 }

@@ -2,8 +2,10 @@ package io.apiary.ingest.tablecopy;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import io.apiary.ingest.logging.RateLimitedLog;
 import io.apiary.ingest.sink.RetryBackoff;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,7 +26,7 @@ final class RangeScans {
     private final RetryBackoff backoff;
     private final PrintWriter err;
     private final Map<String, PreparedStatement> prepared = new HashMap<>();
-    private long lastWarnNanos = Long.MIN_VALUE;
+    private final RateLimitedLog retryWarnings;
 
     /**
      * @param session  an open session
@@ -36,6 +38,7 @@ final class RangeScans {
         this.settings = settings;
         this.backoff = new RetryBackoff(settings.retryBackoff(), settings.retryBackoffMax());
         this.err = err;
+        this.retryWarnings = new RateLimitedLog(RateLimitedLog.to(err), 1, Duration.ofSeconds(10), null);
     }
 
     /**
@@ -72,11 +75,8 @@ final class RangeScans {
 
             @Override
             public void retrying(RangeReader reader, Throwable error, long delayNanos) {
-                long now = System.nanoTime();
-                if (lastWarnNanos == Long.MIN_VALUE || now - lastWarnNanos > TimeUnit.SECONDS.toNanos(10)) {
-                    lastWarnNanos = now;
-                    err.println("warning: reading " + query.table() + " failed (" + error + "); retrying");
-                }
+                retryWarnings.warn(
+                        "", System.nanoTime(), "reading {} failed ({}); retrying", query.table(), error.toString());
             }
         };
         ArrayDeque<TokenRange> waiting = new ArrayDeque<>(ranges);

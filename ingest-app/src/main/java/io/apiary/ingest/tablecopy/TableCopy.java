@@ -3,6 +3,7 @@ package io.apiary.ingest.tablecopy;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.apiary.ingest.logging.RateLimitedLog;
 import io.apiary.ingest.sink.BatchGrouper;
 import io.apiary.ingest.sink.ConcurrencyLimit;
 import io.apiary.ingest.sink.RetryBackoff;
@@ -258,7 +259,7 @@ public final class TableCopy<T extends SpecificRecord> {
     private final SupersededReadings superseded;
     private long reported;
     private RuntimeException fatal;
-    private long lastWarnNanos = Long.MIN_VALUE;
+    private final RateLimitedLog retryWarnings;
 
     /**
      * @param session       an open session
@@ -287,6 +288,7 @@ public final class TableCopy<T extends SpecificRecord> {
         this.progress = progress;
         this.routing = routing;
         this.err = err;
+        this.retryWarnings = new RateLimitedLog(RateLimitedLog.to(err), 1, Duration.ofSeconds(10), null);
         this.scan = new ScanQuery(plan.source(), plan.mapping().source());
         this.superseded = SupersededReadings.appliesTo(plan)
                 ? new SupersededReadings(session, plan.target(), settings.readConsistency())
@@ -403,11 +405,6 @@ public final class TableCopy<T extends SpecificRecord> {
     }
 
     private void warn(String line) {
-        long now = System.nanoTime();
-        if (lastWarnNanos == Long.MIN_VALUE
-                || now - lastWarnNanos > Duration.ofSeconds(10).toNanos()) {
-            lastWarnNanos = now;
-            err.println("warning: " + line);
-        }
+        retryWarnings.warn("", System.nanoTime(), "{}", line);
     }
 }

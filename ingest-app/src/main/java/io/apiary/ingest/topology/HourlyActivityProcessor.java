@@ -1,8 +1,8 @@
 package io.apiary.ingest.topology;
 
 import io.apiary.ingest.bucket.HourBucket;
+import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.tables.TableNames;
-import io.apiary.ingest.tables.WriteConflicts;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HourlyActivityState;
 import io.micrometer.core.instrument.Counter;
@@ -48,7 +48,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p><b>Duplicates and conflicts.</b> A sample is identified by (hive id, gateway id, event
  * time); a second sample with the same identity and the same counts in an open hour is a re-send,
- * counted ({@value #DUPLICATES_COUNTER}) and not summed again. One with the same identity and other
+ * counted ({@value io.apiary.ingest.metrics.MetricNames#TOPOLOGY_DUPLICATE_RECORDS}) and not summed again. One with the same identity and other
  * counts is a conflict ({@code apiary.write.conflicts{table=hive_activity,stage=topology}}): the
  * hour counts the greater of the two (by bees_in, then bees_out, then interval_seconds), whichever
  * arrived first, so the hour's sums do not depend on arrival order; its sample count stays and
@@ -73,12 +73,6 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
     public static final String SEEN_STORE = "hourly-activity-seen-samples";
     /** The task's close time. */
     public static final String CLOSE_TIME_STORE = "hourly-activity-close-time";
-    /** Counter of late samples. */
-    public static final String LATE_COUNTER = "apiary.topology.late.records";
-    /** Counter of re-sent samples counted once. */
-    public static final String DUPLICATES_COUNTER = "apiary.topology.duplicate.records";
-    /** Counter of hours closed, tagged by what closed them. */
-    public static final String CLOSED_COUNTER = "apiary.topology.hours.closed";
     /** Header of a late sample: start of its hour, ISO-8601. */
     public static final String LATE_HOUR_HEADER = "apiary.late.hour";
     /** Header of a late sample: the close time it met, ISO-8601. */
@@ -92,16 +86,20 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
     private final long graceMs;
     private final long idleTimeoutMs;
     private final Duration updateInterval;
-    private final Counter late = Metrics.counter(LATE_COUNTER, "stream", "entrance-counts");
-    private final Counter duplicates = Metrics.counter(DUPLICATES_COUNTER, "stream", "entrance-counts");
+    private final Counter late =
+            Metrics.counter(MetricNames.TOPOLOGY_LATE_RECORDS, MetricNames.TAG_STREAM, "entrance-counts");
+    private final Counter duplicates =
+            Metrics.counter(MetricNames.TOPOLOGY_DUPLICATE_RECORDS, MetricNames.TAG_STREAM, "entrance-counts");
     private final Counter conflicts = Metrics.counter(
-            WriteConflicts.COUNTER,
-            WriteConflicts.TABLE_TAG,
+            MetricNames.WRITE_CONFLICTS,
+            MetricNames.TAG_TABLE,
             TableNames.HIVE_ACTIVITY,
-            WriteConflicts.STAGE_TAG,
+            MetricNames.TAG_STAGE,
             "topology");
-    private final Counter closedByStreamTime = Metrics.counter(CLOSED_COUNTER, "by", "stream-time");
-    private final Counter closedByQuietRule = Metrics.counter(CLOSED_COUNTER, "by", "quiet-partition");
+    private final Counter closedByStreamTime =
+            Metrics.counter(MetricNames.TOPOLOGY_HOURS_CLOSED, MetricNames.TAG_BY, "stream-time");
+    private final Counter closedByQuietRule =
+            Metrics.counter(MetricNames.TOPOLOGY_HOURS_CLOSED, MetricNames.TAG_BY, "quiet-partition");
 
     private ProcessorContext<String, ActivityOutput> context;
     private KeyValueStore<Bytes, HourlyActivityState> sums;

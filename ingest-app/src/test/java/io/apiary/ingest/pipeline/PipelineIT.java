@@ -14,6 +14,7 @@ import io.apiary.ingest.demo.UrbanDataset;
 import io.apiary.ingest.gateway.EntranceCountSimulator;
 import io.apiary.ingest.gateway.GatewayProducer;
 import io.apiary.ingest.it.ItPipelineSettings;
+import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.ingest.topics.Topics;
@@ -131,7 +132,7 @@ class PipelineIT {
         assertThat(expected[0]).isPositive();
         assertThat(pipeline.sink()
                         .registry()
-                        .find("apiary.sink.server.warnings")
+                        .find(MetricNames.SINK_SERVER_WARNINGS)
                         .counters())
                 .as("no batch warnings from Cassandra")
                 .allSatisfy(c -> assertThat(c.count()).isZero());

@@ -8,8 +8,8 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.it.ItPipelineSettings;
+import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.tables.TableNames;
-import io.apiary.ingest.tables.WriteConflicts;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.schema.AgentAlert;
@@ -105,8 +105,7 @@ class SensorIdentityIT {
 
     private static double conflicts(String table, String stage) {
         SimpleMeterRegistry registry = "sink".equals(stage) ? sinkMeters : TOPOLOGY_METERS;
-        return registry.counter(
-                        WriteConflicts.COUNTER, WriteConflicts.TABLE_TAG, table, WriteConflicts.STAGE_TAG, stage)
+        return registry.counter(MetricNames.WRITE_CONFLICTS, MetricNames.TAG_TABLE, table, MetricNames.TAG_STAGE, stage)
                 .count();
     }
 

@@ -3,6 +3,7 @@ package io.apiary.ingest.service;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiary.ingest.metrics.MetricNames;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -68,7 +69,7 @@ class HttpEndpointsTest {
 
     @Test
     void should_serve_every_meter_in_prometheus_text_format() throws Exception {
-        registry.counter("apiary.sink.rows.written", "table", "hive_telemetry_v2")
+        registry.counter(MetricNames.SINK_ROWS_WRITTEN, "table", "hive_telemetry_v2")
                 .increment(42);
 
         HttpResponse<String> metrics = send("GET", HttpEndpoints.METRICS);

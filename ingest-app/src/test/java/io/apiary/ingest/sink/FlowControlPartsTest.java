@@ -128,14 +128,6 @@ class FlowControlPartsTest {
     }
 
     @Test
-    void a_warning_throttle_lets_one_through_per_interval() {
-        WarnThrottle throttle = new WarnThrottle(10 * MS);
-        assertThat(throttle.allow(-1_000 * MS)).as("the first always").isTrue();
-        assertThat(throttle.allow(-995 * MS)).isFalse();
-        assertThat(throttle.allow(-990 * MS)).isTrue();
-    }
-
-    @Test
     void a_refused_batch_is_split_and_a_refused_row_dead_lettered() {
         var refused = new com.datastax.oss.driver.api.core.servererrors.InvalidQueryException(
                 null, "Key length of 70008 is longer than maximum of 65535");

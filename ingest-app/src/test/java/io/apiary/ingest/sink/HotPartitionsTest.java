@@ -7,6 +7,7 @@ import com.datastax.oss.driver.api.core.ProtocolVersion;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodec;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import com.datastax.oss.driver.internal.core.util.RoutingKey;
+import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.sink.HotPartitionReport.PartitionLoad;
 import io.apiary.ingest.testing.RandomCases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -109,15 +110,15 @@ class HotPartitionsTest {
         assertThat(detector.report().tables().get(TABLE).top())
                 .filteredOn(PartitionLoad::hot)
                 .hasSize(1);
-        assertThat(registry.counter("apiary.sink.hot.partitions", "table", TABLE)
+        assertThat(registry.counter(MetricNames.SINK_HOT_PARTITIONS, "table", TABLE)
                         .count())
                 .isEqualTo(1);
-        assertThat(registry.get("apiary.sink.partition.hottest.share")
+        assertThat(registry.get(MetricNames.SINK_PARTITION_HOTTEST_SHARE)
                         .tags("table", TABLE, "measure", "rows")
                         .gauge()
                         .value())
                 .isCloseTo(0.336, within(0.001));
-        assertThat(registry.get("apiary.sink.partitions.written")
+        assertThat(registry.get(MetricNames.SINK_PARTITIONS_WRITTEN)
                         .tags("table", TABLE)
                         .gauge()
                         .value())
@@ -133,7 +134,7 @@ class HotPartitionsTest {
         }
 
         assertThat(warnings).hasSize(1);
-        assertThat(registry.counter("apiary.sink.hot.partitions", "table", TABLE)
+        assertThat(registry.counter(MetricNames.SINK_HOT_PARTITIONS, "table", TABLE)
                         .count())
                 .isEqualTo(3);
     }
@@ -184,7 +185,7 @@ class HotPartitionsTest {
         assertThat(warnings).singleElement().asString().contains("hive-0042").doesNotContain("at this rate");
         assertThat(detector.report().tables().get(TABLE).top())
                 .allSatisfy(p -> assertThat(p.projection()).isNull());
-        assertThat(registry.get("apiary.sink.partition.hottest.projected.bytes")
+        assertThat(registry.get(MetricNames.SINK_PARTITION_HOTTEST_PROJECTED_BYTES)
                         .gauge()
                         .value())
                 .isNaN();
@@ -208,7 +209,7 @@ class HotPartitionsTest {
                 .endsWith("(and 20 more of the heaviest partitions of hive_telemetry_v2 projected past the limits in "
                         + "this window; apiary.sink.projected.over.limit counts them)");
         // the candidates: the 1 / 0.05 + 1 = 21 heaviest by rows and by bytes (the same 21 here)
-        assertThat(registry.get("apiary.sink.projected.over.limit")
+        assertThat(registry.get(MetricNames.SINK_PROJECTED_OVER_LIMIT)
                         .tag("table", TABLE)
                         .counter()
                         .count())
@@ -328,13 +329,13 @@ class HotPartitionsTest {
                 .startsWith(
                         "Hot Cassandra node 10.0.0.1:9042: a replica of "
                                 + "80.0% of the rows written in the last 10 s, against a mean of 33.3% over the 3 nodes owning tokens");
-        assertThat(registry.counter("apiary.sink.hot.nodes").count()).isEqualTo(3);
-        assertThat(registry.get("apiary.sink.node.share")
+        assertThat(registry.counter(MetricNames.SINK_HOT_NODES).count()).isEqualTo(3);
+        assertThat(registry.get(MetricNames.SINK_NODE_SHARE)
                         .tags("node", "10.0.0.2:9042")
                         .gauge()
                         .value())
                 .isCloseTo(0.1, within(1e-9));
-        assertThat(registry.counter("apiary.sink.node.replica.rows", "node", "10.0.0.1:9042")
+        assertThat(registry.counter(MetricNames.SINK_NODE_REPLICA_ROWS, "node", "10.0.0.1:9042")
                         .count())
                 .isEqualTo(2_400);
     }
@@ -403,7 +404,7 @@ class HotPartitionsTest {
         assertThat(warnings).hasSize(11);
         assertThat(warnings.get(10))
                 .startsWith("More hot partitions in hive_telemetry_v2 in this minute are not logged");
-        assertThat(registry.get("apiary.sink.hot.partitions")
+        assertThat(registry.get(MetricNames.SINK_HOT_PARTITIONS)
                         .tag("table", TABLE)
                         .counter()
                         .count())

@@ -16,6 +16,7 @@ import io.apiary.ingest.demo.LagProbe;
 import io.apiary.ingest.devstack.CassandraNode;
 import io.apiary.ingest.it.ItEndpoints;
 import io.apiary.ingest.it.SharedStack;
+import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.pipeline.Pipeline;
 import io.apiary.ingest.pipeline.TopicProvisioner;
 import io.apiary.ingest.topics.Topic;
@@ -212,7 +213,7 @@ class SinkIT {
             await().atMost(timeout)
                     .pollInterval(Duration.ofMillis(100))
                     .until(() ->
-                            counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry_v2") >= expected);
+                            counter(registry, MetricNames.SINK_ROWS_WRITTEN, "table", "hive_telemetry_v2") >= expected);
             seconds = (System.nanoTime() - start) / 1e9;
             clientCpu = clientCpuSeconds() - clientCpu;
             serverCpu = serverCpu < 0 ? -1 : serverCpuSeconds() - serverCpu;
@@ -230,15 +231,15 @@ class SinkIT {
         } finally {
             pipeline.close();
         }
-        var batchRows = registry.find("apiary.sink.batch.rows").summary();
+        var batchRows = registry.find(MetricNames.SINK_BATCH_ROWS).summary();
         return new Drain(
-                (long) counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry_v2"),
+                (long) counter(registry, MetricNames.SINK_ROWS_WRITTEN, "table", "hive_telemetry_v2"),
                 seconds,
                 batchRows.count(),
                 batchRows.mean(),
-                counter(registry, "apiary.sink.server.warnings"),
-                counter(registry, "apiary.sink.requests", "coordinator", "non-replica"),
-                counter(registry, "apiary.sink.retries"),
+                counter(registry, MetricNames.SINK_SERVER_WARNINGS),
+                counter(registry, MetricNames.SINK_REQUESTS, "coordinator", "non-replica"),
+                counter(registry, MetricNames.SINK_RETRIES),
                 clientCpu,
                 serverCpu,
                 driverMeters);
@@ -341,13 +342,15 @@ class SinkIT {
         AtomicReference<Double> retries = new AtomicReference<>(0.0);
         Drain drain = drain(config, sent, Duration.ofMinutes(4), registry -> {
             await().atMost(Duration.ofMinutes(1))
-                    .until(() -> counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry_v2") >= 40_000);
+                    .until(() ->
+                            counter(registry, MetricNames.SINK_ROWS_WRITTEN, "table", "hive_telemetry_v2") >= 40_000);
             signal("STOP", cassandra.pid());
             long frozenAt = System.nanoTime();
             try {
                 while (System.nanoTime() - frozenAt < TimeUnit.SECONDS.toNanos(30)) {
-                    maxBufferedSeen.accumulateAndGet((long) gauge(registry, "apiary.sink.buffered.rows"), Math::max);
-                    maxPausedSeen.accumulateAndGet((long) gauge(registry, "apiary.sink.paused.partitions"), Math::max);
+                    maxBufferedSeen.accumulateAndGet((long) gauge(registry, MetricNames.SINK_BUFFERED_ROWS), Math::max);
+                    maxPausedSeen.accumulateAndGet(
+                            (long) gauge(registry, MetricNames.SINK_PAUSED_PARTITIONS), Math::max);
                     Thread.sleep(100);
                 }
             } catch (InterruptedException e) {
@@ -355,7 +358,7 @@ class SinkIT {
             } finally {
                 signal("CONT", cassandra.pid());
             }
-            retries.set(counter(registry, "apiary.sink.retries"));
+            retries.set(counter(registry, MetricNames.SINK_RETRIES));
         });
         long rows = countFeed(3_000, 100);
         System.out.printf(
@@ -500,7 +503,8 @@ class SinkIT {
             await().atMost(Duration.ofMinutes(2))
                     .pollInterval(Duration.ofMillis(500))
                     .until(() -> lag.countRecords(config.topics().deadLetter()) >= 1
-                            && counter(registry, "apiary.sink.rows.written", "table", "hive_telemetry_v2") >= rows - 1);
+                            && counter(registry, MetricNames.SINK_ROWS_WRITTEN, "table", "hive_telemetry_v2")
+                                    >= rows - 1);
             Map<String, Long> reasons = lag.countByHeader(config.topics().deadLetter(), DeadLetterHeaders.REASON);
             Map<String, Long> messages = lag.countByHeader(config.topics().deadLetter(), DeadLetterHeaders.MESSAGE);
             System.out.printf(

@@ -8,6 +8,7 @@ import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.deadletter.DeadLetterHeaders;
+import io.apiary.ingest.metrics.MetricNames;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -154,10 +155,11 @@ class SinkLoopTest {
         await().atMost(Duration.ofSeconds(20)).until(() -> committed(P0) == 4 && committed(P1) == 2);
         assertThat(writer.acknowledged())
                 .containsExactlyInAnyOrder("a|1|x", "a|2|x", "a|3|x", "a|4|x", "b|1|x", "b|2|x");
-        assertThat(registry.counter("apiary.sink.retries", "cause", "DriverTimeoutException")
+        assertThat(registry.counter(MetricNames.SINK_RETRIES, "cause", "DriverTimeoutException")
                         .count())
                 .isEqualTo(12);
-        assertThat(registry.get("apiary.sink.in.flight.limit").gauge().value()).isLessThan(256);
+        assertThat(registry.get(MetricNames.SINK_IN_FLIGHT_LIMIT).gauge().value())
+                .isLessThan(256);
         assertThat(deadLetters.history()).as("a timeout never dead-letters").isEmpty();
     }
 
@@ -214,7 +216,7 @@ class SinkLoopTest {
         add(P1, "b|2|x");
         await().atMost(Duration.ofSeconds(10)).until(() -> committed(P1) == 2);
         assertThat(committed(P0)).as("nothing of P0 was acknowledged in time").isLessThanOrEqualTo(0);
-        assertThat(registry.get("apiary.sink.buffered.bytes").gauge().value())
+        assertThat(registry.get(MetricNames.SINK_BUFFERED_BYTES).gauge().value())
                 .as("the abandoned rows no longer count against the buffer")
                 .isZero();
     }
@@ -244,7 +246,8 @@ class SinkLoopTest {
         assertThat(writer.requests())
                 .as("five partitions of one replica, lingered together: one request")
                 .hasSize(1);
-        assertThat(registry.get("apiary.sink.batch.partitions").summary().max()).isEqualTo(5);
+        assertThat(registry.get(MetricNames.SINK_BATCH_PARTITIONS).summary().max())
+                .isEqualTo(5);
     }
 
     @Test
@@ -326,10 +329,7 @@ class SinkLoopTest {
         assign(P0);
         add(P0, "a|1|x", "a|1|y", "a|1|x", "a|2|x");
         await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) == 4);
-        assertThat(registry.get(io.apiary.ingest.tables.WriteConflicts.COUNTER)
-                        .counter()
-                        .count())
-                .isEqualTo(1);
+        assertThat(registry.get(MetricNames.WRITE_CONFLICTS).counter().count()).isEqualTo(1);
     }
 
     // --- the loop's surroundings ---

@@ -16,6 +16,7 @@ import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import io.apiary.ingest.cassandra.CqlScript;
 import io.apiary.ingest.cassandra.SchemaApplier;
 import io.apiary.ingest.it.TwoNodeCassandra;
+import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.SensorType;
@@ -176,17 +177,18 @@ class TokenAwareIT {
         try {
             org.awaitility.Awaitility.await()
                     .atMost(Duration.ofMinutes(2))
-                    .until(() -> registry.counter("apiary.sink.rows.written", "table", "hive_telemetry_v2")
+                    .until(() -> registry.counter(MetricNames.SINK_ROWS_WRITTEN, "table", "hive_telemetry_v2")
                                     .count()
                             >= sent);
         } finally {
             pipeline.close();
         }
-        double toReplica = registry.counter("apiary.sink.requests", "coordinator", "replica")
+        double toReplica = registry.counter(MetricNames.SINK_REQUESTS, "coordinator", "replica")
                 .count();
-        double toNonReplica = registry.counter("apiary.sink.requests", "coordinator", "non-replica")
+        double toNonReplica = registry.counter(MetricNames.SINK_REQUESTS, "coordinator", "non-replica")
                 .count();
-        var partitionsPerRequest = registry.find("apiary.sink.batch.partitions").summary();
+        var partitionsPerRequest =
+                registry.find(MetricNames.SINK_BATCH_PARTITIONS).summary();
         LOG.info(
                 "Sink on two nodes: {} rows, {} requests to a replica, {} to a non-replica, at most {} partitions "
                         + "per request",
@@ -196,7 +198,7 @@ class TokenAwareIT {
                 partitionsPerRequest.max());
         assertThat(toReplica).isPositive();
         assertThat(toNonReplica).isZero();
-        assertThat(registry.counter("apiary.sink.server.warnings", "table", "hive_telemetry_v2")
+        assertThat(registry.counter(MetricNames.SINK_SERVER_WARNINGS, "table", "hive_telemetry_v2")
                         .count())
                 .isZero();
         assertThat(partitionsPerRequest.max())

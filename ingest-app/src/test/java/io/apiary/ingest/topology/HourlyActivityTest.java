@@ -4,6 +4,7 @@ import static io.apiary.ingest.topology.TopologyFixture.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HourlyActivity;
 import java.nio.charset.StandardCharsets;
@@ -57,7 +58,7 @@ class HourlyActivityTest {
 
     @Test
     void sample_after_its_hour_closed_goes_to_the_late_topic_and_is_counted_not_summed() {
-        double lateBefore = TopologyFixture.counter(HourlyActivityProcessor.LATE_COUNTER, "stream", "entrance-counts");
+        double lateBefore = TopologyFixture.counter(MetricNames.TOPOLOGY_LATE_RECORDS, "stream", "entrance-counts");
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 1, 1));
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T11:10:00Z", 2, 2));
         assertThat(fixture.hourly.readValuesToList()).hasSize(1);
@@ -76,8 +77,7 @@ class HourlyActivityTest {
                                 .value(),
                         StandardCharsets.UTF_8))
                 .isEqualTo("2021-07-15T10:00:00Z");
-        assertThat(TopologyFixture.counter(HourlyActivityProcessor.LATE_COUNTER, "stream", "entrance-counts")
-                        - lateBefore)
+        assertThat(TopologyFixture.counter(MetricNames.TOPOLOGY_LATE_RECORDS, "stream", "entrance-counts") - lateBefore)
                 .isEqualTo(1.0);
         assertThat(fixture.hourly.isEmpty())
                 .as("no second result for the closed hour")
@@ -90,8 +90,7 @@ class HourlyActivityTest {
 
     @Test
     void resent_sample_is_counted_once() {
-        double before =
-                TopologyFixture.counter(HourlyActivityProcessor.DUPLICATES_COUNTER, "stream", "entrance-counts");
+        double before = TopologyFixture.counter(MetricNames.TOPOLOGY_DUPLICATE_RECORDS, "stream", "entrance-counts");
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 3, 4));
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 3, 4));
         fixture.counts.pipeInput("a", new EntranceCount("a", "gw-2", Instant.parse("2021-07-15T10:05:00Z"), 1, 1, 60));
@@ -100,14 +99,13 @@ class HourlyActivityTest {
         HourlyActivity hour = fixture.hourly.readValue();
         assertThat(hour.getEntries()).as("gw-1's sample once, plus gw-2's").isEqualTo(4);
         assertThat(hour.getSamples()).isEqualTo(2);
-        assertThat(TopologyFixture.counter(HourlyActivityProcessor.DUPLICATES_COUNTER, "stream", "entrance-counts")
+        assertThat(TopologyFixture.counter(MetricNames.TOPOLOGY_DUPLICATE_RECORDS, "stream", "entrance-counts")
                         - before)
                 .isEqualTo(1.0);
     }
 
     private static double conflicts() {
-        return TopologyFixture.counter(
-                io.apiary.ingest.tables.WriteConflicts.COUNTER, "table", "hive_activity", "stage", "topology");
+        return TopologyFixture.counter(MetricNames.WRITE_CONFLICTS, "table", "hive_activity", "stage", "topology");
     }
 
     private HourlyActivity finalHourAfter(EntranceCount first, EntranceCount second) {
@@ -185,7 +183,7 @@ class HourlyActivityTest {
                         IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS,
                         Duration.ofMinutes(1).toMillis()),
                 Instant.parse("2021-07-15T10:30:00Z"));
-        double before = TopologyFixture.counter(HourlyActivityProcessor.CLOSED_COUNTER, "by", "quiet-partition");
+        double before = TopologyFixture.counter(MetricNames.TOPOLOGY_HOURS_CLOSED, "by", "quiet-partition");
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:30:00Z", 7, 6));
 
         // The hour would close at 11:10 (end + grace). Quiet, it closes at 11:11 of wall clock
@@ -197,7 +195,7 @@ class HourlyActivityTest {
         HourlyActivity hour = fixture.hourly.readValue();
         assertThat(hour.getWindowStart()).isEqualTo(Instant.parse("2021-07-15T10:00:00Z"));
         assertThat(hour.getEntries()).isEqualTo(7);
-        assertThat(TopologyFixture.counter(HourlyActivityProcessor.CLOSED_COUNTER, "by", "quiet-partition") - before)
+        assertThat(TopologyFixture.counter(MetricNames.TOPOLOGY_HOURS_CLOSED, "by", "quiet-partition") - before)
                 .isEqualTo(1.0);
 
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:45:00Z", 1, 1));

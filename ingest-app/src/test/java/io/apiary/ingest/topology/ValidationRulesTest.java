@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.deadletter.DeadLetterHeaders;
+import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.SensorType;
@@ -390,11 +391,11 @@ class ValidationRulesTest {
     @Test
     void rejected_record_is_counted_by_stage_and_reason() {
         double before = Metrics.globalRegistry
-                .counter(DeadLetterHeaders.COUNTER, "stage", "process", "reason", "NEGATIVE_COUNT")
+                .counter(MetricNames.DEAD_LETTER_RECORDS, "stage", "process", "reason", "NEGATIVE_COUNT")
                 .count();
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:00:00Z", -5, 1));
         double after = Metrics.globalRegistry
-                .counter(DeadLetterHeaders.COUNTER, "stage", "process", "reason", "NEGATIVE_COUNT")
+                .counter(MetricNames.DEAD_LETTER_RECORDS, "stage", "process", "reason", "NEGATIVE_COUNT")
                 .count();
         assertThat(after - before).isEqualTo(1.0);
     }
