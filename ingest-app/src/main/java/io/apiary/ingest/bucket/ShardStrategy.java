@@ -52,6 +52,12 @@ public enum ShardStrategy {
     };
 
     /**
+     * What weather readings pass to {@link #shard} as their sensor type (it only matters to
+     * {@code hash}): the topology's row mapping, the read path and the table copy use it alike.
+     */
+    public static final String WEATHER_SHARD_SENSOR = "WEATHER";
+
+    /**
      * The shard of one reading.
      *
      * @param hiveId            hive id, not null

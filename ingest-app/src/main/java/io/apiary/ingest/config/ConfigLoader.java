@@ -143,7 +143,7 @@ public final class ConfigLoader {
      */
     public static Map<String, String> fromEnvironment(Map<String, String> env) {
         Map<String, String> defined = new HashMap<>();
-        for (String option : IngestConfig.DEFINITION.names()) {
+        for (String option : IngestConfig.definition().names()) {
             defined.put(ENV_PREFIX + option.toUpperCase(Locale.ROOT).replace('.', '_'), option);
         }
         for (String option : RENAMED.keySet()) {

@@ -10,7 +10,7 @@ import org.apache.kafka.common.config.ConfigDef.ConfigKey;
 
 /**
  * The configuration reference and the sample settings file, generated from
- * {@link IngestConfig#DEFINITION} so that they cannot drift from the code (as Kafka generates its
+ * {@link IngestConfig#definition()} so that they cannot drift from the code (as Kafka generates its
  * own configuration docs from its {@code ConfigDef}s). The committed copies,
  * {@code deploy/configuration.md} and {@code deploy/apiary.sample.properties}, are checked
  * against these by a test. Thread-safe (stateless).
@@ -49,7 +49,7 @@ public final class ConfigReference {
     static Map<String, List<ConfigKey>> bySection() {
         Map<String, List<ConfigKey>> grouped = new LinkedHashMap<>();
         SECTIONS.values().forEach(heading -> grouped.putIfAbsent(heading, new ArrayList<>()));
-        IngestConfig.DEFINITION.configKeys().values().stream()
+        IngestConfig.definition().configKeys().values().stream()
                 .sorted(java.util.Comparator.comparing(key -> key.name))
                 .forEach(key -> grouped.get(SECTIONS.entrySet().stream()
                                 .filter(section -> key.name.startsWith(section.getKey()))
@@ -65,7 +65,7 @@ public final class ConfigReference {
         StringBuilder out = new StringBuilder();
         out.append("# Configuration reference\n\n")
                 .append(
-                        "Generated from the code (`IngestConfig.DEFINITION`) by `ingest-app config reference`; do not edit.\n")
+                        "Generated from the code (`IngestConfig.definition()`) by `ingest-app config reference`; do not edit.\n")
                 .append(
                         "Settings come from, in increasing precedence: the defaults below, a properties file (`--config`),\n")
                 .append(

@@ -20,8 +20,10 @@ import org.apache.kafka.common.config.ConfigDef.ValidString;
  * <p>Pass-through prefixes: {@code kafka.*} goes to every Kafka client (for example
  * {@code kafka.bootstrap.servers}, {@code kafka.security.protocol}, {@code kafka.sasl.jaas.config},
  * {@code kafka.ssl.truststore.location}); {@code streams.*} goes to Kafka Streams only;
- * {@code sink.consumer.*} to the sink's consumer only. Cassandra driver settings (authentication,
- * TLS, timeouts, pooling) go in the driver's own {@code application.conf}, named by
+ * {@code sink.consumer.*} to the sink's consumer only. Cassandra's authentication and TLS have
+ * options of their own ({@code cassandra.auth.*}, {@code cassandra.ssl.*}: {@link OperationsOptions}),
+ * which override the same settings of the driver's {@code application.conf}; every other driver
+ * setting (timeouts, pooling, throttling, other auth providers) goes in that file, named by
  * {@value #CASSANDRA_DRIVER_CONFIG_FILE}.
  *
  * <p>Immutable and thread-safe.
@@ -100,8 +102,12 @@ public final class IngestConfig extends AbstractConfig {
     public static final String TOPIC_PARTITIONS = "topic.partitions";
     public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
 
-    /** The definition of every option; its docs are the configuration reference. */
-    public static final ConfigDef DEFINITION = new ConfigDef()
+    /**
+     * The definition of every option: this class's, {@link OperationsOptions}', {@link RegistryOptions}'
+     * and the features' {@link OptionGroup}s'. Built once when the class initialises and never changed
+     * afterwards; {@link #definition()} hands out copies.
+     */
+    private static final ConfigDef DEFINITION = new ConfigDef()
             .define(
                     KAFKA_BOOTSTRAP_SERVERS,
                     Type.LIST,
@@ -434,9 +440,9 @@ public final class IngestConfig extends AbstractConfig {
     static {
         OperationsOptions.define(DEFINITION);
         RegistryOptions.define(DEFINITION);
-        PlanOptions.define(DEFINITION);
-        HotPartitionOptions.define(DEFINITION);
-        ReadOptions.define(DEFINITION);
+        for (OptionGroup group : java.util.ServiceLoader.load(OptionGroup.class, IngestConfig.class.getClassLoader())) {
+            group.define(DEFINITION);
+        }
         for (String table : SINK_TABLES) {
             DEFINITION.define(
                     sinkTableConsistency(table),
@@ -476,6 +482,14 @@ public final class IngestConfig extends AbstractConfig {
     }
 
     /**
+     * @return a copy of the definition of every option (names, types, defaults, validators, docs): the
+     *         generated reference and the tests read it; changing the copy changes nothing here
+     */
+    public static ConfigDef definition() {
+        return new ConfigDef(DEFINITION);
+    }
+
+    /**
      * @param table a table of {@link #SINK_TABLES}
      * @return the name of its TTL option
      */
@@ -500,8 +514,15 @@ public final class IngestConfig extends AbstractConfig {
         return consistencyLevel(emptyAllowed, false);
     }
 
-    /** As {@link #consistencyLevel(boolean)}; for reads also without ANY, which Cassandra allows for writes only. */
-    static ConfigDef.Validator consistencyLevel(boolean emptyAllowed, boolean read) {
+    /**
+     * A validator of a Cassandra consistency level name (case-insensitive): every level but SERIAL and
+     * LOCAL_SERIAL; for reads also without ANY, which Cassandra allows for writes only.
+     *
+     * @param emptyAllowed whether an empty value (take another option's level) is valid
+     * @param read         whether the level is a read's
+     * @return a validator that throws {@link org.apache.kafka.common.config.ConfigException} naming the valid levels
+     */
+    public static ConfigDef.Validator consistencyLevel(boolean emptyAllowed, boolean read) {
         java.util.List<String> levels = java.util.Arrays.stream(
                         com.datastax.oss.driver.api.core.DefaultConsistencyLevel.values())
                 .filter(level -> !level.isSerial())

@@ -9,7 +9,7 @@ import org.apache.kafka.common.config.ConfigDef.ValidString;
 /**
  * The options of running the application as a service: its HTTP endpoints, health rules,
  * shutdown budget, the topology's state stores and RocksDB memory, and Cassandra authentication
- * and TLS. They are part of {@link IngestConfig#DEFINITION} (one definition, one reference);
+ * and TLS. They are part of {@link IngestConfig#definition()} (one definition, one reference);
  * this class only keeps {@link IngestConfig} readable. Thread-safe (constants only).
  */
 public final class OperationsOptions {
@@ -33,8 +33,14 @@ public final class OperationsOptions {
 
     private OperationsOptions() {}
 
-    /** Like {@link Range#between}, but refuses NaN, which passes every comparison. */
-    static ConfigDef.Validator finiteBetween(double min, double max) {
+    /**
+     * Like {@link Range#between}, but refuses NaN, which passes every comparison.
+     *
+     * @param min the least valid value
+     * @param max the greatest valid value
+     * @return a validator that throws {@link org.apache.kafka.common.config.ConfigException} outside [min, max] or for NaN
+     */
+    public static ConfigDef.Validator finiteBetween(double min, double max) {
         Range range = Range.between(min, max);
         return ConfigDef.LambdaValidator.with(
                 (name, value) -> {

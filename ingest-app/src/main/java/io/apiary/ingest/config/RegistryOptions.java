@@ -15,7 +15,7 @@ import org.apache.kafka.common.config.ConfigException;
  * {@link WireFormat}). Option names follow Confluent's serdes ({@code schema.registry.url},
  * {@code schema.registry.basic.auth.user.info}, {@code auto.register.schemas} as
  * {@code schema.registry.auto.register}) so platform teams find them where they expect. Part of
- * {@link IngestConfig#DEFINITION}. Thread-safe (constants only).
+ * {@link IngestConfig#definition()}. Thread-safe (constants only).
  */
 public final class RegistryOptions {
 

@@ -1,7 +1,6 @@
 package io.apiary.ingest.partitions;
 
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.PlanOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -15,28 +14,18 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Creates the pipeline's topics that do not exist yet, with the configured partition count and
- * replication factor and {@link #TOPIC_CONFIGS}; existing topics are left as they are. Internal topics of Kafka Streams
+ * replication factor and {@link Topics#TOPIC_CONFIGS}; existing topics are left as they are. Internal topics of Kafka Streams
  * (changelogs) are created by Streams itself. Thread-safe (stateless).
  */
 public final class TopicProvisioner {
 
     private static final Logger LOG = LoggerFactory.getLogger(TopicProvisioner.class);
-
-    /**
-     * Configs of every topic created here. Records carry event times that can be years old
-     * (replays of history); with the default CreateTime, the broker's time-based retention would
-     * delete them minutes after they arrive, before the topology or the sink has read them. The
-     * broker's append time keeps retention about arrival; event time travels in the value.
-     */
-    public static final Map<String, String> TOPIC_CONFIGS =
-            Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
 
     private TopicProvisioner() {}
 
@@ -60,7 +49,7 @@ public final class TopicProvisioner {
                                     name,
                                     Optional.of(partitions),
                                     replication < 0 ? Optional.empty() : Optional.of(replication))
-                            .configs(TOPIC_CONFIGS));
+                            .configs(Topics.TOPIC_CONFIGS));
                 }
             }
             if (missing.isEmpty()) {

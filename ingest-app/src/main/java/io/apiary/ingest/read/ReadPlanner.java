@@ -1,7 +1,7 @@
 package io.apiary.ingest.read;
 
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import io.apiary.ingest.topology.RowMapper;
+import io.apiary.ingest.bucket.ShardStrategy;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -89,7 +89,7 @@ class ReadPlanner<R extends TimedRow> {
     Plan<R> plan(String legacyTable) {
         SeriesTable<R> table = request.table();
         for (SeriesTable.Slice slice :
-                table.slices(request.entity(), RowMapper.WEATHER_SHARD_SENSOR, range, settings.schemes(table))) {
+                table.slices(request.entity(), ShardStrategy.WEATHER_SHARD_SENSOR, range, settings.schemes(table))) {
             add(streamed(table.layout(), slice, List.of(), pageSize));
             if (!legacyTable.isEmpty()) {
                 add(streamed(table.legacyLayout(), slice.inLegacyTable(legacyTable), List.of(), pageSize));

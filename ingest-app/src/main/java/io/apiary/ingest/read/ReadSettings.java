@@ -3,7 +3,6 @@ package io.apiary.ingest.read;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.ReadOptions;
 import io.apiary.ingest.tables.TableNames;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,6 @@
 package io.apiary.ingest.sink;
 
 import io.apiary.ingest.bucket.ShardStrategy;
-import io.apiary.ingest.config.HotPartitionOptions;
 import io.apiary.ingest.config.IngestConfig;
 import java.time.Duration;
 import java.util.Objects;

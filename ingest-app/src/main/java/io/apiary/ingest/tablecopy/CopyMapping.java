@@ -2,6 +2,7 @@ package io.apiary.ingest.tablecopy;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.bucket.DayBucket;
+import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.identity.AlertIds;
 import io.apiary.ingest.identity.Identifiers;
 import io.apiary.ingest.read.ShardScheme;
@@ -209,7 +210,7 @@ public record CopyMapping<T extends SpecificRecord>(
         return new WeatherReadingRow(
                 row.getStationId(),
                 DayBucket.of(time),
-                scheme.strategy().shard(row.getStationId(), RowMapper.WEATHER_SHARD_SENSOR, time, scheme.shards()),
+                scheme.strategy().shard(row.getStationId(), ShardStrategy.WEATHER_SHARD_SENSOR, time, scheme.shards()),
                 row.getReadingTime(),
                 row.getTemperatureC(),
                 row.getRelativeHumidity(),

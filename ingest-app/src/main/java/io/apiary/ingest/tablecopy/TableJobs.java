@@ -7,7 +7,7 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.metadata.token.TokenRange;
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.ReadOptions;
+import io.apiary.ingest.read.ReadOptions;
 import io.apiary.ingest.read.ShardScheme;
 import io.apiary.ingest.sink.ServerBatchLimits;
 import io.apiary.ingest.sink.SinkSettings;

@@ -21,7 +21,7 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * The topics of the pipeline, with their contract names (DESIGN.md) as defaults, and the wire
+ * The topics of the pipeline, with their contract names (README, "Contracts for gateway developers") as defaults, and the wire
  * format of their Avro keys and values. Names can be changed by configuration ({@code topic.*}),
  * the framing by {@code wire.format.*} (see {@link WireFormat}); key and value types cannot.
  *
@@ -59,6 +59,15 @@ public record Topics(
         String weatherRows,
         String alertRows,
         java.util.function.Supplier<WireFormat> format) {
+
+    /**
+     * Configs of every topic the pipeline creates (its own and Kafka Streams' changelogs). Records carry event times that can be years old
+     * (replays of history); with the default CreateTime, the broker's time-based retention would
+     * delete them minutes after they arrive, before the topology or the sink has read them. The
+     * broker's append time keeps retention about arrival; event time travels in the value.
+     */
+    public static final java.util.Map<String, String> TOPIC_CONFIGS =
+            java.util.Map.of(org.apache.kafka.common.config.TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
 
     /** Checks that no component is null. */
     public Topics {

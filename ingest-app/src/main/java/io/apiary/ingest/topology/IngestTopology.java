@@ -1,7 +1,6 @@
 package io.apiary.ingest.topology;
 
 import io.apiary.ingest.deadletter.RejectReason;
-import io.apiary.ingest.pipeline.TopicProvisioner;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.ingest.topics.Topics;
@@ -58,10 +57,12 @@ import org.apache.kafka.streams.state.Stores;
  * one is a visible change (the test {@code TopologyDescriptionTest} compares the description with
  * the committed one).
  *
- * <p>The open hours live in in-memory stores backed by changelog topics (with Streams' record cache in
- * front, so an hour's many updates within one commit interval reach the changelog once), not in RocksDB: each hive
- * holds at most two open hours of three numbers plus the identities of their samples, and restoring
- * reads at most window + grace of changelog. The changelogs use the broker's append time, like the
+ * <p>The open hours live in state stores backed by changelog topics (with Streams' record cache in
+ * front, so an hour's many updates within one commit interval reach the changelog once): RocksDB by
+ * default, on disk in {@code topology.state.dir} within {@code topology.rocksdb.memory.bytes}, or on the
+ * heap with {@code topology.store.type=in_memory}. Each hive holds at most two open hours of three
+ * numbers plus the identities of their samples, and restoring reads at most window + grace of
+ * changelog (an in-memory store at every start; RocksDB only the changelog's tail on the same volume). The changelogs use the broker's append time, like the
  * pipeline's topics, so the broker's retention does not delete the state of a replay of old readings.
  */
 public final class IngestTopology {
@@ -232,17 +233,17 @@ public final class IngestTopology {
                         Serdes.Bytes(),
                         AvroSingleObjectSerde.of(HourlyActivityState.class))
                 .withCachingEnabled()
-                .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));
+                .withLoggingEnabled(Topics.TOPIC_CONFIGS));
         builder.addStateStore(Stores.keyValueStoreBuilder(
                         storeSupplier(settings, HourlyActivityProcessor.SEEN_STORE), Serdes.Bytes(), Serdes.ByteArray())
                 .withCachingEnabled()
-                .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));
+                .withLoggingEnabled(Topics.TOPIC_CONFIGS));
         builder.addStateStore(Stores.keyValueStoreBuilder(
                         storeSupplier(settings, HourlyActivityProcessor.CLOSE_TIME_STORE),
                         Serdes.String(),
                         Serdes.Long())
                 .withCachingEnabled()
-                .withLoggingEnabled(TopicProvisioner.TOPIC_CONFIGS));
+                .withLoggingEnabled(Topics.TOPIC_CONFIGS));
 
         Duration grace = settings.grace();
         Duration idleTimeout = settings.idleTimeout();

@@ -30,9 +30,6 @@ import org.apache.kafka.streams.KeyValue;
  */
 public record RowMapper(ShardStrategy shardStrategy, int shards) {
 
-    /** What weather readings pass to the shard strategy as their sensor type (it only matters to 'hash'). */
-    public static final String WEATHER_SHARD_SENSOR = "WEATHER";
-
     /**
      * The hive_telemetry_v2 row of a reading, keyed by (hive_id, day, shard). The shard does not
      * depend on the sensor id, so all sensors of a type at one instant share a partition.
@@ -61,7 +58,7 @@ public record RowMapper(ShardStrategy shardStrategy, int shards) {
 
     /**
      * The weather_readings row of a station reading, keyed by (station_id, day, shard). The shard
-     * is the shard strategy's function of station id, the constant {@value #WEATHER_SHARD_SENSOR}
+     * is the shard strategy's function of station id, the constant {@value ShardStrategy#WEATHER_SHARD_SENSOR}
      * in place of a sensor type, and reading time, so a replay lands on the same row.
      *
      * @param reading a valid reading (reading time set), not null
@@ -70,7 +67,8 @@ public record RowMapper(ShardStrategy shardStrategy, int shards) {
     public KeyValue<WeatherReadingsPartitionKey, WeatherReadingRow> weatherRow(WeatherReading reading) {
         long readingTime = reading.getReadingTime().toEpochMilli();
         LocalDate day = DayBucket.of(readingTime);
-        int shard = shardStrategy.shard(reading.getStationId(), WEATHER_SHARD_SENSOR, readingTime, shards);
+        int shard =
+                shardStrategy.shard(reading.getStationId(), ShardStrategy.WEATHER_SHARD_SENSOR, readingTime, shards);
         WeatherReadingRow row = WeatherReadingRow.newBuilder()
                 .setStationId(reading.getStationId())
                 .setDay(day)

@@ -2,6 +2,7 @@ package io.apiary.ingest.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.sink.HotPartitionOptions;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The configuration reference ({@code deploy/configuration.md}) and the sample settings file
- * ({@code deploy/apiary.sample.properties}) are generated from {@link IngestConfig#DEFINITION}
+ * ({@code deploy/apiary.sample.properties}) are generated from {@link IngestConfig#definition()}
  * and committed. When an option changes, regenerate them with
  * {@code ./mvnw test -pl ingest-app -Dtest=ConfigReferenceTest -Dapiary.config.update=true} and commit them.
  */
@@ -40,7 +41,7 @@ class ConfigReferenceTest {
     @Test
     void should_list_every_option_with_its_environment_variable_in_the_reference() {
         String reference = ConfigReference.markdown();
-        for (String option : IngestConfig.DEFINITION.names()) {
+        for (String option : IngestConfig.definition().names()) {
             assertThat(reference).contains("`" + option + "`<br>`" + ConfigReference.environmentVariable(option) + "`");
         }
     }
@@ -54,7 +55,7 @@ class ConfigReferenceTest {
 
         IngestConfig fromSample = new IngestConfig(settings);
 
-        assertThat(settings.keySet()).containsAll(IngestConfig.DEFINITION.names());
+        assertThat(settings.keySet()).containsAll(IngestConfig.definition().names());
         assertThat(fromSample.unknownSettings()).isEmpty();
         assertThat(fromSample.values()).isEqualTo(new IngestConfig(Map.of()).values());
     }
@@ -103,7 +104,7 @@ class ConfigReferenceTest {
 
     @Test
     void should_read_each_options_environment_variable_back_as_that_option() {
-        for (String option : IngestConfig.DEFINITION.names()) {
+        for (String option : IngestConfig.definition().names()) {
             assertThat(ConfigLoader.fromEnvironment(Map.of(ConfigReference.environmentVariable(option), "x")))
                     .containsOnlyKeys(option);
         }

@@ -8,7 +8,7 @@ import java.util.TreeSet;
 import org.apache.kafka.common.config.ConfigDef;
 
 /**
- * The application's options as the deploy/ tests see them: {@link IngestConfig#DEFINITION}.
+ * The application's options as the deploy/ tests see them: {@link IngestConfig#definition()}.
  */
 final class AppOptions {
 
@@ -32,7 +32,7 @@ final class AppOptions {
      * @throws IllegalArgumentException when the option is not defined
      */
     static String defaultValue(String option) {
-        ConfigDef.ConfigKey key = IngestConfig.DEFINITION.configKeys().get(option);
+        ConfigDef.ConfigKey key = IngestConfig.definition().configKeys().get(option);
         if (key == null) {
             throw new IllegalArgumentException("No such option: " + option);
         }

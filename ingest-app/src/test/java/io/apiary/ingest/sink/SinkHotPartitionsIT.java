@@ -9,7 +9,6 @@ import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.cassandra.SchemaApplier;
 import io.apiary.ingest.config.ConfigLoader;
-import io.apiary.ingest.config.HotPartitionOptions;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.it.ItEndpoints;
 import io.apiary.ingest.it.SharedStack;

@@ -1,5 +1,8 @@
-package io.apiary.ingest.config;
+package io.apiary.ingest.sink;
 
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.config.OperationsOptions;
+import io.apiary.ingest.config.OptionGroup;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
@@ -8,10 +11,10 @@ import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The options of the sink's hot-partition detection ({@code sink.hot.*}). They are part of
- * {@link IngestConfig#DEFINITION} (one definition, one reference); this class only keeps
- * {@link IngestConfig} readable. Thread-safe (constants only).
+ * the {@link IngestConfig#definition() definition} (one definition, one reference); this package owns them and
+ * {@link IngestConfig} loads them as an {@link OptionGroup}. Thread-safe (constants only).
  */
-public final class HotPartitionOptions {
+public final class HotPartitionOptions implements OptionGroup {
 
     public static final String SINK_HOT_ENABLED = "sink.hot.enabled";
     public static final String SINK_HOT_WINDOW_MS = "sink.hot.window.ms";
@@ -20,7 +23,8 @@ public final class HotPartitionOptions {
     public static final String SINK_HOT_NODE_SHARE = "sink.hot.node.share";
     public static final String SINK_HOT_NODE_SKEW = "sink.hot.node.skew";
 
-    private HotPartitionOptions() {}
+    /** Instantiated by {@link java.util.ServiceLoader} (META-INF/services/io.apiary.ingest.config.OptionGroup). */
+    public HotPartitionOptions() {}
 
     /** A share: a number above 0 and at most 1 (NaN refused). */
     private static ConfigDef.Validator share() {
@@ -39,7 +43,8 @@ public final class HotPartitionOptions {
      *
      * @param definition the application's definition, not null
      */
-    static void define(ConfigDef definition) {
+    @Override
+    public void define(ConfigDef definition) {
         definition
                 .define(
                         SINK_HOT_ENABLED,

@@ -1,5 +1,7 @@
-package io.apiary.ingest.config;
+package io.apiary.ingest.read;
 
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.config.OptionGroup;
 import io.apiary.ingest.tables.TableNames;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -9,11 +11,12 @@ import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The options of the read path ({@code read.*}): the {@code query} and {@code report} commands
- * and the {@code io.apiary.ingest.read} library. They are part of {@link IngestConfig#DEFINITION}
- * (one definition, one reference); this class only keeps {@link IngestConfig} readable.
+ * and the {@code io.apiary.ingest.read} library. They are part of the {@link IngestConfig#definition() definition}
+ * (one definition, one reference); this package owns them and {@link IngestConfig} loads them as an
+ * {@link OptionGroup}.
  * Thread-safe (constants only).
  */
-public final class ReadOptions {
+public final class ReadOptions implements OptionGroup {
 
     public static final String READ_MAX_IN_FLIGHT = "read.max.in.flight.requests";
     public static final String READ_PAGE_SIZE = "read.page.size";
@@ -26,7 +29,8 @@ public final class ReadOptions {
     public static final String READ_TELEMETRY_LEGACY_TABLE = "read.telemetry.legacy.table";
     public static final String READ_ALERTS_LEGACY_TABLE = "read.alerts.legacy.table";
 
-    private ReadOptions() {}
+    /** Instantiated by {@link java.util.ServiceLoader} (META-INF/services/io.apiary.ingest.config.OptionGroup). */
+    public ReadOptions() {}
 
     /** A list of {@code STRATEGY:COUNT} shard schemes, e.g. {@code time:48,hash:96}. */
     private static ConfigDef.Validator schemes() {
@@ -34,7 +38,7 @@ public final class ReadOptions {
                 (name, value) -> {
                     for (Object scheme : (java.util.List<?>) value) {
                         try {
-                            io.apiary.ingest.read.ShardScheme.parse(scheme.toString());
+                            ShardScheme.parse(scheme.toString());
                         } catch (IllegalArgumentException e) {
                             throw new ConfigException(name, value, e.getMessage());
                         }
@@ -47,8 +51,8 @@ public final class ReadOptions {
     private static ConfigDef.Validator legacyTable() {
         return ConfigDef.LambdaValidator.with(
                 (name, value) -> {
-                    String problem = io.apiary.ingest.read.ReadSettings.legacyTableProblem(
-                            value.toString().trim());
+                    String problem =
+                            ReadSettings.legacyTableProblem(value.toString().trim());
                     if (problem != null) {
                         throw new ConfigException(name, value, problem);
                     }
@@ -61,7 +65,8 @@ public final class ReadOptions {
      *
      * @param definition the application's definition, not null
      */
-    static void define(ConfigDef definition) {
+    @Override
+    public void define(ConfigDef definition) {
         definition
                 .define(
                         READ_MAX_IN_FLIGHT,

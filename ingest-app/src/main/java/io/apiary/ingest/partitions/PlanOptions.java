@@ -1,8 +1,7 @@
-package io.apiary.ingest.config;
+package io.apiary.ingest.partitions;
 
-import io.apiary.ingest.partitions.Bucket;
-import io.apiary.ingest.partitions.PlanSettings;
-import io.apiary.ingest.partitions.WriteRate;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.config.OptionGroup;
 import java.util.List;
 import java.util.function.Function;
 import org.apache.kafka.common.config.ConfigDef;
@@ -13,16 +12,16 @@ import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The options of {@code ingest-app partitions plan}: the planned load and the size assumptions
- * the partition-size calculator uses ({@link io.apiary.ingest.partitions.PartitionPlanner}).
- * The pipeline itself ignores them. Part of {@link IngestConfig#DEFINITION}; this class only
- * keeps {@link IngestConfig} readable. Thread-safe (constants only).
+ * the partition-size calculator uses ({@link PartitionPlanner}).
+ * The pipeline itself ignores them. Part of the {@link IngestConfig#definition() definition}; this package owns them and
+ * {@link IngestConfig} loads them as an {@link OptionGroup}. Thread-safe (constants only).
  *
- * <p>The defaults are the planned load of DESIGN.md and the cql/ files: 10,000 hives x 1,000
+ * <p>The defaults are the planned load (README, "Capacity model") and the cql/ files: 10,000 hives x 1,000
  * readings/min; an hourly activity row per hive; 1,000 weather stations reporting every 10 s;
  * agent alerts designed for a storm of one every 10 s (the planned rate is a few a day), with
  * one agent per hive (an upper bound; a gateway may serve several hives).
  */
-public final class PlanOptions {
+public final class PlanOptions implements OptionGroup {
 
     public static final String PARTITIONS_PLAN_RATES = "partitions.plan.rates";
     public static final String PARTITIONS_PLAN_ENTITIES = "partitions.plan.entities";
@@ -32,9 +31,11 @@ public final class PlanOptions {
     public static final String PARTITIONS_PLAN_COLUMN_BYTES = "partitions.plan.column.bytes";
     public static final String PARTITIONS_PLAN_ROW_BYTES = "partitions.plan.row.bytes";
 
-    private PlanOptions() {}
+    /** Instantiated by {@link java.util.ServiceLoader} (META-INF/services/io.apiary.ingest.config.OptionGroup). */
+    public PlanOptions() {}
 
-    static void define(ConfigDef def) {
+    @Override
+    public void define(ConfigDef def) {
         def.define(
                         PARTITIONS_PLAN_RATES,
                         Type.LIST,
