@@ -27,7 +27,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * The planned gateway load as data: {@code hives} hives, each taking one reading every
  * {@value #READING_INTERVAL_MS} ms in turn across 5 sensors (1,000 readings per hive per minute,
- * the planned load (README, "Capacity model"): 10,000 hives make about 167,000 readings/s), sent interleaved in time
+ * the planned load (docs/performance.md, "Capacity model"): 10,000 hives make about 167,000 readings/s), sent interleaved in time
  * order as gateways send them: reading round {@code r} of every hive, then round {@code r + 1}.
  * So consecutive records belong to different hives and Cassandra partitions, and 2,000,000
  * rows of 10,000 hives span 12 s of event time.

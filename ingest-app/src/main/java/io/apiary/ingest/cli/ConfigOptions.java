@@ -17,13 +17,14 @@ public final class ConfigOptions {
     @Option(
             names = {"-c", "--config"},
             paramLabel = "FILE",
-            description = "Properties file with the settings (see the configuration reference in README.md).")
+            description =
+                    "Properties file with the settings (see the configuration reference, deploy/configuration.md).")
     Path configFile;
 
     @Option(
             names = "--set",
             paramLabel = "KEY=VALUE",
-            description = "Overrides one setting (see README, Configuration). Repeatable.")
+            description = "Overrides one setting (see deploy/configuration.md). Repeatable.")
     Map<String, String> overrides = new LinkedHashMap<>();
 
     /**

@@ -55,7 +55,7 @@ import picocli.CommandLine.Spec;
             "",
             "The topology closes an hour of a partition once its stream time has passed the hour's end plus the",
             "grace period (activity.window.grace.ms); a sample for a closed hour is late. History imported into",
-            "a topology that has seen newer samples of the same partition is late: see the README, import-counts,",
+            "a topology that has seen newer samples of the same partition is late: see docs/commands.md, import-counts,",
             "'Historical counts'."
         })
 public final class ImportCountsCommand implements Callable<Integer> {
@@ -338,7 +338,7 @@ public final class ImportCountsCommand implements Callable<Integer> {
                             + " passed the hour's end plus the grace period, activity.window.grace.ms = %s; so history"
                             + " imported after newer samples of the same partition is late. Import all the history of a"
                             + " data set in one run (several --file), before live samples or into a topology of its own"
-                            + " (README, import-counts: 'Historical counts').%n",
+                            + " (docs/commands.md, import-counts: 'Historical counts').%n",
                     label,
                     outcome.late().size(),
                     topics.activityLate(),

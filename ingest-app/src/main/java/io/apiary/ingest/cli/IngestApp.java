@@ -65,7 +65,7 @@ public final class IngestApp {
             boolean badConfig = e instanceof ConfigException;
             String message = badConfig
                     ? e.getMessage() + " (settings come from --config, APIARY_* environment"
-                            + " variables and --set; see README.md, Configuration)"
+                            + " variables and --set; see deploy/configuration.md)"
                     : e instanceof com.datastax.oss.driver.api.core.AllNodesFailedException
                             ? "no Cassandra node accepted a connection: " + e.getMessage() + " (check "
                                     + "cassandra.contact.points and the credentials; for a local stack, pass --config"

@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code table copy} and {@code table verify}: moves a table's rows into a table of another
  * layout (a changed primary key, a changed shard count), resumably and by many workers at once,
- * and compares the two (README, "Changing a table's key").
+ * and compares the two (docs/platform.md, "Changing a table's key").
  */
 @Command(
         name = "table",

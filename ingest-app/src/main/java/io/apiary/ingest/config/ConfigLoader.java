@@ -70,7 +70,7 @@ public final class ConfigLoader {
         for (String unknown : config.unknownSettings()) {
             LOG.warn(
                     "Unknown setting '{}' is ignored (from the configuration file, an APIARY_* environment "
-                            + "variable or --set); the settings are listed in README.md, Configuration",
+                            + "variable or --set); the settings are listed in deploy/configuration.md",
                     unknown);
         }
         return config;
@@ -79,7 +79,7 @@ public final class ConfigLoader {
     /**
      * Settings whose name changed, old name to new: the per-table sink options of the tables whose
      * key changed ({@code hive_telemetry} became {@code hive_telemetry_v2}, {@code agent_alerts}
-     * became {@code agent_alerts_v2}; see README, "Changing a table's key"). A deployed
+     * became {@code agent_alerts_v2}; see docs/platform.md, "Changing a table's key"). A deployed
      * configuration keeps working across the upgrade: the value moves to the new name, with a warning.
      */
     static final Map<String, String> RENAMED = renamed();

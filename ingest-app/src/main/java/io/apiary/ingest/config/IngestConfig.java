@@ -440,8 +440,15 @@ public final class IngestConfig extends AbstractConfig {
     static {
         OperationsOptions.define(DEFINITION);
         RegistryOptions.define(DEFINITION);
+        int groups = 0;
         for (OptionGroup group : java.util.ServiceLoader.load(OptionGroup.class, IngestConfig.class.getClassLoader())) {
             group.define(DEFINITION);
+            groups++;
+        }
+        if (groups == 0) {
+            // without them the features' options would be unknown settings: say why instead
+            throw new IllegalStateException("No option groups on the class path "
+                    + "(META-INF/services/io.apiary.ingest.config.OptionGroup): the application jar is incomplete");
         }
         for (String table : SINK_TABLES) {
             DEFINITION.define(

@@ -50,7 +50,7 @@ import org.apache.commons.csv.CSVRecord;
  * of several hives in its own order (one hive's year, then the next hive's) would make the second
  * hive's samples late. Each held sample takes about 165 bytes of heap once read, and the heap at
  * the peak about 200 bytes per sample of an interval log and 300 per bucket of an event log
- * (measured with 1,000,000 of each: the README, import-counts); {@code maxSamples} bounds
+ * (measured with 1,000,000 of each: docs/commands.md, import-counts); {@code maxSamples} bounds
  * them (for event logs: the buckets), and a file with more is refused with a message before
  * anything is sent. Not thread-safe; one parser per file.
  */

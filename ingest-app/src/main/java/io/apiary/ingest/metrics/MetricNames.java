@@ -4,8 +4,10 @@ package io.apiary.ingest.metrics;
  * Every Micrometer meter name and tag key the application registers, defined once: the sink, the
  * topology, the benchmark, the commands' summaries and the tests import them from here, and
  * dashboards and alert rules (deploy/) use the same strings. With Prometheus a name's dots become
- * underscores and counters gain {@code _total} ({@code apiary.sink.rows.written} is scraped as
- * {@code apiary_sink_rows_written_total}); timers are in seconds there.
+ * underscores, a meter's base unit is appended unless the name ends with it, and counters gain
+ * {@code _total} ({@code apiary.sink.rows.written} is scraped as {@code apiary_sink_rows_written_total},
+ * {@code apiary.sink.commit.lag} as {@code apiary_sink_commit_lag_records}); timers are in seconds there
+ * ({@code _seconds_count}, {@code _seconds_sum}, {@code _seconds_max}, {@code _seconds_bucket}).
  *
  * <p>Each constant's javadoc gives the meter's type, unit and tags. Constants only: no state,
  * thread-safe.
@@ -34,8 +36,13 @@ public final class MetricNames {
     public static final String TAG_REASON = "reason";
     /** Tag of the topology's counters: the input stream, e.g. {@code entrance-counts}. */
     public static final String TAG_STREAM = "stream";
-    /** Tag of {@link #TOPOLOGY_HOURS_CLOSED}: {@code stream-time} or {@code quiet-partitions}. */
+    /** Tag of {@link #TOPOLOGY_HOURS_CLOSED}: {@code stream-time} or {@code quiet-partition}. */
     public static final String TAG_BY = "by";
+
+    /** Common tag of every meter: {@code apiary-ingest}. */
+    public static final String TAG_APPLICATION = "application";
+    /** Common tag of every meter: the process's component, {@code topology}, {@code sink} or {@code all}. */
+    public static final String TAG_COMPONENT = "component";
 
     // ---- shared by the topology and the sink ----
 
@@ -43,7 +50,7 @@ public final class MetricNames {
     public static final String DEAD_LETTER_RECORDS = "apiary.dead.letter.records";
     /**
      * Counter, rows: conflicting writes, two different records for one primary key of a table, of
-     * which one row is kept whole (the rule per table is in the README, "Conflicting writes"); tags
+     * which one row is kept whole (the rule per table is in docs/analysts.md, "Conflicting writes"); tags
      * {@link #TAG_TABLE} and {@link #TAG_STAGE} ({@code topology} or {@code sink}). The pipeline counts
      * the conflicts it can see without reading before each write: the topology within its duplicate
      * window of entrance-counter samples (an open hour), the sink among the rows of one partition that

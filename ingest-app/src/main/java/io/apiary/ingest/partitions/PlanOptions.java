@@ -16,7 +16,7 @@ import org.apache.kafka.common.config.ConfigException;
  * The pipeline itself ignores them. Part of the {@link IngestConfig#definition() definition}; this package owns them and
  * {@link IngestConfig} loads them as an {@link OptionGroup}. Thread-safe (constants only).
  *
- * <p>The defaults are the planned load (README, "Capacity model") and the cql/ files: 10,000 hives x 1,000
+ * <p>The defaults are the planned load (docs/performance.md, "Capacity model") and the cql/ files: 10,000 hives x 1,000
  * readings/min; an hourly activity row per hive; 1,000 weather stations reporting every 10 s;
  * agent alerts designed for a storm of one every 10 s (the planned rate is a few a day), with
  * one agent per hive (an upper bound; a gateway may serve several hives).

@@ -1,5 +1,6 @@
 package io.apiary.ingest.service;
 
+import io.apiary.ingest.metrics.MetricNames;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -30,7 +31,8 @@ public final class ServiceMetrics implements AutoCloseable {
      */
     public ServiceMetrics(String component) {
         registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        registry.config().commonTags("application", "apiary-ingest", "component", component);
+        registry.config()
+                .commonTags(MetricNames.TAG_APPLICATION, "apiary-ingest", MetricNames.TAG_COMPONENT, component);
         new ClassLoaderMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);
         JvmGcMetrics gc = new JvmGcMetrics();

@@ -620,7 +620,7 @@ public final class CassandraSink implements Runnable {
         metrics.retried(WriteFailures.cause(error), group.rows.size());
         if (WriteFailures.statementError(error)) {
             retryWarnings.error(
-                    "",
+                    "refused",
                     now,
                     "Cassandra refuses every write to {} ({}): fix the table or the sink.table.* settings; "
                             + "the sink retries with backoff and commits nothing past these rows ({} writes queued)",
@@ -629,7 +629,7 @@ public final class CassandraSink implements Runnable {
                     scheduler.queued());
         } else {
             retryWarnings.warn(
-                    "",
+                    "failed",
                     now,
                     "Cassandra write to {} failed ({}); retrying with backoff ({} writes queued, "
                             + "requests in flight limited to {})",

@@ -1,6 +1,7 @@
 package io.apiary.ingest.sink;
 
 import io.apiary.ingest.logging.RateLimitedLog;
+import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.sink.HotPartitionReport.PartitionLoad;
 import io.apiary.ingest.sink.HotPartitionReport.Projection;
 import io.apiary.ingest.sink.HotPartitionReport.TableLoad;
@@ -153,7 +154,8 @@ public final class HotPartitions {
                 HOT_WARNINGS_PER_MINUTE,
                 Duration.ofMinutes(1),
                 table -> "More hot partitions in " + table + " in this minute are not logged (at most "
-                        + HOT_WARNINGS_PER_MINUTE + " a minute); apiary.sink.hot.partitions counts them and "
+                        + HOT_WARNINGS_PER_MINUTE + " a minute); " + MetricNames.SINK_HOT_PARTITIONS
+                        + " counts them and "
                         + "CassandraSink.hotPartitions() lists the last window's");
         this.projectionWarnings =
                 new RateLimitedLog(output, 1, Duration.ofSeconds(PROJECTION_WARN_EVERY_SECONDS), null);
@@ -361,7 +363,7 @@ public final class HotPartitions {
                                 + String.format(
                                         java.util.Locale.ROOT,
                                         " (and %d more of the heaviest partitions of %s projected past the limits in this window; "
-                                                + "apiary.sink.projected.over.limit counts them)",
+                                                + MetricNames.SINK_PROJECTED_OVER_LIMIT + " counts them)",
                                         loads.size() - 1,
                                         table));
         if (logged) {

@@ -2,6 +2,7 @@ package io.apiary.ingest.sink;
 
 import io.apiary.ingest.deadletter.DeadLetterHeaders;
 import io.apiary.ingest.deadletter.RejectReason;
+import io.apiary.ingest.logging.RateLimitedLog;
 import java.time.Duration;
 import java.util.Queue;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -21,8 +22,6 @@ final class SinkDeadLetters {
 
     private static final Logger LOG = LoggerFactory.getLogger(SinkDeadLetters.class);
 
-    private static final long LOG_EVERY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-
     /** A copy waiting to be sent again. */
     private record Resend(
             long dueNanos,
@@ -38,7 +37,7 @@ final class SinkDeadLetters {
     private final RetryBackoff backoff;
     private final java.util.PriorityQueue<Resend> resends =
             new java.util.PriorityQueue<>(java.util.Comparator.comparingLong(Resend::dueNanos));
-    private long lastErrorLogNanos = -LOG_EVERY_NANOS;
+    private final RateLimitedLog sendErrors = RateLimitedLog.of(LOG, java.time.Duration.ofSeconds(10));
 
     /**
      * @param producer       a byte-array producer (acks=all); closed by {@link #close()}
@@ -90,19 +89,18 @@ final class SinkDeadLetters {
                         return;
                     }
                     long now = System.nanoTime();
-                    if (now - lastErrorLogNanos > LOG_EVERY_NANOS) {
-                        lastErrorLogNanos = now;
-                        LOG.error(
-                                "Cannot write {}-{}@{} to the dead letter topic {} (attempt {}); its offset stays "
-                                        + "uncommitted and the copy is sent again later ({} waiting)",
-                                record.topic(),
-                                record.partition(),
-                                record.offset(),
-                                topic,
-                                attempt,
-                                resends.size() + 1,
-                                sendError);
-                    }
+                    sendErrors.error(
+                            "",
+                            now,
+                            "Cannot write {}-{}@{} to the dead letter topic {} (attempt {}); its offset stays "
+                                    + "uncommitted and the copy is sent again later ({} waiting)",
+                            record.topic(),
+                            record.partition(),
+                            record.offset(),
+                            topic,
+                            attempt,
+                            resends.size() + 1,
+                            sendError);
                     resends.add(new Resend(
                             now
                                     + backoff.delayNanos(

@@ -50,7 +50,7 @@ public final class CopyProgress {
         return "CREATE TABLE IF NOT EXISTS " + table + " (copy_id text, range_start bigint, range_end bigint, "
                 + "last_token bigint, rows_copied bigint, done boolean, updated_at timestamp, "
                 + "PRIMARY KEY ((copy_id), range_start, range_end)) WITH comment = 'Progress of ingest-app table "
-                + "copy: one partition per copy, one row per token range (README, \"Changing a table''s key\")'";
+                + "copy: one partition per copy, one row per token range (docs/platform.md, \"Changing a table''s key\")'";
     }
 
     /**

@@ -21,7 +21,7 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * The topics of the pipeline, with their contract names (README, "Contracts for gateway developers") as defaults, and the wire
+ * The topics of the pipeline, with their contract names (docs/gateway-developers.md) as defaults, and the wire
  * format of their Avro keys and values. Names can be changed by configuration ({@code topic.*}),
  * the framing by {@code wire.format.*} (see {@link WireFormat}); key and value types cannot.
  *

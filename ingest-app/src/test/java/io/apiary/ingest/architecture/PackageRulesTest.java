@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * </ol>
  *
  * <p>And no two packages depend on each other, directly or around a loop. A rule broken names the
- * classes and the dependency that breaks it; the README's development section says where a new
+ * classes and the dependency that breaks it; docs/contributing.md says where a new
  * package goes.
  */
 class PackageRulesTest {

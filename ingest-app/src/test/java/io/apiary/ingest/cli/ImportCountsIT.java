@@ -284,7 +284,7 @@ class ImportCountsIT {
     }
 
     /**
-     * The README's recipe for history older than what the live topology has seen: a topology with
+     * The recipe of docs/commands.md for history older than what the live topology has seen: a topology with
      * its own application id and gateway topics, writing the same row topic, so the live sink
      * writes its hours.
      */

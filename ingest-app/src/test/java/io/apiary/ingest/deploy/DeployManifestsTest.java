@@ -167,9 +167,7 @@ class DeployManifestsTest {
         SoftAssertions.assertSoftly(softly -> rendered(dir)
                 .containers()
                 .forEach(container -> softly.assertThat(AppOptions.unknown(container.settings()))
-                        .as(
-                                "%s: settings the application does not define (README.md, Configuration)",
-                                container.where())
+                        .as("%s: settings the application does not define (deploy/configuration.md)", container.where())
                         .isEmpty()));
     }
 

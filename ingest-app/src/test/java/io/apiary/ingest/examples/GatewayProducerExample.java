@@ -13,7 +13,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * How a hive gateway produces a reading (quoted in README.md, "Contracts for gateway developers";
+ * How a hive gateway produces a reading (quoted in docs/gateway-developers.md;
  * compiled and tested so that it cannot rot). Needs kafka-clients and avro, and the class
  * generated from {@code schemas/TelemetryReading.avsc} by avro-maven-plugin (or any Avro code
  * generator).

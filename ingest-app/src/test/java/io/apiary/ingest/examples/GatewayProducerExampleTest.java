@@ -10,7 +10,7 @@ import java.time.Instant;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
-/** The README's producer example writes what the pipeline reads. */
+/** The producer example of docs/gateway-developers.md writes what the pipeline reads. */
 class GatewayProducerExampleTest {
 
     @Test

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The meter names are defined once ({@link MetricNames}), and what the documents and the
+ * The meter names are defined once ({@link MetricNames}), and what the README, docs/ and the
  * deployment files name (dotted, or as Prometheus scrapes them) is among them: a renamed meter
  * fails here until its documents follow.
  */
@@ -36,21 +36,58 @@ class MetricNamesTest {
         return names;
     }
 
-    /** The names Micrometer's Prometheus naming gives a meter: counters, gauges with a unit, timers, summaries. */
-    private static Set<String> prometheusNames(String dotted) {
+    /**
+     * The names Micrometer's Prometheus naming gives a meter of the type its constant's javadoc
+     * starts with (read from the source of {@link MetricNames}): a counter {@code _total}; a timer
+     * {@code _seconds} and its series; a distribution summary its series, with or without a unit; a
+     * gauge its name, or its name and a unit (a gauge's base unit is not in its javadoc).
+     */
+    private static Set<String> prometheusNames(String dotted, String type) {
         String base = dotted.replace('.', '_');
+        List<String> series = List.of("_count", "_sum", "_max", "_bucket");
         Set<String> out = new HashSet<>();
-        for (String stem : List.of(base, base + "_seconds", base + "_records", base + "_rows", base + "_bytes")) {
-            for (String suffix : List.of("", "_total", "_count", "_sum", "_max", "_bucket")) {
-                out.add(stem + suffix);
+        switch (type) {
+            case "Counter" -> out.add(base + "_total");
+            case "Timer" -> {
+                out.add(base + "_seconds");
+                series.forEach(s -> out.add(base + "_seconds" + s));
             }
+            case "Distribution" -> {
+                for (String stem : List.of(base, base + "_rows", base + "_bytes")) {
+                    series.forEach(s -> out.add(stem + s));
+                }
+            }
+            case "Gauge" -> {
+                out.add(base);
+                for (String unit : List.of("_records", "_rows", "_bytes", "_seconds")) {
+                    out.add(base + unit);
+                }
+            }
+            default -> throw new AssertionError("no meter type in the javadoc of " + dotted + ": " + type);
         }
         return out;
+    }
+
+    /** @return meter name to the first word of its constant's javadoc (Counter, Gauge, Timer, Distribution) */
+    private static java.util.Map<String, String> types() throws IOException {
+        String source = Files.readString(
+                Path.of("src", "main", "java", "io", "apiary", "ingest", "metrics", "MetricNames.java"));
+        Matcher m = Pattern.compile(
+                        "/\\*\\*\\s*(?:\\*\\s*)?(\\w+)(?:(?!\\*/)[\\s\\S])*\\*/\\s*public static final String \\w+ = \"(apiary\\.[a-z.]+)\";")
+                .matcher(source);
+        java.util.Map<String, String> types = new java.util.HashMap<>();
+        while (m.find()) {
+            types.put(m.group(2), m.group(1));
+        }
+        return types;
     }
 
     private static List<Path> documents() throws IOException {
         List<Path> documents = new ArrayList<>();
         documents.add(ROOT.resolve("README.md"));
+        try (Stream<Path> files = Files.list(ROOT.resolve("docs"))) {
+            files.filter(p -> p.toString().endsWith(".md")).forEach(documents::add);
+        }
         try (Stream<Path> files = Files.walk(ROOT.resolve("deploy"))) {
             files.filter(Files::isRegularFile)
                     .filter(p -> p.toString().matches(".*\\.(md|ya?ml|json|properties)$"))
@@ -80,8 +117,12 @@ class MetricNamesTest {
     @Test
     void everyMeterTheDocumentsNameIsDefined() throws IOException, IllegalAccessException {
         Set<String> names = names();
+        java.util.Map<String, String> types = types();
+        assertThat(types.keySet())
+                .as("every meter's javadoc starts with its type")
+                .isEqualTo(names);
         Set<String> scraped = new HashSet<>();
-        names.forEach(n -> scraped.addAll(prometheusNames(n)));
+        names.forEach(n -> scraped.addAll(prometheusNames(n, types.get(n))));
         Pattern dotted = Pattern.compile("(-D)?(apiary\\.(?:sink|topology|dead|write)(?:\\.[a-z]+)*)(\\.\\*)?");
         Pattern underscored = Pattern.compile("apiary_(?:sink|topology|dead|write)[a-z_]*[a-z](_?\\*)?");
         List<String> unknown = new ArrayList<>();

@@ -140,7 +140,7 @@ class PartitionPlannerTest {
                 .as("cql/010: S >= 44 keeps cells under 100,000")
                 .hasValue(44);
         assertThat(plans.stream().mapToDouble(TablePlan::clusterRowsPerSecond).sum())
-                .as("the planned load (README, Performance, capacity model): about 170k writes/s")
+                .as("the planned load (docs/performance.md, capacity model): about 170k writes/s")
                 .isBetween(160_000.0, 180_000.0);
     }
 

@@ -57,7 +57,7 @@ class ReadTypesTest {
 
     @Test
     void should_refuse_a_page_token_of_the_format_before_sensor_ids_saying_what_to_do() {
-        // The README's example token of format 1: hive_telemetry, DESC, a time, TEMPERATURE.
+        // The example token of docs/analysts.md of format 1: hive_telemetry, DESC, a time, TEMPERATURE.
         String old = "MQpoaXZlX3RlbGVtZXRyeQpERVNDCjE2MjY0Nzc0NDQwMDAKVEVNUEVSQVRVUkU";
         assertThat(new String(Base64.getUrlDecoder().decode(old), StandardCharsets.UTF_8))
                 .startsWith("1\nhive_telemetry\n");

@@ -9,7 +9,7 @@ import org.junit.jupiter.params.provider.Arguments;
 /**
  * Generated cases for property tests run as JUnit parameterized tests: each case gets its own
  * seed, derived from a fixed base seed, so every run checks the same cases and a failing case
- * names the seed that reproduces it. (jqwik was the planned tool; see README, "Testing".)
+ * names the seed that reproduces it. (jqwik was the planned tool; see docs/contributing.md.)
  */
 public final class RandomCases {
 

@@ -24,7 +24,7 @@ public final class TelemetryFeed {
     public static final Instant START = BenchWorkload.START;
     /** Shards per day bucket of hive_telemetry (the default of {@code telemetry.shards}). */
     public static final int SHARDS = 96;
-    /** Hives of the planned load (README, "Capacity model"): 10,000. */
+    /** Hives of the planned load (docs/performance.md, "Capacity model"): 10,000. */
     public static final int HIVES = 10_000;
 
     private TelemetryFeed() {}
