@@ -2,9 +2,9 @@ package io.apiary.ingest.cli;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.cassandra.CassandraSessions;
-import io.apiary.ingest.cassandra.CqlScript;
 import io.apiary.ingest.cassandra.SchemaApplier;
 import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.tables.CqlScript;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;

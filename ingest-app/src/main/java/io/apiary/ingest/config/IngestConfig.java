@@ -50,6 +50,9 @@ public final class IngestConfig extends AbstractConfig {
     public static final String VALIDATION_MAX_FUTURE_SKEW_MS = "validation.max.future.skew.ms";
     public static final String VALIDATION_MAX_AGE_MS = "validation.max.age.ms";
     public static final String SINK_GROUP_ID = "sink.group.id";
+    /** Registration files of tables the sink writes beside those of cql/ (see sink.ExtraTables). */
+    public static final String SINK_EXTRA_TABLES = "sink.extra.tables";
+
     public static final String SINK_MAX_IN_FLIGHT = "sink.max.in.flight.requests";
     public static final String SINK_LIMIT_ALGORITHM = "sink.concurrency.limit.algorithm";
     public static final String SINK_BATCH_MAX_ROWS = "sink.batch.max.rows";
@@ -222,6 +225,15 @@ public final class IngestConfig extends AbstractConfig {
                     "apiary-ingest-sink",
                     Importance.HIGH,
                     "Consumer group of the Cassandra sink.")
+            .define(
+                    SINK_EXTRA_TABLES,
+                    Type.LIST,
+                    "",
+                    Importance.LOW,
+                    "Tables the sink writes beside those of cql/, each fed by its own row topic: paths of their "
+                            + "registration files (.properties naming the table's CQL file, its row topic and the row "
+                            + "schema; see docs/platform.md, \"Tables beside cql/\"), comma-separated. Empty (the "
+                            + "default): none.")
             .define(
                     SINK_MAX_IN_FLIGHT,
                     Type.INT,

@@ -1,5 +1,6 @@
 package io.apiary.ingest.partitions;
 
+import io.apiary.ingest.tables.CqlTableDefinition;
 import java.util.Map;
 import java.util.OptionalLong;
 

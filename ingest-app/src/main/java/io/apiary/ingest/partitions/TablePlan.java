@@ -1,6 +1,7 @@
 package io.apiary.ingest.partitions;
 
 import io.apiary.ingest.partitions.PartitionLimits.Verdict;
+import io.apiary.ingest.tables.CqlTableDefinition;
 import java.util.List;
 import java.util.OptionalInt;
 

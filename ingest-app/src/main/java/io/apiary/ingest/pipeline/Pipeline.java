@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.sink.CassandraSink;
+import io.apiary.ingest.sink.ExtraTables;
 import io.apiary.ingest.sink.SinkSettings;
 import io.apiary.ingest.sink.SinkTable;
 import io.apiary.ingest.tables.TableNames;
@@ -108,7 +109,7 @@ public final class Pipeline implements AutoCloseable {
         SinkSettings settings = SinkSettings.from(config);
         String keyspace = config.getString(IngestConfig.CASSANDRA_KEYSPACE);
         Topics topics = config.topics();
-        Map<String, SinkTable<?>> tables = Map.of(
+        Map<String, SinkTable<?>> builtIn = Map.of(
                 topics.telemetryRows(),
                         SinkTable.hiveTelemetry(session, keyspace, tableOptions(config, TableNames.HIVE_TELEMETRY))
                                 .readingWith(topics.telemetryRowsTopic().valueSerde()),
@@ -121,6 +122,32 @@ public final class Pipeline implements AutoCloseable {
                 topics.alertRows(),
                         SinkTable.agentAlerts(session, keyspace, tableOptions(config, TableNames.AGENT_ALERTS))
                                 .readingWith(topics.alertRowsTopic().valueSerde()));
+        Map<String, SinkTable<?>> tables = new HashMap<>(builtIn);
+        for (ExtraTables.Registration extra :
+                ExtraTables.readAll(config.getList(IngestConfig.SINK_EXTRA_TABLES).stream()
+                        .map(String::trim)
+                        .filter(path -> !path.isEmpty())
+                        .map(java.nio.file.Path::of)
+                        .toList())) {
+            if (tables.containsKey(extra.rowTopic())
+                    || builtIn.values().stream()
+                            .anyMatch(t -> t.table().equals(extra.table().name()))) {
+                throw new IllegalArgumentException("table registration " + extra.file() + ": table "
+                        + extra.table().name() + " or row topic " + extra.rowTopic() + " is one of cql/'s");
+            }
+            SinkTable.Options options = new SinkTable.Options(
+                    DefaultConsistencyLevel.valueOf(config.getString(IngestConfig.SINK_CONSISTENCY)
+                            .trim()
+                            .toUpperCase(java.util.Locale.ROOT)),
+                    -1);
+            LOG.info(
+                    "Sink table {} (registered in {}): row topic {}, consistency {}, the table's TTL",
+                    extra.table().name(),
+                    extra.file(),
+                    extra.rowTopic(),
+                    options.consistency());
+            tables.put(extra.rowTopic(), ExtraTables.bind(session, keyspace, options, extra));
+        }
 
         Map<String, Object> consumerSettings = new HashMap<>(config.kafkaClientSettings());
         consumerSettings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);

@@ -5,6 +5,8 @@ import io.apiary.ingest.bucket.DayBucket;
 import io.apiary.ingest.bucket.HourBucket;
 import io.apiary.ingest.identity.AlertIds;
 import io.apiary.ingest.identity.Identifiers;
+import io.apiary.ingest.tables.TableCatalog;
+import io.apiary.ingest.tables.TableDescriptor;
 import io.apiary.ingest.tables.TableNames;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,12 +32,8 @@ final class TableLayout<R extends TimedRow> {
      * {@code hive_telemetry_v2}: clustering {@code (sensor_type ASC, sensor_id ASC, reading_time
      * DESC)}. A time slice needs both sensor columns fixed; see {@link HiveDataReader}.
      */
-    static final TableLayout<TelemetryRow> TELEMETRY = new TableLayout<>(
+    static final TableLayout<TelemetryRow> TELEMETRY = TableLayout.of(
             TableNames.HIVE_TELEMETRY,
-            List.of("hive_id", "day", "shard"),
-            List.of("sensor_type", "sensor_id"),
-            "reading_time",
-            List.of("sensor_type ASC", "sensor_id ASC", "reading_time DESC"),
             "hive_id, sensor_type, sensor_id, reading_time, value, unit, gateway_id",
             row -> new TelemetryRow(
                     row.getString(0),
@@ -50,12 +48,8 @@ final class TableLayout<R extends TimedRow> {
      * The legacy {@code hive_telemetry} ({@code cql/legacy/}): clustering {@code (sensor_type ASC,
      * reading_time DESC)}, no sensor id; its rows read as sensor {@link Identifiers#DEFAULT_SENSOR_ID}.
      */
-    static final TableLayout<TelemetryRow> LEGACY_TELEMETRY = new TableLayout<>(
+    static final TableLayout<TelemetryRow> LEGACY_TELEMETRY = TableLayout.of(
             TableNames.LEGACY_HIVE_TELEMETRY,
-            List.of("hive_id", "day", "shard"),
-            List.of("sensor_type"),
-            "reading_time",
-            List.of("sensor_type ASC", "reading_time DESC"),
             "hive_id, sensor_type, reading_time, value, unit, gateway_id",
             row -> new TelemetryRow(
                     row.getString(0),
@@ -67,12 +61,8 @@ final class TableLayout<R extends TimedRow> {
                     row.getString(5)));
 
     /** {@code weather_readings}: clustering {@code (reading_time DESC)}. */
-    static final TableLayout<WeatherRow> WEATHER = new TableLayout<>(
+    static final TableLayout<WeatherRow> WEATHER = TableLayout.of(
             TableNames.WEATHER_READINGS,
-            List.of("station_id", "day", "shard"),
-            List.of(),
-            "reading_time",
-            List.of("reading_time DESC"),
             "station_id, reading_time, temperature_c, relative_humidity, pressure_hpa, wind_speed_ms, "
                     + "wind_direction_deg, rainfall_mm, solar_radiation_wm2",
             row -> new WeatherRow(
@@ -90,12 +80,8 @@ final class TableLayout<R extends TimedRow> {
      * {@code agent_alerts_v2}: clustering {@code (alert_time DESC, alert_id ASC)}, so rows of one
      * millisecond come back by alert id ascending in either time order; the merge sorts them.
      */
-    static final TableLayout<AlertRow> ALERTS = new TableLayout<>(
+    static final TableLayout<AlertRow> ALERTS = TableLayout.of(
             TableNames.AGENT_ALERTS,
-            List.of("agent_id", "day"),
-            List.of(),
-            "alert_time",
-            List.of("alert_time DESC", "alert_id ASC"),
             "agent_id, alert_time, alert_id, hive_id, severity, alert_type, message",
             row -> new AlertRow(
                     row.getString(0),
@@ -110,12 +96,8 @@ final class TableLayout<R extends TimedRow> {
      * The legacy {@code agent_alerts} ({@code cql/legacy/}): clustering {@code (alert_time DESC)};
      * its rows read with the alert id derived from their content ({@link AlertIds#derive}).
      */
-    static final TableLayout<AlertRow> LEGACY_ALERTS = new TableLayout<>(
+    static final TableLayout<AlertRow> LEGACY_ALERTS = TableLayout.of(
             TableNames.LEGACY_AGENT_ALERTS,
-            List.of("agent_id", "day"),
-            List.of(),
-            "alert_time",
-            List.of("alert_time DESC"),
             "agent_id, alert_time, hive_id, severity, alert_type, message",
             row -> new AlertRow(
                     row.getString(0),
@@ -127,12 +109,8 @@ final class TableLayout<R extends TimedRow> {
                     row.getString(5)));
 
     /** {@code hive_activity}: one partition per hive, clustering {@code (day DESC, hour DESC)}. */
-    static final TableLayout<ActivityRow> ACTIVITY = new TableLayout<>(
+    static final TableLayout<ActivityRow> ACTIVITY = TableLayout.of(
             TableNames.HIVE_ACTIVITY,
-            List.of("hive_id"),
-            List.of(),
-            null,
-            List.of("day DESC", "hour DESC"),
             "hive_id, day, hour, bees_in, bees_out, samples",
             row -> new ActivityRow(
                     row.getString(0),
@@ -149,6 +127,29 @@ final class TableLayout<R extends TimedRow> {
     private final List<String> clustering;
     private final String columns;
     private final Function<Row, R> mapper;
+
+    /**
+     * The layout of a table of the bundled {@code cql/} or {@code cql/legacy/}: its partition key,
+     * series columns, time column and clustering order from its descriptor
+     * ({@link TableCatalog#bundled()}); the columns read and the row mapping given here.
+     *
+     * @param table   the table's name in {@code cql/}
+     * @param columns the columns read, in the order {@code mapper} takes them
+     * @param mapper  a row of those columns as a record
+     * @param <R>     the row type
+     * @return the layout
+     */
+    private static <R extends TimedRow> TableLayout<R> of(String table, String columns, Function<Row, R> mapper) {
+        TableDescriptor descriptor = TableCatalog.bundled().table(table);
+        return new TableLayout<>(
+                table,
+                descriptor.partitionKey(),
+                descriptor.seriesColumns(),
+                descriptor.timeColumn().orElse(null),
+                descriptor.clusteringOrder(),
+                columns,
+                mapper);
+    }
 
     /**
      * @param name          the table's name in {@code cql/}

@@ -655,7 +655,7 @@ public final class CassandraSink implements Runnable {
                     new HotPartitions.Table(
                             PartitionKeyFormat.of(writer.session(), keyspace, table.table())
                                     .orElse(null),
-                            PartitionLife.of(table.table(), settings)));
+                            PartitionLife.of(table.descriptor(), settings)));
         }
         String ownersKeyspace = keyspace;
         return new HotPartitions(

@@ -99,4 +99,17 @@ public record HotPartitionSettings(
     boolean hotNode(double share, double meanShare) {
         return share > nodeShare && share > nodeSkew * meanShare;
     }
+
+    /**
+     * @param table a table name, without keyspace
+     * @return its shards per day: {@link #telemetryShards} for hive_telemetry_v2,
+     *         {@link #weatherShards} for weather_readings, 0 (not known here) for any other
+     */
+    public int shards(String table) {
+        return switch (table) {
+            case io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY -> telemetryShards;
+            case io.apiary.ingest.tables.TableNames.WEATHER_READINGS -> weatherShards;
+            default -> 0;
+        };
+    }
 }

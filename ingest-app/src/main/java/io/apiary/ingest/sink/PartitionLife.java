@@ -2,6 +2,9 @@ package io.apiary.ingest.sink;
 
 import io.apiary.ingest.bucket.DayBucket;
 import io.apiary.ingest.bucket.ShardStrategy;
+import io.apiary.ingest.tables.TableCatalog;
+import io.apiary.ingest.tables.TableDescriptor;
+import io.apiary.ingest.tables.TableNames;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -41,19 +44,46 @@ record PartitionLife(int cellsPerRow, int dayColumn, int shardColumn, int shards
     }
 
     /**
-     * @param table    a table of the sink, e.g. hive_telemetry
+     * @param table    a table of the sink, e.g. hive_telemetry_v2; one not in the bundled
+     *                 {@code cql/} has no projection
      * @param settings the shard strategy and counts, not null
      * @return the life rule of its partitions
      */
     static PartitionLife of(String table, HotPartitionSettings settings) {
+        return TableCatalog.bundled()
+                .find(table)
+                .map(descriptor -> of(descriptor, settings))
+                .orElse(NONE);
+    }
+
+    /** No projection: a table whose partitions have no bucket known here. */
+    private static final PartitionLife NONE = new PartitionLife(0, -1, -1, 1);
+
+    /**
+     * The life rule of a table's partitions from its descriptor: the day and shard columns of its
+     * partition key ({@link TableDescriptor#dayColumn()}, {@link TableDescriptor#shardColumn()}),
+     * its regular columns as the cells per row. hive_activity (rows upserted in place), a table
+     * without a day column, and a table with a shard column whose shard count the settings do not
+     * give (a table registered beside {@code cql/}) have no projection.
+     *
+     * @param table    the table, not null
+     * @param settings the shard strategy and counts, not null
+     * @return the life rule of its partitions
+     */
+    static PartitionLife of(TableDescriptor table, HotPartitionSettings settings) {
+        int cells = table.regularColumns().size();
+        if (table.name().equals(TableNames.HIVE_ACTIVITY) || table.dayColumn() < 0) {
+            return new PartitionLife(cells, -1, -1, 1);
+        }
+        if (table.shardColumn() < 0) {
+            return new PartitionLife(cells, table.dayColumn(), -1, 1);
+        }
+        int shards = settings.shards(table.name());
+        if (shards <= 0) {
+            return new PartitionLife(cells, -1, -1, 1);
+        }
         boolean slices = settings.shardStrategy() == ShardStrategy.TIME;
-        return switch (table) {
-            case io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY ->
-                new PartitionLife(3, 1, slices ? 2 : -1, slices ? settings.telemetryShards() : 1);
-            case "weather_readings" -> new PartitionLife(7, 1, slices ? 2 : -1, slices ? settings.weatherShards() : 1);
-            case io.apiary.ingest.tables.TableNames.AGENT_ALERTS -> new PartitionLife(4, 1, -1, 1);
-            default -> new PartitionLife(3, -1, -1, 1); // hive_activity and unknown tables: no projection
-        };
+        return new PartitionLife(cells, table.dayColumn(), slices ? table.shardColumn() : -1, slices ? shards : 1);
     }
 
     /**

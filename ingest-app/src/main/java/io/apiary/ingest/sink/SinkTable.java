@@ -17,6 +17,8 @@ import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import com.datastax.oss.driver.api.core.type.reflect.GenericType;
 import io.apiary.ingest.identity.AlertIds;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.ingest.tables.TableCatalog;
+import io.apiary.ingest.tables.TableDescriptor;
 import io.apiary.ingest.tables.TableNames;
 import io.apiary.schema.AgentAlertRow;
 import io.apiary.schema.HiveTelemetryRow;
@@ -26,7 +28,11 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.IndexedRecord;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -58,7 +64,7 @@ import org.apache.kafka.common.serialization.Serde;
  *
  * @param <T> the row topic's record type
  */
-public final class SinkTable<T extends SpecificRecord> implements RowBinding {
+public final class SinkTable<T extends IndexedRecord> implements RowBinding {
 
     /**
      * Per-table write options.
@@ -101,39 +107,105 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
         }
     }
 
-    /** Binds a row's columns, in the order of {@link Layout#columns}, to markers 0 and up. */
+    /**
+     * The write timestamp of a row from its fingerprint, in microseconds.
+     *
+     * @param <T> the row type
+     */
     @FunctionalInterface
-    interface ColumnBinder<T> {
-        BoundStatementBuilder bind(T row, BoundStatementBuilder statement);
-    }
-
-    /** The write timestamp of a row from its fingerprint, in microseconds. */
-    @FunctionalInterface
-    interface WriteTime<T> {
+    public interface WriteTime<T> {
+        /**
+         * @param row         the row, not null
+         * @param fingerprint the fingerprint of its regular values ({@link WriteTimestamps#fingerprint})
+         * @return the write timestamp in microseconds since the epoch
+         */
         long micros(T row, long fingerprint);
     }
 
     /**
-     * The shape of a table as the sink writes it.
+     * How the rows of a table are bound: which field of the row record fills each column, which
+     * columns are computed instead, how the write time is derived, and whether a key's rows are
+     * updates. Built with {@link #forTable}; immutable.
      *
-     * @param table          table name, without keyspace
-     * @param columns        every written column: the partition key, then the clustering columns,
-     *                       then the regular columns
-     * @param partitionKeys  how many of {@code columns} are the partition key
-     * @param clustering     how many follow as clustering columns
-     * @param deleteFirst    whether each write deletes the row at its timestamp minus 1 us first
-     *                       (tables with optional columns)
-     * @param updated        whether a key's rows are successive updates of one thing (an hour's
-     *                       growing sums), so that two rows of one key with different values are no
-     *                       conflict
+     * @param table       the table, not null
+     * @param rowSchema   the row record's schema (the reader's schema of the row topic), not null
+     * @param fields      field of the row record per column, where its name is not the column's; not null
+     * @param computed    columns computed from the whole row instead of read from a field; not null
+     * @param writeTime   the write timestamp rule, or null for {@link WriteTimestamps#event} of the
+     *                    table's time column ({@link TableDescriptor#timeColumn()})
+     * @param updated     whether a key's rows are successive updates of one thing (an hour's growing
+     *                    sums), so that two rows of one key with different values are no conflict
+     * @param <T>         the row type
      */
-    record Layout(
-            String table,
-            List<String> columns,
-            int partitionKeys,
-            int clustering,
-            boolean deleteFirst,
-            boolean updated) {}
+    public record Binding<T extends IndexedRecord>(
+            TableDescriptor table,
+            Schema rowSchema,
+            Map<String, String> fields,
+            Map<String, Function<T, Object>> computed,
+            WriteTime<T> writeTime,
+            boolean updated) {
+
+        /** Copies the maps. */
+        public Binding {
+            Objects.requireNonNull(table, "table");
+            Objects.requireNonNull(rowSchema, "rowSchema");
+            fields = Map.copyOf(fields);
+            computed = Map.copyOf(computed);
+        }
+
+        /**
+         * A binding that fills each column from the row field of the same name, with the event time
+         * rule on the table's time column, rows not updates.
+         *
+         * @param table     the table, not null
+         * @param rowSchema the row record's schema, not null
+         * @param <T>       the row type
+         * @return the binding
+         */
+        public static <T extends IndexedRecord> Binding<T> forTable(TableDescriptor table, Schema rowSchema) {
+            return new Binding<>(table, rowSchema, Map.of(), Map.of(), null, false);
+        }
+
+        /**
+         * @param column a column of the table
+         * @param field  the row field that fills it
+         * @return this binding with the column read from that field
+         */
+        public Binding<T> field(String column, String field) {
+            Map<String, String> more = new java.util.HashMap<>(fields);
+            more.put(column, field);
+            return new Binding<>(table, rowSchema, more, computed, writeTime, updated);
+        }
+
+        /**
+         * @param column a column of the table
+         * @param value  computes its value from the row (null leaves a regular column unset)
+         * @return this binding with the column computed
+         */
+        public Binding<T> computed(String column, Function<T, Object> value) {
+            Map<String, Function<T, Object>> more = new java.util.HashMap<>(computed);
+            more.put(column, value);
+            return new Binding<>(table, rowSchema, fields, more, writeTime, updated);
+        }
+
+        /**
+         * @param rule the write timestamp rule, not null
+         * @return this binding with that rule
+         */
+        public Binding<T> writeTime(WriteTime<T> rule) {
+            return new Binding<>(table, rowSchema, fields, computed, Objects.requireNonNull(rule), updated);
+        }
+
+        /** @return this binding for a table whose rows of one key are updates of one thing */
+        public Binding<T> updates() {
+            return new Binding<>(table, rowSchema, fields, computed, writeTime, true);
+        }
+
+        /** @return this binding for a table under another name (a copy target of the same layout) */
+        Binding<T> named(String name) {
+            return new Binding<>(table.named(name), rowSchema, fields, computed, writeTime, updated);
+        }
+    }
 
     /**
      * Bytes counted per written cell beside its value: an upper bound of what Cassandra 5.0 adds
@@ -192,47 +264,81 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
         }
     };
 
-    private final Layout layout;
+    private final TableDescriptor table;
+    private final RowBinder<T> binder;
+    private final boolean deleteFirst;
+    private final boolean updated;
     private final CqlSession session;
     private final String keyspace;
     private final PreparedStatement insert;
     private final PreparedStatement delete;
     private final ConsistencyLevel consistency;
     private final Deserializer<T> deserializer;
-    private final ColumnBinder<T> binder;
     private final WriteTime<T> writeTime;
     private volatile PreparedStatement copyInsert;
 
     private SinkTable(
-            CqlSession session,
-            String keyspace,
-            Options options,
-            Layout layout,
-            Class<T> type,
-            ColumnBinder<T> binder,
-            WriteTime<T> writeTime) {
-        this.layout = layout;
+            CqlSession session, String keyspace, Options options, Binding<T> binding, Deserializer<T> deserializer) {
+        this.table = binding.table();
+        this.binder = new RowBinder<>(binding);
+        this.deleteFirst = binder.hasOptionalRegularColumn();
+        this.updated = binding.updated();
         this.session = session;
         this.keyspace = keyspace;
         this.consistency = options.consistency();
+        this.deserializer = Objects.requireNonNull(deserializer, "deserializer");
+        this.writeTime = binding.writeTime() != null ? binding.writeTime() : eventTime(binding);
         this.insert = session.prepare(insertCql(options.usingClause()));
-        this.delete = layout.deleteFirst() ? session.prepare(deleteCql()) : null;
-        this.deserializer = AvroSingleObjectSerde.of(type).deserializer();
-        this.binder = binder;
-        this.writeTime = writeTime;
+        this.delete = deleteFirst ? session.prepare(deleteCql()) : null;
     }
 
     private SinkTable(SinkTable<T> table, Deserializer<T> deserializer) {
-        this.layout = table.layout;
+        this.table = table.table;
+        this.binder = table.binder;
+        this.deleteFirst = table.deleteFirst;
+        this.updated = table.updated;
         this.session = table.session;
         this.keyspace = table.keyspace;
         this.consistency = table.consistency;
         this.insert = table.insert;
         this.delete = table.delete;
         this.deserializer = Objects.requireNonNull(deserializer);
-        this.binder = table.binder;
         this.writeTime = table.writeTime;
         this.copyInsert = table.copyInsert;
+    }
+
+    /**
+     * A table bound by a {@link Binding}: the sink's binding of any table, the four of {@code cql/}
+     * and a table registered beside them ({@link ExtraTables}).
+     *
+     * @param session      an open session, not null
+     * @param keyspace     keyspace of the table
+     * @param options      consistency level and TTL, not null
+     * @param binding      how rows fill the table's columns, not null
+     * @param deserializer reads the row topic's values, not null
+     * @param <T>          the row type
+     * @return the table binding
+     * @throws IllegalArgumentException if a column has no row field of a type that fits it, or a key
+     *                                  column's field may be null
+     * @throws com.datastax.oss.driver.api.core.DriverException if Cassandra refuses to prepare the
+     *         statements (e.g. the table does not exist)
+     */
+    public static <T extends IndexedRecord> SinkTable<T> of(
+            CqlSession session, String keyspace, Options options, Binding<T> binding, Deserializer<T> deserializer) {
+        return new SinkTable<>(session, keyspace, options, binding, deserializer);
+    }
+
+    private static <T extends IndexedRecord> WriteTime<T> eventTime(Binding<T> binding) {
+        TableDescriptor table = binding.table();
+        String column = table.timeColumn()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "table " + table.name() + " has no timestamp clustering column to derive the write time from"));
+        Schema.Field field = binding.rowSchema().getField(binding.fields().getOrDefault(column, column));
+        if (field == null) {
+            throw new IllegalArgumentException("table " + table.name() + ": the row schema has no field for " + column);
+        }
+        int position = field.pos();
+        return (row, fingerprint) -> WriteTimestamps.event(RowBinder.millis(row.get(position), column), fingerprint);
     }
 
     /**
@@ -249,24 +355,28 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
 
     private String insertCql(String using) {
         List<String> markers = new ArrayList<>();
-        layout.columns().forEach(c -> markers.add("?"));
-        return "INSERT INTO " + keyspace + "." + layout.table() + " (" + String.join(", ", layout.columns())
-                + ") VALUES (" + String.join(", ", markers) + ")" + using;
+        table.columns().forEach(c -> markers.add("?"));
+        return "INSERT INTO " + keyspace + "." + table.name() + " (" + String.join(", ", table.columns()) + ") VALUES ("
+                + String.join(", ", markers) + ")" + using;
     }
 
     private String deleteCql() {
         List<String> key = new ArrayList<>();
-        for (String column : layout.columns().subList(0, layout.partitionKeys() + layout.clustering())) {
+        for (String column : table.columns().subList(0, table.primaryKeySize())) {
             key.add(column + " = ?");
         }
-        return "DELETE FROM " + keyspace + "." + layout.table() + " USING TIMESTAMP ? WHERE "
-                + String.join(" AND ", key);
+        return "DELETE FROM " + keyspace + "." + table.name() + " USING TIMESTAMP ? WHERE " + String.join(" AND ", key);
     }
 
     /** @return the table name, without keyspace */
     @Override
     public String table() {
-        return layout.table();
+        return table.name();
+    }
+
+    /** @return the table's descriptor */
+    public TableDescriptor descriptor() {
+        return table;
     }
 
     /**
@@ -276,7 +386,7 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
      */
     @Override
     public boolean rowsAreUpdates() {
-        return layout.updated();
+        return updated;
     }
 
     /** @return the keyspace of the table, as Cassandra stores it (internal form) */
@@ -287,17 +397,17 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
 
     /** @return the columns this table writes: partition key, clustering columns, regular columns */
     public List<String> columns() {
-        return layout.columns();
+        return table.columns();
     }
 
     /** @return how many of {@link #columns()} form the partition key */
     public int partitionKeyColumns() {
-        return layout.partitionKeys();
+        return table.partitionKey().size();
     }
 
     /** @return how many of {@link #columns()} after the partition key are clustering columns */
     public int clusteringColumns() {
-        return layout.clustering();
+        return table.clusteringColumns().size();
     }
 
     /**
@@ -357,8 +467,8 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
         boolean copy = writeTimeMicros != Long.MIN_VALUE;
         PreparedStatement statement = copy ? copyInsert() : insert;
         BoundStatementBuilder builder = binder.bind(row, statement.boundStatementBuilder());
-        int regularStart = layout.partitionKeys() + layout.clustering();
-        int columns = layout.columns().size();
+        int regularStart = table.primaryKeySize();
+        int columns = table.columns().size();
         long fingerprint = WriteTimestamps.fingerprint(builder, regularStart, columns);
         long micros = copy ? writeTimeMicros : writeTime.micros(row, fingerprint);
         builder = builder.set(columns, micros, TypeCodecs.BIGINT);
@@ -446,9 +556,9 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
      */
     int serverBytes(BoundStatement statement) {
         int total = ROW_OVERHEAD_BYTES;
-        int regularEnd = layout.columns().size();
-        int clusteringEnd = layout.partitionKeys() + layout.clustering();
-        for (int i = layout.partitionKeys(); i < regularEnd; i++) {
+        int regularEnd = table.columns().size();
+        int clusteringEnd = table.primaryKeySize();
+        for (int i = table.partitionKey().size(); i < regularEnd; i++) {
             if (!statement.isSet(i)) {
                 continue;
             }
@@ -471,8 +581,8 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
      * @return the clustering columns' values, each preceded by its length, as one buffer
      */
     public ByteBuffer clusteringKey(BoundStatement insert) {
-        int from = layout.partitionKeys();
-        int to = from + layout.clustering();
+        int from = table.partitionKey().size();
+        int to = table.primaryKeySize();
         int size = 0;
         for (int i = from; i < to; i++) {
             ByteBuffer value = insert.getBytesUnsafe(i);
@@ -514,39 +624,55 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
      */
     public static SinkTable<HiveTelemetryRow> hiveTelemetry(
             CqlSession session, String keyspace, String table, Options options) {
-        Layout layout = new Layout(
-                table,
-                List.of(
-                        "hive_id",
-                        "day",
-                        "shard",
-                        "sensor_type",
-                        "sensor_id",
-                        "reading_time",
-                        "gateway_id",
-                        "value",
-                        "unit"),
-                3,
-                3,
-                false,
-                false);
-        return new SinkTable<>(
+        return builtIn(session, keyspace, options, TELEMETRY.named(table), HiveTelemetryRow.class);
+    }
+
+    /** hive_telemetry_v2: every column from the row field of its name; write time from reading_time. */
+    static final Binding<HiveTelemetryRow> TELEMETRY = Binding.forTable(
+            TableCatalog.bundled().table(TableNames.HIVE_TELEMETRY), HiveTelemetryRow.getClassSchema());
+
+    /**
+     * hive_activity: the hour's sums from the fields entries and exits; write time from the hour's
+     * start and its updates ({@link WriteTimestamps#hourly}); a key's rows are updates.
+     */
+    static final Binding<HourlyActivity> ACTIVITY = Binding.<HourlyActivity>forTable(
+                    TableCatalog.bundled().table(TableNames.HIVE_ACTIVITY), HourlyActivity.getClassSchema())
+            .field("bees_in", "entries")
+            .field("bees_out", "exits")
+            .writeTime((row, fingerprint) -> WriteTimestamps.hourly(
+                    row.getWindowStart().toEpochMilli(),
+                    Math.addExact(row.getSamples(), row.getRevision()),
+                    fingerprint))
+            .updates();
+
+    /** weather_readings: every column from the row field of its name; absent measurements unset. */
+    static final Binding<WeatherReadingRow> WEATHER = Binding.forTable(
+            TableCatalog.bundled().table(TableNames.WEATHER_READINGS), WeatherReadingRow.getClassSchema());
+
+    /**
+     * agent_alerts_v2: alert_id is the agent's, or for rows of version 1 (none) the id derived from
+     * the alert's content ({@link AlertIds}), as the topology derives it; an alert without hive
+     * leaves hive_id unset.
+     */
+    static final Binding<AgentAlertRow> ALERTS = Binding.<AgentAlertRow>forTable(
+                    TableCatalog.bundled().table(TableNames.AGENT_ALERTS), AgentAlertRow.getClassSchema())
+            .computed(
+                    "alert_id",
+                    row -> AlertIds.of(
+                            row.getAlertId(),
+                            row.getHiveId(),
+                            row.getSeverity(),
+                            row.getAlertType(),
+                            row.getMessage()));
+
+    private static <T extends SpecificRecord> SinkTable<T> builtIn(
+            CqlSession session, String keyspace, Options options, Binding<T> binding, Class<T> type) {
+        return of(
                 session,
                 keyspace,
                 options,
-                layout,
-                HiveTelemetryRow.class,
-                (row, statement) -> statement
-                        .set(0, row.getHiveId(), TEXT)
-                        .set(1, row.getDay(), TypeCodecs.DATE)
-                        .set(2, row.getShard(), TypeCodecs.INT)
-                        .set(3, row.getSensorType(), TEXT)
-                        .set(4, row.getSensorId(), TEXT)
-                        .set(5, row.getReadingTime(), TypeCodecs.TIMESTAMP)
-                        .set(6, row.getGatewayId(), TEXT)
-                        .set(7, row.getValue(), TypeCodecs.DOUBLE)
-                        .set(8, row.getUnit(), TEXT),
-                (row, fingerprint) -> WriteTimestamps.event(row.getReadingTime().toEpochMilli(), fingerprint));
+                binding,
+                AvroSingleObjectSerde.of(type).deserializer());
     }
 
     /**
@@ -558,30 +684,7 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
      * @return the table binding
      */
     public static SinkTable<HourlyActivity> hiveActivity(CqlSession session, String keyspace, Options options) {
-        Layout layout = new Layout(
-                TableNames.HIVE_ACTIVITY,
-                List.of("hive_id", "day", "hour", "bees_in", "bees_out", "samples"),
-                1,
-                2,
-                false,
-                true);
-        return new SinkTable<>(
-                session,
-                keyspace,
-                options,
-                layout,
-                HourlyActivity.class,
-                (row, statement) -> statement
-                        .set(0, row.getHiveId(), TEXT)
-                        .set(1, row.getDay(), TypeCodecs.DATE)
-                        .set(2, row.getHour(), TypeCodecs.INT)
-                        .set(3, row.getEntries(), TypeCodecs.BIGINT)
-                        .set(4, row.getExits(), TypeCodecs.BIGINT)
-                        .set(5, row.getSamples(), TypeCodecs.INT),
-                (row, fingerprint) -> WriteTimestamps.hourly(
-                        row.getWindowStart().toEpochMilli(),
-                        Math.addExact(row.getSamples(), row.getRevision()),
-                        fingerprint));
+        return builtIn(session, keyspace, options, ACTIVITY, HourlyActivity.class);
     }
 
     /**
@@ -610,45 +713,7 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
      */
     public static SinkTable<WeatherReadingRow> weatherReadings(
             CqlSession session, String keyspace, String table, Options options) {
-        Layout layout = new Layout(
-                table,
-                List.of(
-                        "station_id",
-                        "day",
-                        "shard",
-                        "reading_time",
-                        "temperature_c",
-                        "relative_humidity",
-                        "pressure_hpa",
-                        "wind_speed_ms",
-                        "wind_direction_deg",
-                        "rainfall_mm",
-                        "solar_radiation_wm2"),
-                3,
-                1,
-                true,
-                false);
-        return new SinkTable<>(
-                session,
-                keyspace,
-                options,
-                layout,
-                WeatherReadingRow.class,
-                (row, statement) -> {
-                    BoundStatementBuilder bound = statement
-                            .set(0, row.getStationId(), TEXT)
-                            .set(1, row.getDay(), TypeCodecs.DATE)
-                            .set(2, row.getShard(), TypeCodecs.INT)
-                            .set(3, row.getReadingTime(), TypeCodecs.TIMESTAMP);
-                    bound = setIfPresent(bound, 4, row.getTemperatureC());
-                    bound = setIfPresent(bound, 5, row.getRelativeHumidity());
-                    bound = setIfPresent(bound, 6, row.getPressureHpa());
-                    bound = setIfPresent(bound, 7, row.getWindSpeedMs());
-                    bound = setIfPresent(bound, 8, row.getWindDirectionDeg());
-                    bound = setIfPresent(bound, 9, row.getRainfallMm());
-                    return setIfPresent(bound, 10, row.getSolarRadiationWm2());
-                },
-                (row, fingerprint) -> WriteTimestamps.event(row.getReadingTime().toEpochMilli(), fingerprint));
+        return builtIn(session, keyspace, options, WEATHER.named(table), WeatherReadingRow.class);
     }
 
     /**
@@ -677,43 +742,6 @@ public final class SinkTable<T extends SpecificRecord> implements RowBinding {
      */
     public static SinkTable<AgentAlertRow> agentAlerts(
             CqlSession session, String keyspace, String table, Options options) {
-        Layout layout = new Layout(
-                table,
-                List.of("agent_id", "day", "alert_time", "alert_id", "hive_id", "severity", "alert_type", "message"),
-                2,
-                2,
-                true,
-                false);
-        return new SinkTable<>(
-                session,
-                keyspace,
-                options,
-                layout,
-                AgentAlertRow.class,
-                (row, statement) -> {
-                    BoundStatementBuilder bound = statement
-                            .set(0, row.getAgentId(), TEXT)
-                            .set(1, row.getDay(), TypeCodecs.DATE)
-                            .set(2, row.getAlertTime(), TypeCodecs.TIMESTAMP)
-                            .set(
-                                    3,
-                                    AlertIds.of(
-                                            row.getAlertId(),
-                                            row.getHiveId(),
-                                            row.getSeverity(),
-                                            row.getAlertType(),
-                                            row.getMessage()),
-                                    TEXT)
-                            .set(5, row.getSeverity(), TEXT)
-                            .set(6, row.getAlertType(), TEXT)
-                            .set(7, row.getMessage(), TEXT);
-                    return row.getHiveId() == null ? bound : bound.set(4, row.getHiveId(), TEXT);
-                },
-                (row, fingerprint) -> WriteTimestamps.event(row.getAlertTime().toEpochMilli(), fingerprint));
-    }
-
-    /** Binds a nullable double, leaving the marker unset when null. */
-    private static BoundStatementBuilder setIfPresent(BoundStatementBuilder statement, int index, Double value) {
-        return value == null ? statement : statement.set(index, value, TypeCodecs.DOUBLE);
+        return builtIn(session, keyspace, options, ALERTS.named(table), AgentAlertRow.class);
     }
 }

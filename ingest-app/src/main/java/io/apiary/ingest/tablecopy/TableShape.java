@@ -4,6 +4,10 @@ import com.datastax.oss.driver.api.core.metadata.schema.ColumnMetadata;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
 import com.datastax.oss.driver.api.core.type.DataType;
 import com.datastax.oss.driver.api.core.type.DataTypes;
+import io.apiary.ingest.cassandra.CqlTypes;
+import io.apiary.ingest.tables.TableCatalog;
+import io.apiary.ingest.tables.TableDescriptor;
+import io.apiary.ingest.tables.TableNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,56 +24,36 @@ import java.util.Optional;
 public enum TableShape {
 
     /** {@code cql/legacy/010-hive_telemetry.cql}: no sensor_id. */
-    LEGACY_TELEMETRY(
-            List.of("hive_id", "day", "shard"),
-            List.of("sensor_type", "reading_time"),
-            List.of("gateway_id", "value", "unit"),
-            "reading_time"),
+    LEGACY_TELEMETRY(TableNames.LEGACY_HIVE_TELEMETRY),
     /** {@code cql/010-hive_telemetry_v2.cql}. */
-    TELEMETRY(
-            List.of("hive_id", "day", "shard"),
-            List.of("sensor_type", "sensor_id", "reading_time"),
-            List.of("gateway_id", "value", "unit"),
-            "reading_time"),
+    TELEMETRY(TableNames.HIVE_TELEMETRY),
     /** {@code cql/legacy/040-agent_alerts.cql}: no alert_id. */
-    LEGACY_ALERTS(
-            List.of("agent_id", "day"),
-            List.of("alert_time"),
-            List.of("hive_id", "severity", "alert_type", "message"),
-            "alert_time"),
+    LEGACY_ALERTS(TableNames.LEGACY_AGENT_ALERTS),
     /** {@code cql/040-agent_alerts_v2.cql}. */
-    ALERTS(
-            List.of("agent_id", "day"),
-            List.of("alert_time", "alert_id"),
-            List.of("hive_id", "severity", "alert_type", "message"),
-            "alert_time"),
+    ALERTS(TableNames.AGENT_ALERTS),
     /** {@code cql/030-weather_readings.cql}. */
-    WEATHER(
-            List.of("station_id", "day", "shard"),
-            List.of("reading_time"),
-            List.of(
-                    "temperature_c",
-                    "relative_humidity",
-                    "pressure_hpa",
-                    "wind_speed_ms",
-                    "wind_direction_deg",
-                    "rainfall_mm",
-                    "solar_radiation_wm2"),
-            "reading_time");
-
-    /** CQL types of every column of these layouts, by name. */
-    private static final Map<String, DataType> TYPES = types();
+    WEATHER(TableNames.WEATHER_READINGS);
 
     private final List<String> partitionKey;
     private final List<String> clustering;
     private final List<String> regular;
     private final String eventTime;
+    private final Map<String, DataType> types;
 
-    TableShape(List<String> partitionKey, List<String> clustering, List<String> regular, String eventTime) {
-        this.partitionKey = partitionKey;
-        this.clustering = clustering;
-        this.regular = regular;
-        this.eventTime = eventTime;
+    /** The layout of a table of the bundled {@code cql/} or {@code cql/legacy/} ({@link TableCatalog#bundled()}). */
+    TableShape(String table) {
+        TableDescriptor descriptor = TableCatalog.bundled().table(table);
+        this.partitionKey = descriptor.partitionKey();
+        this.clustering = descriptor.clusteringColumns();
+        this.regular = descriptor.regularColumns();
+        this.eventTime = descriptor
+                .timeColumn()
+                .orElseThrow(() -> new IllegalStateException(table + " has no timestamp clustering column"));
+        Map<String, DataType> columnTypes = new LinkedHashMap<>();
+        for (String column : descriptor.columns()) {
+            columnTypes.put(column, CqlTypes.of(descriptor.cqlType(column)));
+        }
+        this.types = Map.copyOf(columnTypes);
     }
 
     /** @return the partition-key columns, in key order */
@@ -105,7 +89,7 @@ public enum TableShape {
      * @return its CQL type
      */
     DataType type(String column) {
-        return TYPES.get(column);
+        return types.get(column);
     }
 
     /**
@@ -120,7 +104,7 @@ public enum TableShape {
         List<String> key = new ArrayList<>(partitionKey);
         key.addAll(clustering);
         for (String column : key) {
-            DataType type = TYPES.get(column);
+            DataType type = types.get(column);
             Class<?> javaType = type.equals(DataTypes.TEXT)
                     ? String.class
                     : type.equals(DataTypes.DATE)
@@ -151,7 +135,7 @@ public enum TableShape {
             if (shape.partitionKey.equals(key)
                     && shape.clustering.equals(clusteringColumns)
                     && columns.size() == shape.columns().size()
-                    && shape.columns().stream().allMatch(c -> TYPES.get(c).equals(columns.get(c)))) {
+                    && shape.columns().stream().allMatch(c -> shape.types.get(c).equals(columns.get(c)))) {
                 return Optional.of(shape);
             }
         }
@@ -177,39 +161,5 @@ public enum TableShape {
 
     private static List<String> names(List<ColumnMetadata> columns) {
         return columns.stream().map(c -> c.getName().asInternal()).toList();
-    }
-
-    private static Map<String, DataType> types() {
-        Map<String, DataType> types = new LinkedHashMap<>();
-        for (String text : List.of(
-                "hive_id",
-                "sensor_type",
-                "sensor_id",
-                "gateway_id",
-                "unit",
-                "agent_id",
-                "alert_id",
-                "severity",
-                "alert_type",
-                "message",
-                "station_id")) {
-            types.put(text, DataTypes.TEXT);
-        }
-        types.put("day", DataTypes.DATE);
-        types.put("shard", DataTypes.INT);
-        types.put("reading_time", DataTypes.TIMESTAMP);
-        types.put("alert_time", DataTypes.TIMESTAMP);
-        types.put("value", DataTypes.DOUBLE);
-        for (String measurement : List.of(
-                "temperature_c",
-                "relative_humidity",
-                "pressure_hpa",
-                "wind_speed_ms",
-                "wind_direction_deg",
-                "rainfall_mm",
-                "solar_radiation_wm2")) {
-            types.put(measurement, DataTypes.DOUBLE);
-        }
-        return Map.copyOf(types);
     }
 }

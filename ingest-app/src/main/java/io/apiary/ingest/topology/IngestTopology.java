@@ -2,6 +2,8 @@ package io.apiary.ingest.topology;
 
 import io.apiary.ingest.deadletter.RejectReason;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.ingest.tables.TableCatalog;
+import io.apiary.ingest.tables.TableNames;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.ingest.validation.AgentAlertValidator;
@@ -69,14 +71,18 @@ public final class IngestTopology {
 
     /** Length of the activity windows. */
     public static final Duration WINDOW = Duration.ofHours(1);
-    /** Default TTL of hive_telemetry_v2 (cql/010-hive_telemetry_v2.cql), the default maximum age of readings. */
-    public static final Duration TELEMETRY_RETENTION = Duration.ofDays(90);
-    /** Default TTL of hive_activity (cql/020-hive_activity.cql), the default maximum age of samples. */
-    public static final Duration ACTIVITY_RETENTION = Duration.ofDays(730);
-    /** Default TTL of weather_readings (cql/030-weather_readings.cql), the default maximum age of readings. */
-    public static final Duration WEATHER_RETENTION = Duration.ofDays(365);
-    /** Default TTL of agent_alerts_v2 (cql/040-agent_alerts_v2.cql), the default maximum age of alerts. */
-    public static final Duration ALERTS_RETENTION = Duration.ofDays(365);
+    /** Default TTL of hive_telemetry_v2 (its default_time_to_live in cql/010-hive_telemetry_v2.cql), the default maximum age of readings. */
+    public static final Duration TELEMETRY_RETENTION =
+            TableCatalog.bundled().table(TableNames.HIVE_TELEMETRY).retention();
+    /** Default TTL of hive_activity (its default_time_to_live in cql/020-hive_activity.cql), the default maximum age of samples. */
+    public static final Duration ACTIVITY_RETENTION =
+            TableCatalog.bundled().table(TableNames.HIVE_ACTIVITY).retention();
+    /** Default TTL of weather_readings (its default_time_to_live in cql/030-weather_readings.cql), the default maximum age of readings. */
+    public static final Duration WEATHER_RETENTION =
+            TableCatalog.bundled().table(TableNames.WEATHER_READINGS).retention();
+    /** Default TTL of agent_alerts_v2 (its default_time_to_live in cql/040-agent_alerts_v2.cql), the default maximum age of alerts. */
+    public static final Duration ALERTS_RETENTION =
+            TableCatalog.bundled().table(TableNames.AGENT_ALERTS).retention();
 
     private IngestTopology() {}
 

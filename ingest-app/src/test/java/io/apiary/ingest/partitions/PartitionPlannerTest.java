@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.partitions.PartitionLimits.Verdict;
+import io.apiary.ingest.tables.CqlTableDefinition;
 import io.apiary.ingest.testing.RandomCases;
 import java.util.List;
 import java.util.Map;
@@ -121,8 +122,11 @@ class PartitionPlannerTest {
     @Test
     void the_projects_own_tables_are_within_the_limits_at_the_planned_load() {
         IngestConfig config = new IngestConfig(Map.of());
-        List<TablePlan> plans =
-                PartitionPlanner.plan(CqlTableDefinitionTest.projectTables(), PlanSettings.from(config, Map.of()));
+        List<TablePlan> plans = PartitionPlanner.plan(
+                io.apiary.ingest.tables.TableCatalog.of(java.nio.file.Path.of("..", "cql")).tables().stream()
+                        .map(io.apiary.ingest.tables.TableDescriptor::definition)
+                        .toList(),
+                PlanSettings.from(config, Map.of()));
 
         assertThat(plans)
                 .hasSize(4)

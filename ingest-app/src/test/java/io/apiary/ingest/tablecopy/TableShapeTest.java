@@ -2,8 +2,8 @@ package io.apiary.ingest.tablecopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiary.ingest.cassandra.CqlScript;
-import io.apiary.ingest.partitions.CqlTableDefinition;
+import io.apiary.ingest.tables.CqlScript;
+import io.apiary.ingest.tables.CqlTableDefinition;
 import io.apiary.ingest.tables.TableNames;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,9 @@
-package io.apiary.ingest.cassandra;
+package io.apiary.ingest.tables;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiary.ingest.cassandra.SchemaApplier;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

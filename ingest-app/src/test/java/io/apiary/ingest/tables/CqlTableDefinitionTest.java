@@ -1,9 +1,8 @@
-package io.apiary.ingest.partitions;
+package io.apiary.ingest.tables;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiary.ingest.cassandra.CqlScript;
 import io.apiary.ingest.cassandra.SchemaApplier;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.apiary.ingest.cassandra;
+package io.apiary.ingest.tables;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.apiary.ingest.partitions;
+package io.apiary.ingest.tables;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,6 +25,8 @@ import java.util.regex.Pattern;
  * @param clusteringColumns the clustering columns, in order, possibly empty
  * @param staticColumns     the static columns, possibly empty
  * @param defaultTtlSeconds the table's {@code default_time_to_live} in seconds, 0 if none
+ * @param descending        the clustering columns stored in descending order ({@code CLUSTERING
+ *                          ORDER BY (... DESC)}); the others are ascending
  */
 public record CqlTableDefinition(
         String keyspace,
@@ -33,13 +35,15 @@ public record CqlTableDefinition(
         List<String> partitionKey,
         List<String> clusteringColumns,
         Set<String> staticColumns,
-        long defaultTtlSeconds) {
+        long defaultTtlSeconds,
+        Set<String> descending) {
 
     private static final Pattern CREATE = Pattern.compile(
             "(?is)\\s*CREATE\\s+(?:TABLE|COLUMNFAMILY)\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?"
                     + "((?:\"(?:[^\"]|\"\")+\"|[A-Za-z0-9_]+)(?:\\s*\\.\\s*(?:\"(?:[^\"]|\"\")+\"|[A-Za-z0-9_]+))?)\\s*\\((.*)");
     private static final Pattern PRIMARY_KEY = Pattern.compile("(?is)PRIMARY\\s+KEY\\s*\\(.*");
     private static final Pattern STRING_LITERAL = Pattern.compile("'(?:[^']|'')*'");
+    private static final Pattern ORDER = Pattern.compile("(?is)\\bCLUSTERING\\s+ORDER\\s+BY\\s*\\(([^)]*)\\)");
     private static final Pattern TTL = Pattern.compile("(?is)\\bdefault_time_to_live\\s*=\\s*([0-9]+)");
 
     /** Copies the collections. */
@@ -48,6 +52,7 @@ public record CqlTableDefinition(
         partitionKey = List.copyOf(partitionKey);
         clusteringColumns = List.copyOf(clusteringColumns);
         staticColumns = Set.copyOf(staticColumns);
+        descending = Set.copyOf(descending);
         if (partitionKey.isEmpty()) {
             throw new IllegalArgumentException("table " + name + " has no partition key");
         }
@@ -63,7 +68,7 @@ public record CqlTableDefinition(
     /**
      * Reads a {@code CREATE TABLE} statement.
      *
-     * @param statement one CQL statement without comments (as {@link io.apiary.ingest.cassandra.CqlScript} gives)
+     * @param statement one CQL statement without comments (as {@link io.apiary.ingest.tables.CqlScript} gives)
      * @return the table, or empty if the statement is not a {@code CREATE TABLE}
      * @throws IllegalArgumentException if it is one but its column list or primary key cannot be read,
      *                                  or the primary key names a column that is not declared
@@ -116,8 +121,18 @@ public record CqlTableDefinition(
         }
         Matcher ttl = TTL.matcher(STRING_LITERAL.matcher(options).replaceAll("''"));
         long ttlSeconds = ttl.find() ? Long.parseLong(ttl.group(1)) : 0;
+        Set<String> descending = new java.util.HashSet<>();
+        Matcher order = ORDER.matcher(STRING_LITERAL.matcher(options).replaceAll("''"));
+        if (order.find()) {
+            for (String item : order.group(1).split(",")) {
+                String[] words = item.strip().split("\\s+");
+                if (words.length == 2 && words[1].equalsIgnoreCase("DESC")) {
+                    descending.add(identifier(words[0]));
+                }
+            }
+        }
         return Optional.of(new CqlTableDefinition(
-                keyspace, name, columns, partitionKey, clustering, Set.copyOf(statics), ttlSeconds));
+                keyspace, name, columns, partitionKey, clustering, Set.copyOf(statics), ttlSeconds, descending));
     }
 
     private static void readColumn(

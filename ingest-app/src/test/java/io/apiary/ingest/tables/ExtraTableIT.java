@@ -1,0 +1,219 @@
+package io.apiary.ingest.tables;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.apiary.ingest.cassandra.CassandraSessions;
+import io.apiary.ingest.cassandra.SchemaApplier;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.it.ItPipelineSettings;
+import io.apiary.ingest.metrics.MetricNames;
+import io.apiary.ingest.pipeline.Pipeline;
+import io.apiary.ingest.read.TableRows;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URISyntaxException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A table that exists only in this test's resources ({@code extra-table/}: its CQL, its row schema
+ * and a registration naming them and the row topic), written by the real sink and read back by the
+ * descriptor-driven reader on the real stack, with no code of the application naming it. Rows of
+ * two scales of one hive every 10 minutes across two UTC days (so every (day, shard) partition of
+ * the range), some with a null battery voltage (no cell), one re-sent unchanged, one re-sent with
+ * another weight (one row, either version whole), and one record that is not a row (dead-lettered,
+ * the rest written).
+ */
+class ExtraTableIT {
+
+    private static final String KEYSPACE = "it_extra_table";
+    private static final String ROW_TOPIC = "rows.hive_weight.v1";
+    private static final int SHARDS = 4;
+    private static final Instant START =
+            LocalDate.now(ZoneOffset.UTC).minusDays(2).atTime(11, 0).toInstant(ZoneOffset.UTC);
+
+    private static final SimpleMeterRegistry GLOBAL_METERS = new SimpleMeterRegistry();
+    private static Path folder;
+    private static IngestConfig config;
+    private static CqlSession session;
+    private static Pipeline pipeline;
+    private static SimpleMeterRegistry meters;
+    private static Schema schema;
+
+    @BeforeAll
+    static void start() throws Exception {
+        folder = resourceFolder();
+        config = ItPipelineSettings.of(
+                "extra-table",
+                Map.of(
+                        IngestConfig.CASSANDRA_KEYSPACE,
+                        KEYSPACE,
+                        IngestConfig.SINK_EXTRA_TABLES,
+                        folder.resolve("hive_weight.table.properties").toString()));
+        session = CassandraSessions.open(config);
+        ItPipelineSettings.prepare(config, session);
+        // as `ingest-app schema apply --cql-dir extra-table/` applies it
+        SchemaApplier.apply(session, SchemaApplier.load(folder, KEYSPACE, SchemaApplier.DEV_REPLICATION));
+        try (Admin admin = Admin.create(config.kafkaClientSettings())) {
+            if (!admin.listTopics().names().get().contains(ROW_TOPIC)) {
+                admin.createTopics(List.of(new NewTopic(ROW_TOPIC, 2, (short) 1)))
+                        .all()
+                        .get();
+            }
+        }
+        schema = new Schema.Parser().parse(folder.resolve("HiveWeightRow.avsc").toFile());
+        meters = new SimpleMeterRegistry();
+        Metrics.addRegistry(GLOBAL_METERS);
+        pipeline = Pipeline.start(config, false, true, meters);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (pipeline != null) {
+            pipeline.close();
+        }
+        if (session != null) {
+            session.close();
+        }
+        Metrics.removeRegistry(GLOBAL_METERS);
+    }
+
+    private static Path resourceFolder() throws URISyntaxException {
+        return Path.of(ExtraTableIT.class
+                        .getResource("/extra-table/hive_weight.table.properties")
+                        .toURI())
+                .getParent();
+    }
+
+    private static GenericRecord row(String hive, String scale, Instant at, double weight, Double battery) {
+        long millisOfDay = at.toEpochMilli() - at.truncatedTo(ChronoUnit.DAYS).toEpochMilli();
+        GenericRecord row = new GenericData.Record(schema);
+        row.put("hive_id", hive);
+        row.put("day", (int) LocalDate.ofInstant(at, ZoneOffset.UTC).toEpochDay());
+        row.put("shard", (int) (millisOfDay * SHARDS / 86_400_000L));
+        row.put("weighed_at", at.toEpochMilli());
+        row.put("scale_id", scale);
+        row.put("weight", weight);
+        row.put("battery_v", battery);
+        return row;
+    }
+
+    @Test
+    void should_write_and_read_a_table_known_only_from_its_cql_schema_and_registration() throws Exception {
+        TableDescriptor table = TableCatalog.of(folder).table("hive_weight");
+        assertThat(table.partitionKey()).containsExactly("hive_id", "day", "shard");
+        assertThat(table.entityColumns()).containsExactly("hive_id");
+
+        String hive = "weighed-" + Long.toHexString(new Random(21).nextLong());
+        BinaryMessageEncoder<GenericRecord> encoder = new BinaryMessageEncoder<>(GenericData.get(), schema);
+        double undecodableBefore = undecodable();
+        Map<String, Map<String, Object>> expected = new LinkedHashMap<>(); // by scale and time
+        List<byte[]> values = new ArrayList<>();
+        int steps = 6 * 26; // every 10 minutes for 26 hours: two UTC days, every shard of the range
+        for (int i = 0; i < steps; i++) {
+            Instant at = START.plus(Duration.ofMinutes(10L * i));
+            for (String scale : List.of("front", "back")) {
+                double weight = 40.0 + i / 100.0 + (scale.equals("back") ? 7 : 0);
+                Double battery = i % 3 == 0 ? null : 3.7 - i / 1_000.0;
+                GenericRecord row = row(hive, scale, at, weight, battery);
+                values.add(bytes(encoder, row));
+                Map<String, Object> columns = new HashMap<>();
+                columns.put("weight_kg", weight);
+                columns.put("battery_v", battery);
+                expected.put(scale + "@" + at, columns);
+            }
+        }
+        Instant resent = START.plus(Duration.ofMinutes(100));
+        values.add(values.get(20)); // the same row again: one row
+        double otherWeight = 99.5;
+        values.add(bytes(encoder, row(hive, "front", resent, otherWeight, 3.6))); // another version of one key
+        values.add(new byte[] {(byte) 0xC3, 0x01, 1, 2, 3}); // not a row: dead-lettered
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(config.kafkaClientSettings(), new StringSerializer(), new ByteArraySerializer())) {
+            for (byte[] value : values) {
+                producer.send(new ProducerRecord<>(ROW_TOPIC, hive, value));
+            }
+            producer.flush();
+        }
+
+        Instant end = START.plus(Duration.ofMinutes(10L * steps));
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(
+                        () -> assertThat(TableRows.read(session, KEYSPACE, table, List.of(hive), SHARDS, START, end))
+                                .hasSize(2 * steps));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(
+                        () -> assertThat(undecodable() - undecodableBefore).isEqualTo(1.0));
+
+        List<Map<String, Object>> rows = TableRows.read(session, KEYSPACE, table, List.of(hive), SHARDS, START, end);
+        int days = 0;
+        LocalDate lastDay = null;
+        for (Map<String, Object> row : rows) {
+            String key = row.get("scale_id") + "@" + row.get("weighed_at");
+            Map<String, Object> want = expected.get(key);
+            assertThat(want).as(key).isNotNull();
+            if (row.get("weighed_at").equals(resent) && row.get("scale_id").equals("front")) {
+                // two versions of one key: one of them whole, never a mix
+                assertThat(List.of(row.get("weight_kg"), row.get("battery_v")))
+                        .isIn(List.of(want.get("weight_kg"), want.get("battery_v")), List.of(otherWeight, 3.6));
+            } else {
+                assertThat(row.get("weight_kg")).as(key).isEqualTo(want.get("weight_kg"));
+                assertThat(row.get("battery_v")).as(key).isEqualTo(want.get("battery_v"));
+            }
+            if (!row.get("day").equals(lastDay)) {
+                days++;
+                lastDay = (LocalDate) row.get("day");
+            }
+        }
+        assertThat(days).isEqualTo(2);
+        // 11:00 to 24:00 of the first day (shards 1 to 3), 00:00 to 13:00 of the second (0 to 2)
+        assertThat(rows.stream().map(r -> r.get("day") + "/" + r.get("shard")).distinct())
+                .hasSize(6);
+    }
+
+    /** Records the sink dead-lettered as undecodable so far (counted in Micrometer's global registry). */
+    private static double undecodable() {
+        return GLOBAL_METERS
+                .find(MetricNames.DEAD_LETTER_RECORDS)
+                .tag(MetricNames.TAG_STAGE, "sink")
+                .tag(MetricNames.TAG_REASON, "UNDECODABLE")
+                .counters()
+                .stream()
+                .mapToDouble(c -> c.count())
+                .sum();
+    }
+
+    private static byte[] bytes(BinaryMessageEncoder<GenericRecord> encoder, GenericRecord row) throws Exception {
+        ByteBuffer buffer = encoder.encode(row);
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        return bytes;
+    }
+}
