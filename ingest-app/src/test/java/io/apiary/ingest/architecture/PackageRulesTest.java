@@ -5,7 +5,6 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +20,8 @@ import org.junit.jupiter.api.Test;
  *   <li><b>command line</b>: cli, which composes the others.
  * </ol>
  *
- * <p>And no two packages depend on each other, directly or around a loop. A rule broken names the
+ * <p>The foundation and the runtime are the module {@code ingest-runtime}, the tools and the
+ * command line {@code ingest-app}; and no two packages depend on each other, directly or around a loop. A rule broken names the
  * classes and the dependency that breaks it; docs/contributing.md says where a new
  * package goes.
  */
@@ -36,14 +36,48 @@ class PackageRulesTest {
         "read", "report", "partitions", "tablecopy", "gateway", "dump", "devstack", "demo", "bench"
     };
 
+    /** The compiled main classes of the two modules (run from ingest-app, as Maven runs tests). */
+    private static final java.nio.file.Path APP_CLASSES = java.nio.file.Path.of("target", "classes");
+
+    private static final java.nio.file.Path RUNTIME_CLASSES =
+            java.nio.file.Path.of("..", "ingest-runtime", "target", "classes");
+
     private static JavaClasses classes;
+    private static JavaClasses runtimeModule;
+    private static JavaClasses appModule;
 
     @BeforeAll
     static void importClasses() {
-        classes = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-                .importPackages(ROOT);
+        // by path, not by package from the class path: in a reactor build ingest-runtime is a jar there
+        runtimeModule = new ClassFileImporter().importPath(RUNTIME_CLASSES);
+        appModule = new ClassFileImporter().importPath(APP_CLASSES);
+        classes = new ClassFileImporter().importPaths(APP_CLASSES, RUNTIME_CLASSES);
+    }
+
+    private static java.util.Set<String> topPackages(JavaClasses of) {
+        java.util.Set<String> found = new java.util.TreeSet<>();
+        of.forEach(c -> {
+            if (c.getPackageName().startsWith(ROOT)) {
+                String rest = c.getPackageName().substring(ROOT.length()).replaceFirst("^\\.", "");
+                found.add(rest.contains(".") ? rest.substring(0, rest.indexOf('.')) : rest);
+            }
+        });
+        found.remove("");
+        return found;
+    }
+
+    @Test
+    void the_runtime_module_holds_the_foundation_and_the_runtime_and_ingest_app_the_rest() {
+        java.util.Set<String> runtime = new java.util.HashSet<>(java.util.List.of(FOUNDATION));
+        runtime.addAll(java.util.List.of(RUNTIME));
+        org.assertj.core.api.Assertions.assertThat(topPackages(runtimeModule))
+                .as("packages of ingest-runtime")
+                .isEqualTo(new java.util.TreeSet<>(runtime));
+        java.util.Set<String> tools = new java.util.HashSet<>(java.util.List.of(TOOLS));
+        tools.add("cli");
+        org.assertj.core.api.Assertions.assertThat(topPackages(appModule))
+                .as("packages of ingest-app")
+                .isEqualTo(new java.util.TreeSet<>(tools));
     }
 
     private static String[] packages(String[]... layers) {
@@ -59,12 +93,7 @@ class PackageRulesTest {
         for (String[] layer : new String[][] {FOUNDATION, RUNTIME, TOOLS, {"cli"}}) {
             known.addAll(java.util.List.of(layer));
         }
-        java.util.Set<String> found = new java.util.TreeSet<>();
-        classes.forEach(c -> {
-            String rest = c.getPackageName().substring(ROOT.length()).replaceFirst("^\\.", "");
-            found.add(rest.contains(".") ? rest.substring(0, rest.indexOf('.')) : rest);
-        });
-        found.remove("");
+        java.util.Set<String> found = topPackages(classes);
         org.assertj.core.api.Assertions.assertThat(known)
                 .as("a new package needs a layer in PackageRulesTest")
                 .containsAll(found);

@@ -70,8 +70,17 @@ class MetricNamesTest {
 
     /** @return meter name to the first word of its constant's javadoc (Counter, Gauge, Timer, Distribution) */
     private static java.util.Map<String, String> types() throws IOException {
-        String source = Files.readString(
-                Path.of("src", "main", "java", "io", "apiary", "ingest", "metrics", "MetricNames.java"));
+        String source = Files.readString(Path.of(
+                "..",
+                "ingest-runtime",
+                "src",
+                "main",
+                "java",
+                "io",
+                "apiary",
+                "ingest",
+                "metrics",
+                "MetricNames.java"));
         Matcher m = Pattern.compile(
                         "/\\*\\*\\s*(?:\\*\\s*)?(\\w+)(?:(?!\\*/)[\\s\\S])*\\*/\\s*public static final String \\w+ = \"(apiary\\.[a-z.]+)\";")
                 .matcher(source);

@@ -81,10 +81,12 @@ public final class Pipeline implements AutoCloseable {
         List<AutoCloseable> binders = new ArrayList<>();
         Pipeline pipeline;
         RegistrySubjects.prepare(config.topics());
+        // read before connecting: a fault in a registration is the user's to fix, not a server's
+        List<ExtraTables.Registration> extraTables = withSink ? extraTables(config) : List.of();
         try {
             if (withSink) {
                 session = CassandraSessions.open(config, registry);
-                sink = createSink(config, session, registry, binders);
+                sink = createSink(config, session, registry, binders, extraTables);
             }
             if (withTopology) {
                 streams = new KafkaStreams(
@@ -104,8 +106,25 @@ public final class Pipeline implements AutoCloseable {
         return pipeline;
     }
 
+    /**
+     * @param config the configuration
+     * @return the tables registered with {@code sink.extra.tables}, read and checked
+     * @throws IllegalArgumentException naming the file and the fault if one cannot be used
+     */
+    static List<ExtraTables.Registration> extraTables(IngestConfig config) {
+        return ExtraTables.readAll(config.getList(IngestConfig.SINK_EXTRA_TABLES).stream()
+                .map(String::trim)
+                .filter(path -> !path.isEmpty())
+                .map(java.nio.file.Path::of)
+                .toList());
+    }
+
     private static CassandraSink createSink(
-            IngestConfig config, CqlSession session, MeterRegistry registry, List<AutoCloseable> binders) {
+            IngestConfig config,
+            CqlSession session,
+            MeterRegistry registry,
+            List<AutoCloseable> binders,
+            List<ExtraTables.Registration> extraTables) {
         SinkSettings settings = SinkSettings.from(config);
         String keyspace = config.getString(IngestConfig.CASSANDRA_KEYSPACE);
         Topics topics = config.topics();
