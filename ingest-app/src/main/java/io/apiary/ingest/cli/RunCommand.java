@@ -4,7 +4,6 @@ import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.auth.AuthenticationException;
 import io.apiary.ingest.cassandra.CassandraTls;
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.OperationsOptions;
 import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.pipeline.Pipeline;
 import io.apiary.ingest.service.ComponentHealth;
@@ -12,6 +11,7 @@ import io.apiary.ingest.service.HealthReport;
 import io.apiary.ingest.service.HttpEndpoints;
 import io.apiary.ingest.service.PipelineHealth;
 import io.apiary.ingest.service.ServiceMetrics;
+import io.apiary.ingest.service.ServiceOptions;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
@@ -118,13 +118,13 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         IngestConfig cfg = config.load();
-        Duration shutdownTimeout = Duration.ofMillis(cfg.getLong(OperationsOptions.SHUTDOWN_TIMEOUT_MS));
+        Duration shutdownTimeout = Duration.ofMillis(cfg.getLong(ServiceOptions.SHUTDOWN_TIMEOUT_MS));
         long drainMs = cfg.getLong(IngestConfig.SINK_DRAIN_TIMEOUT_MS);
         if (component != Component.topology && shutdownTimeout.toMillis() < drainMs + SHUTDOWN_MARGIN.toMillis()) {
             LOG.warn(
                     "{} ({} ms) leaves less than {} s beyond {} ({} ms) to commit and close; the sink's drain may be "
                             + "cut short",
-                    OperationsOptions.SHUTDOWN_TIMEOUT_MS,
+                    ServiceOptions.SHUTDOWN_TIMEOUT_MS,
                     shutdownTimeout.toMillis(),
                     SHUTDOWN_MARGIN.toSeconds(),
                     IngestConfig.SINK_DRAIN_TIMEOUT_MS,
@@ -147,15 +147,15 @@ public final class RunCommand implements Callable<Integer> {
         }
         health.set(new PipelineHealth(
                 pipeline,
-                Duration.ofMillis(cfg.getLong(OperationsOptions.HEALTH_SINK_STALL_TIMEOUT_MS)),
-                Duration.ofMillis(cfg.getLong(OperationsOptions.HEALTH_LIVENESS_TIMEOUT_MS)),
+                Duration.ofMillis(cfg.getLong(ServiceOptions.HEALTH_SINK_STALL_TIMEOUT_MS)),
+                Duration.ofMillis(cfg.getLong(ServiceOptions.HEALTH_LIVENESS_TIMEOUT_MS)),
                 System::nanoTime));
         Thread hook = new Thread(
                 () -> {
                     LOG.info(
                             "Stopping (SIGTERM or Ctrl-C): draining within {} ms ({})",
                             shutdownTimeout.toMillis(),
-                            OperationsOptions.SHUTDOWN_TIMEOUT_MS);
+                            ServiceOptions.SHUTDOWN_TIMEOUT_MS);
                     long start = System.nanoTime();
                     boolean clean = pipeline.close(shutdownTimeout);
                     long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
@@ -166,7 +166,7 @@ public final class RunCommand implements Callable<Integer> {
                                 "Stopped in {} ms, not cleanly: a component did not finish within {}; what it had not "
                                         + "committed is processed again after a restart",
                                 ms,
-                                OperationsOptions.SHUTDOWN_TIMEOUT_MS);
+                                ServiceOptions.SHUTDOWN_TIMEOUT_MS);
                     }
                     closeQuietly(http);
                     metrics.close();
@@ -233,15 +233,15 @@ public final class RunCommand implements Callable<Integer> {
      * pipeline runs, the process is live and not ready.
      */
     private HttpEndpoints startHttp(IngestConfig cfg, ServiceMetrics metrics, AtomicReference<PipelineHealth> health) {
-        int port = cfg.getInt(OperationsOptions.HTTP_PORT);
+        int port = cfg.getInt(ServiceOptions.HTTP_PORT);
         if (port < 0) {
             return null;
         }
-        String host = cfg.getString(OperationsOptions.HTTP_HOST);
+        String host = cfg.getString(ServiceOptions.HTTP_HOST);
         if (new java.net.InetSocketAddress(host, Math.max(port, 0)).isUnresolved()) {
             metrics.close();
             throw new org.apache.kafka.common.config.ConfigException(
-                    OperationsOptions.HTTP_HOST, host, "not an address of this host, nor a name that resolves");
+                    ServiceOptions.HTTP_HOST, host, "not an address of this host, nor a name that resolves");
         }
         try {
             return HttpEndpoints.start(
@@ -253,7 +253,7 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IOException e) {
             metrics.close();
             throw new org.apache.kafka.common.config.ConfigException(
-                    OperationsOptions.HTTP_PORT,
+                    ServiceOptions.HTTP_PORT,
                     port,
                     "cannot listen on " + host + ":" + port + " (" + e.getMessage() + "); choose a free port or -1");
         }

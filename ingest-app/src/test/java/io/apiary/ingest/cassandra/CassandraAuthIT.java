@@ -8,7 +8,6 @@ import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.OperationsOptions;
 import io.apiary.ingest.devstack.LocalStack;
 import io.apiary.ingest.devstack.LocalStackOptions;
 import java.time.Duration;
@@ -83,6 +82,7 @@ class CassandraAuthIT {
                 .isInstanceOf(AllNodesFailedException.class)
                 .hasMessageContaining("Provided username cassandra")
                 .hasMessageNotContaining("not-the-password");
-        assertThat(withCredentials.describe()).containsEntry(OperationsOptions.CASSANDRA_AUTH_PASSWORD, "[hidden]");
+        assertThat(withCredentials.describe())
+                .containsEntry(CassandraSecurityOptions.CASSANDRA_AUTH_PASSWORD, "[hidden]");
     }
 }

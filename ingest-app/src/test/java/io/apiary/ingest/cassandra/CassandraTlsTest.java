@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.OperationsOptions;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -56,7 +55,7 @@ class CassandraTlsTest {
     }
 
     private static IngestConfig config(Map<String, String> env) {
-        return ConfigLoader.load(null, env, Map.of(OperationsOptions.CASSANDRA_SSL_ENABLED, "true"));
+        return ConfigLoader.load(null, env, Map.of(CassandraSecurityOptions.CASSANDRA_SSL_ENABLED, "true"));
     }
 
     @Test
@@ -92,7 +91,7 @@ class CassandraTlsTest {
 
         assertThatThrownBy(() -> CassandraTls.context(config))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining(OperationsOptions.CASSANDRA_SSL_TRUSTSTORE_PATH)
+                .hasMessageContaining(CassandraSecurityOptions.CASSANDRA_SSL_TRUSTSTORE_PATH)
                 .hasMessageContaining("wrong password")
                 .hasMessageNotContaining("wrong-pass-123");
     }
@@ -107,7 +106,7 @@ class CassandraTlsTest {
 
         assertThatThrownBy(() -> CassandraTls.context(config))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining(OperationsOptions.CASSANDRA_SSL_KEYSTORE_PATH)
+                .hasMessageContaining(CassandraSecurityOptions.CASSANDRA_SSL_KEYSTORE_PATH)
                 .hasMessageContaining("no such file");
     }
 
@@ -117,7 +116,7 @@ class CassandraTlsTest {
 
         assertThatThrownBy(() -> CassandraTls.check(config))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining(OperationsOptions.CASSANDRA_SSL_KEYSTORE_PASSWORD)
+                .hasMessageContaining(CassandraSecurityOptions.CASSANDRA_SSL_KEYSTORE_PASSWORD)
                 .hasMessageContaining("needs the password of its key");
     }
 
@@ -132,8 +131,8 @@ class CassandraTlsTest {
                 PASSWORD));
 
         assertThat(config.describe())
-                .containsEntry(OperationsOptions.CASSANDRA_AUTH_USERNAME, "apiary")
-                .containsEntry(OperationsOptions.CASSANDRA_AUTH_PASSWORD, "[hidden]");
+                .containsEntry(CassandraSecurityOptions.CASSANDRA_AUTH_USERNAME, "apiary")
+                .containsEntry(CassandraSecurityOptions.CASSANDRA_AUTH_PASSWORD, "[hidden]");
         assertThat(config.describe().toString()).doesNotContain("cass-pass-456", PASSWORD);
     }
 }

@@ -3,6 +3,7 @@ package io.apiary.ingest.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiary.ingest.sink.HotPartitionOptions;
+import io.apiary.ingest.topology.StateStoreOptions;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -84,9 +85,9 @@ class ConfigReferenceTest {
     @Test
     void should_refuse_a_write_buffer_ratio_that_is_not_a_number() {
         org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> new IngestConfig(Map.of(OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO, "NaN")))
+                        () -> new IngestConfig(Map.of(StateStoreOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO, "NaN")))
                 .isInstanceOf(org.apache.kafka.common.config.ConfigException.class)
-                .hasMessageContaining(OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO);
+                .hasMessageContaining(StateStoreOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO);
     }
 
     @Test

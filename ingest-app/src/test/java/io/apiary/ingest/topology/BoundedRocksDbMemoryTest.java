@@ -2,7 +2,6 @@ package io.apiary.ingest.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiary.ingest.config.OperationsOptions;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.rocksdb.BlockBasedTableConfig;
@@ -25,9 +24,9 @@ class BoundedRocksDbMemoryTest {
     @Test
     void should_give_every_store_the_same_write_buffer_manager_and_cache_index_and_filter_blocks() {
         Map<String, Object> configs = Map.of(
-                OperationsOptions.TOPOLOGY_ROCKSDB_MEMORY_BYTES,
+                StateStoreOptions.TOPOLOGY_ROCKSDB_MEMORY_BYTES,
                 64L << 20,
-                OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO,
+                StateStoreOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO,
                 0.5);
         try (Options first = storeOptions();
                 Options second = storeOptions()) {

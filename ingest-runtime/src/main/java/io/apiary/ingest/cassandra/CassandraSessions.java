@@ -6,7 +6,6 @@ import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.ssl.ProgrammaticSslEngineFactory;
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.OperationsOptions;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,18 +58,18 @@ public final class CassandraSessions {
                 .addContactPoints(contactPoints(config.getList(IngestConfig.CASSANDRA_CONTACT_POINTS)))
                 .withLocalDatacenter(config.getString(IngestConfig.CASSANDRA_LOCAL_DATACENTER))
                 .withApplicationName("apiary-ingest");
-        String username = config.getString(OperationsOptions.CASSANDRA_AUTH_USERNAME);
+        String username = config.getString(CassandraSecurityOptions.CASSANDRA_AUTH_USERNAME);
         if (!username.isBlank()) {
             builder = builder.withAuthCredentials(
                     username,
-                    config.getPassword(OperationsOptions.CASSANDRA_AUTH_PASSWORD)
+                    config.getPassword(CassandraSecurityOptions.CASSANDRA_AUTH_PASSWORD)
                             .value());
         }
-        if (config.getBoolean(OperationsOptions.CASSANDRA_SSL_ENABLED)) {
+        if (config.getBoolean(CassandraSecurityOptions.CASSANDRA_SSL_ENABLED)) {
             builder = builder.withSslEngineFactory(new ProgrammaticSslEngineFactory(
                     CassandraTls.context(config),
                     null,
-                    config.getBoolean(OperationsOptions.CASSANDRA_SSL_HOSTNAME_VALIDATION)));
+                    config.getBoolean(CassandraSecurityOptions.CASSANDRA_SSL_HOSTNAME_VALIDATION)));
         }
         String factory =
                 loader.getInitialConfig().getDefaultProfile().getString(DefaultDriverOption.METRICS_FACTORY_CLASS, "");

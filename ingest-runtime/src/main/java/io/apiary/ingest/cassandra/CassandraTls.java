@@ -1,15 +1,14 @@
 package io.apiary.ingest.cassandra;
 
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.OperationsOptions;
 import io.apiary.ingest.config.TlsStores;
 import javax.net.ssl.SSLContext;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The TLS context of the Cassandra connections, from the JDK's own key store support:
- * {@value OperationsOptions#CASSANDRA_SSL_TRUSTSTORE_PATH} (else the JVM's default trust
- * store) and, for client certificates, {@value OperationsOptions#CASSANDRA_SSL_KEYSTORE_PATH}.
+ * {@value CassandraSecurityOptions#CASSANDRA_SSL_TRUSTSTORE_PATH} (else the JVM's default trust
+ * store) and, for client certificates, {@value CassandraSecurityOptions#CASSANDRA_SSL_KEYSTORE_PATH}.
  * Stores may be PKCS12 or JKS (the JDK detects which). Thread-safe (stateless).
  */
 public final class CassandraTls {
@@ -25,10 +24,10 @@ public final class CassandraTls {
     public static SSLContext context(IngestConfig config) {
         return TlsStores.context(
                 config,
-                OperationsOptions.CASSANDRA_SSL_TRUSTSTORE_PATH,
-                OperationsOptions.CASSANDRA_SSL_TRUSTSTORE_PASSWORD,
-                OperationsOptions.CASSANDRA_SSL_KEYSTORE_PATH,
-                OperationsOptions.CASSANDRA_SSL_KEYSTORE_PASSWORD,
+                CassandraSecurityOptions.CASSANDRA_SSL_TRUSTSTORE_PATH,
+                CassandraSecurityOptions.CASSANDRA_SSL_TRUSTSTORE_PASSWORD,
+                CassandraSecurityOptions.CASSANDRA_SSL_KEYSTORE_PATH,
+                CassandraSecurityOptions.CASSANDRA_SSL_KEYSTORE_PASSWORD,
                 "Cassandra");
     }
 
@@ -40,7 +39,7 @@ public final class CassandraTls {
      * @throws ConfigException as {@link #context}
      */
     public static void check(IngestConfig config) {
-        if (config.getBoolean(OperationsOptions.CASSANDRA_SSL_ENABLED)) {
+        if (config.getBoolean(CassandraSecurityOptions.CASSANDRA_SSL_ENABLED)) {
             context(config);
         }
     }

@@ -21,7 +21,7 @@ import org.apache.kafka.common.config.ConfigDef.ValidString;
  * {@code kafka.bootstrap.servers}, {@code kafka.security.protocol}, {@code kafka.sasl.jaas.config},
  * {@code kafka.ssl.truststore.location}); {@code streams.*} goes to Kafka Streams only;
  * {@code sink.consumer.*} to the sink's consumer only. Cassandra's authentication and TLS have
- * options of their own ({@code cassandra.auth.*}, {@code cassandra.ssl.*}: {@link OperationsOptions}),
+ * options of their own ({@code cassandra.auth.*}, {@code cassandra.ssl.*}: {@link io.apiary.ingest.cassandra.CassandraSecurityOptions}, an option group),
  * which override the same settings of the driver's {@code application.conf}; every other driver
  * setting (timeouts, pooling, throttling, other auth providers) goes in that file, named by
  * {@value #CASSANDRA_DRIVER_CONFIG_FILE}.
@@ -106,7 +106,7 @@ public final class IngestConfig extends AbstractConfig {
     public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
 
     /**
-     * The definition of every option: this class's, {@link OperationsOptions}', {@link RegistryOptions}'
+     * The definition of every option: this class's, {@link RegistryOptions}'
      * and the features' {@link OptionGroup}s'. Built once when the class initialises and never changed
      * afterwards; {@link #definition()} hands out copies.
      */
@@ -450,7 +450,6 @@ public final class IngestConfig extends AbstractConfig {
                     "Replication factor of the topics the application creates; -1 takes the broker's default.");
 
     static {
-        OperationsOptions.define(DEFINITION);
         RegistryOptions.define(DEFINITION);
         int groups = 0;
         for (OptionGroup group : java.util.ServiceLoader.load(OptionGroup.class, IngestConfig.class.getClassLoader())) {
@@ -694,5 +693,25 @@ public final class IngestConfig extends AbstractConfig {
                 || k.contains("credentials")
                 || k.contains("user.info");
         return secret ? "[hidden]" : String.valueOf(value);
+    }
+
+    /**
+     * Like {@link ConfigDef.Range#between}, but refuses NaN, which passes every comparison.
+     *
+     * @param min the least valid value
+     * @param max the greatest valid value
+     * @return a validator that throws {@link org.apache.kafka.common.config.ConfigException} outside [min, max] or for NaN
+     */
+    public static ConfigDef.Validator finiteBetween(double min, double max) {
+        ConfigDef.Range range = ConfigDef.Range.between(min, max);
+        return ConfigDef.LambdaValidator.with(
+                (name, value) -> {
+                    if (value instanceof Double d && d.isNaN()) {
+                        throw new org.apache.kafka.common.config.ConfigException(
+                                name, value, "must be a number in " + range);
+                    }
+                    range.ensureValid(name, value);
+                },
+                range::toString);
     }
 }

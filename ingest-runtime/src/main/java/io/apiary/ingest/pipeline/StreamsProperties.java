@@ -1,9 +1,9 @@
 package io.apiary.ingest.pipeline;
 
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.OperationsOptions;
 import io.apiary.ingest.deadletter.DeadLetterExceptionHandlers;
 import io.apiary.ingest.topology.BoundedRocksDbMemory;
+import io.apiary.ingest.topology.StateStoreOptions;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
@@ -48,11 +48,11 @@ public final class StreamsProperties {
         props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class.getName());
         // read by BoundedRocksDbMemory from the configs Kafka Streams hands it
         props.put(
-                OperationsOptions.TOPOLOGY_ROCKSDB_MEMORY_BYTES,
-                config.getLong(OperationsOptions.TOPOLOGY_ROCKSDB_MEMORY_BYTES));
+                StateStoreOptions.TOPOLOGY_ROCKSDB_MEMORY_BYTES,
+                config.getLong(StateStoreOptions.TOPOLOGY_ROCKSDB_MEMORY_BYTES));
         props.put(
-                OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO,
-                config.getDouble(OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO));
+                StateStoreOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO,
+                config.getDouble(StateStoreOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO));
         props.putAll(config.passThrough(IngestConfig.STREAMS_PREFIX));
         return props;
     }

@@ -1,7 +1,6 @@
 package io.apiary.ingest.sink;
 
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.OperationsOptions;
 import io.apiary.ingest.config.OptionGroup;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -74,7 +73,7 @@ public final class HotPartitionOptions implements OptionGroup {
                         SINK_HOT_SKEW,
                         Type.DOUBLE,
                         4.0,
-                        OperationsOptions.finiteBetween(1, 1_000),
+                        IngestConfig.finiteBetween(1, 1_000),
                         Importance.LOW,
                         "A partition is hot only when its share is also more than this many times an even share "
                                 + "(1 / the partitions of its table written in the window), so that a table with few "
@@ -92,7 +91,7 @@ public final class HotPartitionOptions implements OptionGroup {
                         SINK_HOT_NODE_SKEW,
                         Type.DOUBLE,
                         1.5,
-                        OperationsOptions.finiteBetween(1, 1_000),
+                        IngestConfig.finiteBetween(1, 1_000),
                         Importance.LOW,
                         "A node is hot only when its share is also more than this many times the nodes' mean "
                                 + "(replication factor / nodes), so that one node, or every node at a replication "

@@ -1,6 +1,5 @@
 package io.apiary.ingest.topology;
 
-import io.apiary.ingest.config.OperationsOptions;
 import java.util.Map;
 import org.apache.kafka.streams.state.RocksDBConfigSetter;
 import org.rocksdb.BlockBasedTableConfig;
@@ -13,9 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Bounds the off-heap memory of every RocksDB store of one topology instance (all stream
- * threads, all tasks) by one number, {@value OperationsOptions#TOPOLOGY_ROCKSDB_MEMORY_BYTES}:
+ * threads, all tasks) by one number, {@value StateStoreOptions#TOPOLOGY_ROCKSDB_MEMORY_BYTES}:
  * the stores share one LRU block cache, and a write buffer manager charges their memtables to
- * that same cache up to {@value OperationsOptions#TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO} of it;
+ * that same cache up to {@value StateStoreOptions#TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO} of it;
  * index and filter blocks live in the cache too (high priority, top level pinned) instead of
  * growing with the number of SST files. This is the approach of Kafka Streams' memory
  * management guide ("Bounding total RocksDB memory"); without it each store has its own cache
@@ -61,8 +60,8 @@ public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
 
     private static synchronized Shared shared(Map<String, Object> configs) {
         if (shared == null) {
-            long total = longSetting(configs, OperationsOptions.TOPOLOGY_ROCKSDB_MEMORY_BYTES, 128L << 20);
-            double ratio = doubleSetting(configs, OperationsOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO, 0.5);
+            long total = longSetting(configs, StateStoreOptions.TOPOLOGY_ROCKSDB_MEMORY_BYTES, 128L << 20);
+            double ratio = doubleSetting(configs, StateStoreOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO, 0.5);
             long writeBuffers = (long) (total * ratio);
             Cache cache = new LRUCache(total, -1, false, HIGH_PRIORITY_POOL_RATIO);
             shared = new Shared(total, writeBuffers, cache, new WriteBufferManager(writeBuffers, cache));

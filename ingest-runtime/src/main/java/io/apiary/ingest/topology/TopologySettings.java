@@ -39,7 +39,7 @@ public record TopologySettings(
         LongSupplier wallClock,
         StoreType storeType) {
 
-    /** Where state stores live ({@value io.apiary.ingest.config.OperationsOptions#TOPOLOGY_STORE_TYPE}). */
+    /** Where state stores live ({@value StateStoreOptions#TOPOLOGY_STORE_TYPE}). */
     public enum StoreType {
         /** On disk in the state folder (RocksDB), memory bounded by {@code BoundedRocksDbMemory}. */
         ROCKSDB,
@@ -113,7 +113,7 @@ public record TopologySettings(
                 Duration.ofMillis(config.getLong(IngestConfig.VALIDATION_MAX_FUTURE_SKEW_MS)),
                 maxAgeMs < 0 ? null : Duration.ofMillis(maxAgeMs),
                 wallClock,
-                StoreType.parse(config.getString(io.apiary.ingest.config.OperationsOptions.TOPOLOGY_STORE_TYPE)));
+                StoreType.parse(config.getString(StateStoreOptions.TOPOLOGY_STORE_TYPE)));
     }
 
     /**
