@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import io.apiary.ingest.cassandra.CqlTypes;
 import io.apiary.ingest.tables.TableDescriptor;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -86,14 +87,15 @@ public final class TableRows {
         boolean slice = table.seriesColumns().isEmpty();
         List<String> where = new ArrayList<>();
         for (String column : table.partitionKey()) {
-            where.add(column + " = ?");
+            where.add(CqlTypes.name(column) + " = ?");
         }
         if (slice) {
-            where.add(time + " >= ?");
-            where.add(time + " < ?");
+            where.add(CqlTypes.name(time) + " >= ?");
+            where.add(CqlTypes.name(time) + " < ?");
         }
-        PreparedStatement select = session.prepare("SELECT " + String.join(", ", table.columns()) + " FROM " + keyspace
-                + "." + table.name() + " WHERE " + String.join(" AND ", where));
+        PreparedStatement select = session.prepare("SELECT "
+                + String.join(", ", table.columns().stream().map(CqlTypes::name).toList()) + " FROM " + keyspace
+                + "." + CqlTypes.name(table.name()) + " WHERE " + String.join(" AND ", where));
         List<Map<String, Object>> rows = new ArrayList<>();
         for (LocalDate day = first; !day.isAfter(last); day = day.plusDays(1)) {
             for (int shard = 0; shard < shardCount; shard++) {
@@ -114,13 +116,13 @@ public final class TableRows {
                             .setInstant(table.partitionKey().size() + 1, to);
                 }
                 for (Row row : session.execute(bound.build())) {
-                    Instant at = row.getInstant(time);
+                    Instant at = row.getInstant(table.index(time));
                     if (at == null || at.isBefore(from) || !at.isBefore(to)) {
                         continue;
                     }
                     Map<String, Object> values = new LinkedHashMap<>();
-                    for (String column : table.columns()) {
-                        values.put(column, row.getObject(column));
+                    for (int i = 0; i < table.columns().size(); i++) {
+                        values.put(table.columns().get(i), row.getObject(i)); // selected in column order
                     }
                     rows.add(Collections.unmodifiableMap(values));
                 }

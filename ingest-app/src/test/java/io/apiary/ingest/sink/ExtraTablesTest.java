@@ -139,4 +139,132 @@ class ExtraTablesTest {
                 .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("not a single-object encoded t.ScaleRow record");
     }
+
+    private static final String AT_MILLIS =
+            "{\"name\":\"at\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-millis\"}}";
+
+    @Test
+    void should_refuse_a_logical_type_of_another_unit_or_meaning() throws Exception {
+        // each would be bound as its plain number: micros read as millis (a time 1,000 times later),
+        // a time of day stored as days since the epoch, days as a count
+        Map<String, String> wrong = Map.of(
+                AT_MILLIS,
+                "{\"name\":\"at\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-micros\"}}",
+                "{\"name\":\"day\",\"type\":{\"type\":\"int\",\"logicalType\":\"date\"}}",
+                "{\"name\":\"day\",\"type\":{\"type\":\"int\",\"logicalType\":\"time-millis\"}}",
+                "{\"name\":\"grams\",\"type\":\"long\"}",
+                "{\"name\":\"grams\",\"type\":{\"type\":\"long\",\"logicalType\":\"time-micros\"}}");
+        for (Map.Entry<String, String> field : wrong.entrySet()) {
+            assertThat(GOOD_FIELDS).contains(field.getKey());
+            Files.writeString(
+                    folder.resolve("Scale.avsc"),
+                    schema(GOOD_FIELDS.replace(field.getKey(), field.getValue())),
+                    StandardCharsets.UTF_8);
+            assertThatThrownBy(() -> ExtraTables.read(registration(GOOD)))
+                    .as(field.getValue())
+                    .hasMessageContaining("has logical type")
+                    .hasMessageContaining("does not fit");
+        }
+        Files.writeString(
+                folder.resolve("Scale.avsc"),
+                schema(GOOD_FIELDS.replace(
+                        AT_MILLIS,
+                        "{\"name\":\"at\",\"type\":{\"type\":\"long\",\"logicalType\":\"local-timestamp-millis\"}}")),
+                StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> ExtraTables.read(registration(GOOD))).hasMessageContaining("local-timestamp-millis");
+    }
+
+    @Test
+    void should_take_varchar_as_text_and_quote_names_that_need_it() throws Exception {
+        Files.writeString(
+                folder.resolve("scale.cql"),
+                CQL.replace("note text", "\"Note\" varchar").replace("scale (", "\"Scale\" ("),
+                StandardCharsets.UTF_8);
+        Files.writeString(
+                folder.resolve("Scale.avsc"),
+                schema(GOOD_FIELDS.replace("\"note\"", "\"Note\"")),
+                StandardCharsets.UTF_8);
+        ExtraTables.Registration registration = ExtraTables.read(registration(GOOD));
+        assertThat(registration.table().name()).isEqualTo("Scale");
+        assertThat(registration.table().columns()).contains("Note");
+        assertThat(io.apiary.ingest.cassandra.CqlTypes.name("Note")).isEqualTo("\"Note\"");
+        assertThat(io.apiary.ingest.cassandra.CqlTypes.name("grams")).isEqualTo("grams");
+    }
+
+    @Test
+    void should_refuse_a_key_given_twice() throws Exception {
+        assertThatThrownBy(() -> ExtraTables.read(registration(GOOD + "row.topic=rows.other.v1\n")))
+                .hasMessageContaining("row.topic given more than once");
+    }
+
+    @Test
+    void should_refuse_a_row_topic_kafka_would_refuse() throws Exception {
+        assertThatThrownBy(() -> ExtraTables.read(registration(GOOD.replace("rows.scale.v1", "rows/scale v1"))))
+                .hasMessageContaining("row.topic")
+                .hasMessageContaining("rows/scale v1");
+    }
+
+    @Test
+    void should_say_which_schema_cannot_be_used() throws Exception {
+        Files.writeString(folder.resolve("Scale.avsc"), "\"string\"", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> ExtraTables.read(registration(GOOD)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Scale.avsc")
+                .hasMessageContaining("not a record");
+        Files.writeString(
+                folder.resolve("Scale.avsc"),
+                schema(GOOD_FIELDS.replace("[\"null\",\"string\"]", "[\"null\",\"string\",\"string\"]")),
+                StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> ExtraTables.read(registration(GOOD)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot read the row schema")
+                .hasMessageContaining("Scale.avsc");
+    }
+
+    @Test
+    void should_read_the_chosen_table_when_another_in_its_file_cannot_be_read() throws Exception {
+        Files.writeString(
+                folder.resolve("scale.cql"),
+                CQL + "CREATE TABLE IF NOT EXISTS ${keyspace}.broken (a text, PRIMARY KEY (a), PRIMARY KEY (a));\n",
+                StandardCharsets.UTF_8);
+        assertThat(ExtraTables.read(registration(GOOD + "table=scale\n"))
+                        .table()
+                        .name())
+                .isEqualTo("scale");
+        assertThatThrownBy(() -> ExtraTables.read(registration(GOOD)))
+                .hasMessageContaining("statements it cannot read")
+                .hasMessageContaining("two primary keys");
+    }
+
+    @Test
+    void should_refuse_trailing_bytes_and_strings_that_are_not_utf8() throws Exception {
+        ExtraTables.Registration registration = ExtraTables.read(registration(GOOD));
+        org.apache.avro.generic.GenericRecord row =
+                new org.apache.avro.generic.GenericData.Record(registration.rowSchema());
+        row.put("hive_id", "hive-1");
+        row.put("day", 19_000);
+        row.put("at", 1_641_600_000_000L);
+        row.put("grams", 41_250L);
+        row.put("note", "ok");
+        byte[] good = new org.apache.avro.message.BinaryMessageEncoder<org.apache.avro.generic.GenericRecord>(
+                        org.apache.avro.generic.GenericData.get(), registration.rowSchema())
+                .encode(row)
+                .array();
+        var deserializer = ExtraTables.deserializer(registration.rowSchema());
+        assertThat(deserializer.deserialize("rows.scale.v1", good).get("grams")).isEqualTo(41_250L);
+
+        byte[] longer = java.util.Arrays.copyOf(good, good.length + 3);
+        assertThatThrownBy(() -> deserializer.deserialize("rows.scale.v1", longer))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("followed by 3 more bytes");
+
+        // "ok" is the last two bytes of the body: put invalid UTF-8 (a lead byte and no continuation) there
+        byte[] badText = good.clone();
+        badText[badText.length - 2] = (byte) 0xC3;
+        badText[badText.length - 1] = (byte) 0x28;
+        assertThatThrownBy(() -> deserializer.deserialize("rows.scale.v1", badText))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("t.ScaleRow.note")
+                .hasMessageContaining("not valid UTF-8");
+    }
 }

@@ -47,8 +47,10 @@ import org.junit.jupiter.api.Test;
  * descriptor-driven reader on the real stack, with no code of the application naming it. Rows of
  * two scales of one hive every 10 minutes across two UTC days (so every (day, shard) partition of
  * the range), some with a null battery voltage (no cell), one re-sent unchanged, one re-sent with
- * another weight (one row, either version whole), and one record that is not a row (dead-lettered,
- * the rest written).
+ * another weight (one row, either version whole), one record that is not a row and one row with
+ * bytes after it (both dead-lettered, the rest written). Two names are quoted in the CQL
+ * ({@code "scaleId"} of the key, {@code "Battery_V"}), so the sink's and the reader's statements
+ * must quote them.
  */
 class ExtraTableIT {
 
@@ -78,6 +80,8 @@ class ExtraTableIT {
                         folder.resolve("hive_weight.table.properties").toString()));
         session = CassandraSessions.open(config);
         ItPipelineSettings.prepare(config, session);
+        // a table left by an earlier run of another version of this test would keep its old columns
+        session.execute("DROP TABLE IF EXISTS " + KEYSPACE + ".hive_weight");
         // as `ingest-app schema apply --cql-dir extra-table/` applies it
         SchemaApplier.apply(session, SchemaApplier.load(folder, KEYSPACE, SchemaApplier.DEV_REPLICATION));
         try (Admin admin = Admin.create(config.kafkaClientSettings())) {
@@ -118,9 +122,9 @@ class ExtraTableIT {
         row.put("day", (int) LocalDate.ofInstant(at, ZoneOffset.UTC).toEpochDay());
         row.put("shard", (int) (millisOfDay * SHARDS / 86_400_000L));
         row.put("weighed_at", at.toEpochMilli());
-        row.put("scale_id", scale);
+        row.put("scaleId", scale);
         row.put("weight", weight);
-        row.put("battery_v", battery);
+        row.put("Battery_V", battery);
         return row;
     }
 
@@ -145,7 +149,7 @@ class ExtraTableIT {
                 values.add(bytes(encoder, row));
                 Map<String, Object> columns = new HashMap<>();
                 columns.put("weight_kg", weight);
-                columns.put("battery_v", battery);
+                columns.put("Battery_V", battery);
                 expected.put(scale + "@" + at, columns);
             }
         }
@@ -154,6 +158,8 @@ class ExtraTableIT {
         double otherWeight = 99.5;
         values.add(bytes(encoder, row(hive, "front", resent, otherWeight, 3.6))); // another version of one key
         values.add(new byte[] {(byte) 0xC3, 0x01, 1, 2, 3}); // not a row: dead-lettered
+        byte[] third = bytes(encoder, row(hive, "third", START, 1.0, null));
+        values.add(java.util.Arrays.copyOf(third, third.length + 2)); // a row and two more bytes: dead-lettered
         try (KafkaProducer<String, byte[]> producer =
                 new KafkaProducer<>(config.kafkaClientSettings(), new StringSerializer(), new ByteArraySerializer())) {
             for (byte[] value : values) {
@@ -170,22 +176,22 @@ class ExtraTableIT {
                                 .hasSize(2 * steps));
         await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
-                        () -> assertThat(undecodable() - undecodableBefore).isEqualTo(1.0));
+                        () -> assertThat(undecodable() - undecodableBefore).isEqualTo(2.0));
 
         List<Map<String, Object>> rows = TableRows.read(session, KEYSPACE, table, List.of(hive), SHARDS, START, end);
         int days = 0;
         LocalDate lastDay = null;
         for (Map<String, Object> row : rows) {
-            String key = row.get("scale_id") + "@" + row.get("weighed_at");
+            String key = row.get("scaleId") + "@" + row.get("weighed_at");
             Map<String, Object> want = expected.get(key);
             assertThat(want).as(key).isNotNull();
-            if (row.get("weighed_at").equals(resent) && row.get("scale_id").equals("front")) {
+            if (row.get("weighed_at").equals(resent) && row.get("scaleId").equals("front")) {
                 // two versions of one key: one of them whole, never a mix
-                assertThat(List.of(row.get("weight_kg"), row.get("battery_v")))
-                        .isIn(List.of(want.get("weight_kg"), want.get("battery_v")), List.of(otherWeight, 3.6));
+                assertThat(List.of(row.get("weight_kg"), row.get("Battery_V")))
+                        .isIn(List.of(want.get("weight_kg"), want.get("Battery_V")), List.of(otherWeight, 3.6));
             } else {
                 assertThat(row.get("weight_kg")).as(key).isEqualTo(want.get("weight_kg"));
-                assertThat(row.get("battery_v")).as(key).isEqualTo(want.get("battery_v"));
+                assertThat(row.get("Battery_V")).as(key).isEqualTo(want.get("Battery_V"));
             }
             if (!row.get("day").equals(lastDay)) {
                 days++;

@@ -1,5 +1,6 @@
 package io.apiary.ingest.cassandra;
 
+import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.type.DataType;
 import com.datastax.oss.driver.api.core.type.DataTypes;
 import java.util.Map;
@@ -24,6 +25,16 @@ public final class CqlTypes {
             "timestamp", DataTypes.TIMESTAMP);
 
     private CqlTypes() {}
+
+    /**
+     * @param name a keyspace, table or column name as Cassandra stores it (a quoted name's case kept,
+     *             e.g. {@code hive_weight} or {@code WeightKg}), not null
+     * @return the name as CQL text: in double quotes if it needs them (upper case, a reserved word,
+     *         other characters), as is otherwise; the driver's {@link CqlIdentifier#asCql} rule
+     */
+    public static String name(String name) {
+        return CqlIdentifier.fromInternal(name).asCql(true);
+    }
 
     /**
      * @param cqlType a CQL type name, e.g. {@code timestamp}, not null

@@ -8,6 +8,7 @@ import io.apiary.ingest.sink.CassandraSink;
 import io.apiary.ingest.sink.ExtraTables;
 import io.apiary.ingest.sink.SinkSettings;
 import io.apiary.ingest.sink.SinkTable;
+import io.apiary.ingest.tables.TableCatalog;
 import io.apiary.ingest.tables.TableNames;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.ingest.topology.IngestTopology;
@@ -109,14 +110,30 @@ public final class Pipeline implements AutoCloseable {
     /**
      * @param config the configuration
      * @return the tables registered with {@code sink.extra.tables}, read and checked
-     * @throws IllegalArgumentException naming the file and the fault if one cannot be used
+     * @throws IllegalArgumentException naming the file and the fault if one cannot be used, or if it
+     *                                  names a table of {@code cql/} or one of the pipeline's topics
      */
     static List<ExtraTables.Registration> extraTables(IngestConfig config) {
-        return ExtraTables.readAll(config.getList(IngestConfig.SINK_EXTRA_TABLES).stream()
-                .map(String::trim)
-                .filter(path -> !path.isEmpty())
-                .map(java.nio.file.Path::of)
-                .toList());
+        List<ExtraTables.Registration> registrations =
+                ExtraTables.readAll(config.getList(IngestConfig.SINK_EXTRA_TABLES).stream()
+                        .map(String::trim)
+                        .filter(path -> !path.isEmpty())
+                        .map(java.nio.file.Path::of)
+                        .toList());
+        List<String> topics = config.topics().all();
+        for (ExtraTables.Registration extra : registrations) {
+            String table = extra.table().name();
+            if (TableCatalog.bundled().find(table).isPresent() || table.equals(TableNames.TABLE_COPY_PROGRESS)) {
+                throw new IllegalArgumentException("table registration " + extra.file() + ": table " + table
+                        + " is one of cql/'s (or table copy's); a registered table needs a name of its own");
+            }
+            if (topics.contains(extra.rowTopic())) {
+                throw new IllegalArgumentException("table registration " + extra.file() + ": row topic "
+                        + extra.rowTopic() + " is one of the pipeline's topics (" + String.join(", ", topics)
+                        + "); a registered table needs a row topic of its own");
+            }
+        }
+        return registrations;
     }
 
     private static CassandraSink createSink(
@@ -142,18 +159,7 @@ public final class Pipeline implements AutoCloseable {
                         SinkTable.agentAlerts(session, keyspace, tableOptions(config, TableNames.AGENT_ALERTS))
                                 .readingWith(topics.alertRowsTopic().valueSerde()));
         Map<String, SinkTable<?>> tables = new HashMap<>(builtIn);
-        for (ExtraTables.Registration extra :
-                ExtraTables.readAll(config.getList(IngestConfig.SINK_EXTRA_TABLES).stream()
-                        .map(String::trim)
-                        .filter(path -> !path.isEmpty())
-                        .map(java.nio.file.Path::of)
-                        .toList())) {
-            if (tables.containsKey(extra.rowTopic())
-                    || builtIn.values().stream()
-                            .anyMatch(t -> t.table().equals(extra.table().name()))) {
-                throw new IllegalArgumentException("table registration " + extra.file() + ": table "
-                        + extra.table().name() + " or row topic " + extra.rowTopic() + " is one of cql/'s");
-            }
+        for (ExtraTables.Registration extra : extraTables) {
             SinkTable.Options options = new SinkTable.Options(
                     DefaultConsistencyLevel.valueOf(config.getString(IngestConfig.SINK_CONSISTENCY)
                             .trim()

@@ -4,8 +4,12 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.tables.CqlScript;
 import io.apiary.ingest.tables.CqlTableDefinition;
 import io.apiary.ingest.tables.TableDescriptor;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.Reader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,13 +20,14 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
-import org.apache.avro.SchemaParseException;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.message.BinaryMessageDecoder;
+import org.apache.avro.util.Utf8;
+import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
@@ -31,25 +36,38 @@ import org.apache.kafka.common.serialization.Deserializer;
  * single-object encoding ({@code C3 01}, the schema's fingerprint, the body; Avro's
  * {@code BinaryMessageEncoder} writes it). No code: a registration file names the parts.
  *
- * <p>A registration is a {@code .properties} file (UTF-8), paths relative to it:
+ * <p>A registration is a {@code .properties} file (UTF-8), paths relative to it, written with
+ * {@code /} (a backslash is an escape in {@code .properties}); a comment is a line of its own that
+ * starts with {@code #} (after a value, {@code #} is part of the value):
  *
  * <pre>
- * cql=050-hive_weight.cql          # the CQL file with the table's CREATE TABLE (required)
- * table=hive_weight                # which table of the file, if it has several
- * row.topic=rows.hive_weight.v1    # the row topic (required)
- * row.schema=HiveWeightRow.avsc    # the rows' Avro schema (required)
- * column.weight_kg.field=weight    # a column filled from a field of another name (optional)
- * rows.are.updates=false           # whether rows of one key are updates of one thing (default false)
+ * # the CQL file with the table's CREATE TABLE (required)
+ * cql=050-hive_weight.cql
+ * # which table of the file, if it has several
+ * table=hive_weight
+ * # the row topic (required; not one of the pipeline's own)
+ * row.topic=rows.hive_weight.v1
+ * # the rows' Avro schema, a record (required)
+ * row.schema=HiveWeightRow.avsc
+ * # a column filled from a field of another name (optional)
+ * column.weight_kg.field=weight
+ * # whether rows of one key are updates of one thing, so no conflicts are counted (default false)
+ * rows.are.updates=false
  * </pre>
  *
- * <p>Each column takes the row field of its name (or the one named), of a type that fits it
- * ({@code text} a string, {@code int} an int, {@code bigint} a long, {@code double} a double,
- * {@code date} an int with or without logical type {@code date}, {@code timestamp} a long with or
- * without {@code timestamp-millis}); key columns must not be nullable; a nullable regular field
- * left null writes no cell. The write time follows the table's time column, its first
- * {@code timestamp} clustering column ({@link WriteTimestamps#event}); a table without one cannot be
- * registered. Consistency is {@code sink.consistency}, the TTL the table's own
- * {@code default_time_to_live}.
+ * <p>A key given twice, an unknown key, a row topic Kafka would refuse or a table or topic of the
+ * pipeline's own is refused with the file's name. Each column takes the row field of its name (or
+ * the one named), of a type that fits it ({@code text} or {@code varchar} a string or enum,
+ * {@code int} an int, {@code bigint} a long or int, {@code double} a double or float, {@code float}
+ * a float, {@code boolean} a boolean, {@code date} an int with or without logical type
+ * {@code date}, {@code timestamp} a long with or without {@code timestamp-millis}; another logical
+ * type, such as {@code timestamp-micros}, is refused); key columns must not be nullable. A nullable
+ * regular field left null writes no cell; a table with such a field deletes each row (at its write
+ * time minus one) before writing it, so that no cell of an earlier write survives. The write time
+ * follows the table's time column, its first {@code timestamp} clustering column
+ * ({@link WriteTimestamps#event}); a table without one cannot be registered. Consistency is
+ * {@code sink.consistency}, the TTL the table's own {@code default_time_to_live}. A value with
+ * bytes after its record or a string that is not UTF-8 is dead-lettered, not stored.
  *
  * <p>Thread-safe (stateless).
  */
@@ -97,11 +115,24 @@ public final class ExtraTables {
      *                                  not fit its field (checked again when bound)
      */
     public static Registration read(Path file) {
-        Properties properties = new Properties();
+        Set<String> repeated = new TreeSet<>();
+        Properties properties = new Properties() {
+            @Override
+            public synchronized Object put(Object key, Object value) {
+                if (containsKey(key)) {
+                    repeated.add(key.toString()); // Properties would keep the last one without a word
+                }
+                return super.put(key, value);
+            }
+        };
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             properties.load(reader);
         } catch (IOException e) {
             throw new IllegalArgumentException("table registration " + file + ": cannot be read: " + e, e);
+        }
+        if (!repeated.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "table registration " + file + ": " + String.join(", ", repeated) + " given more than once");
         }
         Map<String, String> fields = new HashMap<>();
         for (String key : new TreeSet<>(properties.stringPropertyNames())) {
@@ -123,13 +154,14 @@ public final class ExtraTables {
             throw new IllegalArgumentException(
                     "table registration " + file + ": rows.are.updates must be true or false, not " + updates);
         }
-        Registration registration = new Registration(
-                file,
-                table,
-                required(properties, "row.topic", file),
-                schema,
-                Map.copyOf(fields),
-                updates.equals("true"));
+        String rowTopic = required(properties, "row.topic", file);
+        try {
+            Topic.validate(rowTopic);
+        } catch (InvalidTopicException e) {
+            throw new IllegalArgumentException("table registration " + file + ": row.topic: " + e.getMessage(), e);
+        }
+        Registration registration =
+                new Registration(file, table, rowTopic, schema, Map.copyOf(fields), updates.equals("true"));
         try {
             new RowBinder<>(registration.binding()); // check the columns against the schema now, not at first row
         } catch (IllegalArgumentException e) {
@@ -180,7 +212,11 @@ public final class ExtraTables {
 
     /**
      * @param schema the row schema, not null
-     * @return a reader of single-object encoded records of that schema (Avro's {@link BinaryMessageDecoder})
+     * @return a strict reader of single-object encoded records of that schema (Avro's
+     *         {@link BinaryMessageDecoder}, from a stream so that nothing is read ahead): a value
+     *         with bytes after the record, a string that is not valid UTF-8, or any decoding fault
+     *         raises {@link SerializationException} (the sink dead-letters the record) rather than
+     *         yielding a record that differs from what was sent
      */
     static Deserializer<GenericRecord> deserializer(Schema schema) {
         BinaryMessageDecoder<GenericRecord> decoder = new BinaryMessageDecoder<>(GenericData.get(), schema);
@@ -188,13 +224,51 @@ public final class ExtraTables {
             if (bytes == null) {
                 throw new SerializationException("a row of " + topic + " has no value");
             }
+            GenericRecord record;
+            ByteArrayInputStream in = new ByteArrayInputStream(bytes);
             try {
-                return decoder.decode(bytes);
-            } catch (IOException | AvroRuntimeException e) {
+                record = decoder.decode(in, null);
+            } catch (IOException | RuntimeException e) {
                 throw new SerializationException(
-                        "not a single-object encoded " + schema.getFullName() + " record: " + e.getMessage(), e);
+                        "not a single-object encoded " + schema.getFullName() + " record: " + e, e);
             }
+            if (in.available() > 0) {
+                throw new SerializationException(
+                        "a " + schema.getFullName() + " record of " + topic + " is followed by "
+                                + in.available() + " more bytes of " + bytes.length
+                                + ": not one single-object encoded record");
+            }
+            checkUtf8(record, schema.getFullName());
+            return record;
         };
+    }
+
+    /** Avro's {@link Utf8} does not check its bytes; a string that is not UTF-8 would be stored with U+FFFD. */
+    private static void checkUtf8(Object value, String where) {
+        if (value instanceof Utf8 text) {
+            try {
+                StandardCharsets.UTF_8
+                        .newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT)
+                        .decode(ByteBuffer.wrap(text.getBytes(), 0, text.getByteLength()));
+            } catch (CharacterCodingException e) {
+                throw new SerializationException(where + " holds a string that is not valid UTF-8: " + e);
+            }
+        } else if (value instanceof GenericRecord nested) {
+            for (Schema.Field field : nested.getSchema().getFields()) {
+                checkUtf8(nested.get(field.pos()), where + "." + field.name());
+            }
+        } else if (value instanceof java.util.Collection<?> items) {
+            for (Object item : items) {
+                checkUtf8(item, where + "[]");
+            }
+        } else if (value instanceof Map<?, ?> map) {
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                checkUtf8(entry.getKey(), where + "{}");
+                checkUtf8(entry.getValue(), where + "{}");
+            }
+        }
     }
 
     private static TableDescriptor table(Path cql, String name, Path file) {
@@ -204,35 +278,52 @@ public final class ExtraTables {
         } catch (IOException e) {
             throw new IllegalArgumentException("table registration " + file + ": cannot read " + cql + ": " + e, e);
         }
-        List<TableDescriptor> tables = new ArrayList<>();
+        List<String> statements;
         try {
-            for (String statement : CqlScript.parse(
+            statements = CqlScript.parse(
                             cql.getFileName().toString(), text, Map.of("keyspace", "ks", "replication", "{}"))
-                    .statements()) {
-                CqlTableDefinition.parse(statement).map(TableDescriptor::of).ifPresent(tables::add);
-            }
+                    .statements();
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("table registration " + file + ": " + cql + ": " + e.getMessage(), e);
+        }
+        // each statement on its own: a fault in another table of the file does not stop this one
+        List<TableDescriptor> tables = new ArrayList<>();
+        List<String> faults = new ArrayList<>();
+        for (String statement : statements) {
+            try {
+                CqlTableDefinition.parse(statement).map(TableDescriptor::of).ifPresent(tables::add);
+            } catch (IllegalArgumentException e) {
+                faults.add(e.getMessage());
+            }
         }
         List<TableDescriptor> chosen = name == null
                 ? tables
                 : tables.stream().filter(t -> t.name().equals(name.trim())).toList();
-        if (chosen.size() != 1) {
-            throw new IllegalArgumentException("table registration " + file + ": " + cql + " has "
-                    + (chosen.isEmpty() ? "no" : "more than one") + " CREATE TABLE"
+        if (chosen.size() != 1 || (name == null && !faults.isEmpty())) {
+            String count = chosen.isEmpty() ? "no" : chosen.size() == 1 ? "a statement besides one" : "more than one";
+            throw new IllegalArgumentException("table registration " + file + ": " + cql + " has " + count
+                    + " CREATE TABLE"
                     + (name == null ? " (name one with table=)" : " of table " + name) + "; it has: "
-                    + tables.stream().map(TableDescriptor::name).toList());
+                    + tables.stream().map(TableDescriptor::name).toList()
+                    + (faults.isEmpty() ? "" : "; statements it cannot read: " + String.join("; ", faults)));
         }
         return chosen.get(0);
     }
 
     private static Schema schema(Path avsc, Path file) {
+        Schema schema;
         try {
-            return new Schema.Parser().parse(avsc.toFile());
-        } catch (IOException | SchemaParseException e) {
+            schema = new Schema.Parser().parse(avsc.toFile());
+        } catch (IOException
+                | RuntimeException e) { // SchemaParseException, AvroRuntimeException ("Duplicate in union")
             throw new IllegalArgumentException(
                     "table registration " + file + ": cannot read the row schema " + avsc + ": " + e.getMessage(), e);
         }
+        if (schema.getType() != Schema.Type.RECORD) {
+            throw new IllegalArgumentException("table registration " + file + ": the row schema " + avsc + " is "
+                    + schema.getType().getName() + ", not a record");
+        }
+        return schema;
     }
 
     private static String required(Properties properties, String key, Path file) {

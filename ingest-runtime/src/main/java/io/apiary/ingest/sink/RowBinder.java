@@ -18,10 +18,12 @@ import org.apache.avro.generic.IndexedRecord;
  * Binds the fields of a row record to a table's columns, by position: column {@code i} of
  * {@link TableDescriptor#columns()} to bind marker {@code i}. Checked once, when built, against the
  * row schema: every column has a field (of its name, or the one the binding names) whose Avro type
- * fits the column's CQL type, or is computed; key columns never null.
+ * fits the column's CQL type, or is computed; key columns never null. A logical type must match
+ * the column's meaning too: {@code date} or none for a {@code date}, {@code timestamp-millis} or
+ * none for a {@code timestamp}, {@code uuid} or none for {@code text}, none for the numbers.
  *
  * <p>Values are converted as the row model gives them: Avro strings ({@link CharSequence}) to
- * {@code text}; {@code date} from {@link LocalDate} (specific records, logical type {@code date}) or
+ * {@code text} (or {@code varchar}, its alias); {@code date} from {@link LocalDate} (specific records, logical type {@code date}) or
  * days since the epoch (generic records); {@code timestamp} from {@link Instant} or milliseconds
  * since the epoch. A null regular value leaves its marker unset: no cell, no tombstone.
  *
@@ -34,6 +36,7 @@ final class RowBinder<T extends IndexedRecord> {
     /** Avro types each CQL type accepts (after removing a union's null). */
     private static final Map<String, Set<Schema.Type>> FITS = Map.of(
             "text", Set.of(Schema.Type.STRING, Schema.Type.ENUM),
+            "varchar", Set.of(Schema.Type.STRING, Schema.Type.ENUM),
             "int", Set.of(Schema.Type.INT),
             "bigint", Set.of(Schema.Type.LONG, Schema.Type.INT),
             "double", Set.of(Schema.Type.DOUBLE, Schema.Type.FLOAT),
@@ -41,6 +44,17 @@ final class RowBinder<T extends IndexedRecord> {
             "boolean", Set.of(Schema.Type.BOOLEAN),
             "date", Set.of(Schema.Type.INT),
             "timestamp", Set.of(Schema.Type.LONG));
+
+    /**
+     * Avro logical types each CQL type accepts besides none: a value of another logical type (a
+     * {@code timestamp-micros} long, a {@code time-millis} int) has another unit or meaning, and
+     * binding it as the plain number would store a wrong value without a word.
+     */
+    private static final Map<String, Set<String>> LOGICAL = Map.of(
+            "text", Set.of("uuid"),
+            "varchar", Set.of("uuid"),
+            "date", Set.of("date"),
+            "timestamp", Set.of("timestamp-millis"));
 
     private record Column<T>(
             String name, int marker, int field, Function<T, Object> computed, TypeCodec<Object> codec, boolean key) {}
@@ -101,6 +115,12 @@ final class RowBinder<T extends IndexedRecord> {
                         + "): field " + fieldName + " is Avro "
                         + fieldSchema.getType().getName()
                         + ", which does not fit (fits: " + FITS.get(cqlType) + ")");
+            }
+            String logical = fieldSchema.getProp(org.apache.avro.LogicalType.LOGICAL_TYPE_PROP);
+            if (logical != null && !LOGICAL.getOrDefault(cqlType, Set.of()).contains(logical)) {
+                throw new IllegalArgumentException("table " + table.name() + ", column " + column + " (" + cqlType
+                        + "): field " + fieldName + " has logical type " + logical + ", which does not fit (fits: "
+                        + (LOGICAL.containsKey(cqlType) ? "none or " + LOGICAL.get(cqlType) : "none") + ")");
             }
             if (nullable && key) {
                 throw new IllegalArgumentException("table " + table.name() + ", column " + column
@@ -180,7 +200,7 @@ final class RowBinder<T extends IndexedRecord> {
 
     private static TypeCodec<?> codec(String cqlType) {
         return switch (cqlType) {
-            case "text" -> SinkTable.TEXT;
+            case "text", "varchar" -> SinkTable.TEXT;
             case "int" -> TypeCodecs.INT;
             case "bigint" -> TypeCodecs.BIGINT;
             case "double" -> TypeCodecs.DOUBLE;

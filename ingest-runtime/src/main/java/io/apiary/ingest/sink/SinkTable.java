@@ -15,6 +15,7 @@ import com.datastax.oss.driver.api.core.type.DataTypes;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodec;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import com.datastax.oss.driver.api.core.type.reflect.GenericType;
+import io.apiary.ingest.cassandra.CqlTypes;
 import io.apiary.ingest.identity.AlertIds;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.ingest.tables.TableCatalog;
@@ -356,16 +357,18 @@ public final class SinkTable<T extends IndexedRecord> implements RowBinding {
     private String insertCql(String using) {
         List<String> markers = new ArrayList<>();
         table.columns().forEach(c -> markers.add("?"));
-        return "INSERT INTO " + keyspace + "." + table.name() + " (" + String.join(", ", table.columns()) + ") VALUES ("
+        return "INSERT INTO " + keyspace + "." + CqlTypes.name(table.name()) + " ("
+                + String.join(", ", table.columns().stream().map(CqlTypes::name).toList()) + ") VALUES ("
                 + String.join(", ", markers) + ")" + using;
     }
 
     private String deleteCql() {
         List<String> key = new ArrayList<>();
         for (String column : table.columns().subList(0, table.primaryKeySize())) {
-            key.add(column + " = ?");
+            key.add(CqlTypes.name(column) + " = ?");
         }
-        return "DELETE FROM " + keyspace + "." + table.name() + " USING TIMESTAMP ? WHERE " + String.join(" AND ", key);
+        return "DELETE FROM " + keyspace + "." + CqlTypes.name(table.name()) + " USING TIMESTAMP ? WHERE "
+                + String.join(" AND ", key);
     }
 
     /** @return the table name, without keyspace */
