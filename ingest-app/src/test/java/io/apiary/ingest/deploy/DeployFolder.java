@@ -23,9 +23,24 @@ final class DeployFolder {
                 .map(Path::toString);
     }
 
-    /** @return every folder under deploy/ with a kustomization file, relative to deploy/, sorted */
+    /**
+     * @return every folder under deploy/ with a kustomization file of kind {@code Kustomization}
+     *         (not a Component, which renders only inside an overlay), relative to deploy/, sorted
+     */
     static Stream<String> kustomizations() {
         return files().filter(DeployFolder::isKustomization)
+                .filter(file -> !StrictYaml.kustomization(
+                                read(file), DEPLOY.relativize(file).toString())
+                        .isComponent())
+                .map(file -> DEPLOY.relativize(file.getParent()).toString());
+    }
+
+    /** @return every folder under deploy/ with a kustomize Component, relative to deploy/, sorted */
+    static Stream<String> components() {
+        return files().filter(DeployFolder::isKustomization)
+                .filter(file -> StrictYaml.kustomization(
+                                read(file), DEPLOY.relativize(file).toString())
+                        .isComponent())
                 .map(file -> DEPLOY.relativize(file.getParent()).toString());
     }
 

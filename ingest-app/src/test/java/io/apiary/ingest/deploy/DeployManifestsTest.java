@@ -147,6 +147,24 @@ class DeployManifestsTest {
                 .isEmpty();
     }
 
+    @Test
+    void should_add_every_component_to_an_overlay_when_building_the_kustomizations() {
+        Set<Path> added = new HashSet<>();
+        DeployFolder.kustomizations().map(DEPLOY::resolve).forEach(dir -> {
+            Kustomization kustomization = StrictYaml.kustomization(
+                    DeployFolder.read(dir.resolve("kustomization.yaml")),
+                    DEPLOY.relativize(dir) + "/kustomization.yaml");
+            Stream.ofNullable(kustomization.components())
+                    .flatMap(List::stream)
+                    .map(component -> dir.resolve(component).normalize())
+                    .forEach(added::add);
+        });
+
+        assertThat(DeployFolder.components().map(DEPLOY::resolve))
+                .as("components under deploy/ that no overlay adds (so no test renders them)")
+                .allMatch(added::contains);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.apiary.ingest.deploy.DeployFolder#kustomizations")
     void should_render_the_topology_the_sink_and_the_jobs_when_built_with_kubectl_kustomize(String dir) {
@@ -154,7 +172,8 @@ class DeployManifestsTest {
 
         assertThat(rendered.objects())
                 .extracting(HasMetadata::getKind)
-                .contains("StatefulSet", "Deployment", "Job", "ConfigMap", "HorizontalPodAutoscaler");
+                .contains("StatefulSet", "Deployment", "Job", "ConfigMap")
+                .containsAnyOf("HorizontalPodAutoscaler", "ScaledObject");
         assertThat(rendered.all(Secret.class))
                 .extracting(secret -> secret.getMetadata().getName())
                 .as("%s: rendered Secrets (their values would be in the repository)", dir)

@@ -11,10 +11,14 @@ import java.util.Map;
  * <p>{@code secretGenerator} is listed only so that the tests can refuse it with a clear message:
  * no secret value is generated from files in the repository.
  *
- * @param apiVersion         {@code kustomize.config.k8s.io/v1beta1}
- * @param kind               {@code Kustomization}
+ * <p>A kustomize Component ({@code kustomize.config.k8s.io/v1alpha1}, kind {@code Component}: an
+ * optional part an overlay adds with {@code components:}) has the same fields.
+ *
+ * @param apiVersion         {@code kustomize.config.k8s.io/v1beta1} ({@code v1alpha1} for a Component)
+ * @param kind               {@code Kustomization} or {@code Component}
  * @param namespace          the namespace set on every object, or null
  * @param resources          files and folders of objects, or null
+ * @param components         folders of Components to add, or null
  * @param labels             labels added to objects, or null
  * @param configMapGenerator generated ConfigMaps, or null
  * @param secretGenerator    generated Secrets (refused by the tests), or null
@@ -27,6 +31,7 @@ record Kustomization(
         String kind,
         String namespace,
         List<String> resources,
+        List<String> components,
         List<Labels> labels,
         List<Generator> configMapGenerator,
         List<Generator> secretGenerator,
@@ -73,6 +78,11 @@ record Kustomization(
 
     /** A replica count set on a Deployment or StatefulSet by name. */
     record Replicas(String name, Integer count) {}
+
+    /** @return whether this is a Component (rendered only as part of an overlay that adds it) */
+    boolean isComponent() {
+        return "Component".equals(kind);
+    }
 
     /** An image reference rewritten by name. */
     record Image(String name, String newName, String newTag, String digest) {}

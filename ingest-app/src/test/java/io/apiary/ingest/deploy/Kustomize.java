@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * Renders a kustomization with {@code kubectl kustomize} (kustomize is built into kubectl).
@@ -20,10 +21,17 @@ final class Kustomize {
     /**
      * @param dir a folder with a kustomization.yaml
      * @return the rendered objects as multi-document YAML
-     * @throws AssertionError when kubectl is not on PATH, or when it fails (with its error output)
+     * @throws org.opentest4j.TestAbortedException when kubectl is not on PATH: the test is skipped,
+     *                                               with a message naming kubectl
+     * @throws AssertionError when kubectl fails (with its error output)
      */
     static String build(Path dir) {
         String kubectl = kubectlOnPath();
+        if (kubectl == null) {
+            Assumptions.abort("kubectl is not on PATH: skipped rendering " + dir + " with kubectl kustomize "
+                    + "(install kubectl, tested with 1.32, which has kustomize v5.5 built in; "
+                    + ".ci/run's machines have it)");
+        }
         try {
             Path stdout = Files.createTempFile("kustomize-", ".yaml");
             Path stderr = Files.createTempFile("kustomize-", ".err");
@@ -54,6 +62,7 @@ final class Kustomize {
         }
     }
 
+    /** @return the path of kubectl on PATH, or null if there is none */
     private static String kubectlOnPath() {
         String path = System.getenv().getOrDefault("PATH", "");
         for (String dir : path.split(File.pathSeparator)) {
@@ -62,8 +71,6 @@ final class Kustomize {
                 return candidate.toString();
             }
         }
-        throw new AssertionError("kubectl is not on PATH (" + path + "): the deploy/ tests render every kustomization "
-                + "with `kubectl kustomize`. Install kubectl (tested with 1.32, which has kustomize v5.5 built in), then "
-                + "run the tests again.");
+        return null;
     }
 }

@@ -9,6 +9,7 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
@@ -68,8 +69,15 @@ final class StrictYaml {
                 }
                 String where = source + ", document " + document;
                 if (resource instanceof GenericKubernetesResource generic) {
+                    Optional<HasMetadata> custom = CustomKinds.parse(generic, where);
+                    if (custom.isPresent()) {
+                        objects.add(custom.get());
+                        continue;
+                    }
                     throw new AssertionError(where + ": unknown kind " + generic.getKind() + " of apiVersion "
-                            + generic.getApiVersion() + " (not in the fabric8 kubernetes-model on the test classpath)");
+                            + generic.getApiVersion()
+                            + " (not in the fabric8 kubernetes-model on the test classpath, nor in "
+                            + CustomKinds.class.getSimpleName() + ")");
                 }
                 if (!(resource instanceof HasMetadata object)) {
                     throw new AssertionError(where + ": not a Kubernetes object but "
@@ -110,10 +118,14 @@ final class StrictYaml {
                             + Kustomization.class.getName() + ")",
                     e);
         }
-        if (!"kustomize.config.k8s.io/v1beta1".equals(kustomization.apiVersion())
-                || !"Kustomization".equals(kustomization.kind())) {
+        boolean kustomizationKind = "kustomize.config.k8s.io/v1beta1".equals(kustomization.apiVersion())
+                && "Kustomization".equals(kustomization.kind());
+        boolean componentKind = "kustomize.config.k8s.io/v1alpha1".equals(kustomization.apiVersion())
+                && "Component".equals(kustomization.kind());
+        if (!kustomizationKind && !componentKind) {
             throw new AssertionError(source + ": expected apiVersion kustomize.config.k8s.io/v1beta1 and kind "
-                    + "Kustomization, found " + kustomization.apiVersion() + " " + kustomization.kind());
+                    + "Kustomization (or kustomize.config.k8s.io/v1alpha1 and Component), found "
+                    + kustomization.apiVersion() + " " + kustomization.kind());
         }
         return kustomization;
     }
