@@ -367,7 +367,18 @@ class SinkLoopTest {
 
     private final Map<TopicPartition, Long> nextOffsets = new HashMap<>();
 
+    /**
+     * Adds the values as records of one poll: MockConsumer's methods synchronize on it, so holding its
+     * lock keeps the sink's poll from returning the first value alone (a 200 ms linger could then end
+     * before the rest arrive on a loaded machine, as CI saw).
+     */
     private void add(TopicPartition partition, String... values) {
+        synchronized (consumer) {
+            addUnderLock(partition, values);
+        }
+    }
+
+    private void addUnderLock(TopicPartition partition, String... values) {
         for (String value : values) {
             long offset = nextOffsets.merge(partition, 1L, Long::sum) - 1;
             String key = value.split("\\|")[0];
