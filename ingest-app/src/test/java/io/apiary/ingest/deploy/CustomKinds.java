@@ -17,7 +17,9 @@ import java.util.function.BiFunction;
 final class CustomKinds {
 
     /** By {@code apiVersion + " " + kind}: a parser of the generic object (the document, {@code where} for messages). */
-    private static final Map<String, BiFunction<GenericKubernetesResource, String, HasMetadata>> PARSERS = Map.of();
+    private static final Map<String, BiFunction<GenericKubernetesResource, String, HasMetadata>> PARSERS = Map.of(
+            "keda.sh/v1alpha1 ScaledObject", KedaResources::checkScaledObject,
+            "keda.sh/v1alpha1 TriggerAuthentication", KedaResources::checkTriggerAuthentication);
 
     private CustomKinds() {}
 

@@ -131,6 +131,50 @@ final class StrictYaml {
     }
 
     /**
+     * Converts a parsed object into a model class of the tests' own (for custom resources without
+     * a published Java model), as strictly as documents are read: an unknown field, a wrong type
+     * or a scalar that would need coercion fails. Fabric8 objects inside the model (metadata, an
+     * HPA behavior) are walked for unknown fields too.
+     *
+     * @param value the object, e.g. a {@link GenericKubernetesResource}, not null
+     * @param type  the model class (a record whose components are the kind's fields)
+     * @param where the object, for messages
+     * @return the converted object
+     * @throws AssertionError naming {@code where} and the field if it does not convert
+     */
+    static <T> T convert(Object value, Class<T> type, String where) {
+        T converted;
+        try {
+            converted = MAPPER.convertValue(value, type);
+        } catch (JacksonException e) {
+            throw new AssertionError(
+                    where + ": " + e.getOriginalMessage() + " (fields of " + type.getSimpleName()
+                            + " are those the kind's API defines)",
+                    e);
+        }
+        requireKnownFieldsBelow(converted, where);
+        return converted;
+    }
+
+    private static void requireKnownFieldsBelow(Object value, String where) {
+        if (value instanceof Record record) {
+            for (var component : record.getClass().getRecordComponents()) {
+                Object child;
+                try {
+                    child = component.getAccessor().invoke(record);
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException("Cannot read " + component, e);
+                }
+                requireKnownFieldsBelow(child, where + ", " + component.getName());
+            }
+        } else if (value instanceof List<?> list) {
+            list.forEach(item -> requireKnownFieldsBelow(item, where));
+        } else if (value != null && value.getClass().getName().startsWith("io.fabric8.")) {
+            requireKnownFields(value, where);
+        }
+    }
+
+    /**
      * @param object a parsed Kubernetes object
      * @param where  the object, for the message
      * @throws AssertionError listing the path of every field the model did not know
