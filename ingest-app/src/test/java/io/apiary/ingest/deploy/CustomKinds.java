@@ -2,6 +2,7 @@ package io.apiary.ingest.deploy;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
@@ -17,11 +18,22 @@ import java.util.function.BiFunction;
 final class CustomKinds {
 
     /** By {@code apiVersion + " " + kind}: a parser of the generic object (the document, {@code where} for messages). */
-    private static final Map<String, BiFunction<GenericKubernetesResource, String, HasMetadata>> PARSERS = Map.of(
-            "keda.sh/v1alpha1 ScaledObject", KedaResources::checkScaledObject,
-            "keda.sh/v1alpha1 TriggerAuthentication", KedaResources::checkTriggerAuthentication);
+    private static final Map<String, BiFunction<GenericKubernetesResource, String, HasMetadata>> PARSERS = parsers();
 
     private CustomKinds() {}
+
+    private static Map<String, BiFunction<GenericKubernetesResource, String, HasMetadata>> parsers() {
+        Map<String, BiFunction<GenericKubernetesResource, String, HasMetadata>> parsers = new HashMap<>();
+        parsers.put("keda.sh/v1alpha1 ScaledObject", KedaResources::checkScaledObject);
+        parsers.put("keda.sh/v1alpha1 TriggerAuthentication", KedaResources::checkTriggerAuthentication);
+        // Strimzi's own API model (io.strimzi:api), loaded apart from the test classpath
+        for (String apiVersion : StrimziModel.API_VERSIONS) {
+            for (String kind : StrimziModel.MODEL_CLASSES.keySet()) {
+                parsers.put(apiVersion + " " + kind, StrimziModel::check);
+            }
+        }
+        return Map.copyOf(parsers);
+    }
 
     /**
      * @param generic a document the fabric8 model does not know, not null
