@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.apiary.ingest.deploy.KedaResources.ScaledObject;
 import io.apiary.ingest.deploy.KedaResources.Trigger;
 import io.apiary.ingest.deploy.KedaResources.TriggerAuthentication;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import java.util.HashSet;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -117,21 +119,40 @@ class KedaScalingTest {
                 .orElseThrow(() -> new AssertionError("no rendered TriggerAuthentication "
                         + kafka.authenticationRef().name()));
 
-        Set<String> parameters = new HashSet<>();
+        Set<String> fromSecrets = new HashSet<>();
         authentication.spec().secretTargetRef().forEach(ref -> {
             assertThat(ref.name()).as(ref.parameter()).isNotBlank();
             assertThat(ref.key()).as(ref.parameter()).isNotBlank();
-            parameters.add(ref.parameter());
+            fromSecrets.add(ref.parameter());
         });
+        // A user name is no secret: it may come from a ConfigMap (Strimzi's KafkaUser Secret has no
+        // key holding it); everything else must come from a Secret.
+        Set<String> fromConfigMaps = new HashSet<>();
+        Stream.ofNullable(authentication.spec().configMapTargetRef())
+                .flatMap(List::stream)
+                .forEach(ref -> {
+                    assertThat(ref.name()).as(ref.parameter()).isNotBlank();
+                    assertThat(ref.key()).as(ref.parameter()).isNotBlank();
+                    assertThat(operators.find(ConfigMap.class, ref.name()))
+                            .as("the rendered ConfigMap %s of parameter %s", ref.name(), ref.parameter())
+                            .hasValueSatisfying(map -> assertThat(map.getData()).containsKey(ref.key()));
+                    fromConfigMaps.add(ref.parameter());
+                });
+        assertThat(fromConfigMaps)
+                .as("parameters from ConfigMaps (only the user name is not secret)")
+                .isSubsetOf(Set.of("username"));
         assertThat(authentication.spec().env())
                 .as("parameters from the environment")
                 .isNull();
+        Set<String> parameters = new HashSet<>(fromSecrets);
+        parameters.addAll(fromConfigMaps);
         assertThat(KedaResources.KAFKA_AUTH_PARAMETERS).containsAll(parameters);
         if (kafka.metadata().containsKey("sasl")) {
-            assertThat(parameters).contains("username", "password");
+            assertThat(parameters).contains("username");
+            assertThat(fromSecrets).contains("password");
         }
         if ("enable".equals(kafka.metadata().get("tls"))) {
-            assertThat(parameters)
+            assertThat(fromSecrets)
                     .as("the CA the brokers' certificates are checked against")
                     .contains("ca");
         }
