@@ -26,6 +26,7 @@ final class CustomKinds {
         Map<String, BiFunction<GenericKubernetesResource, String, HasMetadata>> parsers = new HashMap<>();
         parsers.put("keda.sh/v1alpha1 ScaledObject", KedaResources::checkScaledObject);
         parsers.put("keda.sh/v1alpha1 TriggerAuthentication", KedaResources::checkTriggerAuthentication);
+        parsers.put("cassandra.datastax.com/v1beta1 CassandraDatacenter", CassOperatorResources::checkDatacenter);
         // Strimzi's own API model (io.strimzi:api), loaded apart from the test classpath
         for (String apiVersion : StrimziModel.API_VERSIONS) {
             for (String kind : StrimziModel.MODEL_CLASSES.keySet()) {

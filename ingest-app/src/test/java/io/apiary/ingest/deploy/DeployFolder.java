@@ -14,6 +14,9 @@ final class DeployFolder {
     /** deploy/ seen from the module folder, where Maven runs the tests. */
     static final Path DEPLOY = Path.of("..", "deploy").toAbsolutePath().normalize();
 
+    /** The folder of the components, relative to deploy/, with its separator. */
+    private static final String COMPONENTS = "components/";
+
     private DeployFolder() {}
 
     /** @return every {@code *.yaml} and {@code *.yml} file under deploy/, relative to it, sorted */
@@ -25,14 +28,31 @@ final class DeployFolder {
 
     /**
      * @return every folder under deploy/ with a kustomization file of kind {@code Kustomization}
-     *         (not a Component, which renders only inside an overlay), relative to deploy/, sorted
+     *         (not a Component, which renders only inside an overlay), relative to deploy/, sorted,
+     *         except those under {@code components/} ({@link #platformKustomizations()})
      */
     static Stream<String> kustomizations() {
         return files().filter(DeployFolder::isKustomization)
                 .filter(file -> !StrictYaml.kustomization(
                                 read(file), DEPLOY.relativize(file).toString())
                         .isComponent())
-                .map(file -> DEPLOY.relativize(file.getParent()).toString());
+                .map(file -> DEPLOY.relativize(file.getParent()).toString())
+                .filter(dir -> !dir.startsWith(COMPONENTS));
+    }
+
+    /**
+     * @return every folder under {@code deploy/components/} with a kustomization file of kind
+     *         {@code Kustomization}: objects of the platform a component connects to (such as the
+     *         example CassandraDatacenter of components/cass-operator), applied apart by the team
+     *         that runs it, not the application; relative to deploy/, sorted
+     */
+    static Stream<String> platformKustomizations() {
+        return files().filter(DeployFolder::isKustomization)
+                .filter(file -> !StrictYaml.kustomization(
+                                read(file), DEPLOY.relativize(file).toString())
+                        .isComponent())
+                .map(file -> DEPLOY.relativize(file.getParent()).toString())
+                .filter(dir -> dir.startsWith(COMPONENTS));
     }
 
     /** @return every folder under deploy/ with a kustomize Component, relative to deploy/, sorted */

@@ -181,6 +181,25 @@ class DeployManifestsTest {
     }
 
     @ParameterizedTest(name = "{0}")
+    @MethodSource("io.apiary.ingest.deploy.DeployFolder#platformKustomizations")
+    void should_render_the_platforms_objects_strictly_and_without_secrets_when_built_with_kubectl_kustomize(
+            String dir) {
+        RenderedManifests rendered = rendered(dir);
+
+        assertThat(rendered.objects()).as("%s: rendered objects", dir).isNotEmpty();
+        assertThat(rendered.objects())
+                .as("%s: objects without a namespace (applied apart, into the platform's namespace)", dir)
+                .allMatch(object -> object.getMetadata().getNamespace() != null);
+        assertThat(rendered.all(Secret.class))
+                .extracting(secret -> secret.getMetadata().getName())
+                .as("%s: rendered Secrets (their values would be in the repository)", dir)
+                .isEmpty();
+        assertThat(rendered.containers())
+                .as("%s: the application's workloads belong in deploy/overlays/", dir)
+                .isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
     @MethodSource("io.apiary.ingest.deploy.DeployFolder#kustomizations")
     void should_set_only_options_of_the_application_when_configuring_a_container(String dir) {
         SoftAssertions.assertSoftly(softly -> rendered(dir)

@@ -151,7 +151,7 @@ final class StrimziModel {
             throw new IllegalStateException("Cannot use Strimzi's model class " + className, e);
         }
         List<String> unknown = new ArrayList<>();
-        collectUnknown(model, "", unknown);
+        collectUnknown(model, JSON.readValue(json, Map.class), "", unknown);
         if (!unknown.isEmpty()) {
             throw new AssertionError(where + " (" + kind + "): unknown field(s) " + String.join(", ", unknown)
                     + " (not in Strimzi's " + kind + " API, io.strimzi:api; the operator would ignore them)");
@@ -183,19 +183,31 @@ final class StrimziModel {
         }
     }
 
-    private static void collectUnknown(Object value, String path, List<String> unknown) {
-        if (value instanceof List<?> list) {
+    /**
+     * Walks the model object and the document it was read from side by side: a field kept in
+     * {@code additionalProperties} is unknown, and so is a value the document gives where the
+     * model holds none (Strimzi's enums read a value they do not define, such as an ACL operation
+     * {@code Reed}, as null; its CRD's schema would refuse it).
+     */
+    private static void collectUnknown(Object value, Object input, String path, List<String> unknown) {
+        if (value == null) {
+            if (input != null) {
+                unknown.add(path + " (value " + input + " is not one the API defines)");
+            }
+        } else if (value instanceof List<?> list) {
+            List<?> inputs = input instanceof List<?> l && l.size() == list.size() ? l : null;
             for (int i = 0; i < list.size(); i++) {
-                collectUnknown(list.get(i), path + "[" + i + "]", unknown);
+                collectUnknown(list.get(i), inputs == null ? null : inputs.get(i), path + "[" + i + "]", unknown);
             }
         } else if (value instanceof Map<?, ?> map) {
-            map.forEach((key, entry) -> collectUnknown(entry, path + "[" + key + "]", unknown));
-        } else if (value != null && isModel(value.getClass())) {
+            Map<?, ?> inputs = input instanceof Map<?, ?> m ? m : Map.of();
+            map.forEach((key, entry) -> collectUnknown(entry, inputs.get(key), path + "[" + key + "]", unknown));
+        } else if (isModel(value.getClass())) {
+            Map<?, ?> inputs = input instanceof Map<?, ?> m ? m : Map.of();
             for (Class<?> type = value.getClass(); type != null && type != Object.class; type = type.getSuperclass()) {
                 for (Field field : type.getDeclaredFields()) {
-                    if (!Modifier.isStatic(field.getModifiers())
-                            && !field.getType().isEnum()) {
-                        collectField(value, field, path, unknown);
+                    if (!Modifier.isStatic(field.getModifiers())) {
+                        collectField(value, inputs, field, path, unknown);
                     }
                 }
             }
@@ -207,7 +219,7 @@ final class StrimziModel {
         return !type.isEnum() && (name.startsWith("io.strimzi.") || name.startsWith("io.fabric8."));
     }
 
-    private static void collectField(Object owner, Field field, String path, List<String> unknown) {
+    private static void collectField(Object owner, Map<?, ?> inputs, Field field, String path, List<String> unknown) {
         Object value;
         try {
             field.setAccessible(true);
@@ -219,7 +231,16 @@ final class StrimziModel {
             extra.keySet().forEach(key -> unknown.add(child(path, key.toString())));
             return;
         }
-        collectUnknown(value, child(path, jsonName(field)), unknown);
+        String name = jsonName(field);
+        Object input = inputs.get(name);
+        if (value == null
+                && input != null
+                && !field.getType().isEnum()
+                && !List.class.isAssignableFrom(field.getType())) {
+            // set through another property (a deprecated alias) or kept elsewhere: not an enum that refused its value
+            return;
+        }
+        collectUnknown(value, input, child(path, name), unknown);
     }
 
     /** The field's {@code @JsonProperty} name (Jackson 2's annotation, of the isolated loader), else its name. */
