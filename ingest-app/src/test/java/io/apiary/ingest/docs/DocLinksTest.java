@@ -56,6 +56,14 @@ class DocLinksTest {
         try (Stream<Path> files = Files.list(ROOT.resolve("docs"))) {
             files.filter(p -> p.toString().endsWith(".md")).sorted().forEach(documents::add);
         }
+        // the components' own READMEs (deploy/components/<component>/README.md)
+        try (Stream<Path> components = Files.list(ROOT.resolve("deploy/components"))) {
+            components
+                    .map(dir -> dir.resolve("README.md"))
+                    .filter(Files::isRegularFile)
+                    .sorted()
+                    .forEach(documents::add);
+        }
         return documents;
     }
 
