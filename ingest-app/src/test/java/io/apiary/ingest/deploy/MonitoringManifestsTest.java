@@ -40,58 +40,12 @@ import tools.jackson.databind.json.JsonMapper;
 class MonitoringManifestsTest {
 
     private static final String OVERLAY = "overlays/prod-operators";
-    private static final Path COMPONENT = DEPLOY.resolve("components/monitoring");
     private static final Path REPOSITORY = DEPLOY.getParent();
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Set<String> SEVERITIES = Set.of("critical", "warning", "info");
-    private static final Pattern GRAFANA_INTERVALS = Pattern.compile("\\$__(rate_interval|interval|range)");
 
     private static RenderedManifests rendered() {
         return RenderedManifests.render(DEPLOY.resolve(OVERLAY));
-    }
-
-    /** @return every alert expression of the component's rule file, by alert name */
-    static Map<String, String> alertExpressions() {
-        Map<String, String> out = new java.util.LinkedHashMap<>();
-        for (Rule rule : rules(ruleFile())) {
-            out.put(rule.getAlert(), rule.getExpr().getStrVal());
-        }
-        return out;
-    }
-
-    /** @return every panel target's expression of the dashboard, Grafana's interval variables as 5m */
-    static List<String> dashboardExpressions() {
-        List<String> out = new ArrayList<>();
-        collectTargets(dashboard().path("panels"), out);
-        return out;
-    }
-
-    private static void collectTargets(JsonNode panels, List<String> out) {
-        for (JsonNode panel : panels) {
-            for (JsonNode target : panel.path("targets")) {
-                out.add(GRAFANA_INTERVALS
-                        .matcher(target.path("expr").asString())
-                        .replaceAll("5m"));
-            }
-            collectTargets(panel.path("panels"), out);
-        }
-    }
-
-    private static JsonNode dashboard() {
-        return JSON.readTree(DeployFolder.read(COMPONENT.resolve("apiary-ingest-dashboard.json")));
-    }
-
-    private static PrometheusRule ruleFile() {
-        return (PrometheusRule) StrictYaml.kubernetesObjects(
-                        DeployFolder.read(COMPONENT.resolve("prometheusrule.yaml")),
-                        "deploy/components/monitoring/prometheusrule.yaml")
-                .get(0);
-    }
-
-    private static List<Rule> rules(PrometheusRule rule) {
-        return rule.getSpec().getGroups().stream()
-                .flatMap(group -> group.getRules().stream())
-                .toList();
     }
 
     @Test
@@ -181,7 +135,7 @@ class MonitoringManifestsTest {
 
     @Test
     void should_give_every_alert_a_duration_a_severity_a_summary_and_a_runbook_that_exists() {
-        List<Rule> rules = rules(ruleFile());
+        List<Rule> rules = MonitoringQueries.rules();
         assertThat(rules).hasSizeGreaterThanOrEqualTo(8);
         SoftAssertions.assertSoftly(softly -> {
             for (Rule rule : rules) {
@@ -205,8 +159,9 @@ class MonitoringManifestsTest {
 
     @Test
     void should_parse_every_alert_and_dashboard_expression_as_promql() {
-        List<String> expressions = new ArrayList<>(alertExpressions().values());
-        expressions.addAll(dashboardExpressions());
+        List<String> expressions =
+                new ArrayList<>(MonitoringQueries.alertExpressions().values());
+        expressions.addAll(MonitoringQueries.dashboardExpressions());
         assertThat(expressions).hasSizeGreaterThan(20);
 
         List<PromQl.Result> invalid =
