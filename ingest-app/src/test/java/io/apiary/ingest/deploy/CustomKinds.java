@@ -2,6 +2,8 @@ package io.apiary.ingest.deploy;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.openshift.api.model.monitoring.v1.PodMonitor;
+import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -13,7 +15,10 @@ import java.util.function.BiFunction;
  * such a document as a {@link GenericKubernetesResource} and hands it to the parser of its
  * {@code apiVersion} and {@code kind}, which must fail (with an {@link AssertionError} naming
  * {@code where} and the path) on a field the kind's API does not define, as the API server would.
- * One entry per kind. Stateless and thread-safe.
+ * One entry per kind: KEDA's and cass-operator's as records of the tests' own ({@link KedaResources},
+ * {@link CassOperatorResources}), Strimzi's as its own API model ({@link StrimziModel}), the
+ * Prometheus Operator's ({@code monitoring.coreos.com}) as fabric8's openshift-model-monitoring
+ * classes. Stateless and thread-safe.
  */
 final class CustomKinds {
 
@@ -27,6 +32,12 @@ final class CustomKinds {
         parsers.put("keda.sh/v1alpha1 ScaledObject", KedaResources::checkScaledObject);
         parsers.put("keda.sh/v1alpha1 TriggerAuthentication", KedaResources::checkTriggerAuthentication);
         parsers.put("cassandra.datastax.com/v1beta1 CassandraDatacenter", CassOperatorResources::checkDatacenter);
+        parsers.put(
+                "monitoring.coreos.com/v1 PodMonitor",
+                (generic, where) -> StrictYaml.convert(generic, PodMonitor.class, where));
+        parsers.put(
+                "monitoring.coreos.com/v1 PrometheusRule",
+                (generic, where) -> StrictYaml.convert(generic, PrometheusRule.class, where));
         // Strimzi's own API model (io.strimzi:api), loaded apart from the test classpath
         for (String apiVersion : StrimziModel.API_VERSIONS) {
             for (String kind : StrimziModel.MODEL_CLASSES.keySet()) {

@@ -1,0 +1,187 @@
+package io.apiary.ingest.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.apiary.ingest.cassandra.CassandraSessions;
+import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.deploy.MonitoringQueries;
+import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.schema.SensorType;
+import io.apiary.schema.TelemetryReading;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every metric name that deploy/components/monitoring's alert rules and dashboard select is in the
+ * {@code /metrics} scrape of a topology and a sink running as child processes on the shared stack,
+ * after readings (and a record that is not Avro, so the lazily registered dead-letter counter
+ * appears) have gone through to Cassandra. A name matches a sample name of the scrape (which holds
+ * {@code _total}, {@code _bucket}, {@code _count} and {@code _sum} as written) or a family of its
+ * {@code # TYPE} lines; the names missing are reported by name, except those the application
+ * registers only with their first event, listed in {@link #WITH_THEIR_FIRST_EVENT} with why.
+ */
+class MonitoringScrapeIT {
+
+    private static final String NAME = "monitoring";
+    private static final int HIVES = 5;
+    private static final int READINGS_PER_HIVE = 20;
+    private static final Pattern SAMPLE = Pattern.compile("(?m)^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{| )");
+    private static final Pattern TYPE = Pattern.compile("(?m)^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) ");
+
+    /**
+     * Series that appear only with an event this test does not cause, each with the reason; they
+     * must still be selected by some rule or panel, so a name that is no longer used leaves this
+     * list too.
+     */
+    static final Map<String, String> WITH_THEIR_FIRST_EVENT = Map.of(
+            "apiary_sink_retries_total",
+            "registered per cause with the first retry (Cassandra refusing or timing out)");
+
+    @TempDir
+    Path dir;
+
+    private static Map<String, Object> settings() {
+        Map<String, Object> settings = new HashMap<>(SharedStack.get().clientSettings());
+        settings.put(IngestConfig.CASSANDRA_KEYSPACE, "it_" + NAME);
+        settings.put(IngestConfig.TOPOLOGY_APPLICATION_ID, NAME + "-it");
+        settings.put(IngestConfig.SINK_GROUP_ID, NAME + "-it-sink");
+        settings.put(IngestConfig.TOPIC_PARTITIONS, 2);
+        settings.put(
+                IngestConfig.VALIDATION_MAX_AGE_MS, Duration.ofDays(365 * 20).toMillis());
+        for (String topic : IngestConfig.TOPIC_NAME_SETTINGS) {
+            settings.put(topic, NAME + "-it." + topic);
+        }
+        return settings;
+    }
+
+    @Test
+    void should_find_every_metric_of_the_rules_and_the_dashboard_in_the_scrape_of_a_running_pipeline()
+            throws Exception {
+        long started = System.nanoTime();
+        Set<String> referenced = MonitoringQueries.metricNames();
+        Map<String, Object> settings = settings();
+        IngestConfig config = ItPipelineSettings.of(NAME, settings);
+        Map<String, Object> topologySettings = new HashMap<>(settings);
+        topologySettings.put(IngestConfig.TOPOLOGY_STATE_DIR, config.getString(IngestConfig.TOPOLOGY_STATE_DIR));
+        try (CqlSession session = CassandraSessions.open(config)) {
+            ItPipelineSettings.prepare(config, session);
+        }
+        try (AppProcess topology = AppProcess.start("topology", topologySettings, dir.resolve("topology.log"));
+                AppProcess sink = AppProcess.start("sink", settings, dir.resolve("sink.log"))) {
+            await().atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> topology.status("/health/ready") == 200 && sink.status("/health/ready") == 200);
+            send(config);
+            await().atMost(Duration.ofMinutes(1))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .ignoreExceptions()
+                    .until(() -> rows(config) >= (long) HIVES * READINGS_PER_HIVE
+                            && scrape(topology).contains("apiary_dead_letter_records_total"));
+            String topologyScrape = scrape(topology);
+            String sinkScrape = scrape(sink);
+
+            Set<String> scraped = new TreeSet<>(names(topologyScrape));
+            scraped.addAll(names(sinkScrape));
+            Set<String> missing = new TreeSet<>(referenced);
+            missing.removeAll(scraped);
+            missing.remove("up"); // Prometheus's own, per target
+            System.out.printf(
+                    "MONITORING-SCRAPE-IT %d names referenced, scrapes of %d and %d bytes (%d and %d names), "
+                            + "missing %s, %d ms%n",
+                    referenced.size(),
+                    topologyScrape.length(),
+                    sinkScrape.length(),
+                    names(topologyScrape).size(),
+                    names(sinkScrape).size(),
+                    missing,
+                    (System.nanoTime() - started) / 1_000_000);
+
+            assertThat(referenced)
+                    .as("names that appear only with their first event must still be used")
+                    .containsAll(WITH_THEIR_FIRST_EVENT.keySet());
+            missing.removeAll(WITH_THEIR_FIRST_EVENT.keySet());
+            assertThat(missing)
+                    .as(
+                            "metric names of the rules and the dashboard absent from the topology's and the sink's /metrics")
+                    .isEmpty();
+        }
+    }
+
+    private static String scrape(AppProcess app) {
+        var response = app.get("/metrics");
+        assertThat(response.statusCode()).as("GET /metrics").isEqualTo(200);
+        return response.body();
+    }
+
+    private static Set<String> names(String scrape) {
+        Set<String> names = new TreeSet<>();
+        Matcher sample = SAMPLE.matcher(scrape);
+        while (sample.find()) {
+            names.add(sample.group(1));
+        }
+        Matcher type = TYPE.matcher(scrape);
+        while (type.find()) {
+            names.add(type.group(1));
+        }
+        return names;
+    }
+
+    private static long rows(IngestConfig config) {
+        try (CqlSession session = CassandraSessions.open(config)) {
+            return session.execute("SELECT COUNT(*) FROM " + config.getString(IngestConfig.CASSANDRA_KEYSPACE)
+                            + ".hive_telemetry_v2")
+                    .one()
+                    .getLong(0);
+        }
+    }
+
+    private static void send(IngestConfig config) {
+        Instant start = Instant.now().minus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.MINUTES);
+        try (GatewayProducer producer = new GatewayProducer(
+                config.kafkaClientSettings(),
+                config.topics().telemetryTopic(),
+                config.topics().entranceCountsTopic())) {
+            for (int i = 0; i < READINGS_PER_HIVE; i++) {
+                for (int hive = 0; hive < HIVES; hive++) {
+                    producer.send(new TelemetryReading(
+                            "monitoring-hive-" + hive,
+                            "gw",
+                            SensorType.TEMPERATURE,
+                            "default",
+                            start.plusSeconds(i),
+                            30.0 + i % 10,
+                            "degC",
+                            null));
+                }
+            }
+            producer.flush();
+        }
+        Map<String, Object> raw = new HashMap<>(config.kafkaClientSettings());
+        raw.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        raw.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(raw)) {
+            // Not Avro: the topology dead-letters it.
+            producer.send(new ProducerRecord<>(
+                    config.topics().telemetryTopic().name(),
+                    "monitoring-hive-0".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    new byte[] {1, 2, 3}));
+            producer.flush();
+        }
+    }
+}
