@@ -200,8 +200,8 @@ public final class StackSecurity {
             throw new IllegalArgumentException("a role name must be a lower-case identifier, got " + name);
         }
         Credentials credentials = new Credentials(name, StackCertificates.randomSecret());
-        session.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
-                "CREATE ROLE " + name + " WITH PASSWORD = ? AND LOGIN = true", credentials.password()));
+        // CQL takes no bind marker in role options; the password is base64url, safe in quotes
+        session.execute("CREATE ROLE " + name + " WITH PASSWORD = '" + credentials.password() + "' AND LOGIN = true");
         LOG.info("Created the Cassandra role {} (no permission yet)", name);
         return credentials;
     }
@@ -220,14 +220,17 @@ public final class StackSecurity {
         while (System.nanoTime() < deadline) {
             try (CqlSession session =
                     openCassandraSession(contactPoint, datacenter, new Credentials("cassandra", "cassandra"))) {
-                session.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
-                        "CREATE ROLE IF NOT EXISTS " + CASSANDRA_ADMIN
-                                + " WITH PASSWORD = ? AND LOGIN = true AND SUPERUSER = true",
-                        cassandraAdminPassword));
+                session.execute("CREATE ROLE IF NOT EXISTS " + CASSANDRA_ADMIN + " WITH PASSWORD = '"
+                        + cassandraAdminPassword + "' AND LOGIN = true AND SUPERUSER = true");
                 last = null;
                 break;
+            } catch (com.datastax.oss.driver.api.core.servererrors.SyntaxError
+                    | com.datastax.oss.driver.api.core.servererrors.InvalidQueryException e) {
+                throw new LocalStackException(
+                        "Cassandra refused to create the role " + CASSANDRA_ADMIN + ": " + e.getMessage(), e);
             } catch (RuntimeException e) {
                 last = e; // the default role is not there yet
+                LOG.debug("Cassandra's default superuser does not log in yet: {}", e.toString());
                 try {
                     Thread.sleep(500);
                 } catch (InterruptedException ie) {
