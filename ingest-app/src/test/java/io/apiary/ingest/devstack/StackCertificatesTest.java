@@ -80,14 +80,15 @@ class StackCertificatesTest {
         StackCertificates other = StackCertificates.create(JAVA, work.resolve("other"), "Another CA");
         assertThat(other.trustStorePassword()).isNotIn(secrets);
         assertThat(load(other.trustStore(), other.trustStorePassword()).getCertificate("ca"))
-                .isNotEqualTo(load(certs.trustStore(), certs.trustStorePassword()).getCertificate("ca"));
+                .isNotEqualTo(
+                        load(certs.trustStore(), certs.trustStorePassword()).getCertificate("ca"));
     }
 
     @Test
     void should_configure_a_secured_cassandra_node_with_tls_required_and_password_authentication() throws Exception {
         Path dir = work.resolve("node");
-        ServerRuntime runtime = new ServerRuntime(
-                JAVA, "test", List.of(), List.of(Path.of("/m2/cassandra-all-5.0.7.jar")));
+        ServerRuntime runtime =
+                new ServerRuntime(JAVA, "test", List.of(), List.of(Path.of("/m2/cassandra-all-5.0.7.jar")));
         CassandraNode node = new CassandraNode(
                 runtime, LocalStackOptions.defaults(), dir, dir.resolve("watchdog"), 1111, 2222, 3333, 4444, security);
 
