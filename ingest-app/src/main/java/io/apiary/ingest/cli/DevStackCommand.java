@@ -54,19 +54,33 @@ public final class DevStackCommand implements Callable<Integer> {
                     + "wire.format.write=single-object.")
     boolean registry;
 
+    @Option(
+            names = "--secure",
+            description = "Secure the servers as the prod overlay expects them: Kafka on a SASL_SSL listener only "
+                    + "(SCRAM-SHA-512, StandardAuthorizer with ACLs), Cassandra with client TLS required and "
+                    + "PasswordAuthenticator, certificates of a CA made for the run (in <work folder>/tls), random "
+                    + "passwords. The settings file then holds the super users' credentials (owner-only); nothing "
+                    + "prints them. Implies --no-registry.")
+    boolean secure;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
+        boolean withRegistry = registry && !secure;
         out.println(
-                registry
-                        ? "Starting a Kafka broker, a Cassandra node and a schema registry..."
-                        : "Starting a Kafka broker and a Cassandra node...");
+                secure
+                        ? "Starting a secured Kafka broker and Cassandra node (SASL_SSL, TLS, passwords made for the run)..."
+                        : withRegistry
+                                ? "Starting a Kafka broker, a Cassandra node and a schema registry..."
+                                : "Starting a Kafka broker and a Cassandra node...");
         out.flush();
-        LocalStackOptions.Builder options =
-                LocalStackOptions.builder().keepWorkDir(keepWorkDir).registry(registry);
+        LocalStackOptions.Builder options = LocalStackOptions.builder()
+                .keepWorkDir(keepWorkDir)
+                .registry(withRegistry)
+                .secure(secure);
         if (workDir != null) {
             options.workDir(workDir);
         }
@@ -86,6 +100,14 @@ public final class DevStackCommand implements Callable<Integer> {
                 config.getList(IngestConfig.CASSANDRA_CONTACT_POINTS).get(0),
                 stack.cassandraLocalDatacenter(),
                 stack.workDir());
+        stack.security()
+                .ifPresent(s -> out.printf(
+                        "Secured: Kafka SASL_SSL with SCRAM-SHA-512 (super user %s) and ACLs, Cassandra TLS with "
+                                + "PasswordAuthenticator (superuser %s); trust store %s; passwords in the settings file "
+                                + "below (owner-only), printed nowhere%n",
+                        s.kafkaAdmin().user(),
+                        s.cassandraAdmin().user(),
+                        s.certificates().trustStore()));
         stack.registry()
                 .ifPresent(r -> out.printf(
                         "The schema registry (Apicurio Registry %s) is at %s: Confluent "

@@ -34,7 +34,9 @@ public final class LocalStackSession {
      * The settings that point the application at a local stack: Kafka, Cassandra, its
      * datacenter, 4 partitions per topic, a state folder inside the stack's work folder, and a
      * maximum event-time age of {@link #REPLAY_MAX_AGE} for replays of history, and the stack's
-     * schema registry (or, without one, the single-object wire format).
+     * schema registry (or, without one, the single-object wire format). On a secured stack
+     * ({@link LocalStack#security()}) also the SASL_SSL, TLS and credential settings of the
+     * Kafka and Cassandra super users: these hold passwords, never print them.
      *
      * @param stack a started stack
      * @return option name to value, in a stable order
@@ -52,6 +54,24 @@ public final class LocalStackSession {
                 IngestConfig.TOPOLOGY_STATE_DIR,
                 stack.workDir().resolve("topology-state").toString());
         settings.put(IngestConfig.VALIDATION_MAX_AGE_MS, Long.toString(REPLAY_MAX_AGE.toMillis()));
+        stack.security().ifPresent(security -> {
+            // the super users: a settings file for a person's experiments, kept owner-only
+            io.apiary.ingest.devstack.StackSecurity.Credentials kafka = security.kafkaAdmin();
+            security.kafkaClientSettings(kafka).forEach((key, value) -> {
+                if (!key.equals("bootstrap.servers")) {
+                    settings.put("kafka." + key, value.toString());
+                }
+            });
+            settings.put("cassandra.ssl.enabled", "true");
+            settings.put(
+                    "cassandra.ssl.truststore.path",
+                    security.certificates().trustStore().toString());
+            settings.put(
+                    "cassandra.ssl.truststore.password", security.certificates().trustStorePassword());
+            settings.put("cassandra.ssl.hostname.validation", "true");
+            settings.put("cassandra.auth.username", security.cassandraAdmin().user());
+            settings.put("cassandra.auth.password", security.cassandraAdmin().password());
+        });
         if (stack.registry().isPresent()) {
             settings.put(
                     io.apiary.ingest.config.RegistryOptions.REGISTRY_URL,
@@ -65,7 +85,8 @@ public final class LocalStackSession {
     }
 
     /**
-     * Writes {@link #settings} as a properties file into the stack's work folder.
+     * Writes {@link #settings} as a properties file into the stack's work folder, readable by its
+     * owner only (it holds the super users' passwords on a secured stack).
      *
      * @param stack a started stack
      * @return the file
@@ -81,6 +102,7 @@ public final class LocalStackSession {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write " + file + ": " + e.getMessage(), e);
         }
+        io.apiary.ingest.devstack.StackFiles.ownerOnly(file); // may hold passwords (secured stack)
         return file;
     }
 

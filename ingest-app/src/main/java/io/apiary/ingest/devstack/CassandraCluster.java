@@ -96,7 +96,8 @@ public final class CassandraCluster implements AutoCloseable {
                     ports[4 * i],
                     ports[4 * i + 1],
                     ports[4 * i + 2],
-                    ports[4 * i + 3]));
+                    ports[4 * i + 3],
+                    null));
         }
         CassandraCluster cluster = new CassandraCluster(options, workDir, nodes);
         LOG.info(

@@ -47,6 +47,7 @@ public final class CassandraNode extends ManagedServer {
     private final int storagePort;
     private final int sslStoragePort;
     private final int jmxPort;
+    private final StackSecurity security; // null: no TLS, no authentication
 
     /** The dev stack's single node: folder {@code cassandra}, its own seed. */
     CassandraNode(
@@ -57,7 +58,8 @@ public final class CassandraNode extends ManagedServer {
             int cqlPort,
             int storagePort,
             int sslStoragePort,
-            int jmxPort) {
+            int jmxPort,
+            StackSecurity security) {
         this(
                 runtime,
                 options,
@@ -69,7 +71,8 @@ public final class CassandraNode extends ManagedServer {
                 cqlPort,
                 storagePort,
                 sslStoragePort,
-                jmxPort);
+                jmxPort,
+                security);
     }
 
     /**
@@ -77,6 +80,7 @@ public final class CassandraNode extends ManagedServer {
      * @param role   how messages name the node, after its version, e.g. {@code node 2}
      * @param seed   the {@link #storageAddress()} of the node to join (without bootstrap), or
      *               null for a node that is its own seed
+     * @param security the stack's security (client TLS and PasswordAuthenticator), or null for none
      */
     CassandraNode(
             ServerRuntime runtime,
@@ -89,7 +93,8 @@ public final class CassandraNode extends ManagedServer {
             int cqlPort,
             int storagePort,
             int sslStoragePort,
-            int jmxPort) {
+            int jmxPort,
+            StackSecurity security) {
         super(
                 runtime,
                 options,
@@ -106,6 +111,7 @@ public final class CassandraNode extends ManagedServer {
         this.storagePort = storagePort;
         this.sslStoragePort = sslStoragePort;
         this.jmxPort = jmxPort;
+        this.security = security;
     }
 
     /** @return the CQL (native transport) address, 127.0.0.1 and the CQL port; never null */
@@ -162,7 +168,10 @@ public final class CassandraNode extends ManagedServer {
                                 hostPort(seed == null ? storageAddress() : seed),
                                 // a seed never bootstraps: true changes nothing for a node that is its own
                                 "AUTO_BOOTSTRAP",
-                                Boolean.toString(seed == null))));
+                                Boolean.toString(seed == null),
+                                "SECURITY",
+                                securityYaml())));
+        StackFiles.ownerOnly(conf.resolve("cassandra.yaml")); // holds the key store's password when secured
         StackFiles.write(
                 conf.resolve("logback.xml"),
                 StackFiles.render(
@@ -199,6 +208,10 @@ public final class CassandraNode extends ManagedServer {
                 "-Dcassandra.skip_wait_for_gossip_to_settle=0",
                 "-Dcassandra.jmx.local.port=" + jmxPort,
                 "-Dlogback.configurationFile=" + conf.resolve("logback.xml")));
+        if (security != null) {
+            // the default superuser (cassandra/cassandra) at once, not 10 s after CQL opens
+            jvm.add("-Dcassandra.superuser_setup_delay_ms=0");
+        }
         jvm.addAll(options.cassandraJvmOptions());
         List<Path> classpath = new ArrayList<>();
         classpath.add(conf); // logback.xml first
@@ -221,6 +234,26 @@ public final class CassandraNode extends ManagedServer {
                 cqlPort,
                 ServerProcess.seconds(startupTime()),
                 process.pid());
+    }
+
+    /** @return the authenticator, authorizer and, when secured, client_encryption_options lines */
+    private String securityYaml() {
+        if (security == null) {
+            return "authenticator: AllowAllAuthenticator\nauthorizer: AllowAllAuthorizer";
+        }
+        StackCertificates certs = security.certificates();
+        return String.join(
+                "\n",
+                "authenticator: PasswordAuthenticator",
+                "authorizer: CassandraAuthorizer",
+                "role_manager: CassandraRoleManager",
+                "client_encryption_options:",
+                "  enabled: true",
+                "  optional: false",
+                "  keystore: " + certs.serverKeyStore(),
+                "  keystore_password: " + certs.serverKeyStorePassword(),
+                "  store_type: PKCS12",
+                "  require_client_auth: false");
     }
 
     private static InetSocketAddress loopback(int port) {

@@ -37,6 +37,7 @@ public final class KafkaBroker extends ManagedServer {
 
     private final int brokerPort;
     private final int controllerPort;
+    private final StackSecurity security; // null: PLAINTEXT without authorization
 
     KafkaBroker(
             ServerRuntime runtime,
@@ -44,7 +45,8 @@ public final class KafkaBroker extends ManagedServer {
             Path workDir,
             Path watchdogDir,
             int brokerPort,
-            int controllerPort) {
+            int controllerPort,
+            StackSecurity security) {
         super(
                 runtime,
                 options,
@@ -57,6 +59,10 @@ public final class KafkaBroker extends ManagedServer {
                 "broker");
         this.brokerPort = brokerPort;
         this.controllerPort = controllerPort;
+        this.security = security;
+        if (security != null) {
+            security.kafkaBootstrapServers(bootstrapServers());
+        }
     }
 
     /** @return the bootstrap servers, {@code 127.0.0.1:PORT}; never null */
@@ -64,7 +70,7 @@ public final class KafkaBroker extends ManagedServer {
         return "127.0.0.1:" + brokerPort;
     }
 
-    /** @return the broker (PLAINTEXT) port on 127.0.0.1 */
+    /** @return the broker port on 127.0.0.1: PLAINTEXT, or SASL_SSL on a secured stack */
     public int port() {
         return brokerPort;
     }
@@ -80,17 +86,30 @@ public final class KafkaBroker extends ManagedServer {
         if (!Files.exists(properties)) {
             StackFiles.mkdirs(dir.resolve("logs"));
             StackFiles.mkdirs(dir.resolve("tmp"));
+            Map<String, String> values = new java.util.HashMap<>(Map.of(
+                    "DIR",
+                    dir.toString(),
+                    "BROKER_PORT",
+                    Integer.toString(brokerPort),
+                    "CONTROLLER_PORT",
+                    Integer.toString(controllerPort)));
+            if (security != null) {
+                StackCertificates certs = security.certificates();
+                values.put("ADMIN_USER", StackSecurity.KAFKA_ADMIN);
+                values.put("ADMIN_PASSWORD", security.kafkaAdmin().password());
+                values.put("KEYSTORE", certs.serverKeyStore().toString());
+                values.put("KEYSTORE_PASSWORD", certs.serverKeyStorePassword());
+                values.put("TRUSTSTORE", certs.trustStore().toString());
+                values.put("TRUSTSTORE_PASSWORD", certs.trustStorePassword());
+            }
             StackFiles.write(
                     properties,
                     StackFiles.render(
-                            "kafka-server.properties.template",
-                            Map.of(
-                                    "DIR",
-                                    dir.toString(),
-                                    "BROKER_PORT",
-                                    Integer.toString(brokerPort),
-                                    "CONTROLLER_PORT",
-                                    Integer.toString(controllerPort))));
+                            security == null
+                                    ? "kafka-server.properties.template"
+                                    : "kafka-server-secure.properties.template",
+                            values));
+            StackFiles.ownerOnly(properties); // holds passwords on a secured stack
             StackFiles.write(
                     dir.resolve("log4j2.xml"),
                     StackFiles.render(
@@ -108,13 +127,32 @@ public final class KafkaBroker extends ManagedServer {
                     "-XX:+UseSerialGC",
                     "-Djava.awt.headless=true",
                     "-Dlog4j2.configurationFile=" + dir.resolve("log4j2-tool.xml"));
+            List<String> args =
+                    new ArrayList<>(List.of("format", "-t", clusterId, "-c", properties.toString(), "--standalone"));
+            if (security != null) {
+                // the super user exists before the broker starts: it is also the inter-broker user
+                args.add("--add-scram");
+                args.add("SCRAM-SHA-512=[name=" + StackSecurity.KAFKA_ADMIN + ",password="
+                        + security.kafkaAdmin().password() + "]");
+            }
             List<String> cmd = ServerProcess.javaCommand(
-                    runtime.java(),
-                    jvm,
-                    watchdogDir,
-                    runtime.kafkaClasspath(),
-                    STORAGE_TOOL,
-                    List.of("format", "-t", clusterId, "-c", properties.toString(), "--standalone"));
+                    runtime.java(), jvm, watchdogDir, runtime.kafkaClasspath(), STORAGE_TOOL, args);
+            if (security != null) {
+                // the main class and its arguments go to a file of the owner's only (java's
+                // @argfile), so that the password is on no command line
+                int main = cmd.indexOf(ParentWatchdog.class.getName());
+                Path argFile = dir.resolve("format.args");
+                StackFiles.write(
+                        argFile,
+                        cmd.subList(main, cmd.size()).stream()
+                                        .map(a -> "'" + a + "'")
+                                        .collect(java.util.stream.Collectors.joining("\n"))
+                                + "\n");
+                StackFiles.ownerOnly(argFile);
+                List<String> withFile = new ArrayList<>(cmd.subList(0, main));
+                withFile.add("@" + argFile);
+                cmd = withFile;
+            }
             ServerProcess.runTool(
                     "Kafka " + version + " storage format (" + STORAGE_TOOL + ")",
                     cmd,
@@ -151,7 +189,8 @@ public final class KafkaBroker extends ManagedServer {
 
     @Override
     void awaitReady(long startNanos) {
-        try (AdminProbe probe = new AdminProbe(brokerPort)) {
+        try (AdminProbe probe = new AdminProbe(
+                brokerPort, security == null ? Map.of() : security.kafkaClientSettings(security.kafkaAdmin()))) {
             process.awaitReady(probe, startTimeLeft(startNanos));
         }
     }
@@ -169,10 +208,12 @@ public final class KafkaBroker extends ManagedServer {
     /** Ready = the port accepts connections and an admin client can describe the cluster. */
     private static final class AdminProbe implements ServerProcess.Probe, AutoCloseable {
         private final int port;
+        private final Map<String, Object> clientSecurity;
         private Admin admin;
 
-        AdminProbe(int port) {
+        AdminProbe(int port, Map<String, Object> clientSecurity) {
             this.port = port;
+            this.clientSecurity = clientSecurity;
         }
 
         @Override
@@ -184,6 +225,7 @@ public final class KafkaBroker extends ManagedServer {
                     return false; // not listening yet: don't start a noisy admin client
                 }
                 Properties p = new Properties();
+                p.putAll(clientSecurity);
                 p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + port);
                 p.put(AdminClientConfig.CLIENT_ID_CONFIG, "apiary-devstack-readiness");
                 p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);

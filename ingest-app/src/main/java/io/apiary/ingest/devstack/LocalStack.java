@@ -49,6 +49,7 @@ public final class LocalStack implements AutoCloseable {
     private final KafkaBroker kafka;
     private final CassandraNode cassandra;
     private final RegistryServer registry; // null without one
+    private final StackSecurity security; // null unless secured
     private final List<ManagedServer> servers;
     private final Thread shutdownHook;
     private boolean closed; // guarded by this
@@ -58,12 +59,14 @@ public final class LocalStack implements AutoCloseable {
             Path workDir,
             KafkaBroker kafka,
             CassandraNode cassandra,
-            RegistryServer registry) {
+            RegistryServer registry,
+            StackSecurity security) {
         this.options = options;
         this.workDir = workDir;
         this.kafka = kafka;
         this.cassandra = cassandra;
         this.registry = registry;
+        this.security = security;
         this.servers = registry == null ? List.of(kafka, cassandra) : List.of(kafka, cassandra, registry);
         this.shutdownHook = new Thread(this::closeOnExit, "apiary-devstack-shutdown");
     }
@@ -84,13 +87,15 @@ public final class LocalStack implements AutoCloseable {
         ServerRuntime runtime = ServerRuntime.resolve(options);
         Path workDir = createWorkDir(options);
         Path watchdogDir = installWatchdog(workDir);
+        StackSecurity security = options.secure() ? createSecurity(runtime, workDir) : null;
         int[] ports = StackFiles.freePorts(7);
-        KafkaBroker kafka = new KafkaBroker(runtime, options, workDir, watchdogDir, ports[0], ports[1]);
-        CassandraNode cassandra =
-                new CassandraNode(runtime, options, workDir, watchdogDir, ports[2], ports[3], ports[4], ports[5]);
-        RegistryServer registry =
-                options.registry() ? new RegistryServer(runtime, options, workDir, watchdogDir, ports[6]) : null;
-        LocalStack stack = new LocalStack(options, workDir, kafka, cassandra, registry);
+        KafkaBroker kafka = new KafkaBroker(runtime, options, workDir, watchdogDir, ports[0], ports[1], security);
+        CassandraNode cassandra = new CassandraNode(
+                runtime, options, workDir, watchdogDir, ports[2], ports[3], ports[4], ports[5], security);
+        RegistryServer registry = options.registry() && !options.secure()
+                ? new RegistryServer(runtime, options, workDir, watchdogDir, ports[6])
+                : null;
+        LocalStack stack = new LocalStack(options, workDir, kafka, cassandra, registry, security);
         LOG.info(
                 "Starting Kafka {}{} Cassandra {}{} with {} in {}",
                 kafka.version(),
@@ -101,14 +106,53 @@ public final class LocalStack implements AutoCloseable {
                 workDir);
         Runtime.getRuntime().addShutdownHook(stack.shutdownHook);
         stack.startAll();
+        if (security != null) {
+            stack.secureCassandra();
+        }
         LOG.info(
-                "Local stack ready in {}: Kafka at {}, Cassandra at 127.0.0.1:{}{} (work folder {})",
+                "Local stack ready in {}: Kafka at {}, Cassandra at 127.0.0.1:{}{} (work folder {}){}",
                 ServerProcess.seconds(Duration.ofNanos(System.nanoTime() - t0)),
                 kafka.bootstrapServers(),
                 cassandra.cqlPort(),
                 registry == null ? "" : ", schema registry at " + registry.confluentApiUrl(),
-                workDir);
+                workDir,
+                security == null
+                        ? ""
+                        : "; secured: Kafka SASL_SSL SCRAM-SHA-512 with ACLs, Cassandra TLS with"
+                                + " PasswordAuthenticator, the run's CA in "
+                                + security.certificates().trustStore());
         return stack;
+    }
+
+    private static StackSecurity createSecurity(ServerRuntime runtime, Path workDir) {
+        try {
+            long t0 = System.nanoTime();
+            StackSecurity security = StackSecurity.create(runtime.java(), workDir);
+            LOG.info(
+                    "Made the run's CA and server certificate in {} in {}",
+                    security.certificates().dir(),
+                    ServerProcess.seconds(Duration.ofNanos(System.nanoTime() - t0)));
+            return security;
+        } catch (RuntimeException e) {
+            throw new LocalStackException(
+                    "Cannot make the secured stack's certificates (work folder kept for inspection: " + workDir + "): "
+                            + e.getMessage(),
+                    workDir,
+                    e);
+        }
+    }
+
+    private void secureCassandra() {
+        try {
+            security.replaceCassandraSuperuser(
+                    cassandra.contactPoint(), cassandra.localDatacenter(), options.startTimeout());
+        } catch (RuntimeException e) {
+            close();
+            throw new LocalStackException(
+                    "Cassandra's roles could not be set up: " + e.getMessage() + ". Work folder: " + workDir,
+                    workDir,
+                    e);
+        }
     }
 
     /**
@@ -142,6 +186,14 @@ public final class LocalStack implements AutoCloseable {
      */
     public java.util.Optional<RegistryServer> registry() {
         return java.util.Optional.ofNullable(registry);
+    }
+
+    /**
+     * @return the stack's security (certificates, users, client settings) when it was started
+     *     secured ({@link LocalStackOptions#secure()}); empty otherwise
+     */
+    public java.util.Optional<StackSecurity> security() {
+        return java.util.Optional.ofNullable(security);
     }
 
     /** @return the work folder holding the servers' configuration, data and logs */

@@ -34,6 +34,7 @@ public final class LocalStackOptions {
     private final List<String> kafkaJvmOptions;
     private final List<String> cassandraJvmOptions;
     private final boolean registry;
+    private final boolean secure;
 
     private LocalStackOptions(Builder b) {
         this.workDir = b.workDir;
@@ -49,6 +50,7 @@ public final class LocalStackOptions {
         this.kafkaJvmOptions = List.copyOf(b.kafkaJvmOptions);
         this.cassandraJvmOptions = List.copyOf(b.cassandraJvmOptions);
         this.registry = b.registry;
+        this.secure = b.secure;
     }
 
     /** @return the default options; never {@code null} */
@@ -77,6 +79,7 @@ public final class LocalStackOptions {
         b.kafkaJvmOptions.addAll(kafkaJvmOptions);
         b.cassandraJvmOptions.addAll(cassandraJvmOptions);
         b.registry = registry;
+        b.secure = secure;
         return b;
     }
 
@@ -86,6 +89,16 @@ public final class LocalStackOptions {
      */
     public boolean registry() {
         return registry;
+    }
+
+    /**
+     * @return whether Kafka and Cassandra are secured ({@link StackSecurity}): Kafka on a SASL_SSL
+     *     listener only (SCRAM-SHA-512, {@code StandardAuthorizer}), Cassandra with client TLS
+     *     required and {@code PasswordAuthenticator}, certificates made for the run; false by
+     *     default
+     */
+    public boolean secure() {
+        return secure;
     }
 
     /** @return the work folder asked for; empty for a fresh temporary folder */
@@ -157,7 +170,8 @@ public final class LocalStackOptions {
                 + ", kafkaHeap=" + kafkaInitialHeap + "/" + kafkaMaxHeap
                 + ", cassandraHeap=" + cassandraInitialHeap + "/" + cassandraMaxHeap
                 + ", kafkaJvmOptions=" + kafkaJvmOptions
-                + ", cassandraJvmOptions=" + cassandraJvmOptions + ", registry=" + registry + "]";
+                + ", cassandraJvmOptions=" + cassandraJvmOptions + ", registry=" + registry + ", secure=" + secure
+                + "]";
     }
 
     /** Mutable builder of {@link LocalStackOptions}; not thread-safe. */
@@ -175,6 +189,7 @@ public final class LocalStackOptions {
         private final List<String> kafkaJvmOptions = new ArrayList<>();
         private final List<String> cassandraJvmOptions = new ArrayList<>();
         private boolean registry = true;
+        private boolean secure;
 
         private Builder() {}
 
@@ -284,6 +299,17 @@ public final class LocalStackOptions {
          */
         public Builder registry(boolean run) {
             this.registry = run;
+            return this;
+        }
+
+        /**
+         * @param secured whether Kafka and Cassandra are secured (see {@link
+         *                LocalStackOptions#secure()}); a secured stack runs no schema registry
+         *                (its {@link #registry} is ignored)
+         * @return this builder
+         */
+        public Builder secure(boolean secured) {
+            this.secure = secured;
             return this;
         }
 

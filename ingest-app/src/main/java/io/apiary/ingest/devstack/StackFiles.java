@@ -82,6 +82,22 @@ public final class StackFiles {
         }
     }
 
+    /**
+     * Makes a file readable and writable by its owner only ({@code rw-------}), for files that
+     * hold passwords; does nothing on a file system without POSIX permissions.
+     *
+     * @throws UncheckedIOException if the permissions cannot be set
+     */
+    public static void ownerOnly(Path file) {
+        try {
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException e) {
+            // not POSIX: the work folder's own permissions apply
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot restrict the permissions of " + file, e);
+        }
+    }
+
     /** Creates a folder and its parents. */
     static Path mkdirs(Path dir) {
         try {

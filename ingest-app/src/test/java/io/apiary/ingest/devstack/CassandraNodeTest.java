@@ -19,7 +19,7 @@ class CassandraNodeTest {
     void should_seed_itself_and_keep_the_default_bootstrap_when_node_has_no_seed(@TempDir Path work)
             throws IOException {
         CassandraNode node = new CassandraNode(
-                RUNTIME, LocalStackOptions.defaults(), work, work.resolve("watchdog"), 1111, 2222, 3333, 4444);
+                RUNTIME, LocalStackOptions.defaults(), work, work.resolve("watchdog"), 1111, 2222, 3333, 4444, null);
 
         node.prepare();
 
@@ -47,7 +47,8 @@ class CassandraNodeTest {
                 1112,
                 2223,
                 3334,
-                4445);
+                4445,
+                null);
 
         node.prepare();
 

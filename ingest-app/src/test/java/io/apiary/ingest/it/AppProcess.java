@@ -48,6 +48,25 @@ public final class AppProcess implements AutoCloseable {
      */
     public static AppProcess start(String component, Map<String, ?> settings, Path log, String... jvmArgs)
             throws IOException {
+        return start(component, settings, Map.of(), log, jvmArgs);
+    }
+
+    /**
+     * Writes the settings to {@code <log>.properties} and starts {@code run} with more
+     * environment variables, e.g. {@code APIARY_*} secrets as a Deployment's {@code secretKeyRef}
+     * gives them.
+     *
+     * @param component {@code all}, {@code topology} or {@code sink}
+     * @param settings  the settings file's content; {@code http.port} and {@code http.host} are added
+     * @param env       variables added to this JVM's environment, not null
+     * @param log       where stdout and stderr go
+     * @param jvmArgs   extra JVM options, e.g. {@code -Xmx512m}
+     * @return the started process (its HTTP port may not answer yet)
+     * @throws IOException if the file cannot be written or the JVM not started
+     */
+    public static AppProcess start(
+            String component, Map<String, ?> settings, Map<String, String> env, Path log, String... jvmArgs)
+            throws IOException {
         int port = freePort();
         StringBuilder text = new StringBuilder();
         settings.forEach(
@@ -67,11 +86,10 @@ public final class AppProcess implements AutoCloseable {
                 component,
                 "--config",
                 configFile.toString()));
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        return new AppProcess(process, log, port);
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(env);
+        return new AppProcess(builder.start(), log, port);
     }
 
     /**
@@ -83,17 +101,29 @@ public final class AppProcess implements AutoCloseable {
      * @throws IOException if the JVM cannot be started
      */
     public static AppProcess command(Path log, String... args) throws IOException {
+        return command(Map.of(), log, args);
+    }
+
+    /**
+     * Starts any {@code ingest-app} command as a child JVM with more environment variables.
+     *
+     * @param env  variables added to this JVM's environment, not null
+     * @param log  where stdout and stderr go
+     * @param args the command line
+     * @return the started process (its port is 0: it serves no HTTP)
+     * @throws IOException if the JVM cannot be started
+     */
+    public static AppProcess command(Map<String, String> env, Path log, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
                 System.getProperty("java.class.path"),
                 IngestApp.class.getName()));
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        return new AppProcess(process, log, 0);
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(env);
+        return new AppProcess(builder.start(), log, 0);
     }
 
     private static int freePort() throws IOException {
