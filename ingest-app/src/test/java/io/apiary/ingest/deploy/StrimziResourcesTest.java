@@ -337,7 +337,7 @@ class StrimziResourcesTest {
     }
 
     @Test
-    void should_read_only_secrets_the_operators_make_besides_the_cassandra_truststore() {
+    void should_read_only_secrets_the_operators_make_besides_the_cassandra_truststore_and_the_registry_login() {
         RenderedManifests rendered = rendered(OVERLAY);
         String cluster = cluster(topology(rendered));
         String ca = cluster + "-cluster-ca-cert";
@@ -349,10 +349,15 @@ class StrimziResourcesTest {
         cassandra.add(cassandraSuperuser + "/username");
         cassandra.add(cassandraSuperuser + "/password");
 
+        // the schema registry's HTTP credentials, made apart where it requires them (optional)
+        String registry = "apiary-ingest-schema-registry/basic.auth.user.info";
+
         Map<String, Set<String>> allowed = new TreeMap<>();
         allowed.put(
-                "StatefulSet " + TOPOLOGY, Set.of(TOPOLOGY + "/sasl.jaas.config", ca + "/ca.password", ca + "/ca.p12"));
-        Set<String> sink = new HashSet<>(Set.of(SINK + "/sasl.jaas.config", ca + "/ca.password", ca + "/ca.p12"));
+                "StatefulSet " + TOPOLOGY,
+                Set.of(TOPOLOGY + "/sasl.jaas.config", ca + "/ca.password", ca + "/ca.p12", registry));
+        Set<String> sink =
+                new HashSet<>(Set.of(SINK + "/sasl.jaas.config", ca + "/ca.password", ca + "/ca.p12", registry));
         sink.addAll(cassandra);
         allowed.put("Deployment " + SINK, sink);
         allowed.put("Job apiary-ingest-schema", cassandra);
