@@ -1,12 +1,11 @@
 package io.apiary.ingest.deploy;
 
-import java.io.File;
+import io.apiary.ingest.testing.ExternalTools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * Renders a kustomization with {@code kubectl kustomize} (kustomize is built into kubectl).
@@ -22,16 +21,16 @@ final class Kustomize {
      * @param dir a folder with a kustomization.yaml
      * @return the rendered objects as multi-document YAML
      * @throws org.opentest4j.TestAbortedException when kubectl is not on PATH: the test is skipped,
-     *                                               with a message naming kubectl
+     *                                               with a message naming kubectl (it fails instead
+     *                                               where {@link ExternalTools#REQUIRE} names kubectl)
      * @throws AssertionError when kubectl fails (with its error output)
      */
     static String build(Path dir) {
-        String kubectl = kubectlOnPath();
-        if (kubectl == null) {
-            Assumptions.abort("kubectl is not on PATH: skipped rendering " + dir + " with kubectl kustomize "
-                    + "(install kubectl, tested with 1.32, which has kustomize v5.5 built in; "
-                    + ".ci/run's machines have it)");
-        }
+        ExternalTools.require(
+                "rendering " + dir + " with kubectl kustomize",
+                "install kubectl, tested with 1.32, which has kustomize v5.5 built in; .ci/run's machines have it",
+                "kubectl");
+        String kubectl = ExternalTools.find("kubectl");
         try {
             Path stdout = Files.createTempFile("kustomize-", ".yaml");
             Path stderr = Files.createTempFile("kustomize-", ".err");
@@ -60,17 +59,5 @@ final class Kustomize {
             Thread.currentThread().interrupt();
             throw new AssertionError("Interrupted while running kubectl kustomize " + dir, e);
         }
-    }
-
-    /** @return the path of kubectl on PATH, or null if there is none */
-    private static String kubectlOnPath() {
-        String path = System.getenv().getOrDefault("PATH", "");
-        for (String dir : path.split(File.pathSeparator)) {
-            Path candidate = Path.of(dir.isEmpty() ? "." : dir, "kubectl");
-            if (Files.isExecutable(candidate)) {
-                return candidate.toString();
-            }
-        }
-        return null;
     }
 }

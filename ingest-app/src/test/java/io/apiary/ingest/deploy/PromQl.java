@@ -1,13 +1,12 @@
 package io.apiary.ingest.deploy;
 
-import java.io.File;
+import io.apiary.ingest.testing.ExternalTools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -70,7 +69,7 @@ final class PromQl {
             Path stderr = Files.createTempFile("promql-", ".err");
             try {
                 Files.writeString(input, JSON.writeValueAsString(expressions), StandardCharsets.UTF_8);
-                run(List.of(onPath("node"), SCRIPT.toString(), modules.toString()), input, output, stderr);
+                run(List.of(ExternalTools.find("node"), SCRIPT.toString(), modules.toString()), input, output, stderr);
                 return JSON.readValue(output.toFile(), new TypeReference<List<Result>>() {});
             } finally {
                 Files.deleteIfExists(input);
@@ -83,12 +82,12 @@ final class PromQl {
     }
 
     private static synchronized Path install() {
-        String npm = onPath("npm");
-        String node = onPath("node");
-        if (npm == null || node == null) {
-            Assumptions.abort("npm or node is not on PATH: skipped checking PromQL with " + PACKAGE
-                    + " (install Node.js 18 or later with npm; .ci/run's machines have it)");
-        }
+        ExternalTools.require(
+                "checking PromQL with " + PACKAGE,
+                "install Node.js 18 or later with npm; .ci/run's machines have it",
+                "npm",
+                "node");
+        String npm = ExternalTools.find("npm");
         Path modules = PREFIX.resolve("node_modules");
         if (Files.isDirectory(modules.resolve("@prometheus-io").resolve("lezer-promql"))) {
             return modules;
@@ -132,16 +131,5 @@ final class PromQl {
             throw new AssertionError(String.join(" ", command) + " failed (exit " + process.exitValue() + "): "
                     + Files.readString(stderr, StandardCharsets.UTF_8).strip());
         }
-    }
-
-    /** @return the path of an executable on PATH, or null */
-    private static String onPath(String name) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            Path candidate = Path.of(dir.isEmpty() ? "." : dir, name);
-            if (Files.isExecutable(candidate)) {
-                return candidate.toString();
-            }
-        }
-        return null;
     }
 }

@@ -11,6 +11,7 @@ import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.config.RegistryOptions;
 import io.apiary.ingest.it.ItPipelineSettings;
 import io.apiary.ingest.pipeline.Pipeline;
+import io.apiary.ingest.testing.ExternalTools;
 import io.apiary.ingest.topics.Topics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -25,7 +26,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,9 +46,11 @@ class NodeRegistryClientIT {
 
     @Test
     void a_node_gateway_and_analyst_write_and_read_the_topics_with_exact_counts_and_hourly_sums() throws Exception {
-        Assumptions.assumeTrue(
-                onPath("node") && onPath("npm"),
-                "node and npm are not on the PATH: NodeRegistryClientIT (a non-JVM registry-aware client) is skipped");
+        ExternalTools.require(
+                "NodeRegistryClientIT (a non-JVM registry-aware client)",
+                "install Node.js 18 or later with npm; .ci/run's machines have it",
+                "node",
+                "npm");
         install();
         IngestConfig config = ItPipelineSettings.of(
                 "node-client",
@@ -150,18 +152,5 @@ class NodeRegistryClientIT {
                 .as("%s\nstdout: %s\nstderr: %s", command, stdout, stderr)
                 .isZero();
         return stdout.lines().filter(line -> !line.isBlank()).toList();
-    }
-
-    private static boolean onPath(String program) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return false;
-        }
-        for (String dir : path.split(java.io.File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(dir, program))) {
-                return true;
-            }
-        }
-        return false;
     }
 }
