@@ -21,8 +21,12 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class ExternalTools {
 
-    /** The environment variable naming the tools whose absence fails a test instead of skipping it. */
-    public static final String REQUIRE = "APIARY_REQUIRE_TOOLS";
+    /**
+     * The environment variable naming the tools whose absence fails a test instead of skipping it.
+     * Deliberately outside the {@code APIARY_} prefix: every {@code APIARY_*} variable is read as a
+     * setting of the application, and an unknown one is warned about in every process the tests start.
+     */
+    public static final String REQUIRE = "REQUIRE_TEST_TOOLS";
 
     private ExternalTools() {}
 
