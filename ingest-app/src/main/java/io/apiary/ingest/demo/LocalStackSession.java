@@ -2,12 +2,9 @@ package io.apiary.ingest.demo;
 
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.devstack.LocalStack;
-import java.io.IOException;
+import io.apiary.ingest.devstack.StackFiles;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -86,24 +83,23 @@ public final class LocalStackSession {
 
     /**
      * Writes {@link #settings} as a properties file into the stack's work folder, readable by its
-     * owner only (it holds the super users' passwords on a secured stack).
+     * owner only from its creation ({@link StackFiles#writeOwnerOnly}: it holds the super users'
+     * passwords on a secured stack).
      *
      * @param stack a started stack
      * @return the file
      * @throws UncheckedIOException if it cannot be written
      */
     public static Path writeSettings(LocalStack stack) {
-        Path file = stack.workDir().resolve(SETTINGS_FILE);
-        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            w.write("# Settings of the local dev stack started by ingest-app; pass with --config.\n");
-            for (Map.Entry<String, String> e : settings(stack).entrySet()) {
-                w.write(e.getKey() + "=" + e.getValue().replace("\\", "\\\\") + "\n");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write " + file + ": " + e.getMessage(), e);
+        StringBuilder text =
+                new StringBuilder("# Settings of the local dev stack started by ingest-app; pass with --config.\n");
+        for (Map.Entry<String, String> e : settings(stack).entrySet()) {
+            text.append(e.getKey())
+                    .append('=')
+                    .append(e.getValue().replace("\\", "\\\\"))
+                    .append('\n');
         }
-        io.apiary.ingest.devstack.StackFiles.ownerOnly(file); // may hold passwords (secured stack)
-        return file;
+        return StackFiles.writeOwnerOnly(stack.workDir().resolve(SETTINGS_FILE), text.toString());
     }
 
     /**

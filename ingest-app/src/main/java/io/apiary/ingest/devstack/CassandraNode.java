@@ -151,7 +151,7 @@ public final class CassandraNode extends ManagedServer {
         for (String sub : List.of("logs", "tmp", "home", "data", "commitlog", "saved_caches", "hints", "cdc_raw")) {
             StackFiles.mkdirs(dir.resolve(sub));
         }
-        StackFiles.write(
+        StackFiles.writeOwnerOnly( // holds the key store's password when secured
                 conf.resolve("cassandra.yaml"),
                 StackFiles.render(
                         "cassandra.yaml.template",
@@ -171,7 +171,6 @@ public final class CassandraNode extends ManagedServer {
                                 Boolean.toString(seed == null),
                                 "SECURITY",
                                 securityYaml())));
-        StackFiles.ownerOnly(conf.resolve("cassandra.yaml")); // holds the key store's password when secured
         StackFiles.write(
                 conf.resolve("logback.xml"),
                 StackFiles.render(

@@ -19,9 +19,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The dev stack's Kafka broker: one KRaft node (broker and controller) in a child JVM, listening
- * on 127.0.0.1 only. Files live in {@code <work folder>/kafka}: {@code server.properties},
- * {@code kraft-logs/} (data), {@code logs/server.log} (the {@link #logFile()}) and
- * {@code stdout.log}.
+ * on 127.0.0.1 only. Files live in {@code <work folder>/kafka}: {@code server.properties}
+ * (owner-only from its creation, {@link StackFiles#writeOwnerOnly}: it holds passwords on a
+ * secured stack), {@code kraft-logs/} (data), {@code logs/server.log} (the {@link #logFile()}) and
+ * {@code stdout.log}. On a secured stack the storage format tool takes its arguments (the super
+ * user's password among them) from an owner-only {@code format.args}, deleted as soon as the tool
+ * ends, whether it succeeded or not.
  *
  * <p>{@link #start()} formats the storage on the first start; the broker is ready once an admin
  * client can describe the cluster. {@link #version()} comes from the {@code kafka_2.13} jar's name.
@@ -34,6 +37,8 @@ public final class KafkaBroker extends ManagedServer {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBroker.class);
     private static final String MAIN_CLASS = "kafka.Kafka";
     private static final String STORAGE_TOOL = "kafka.tools.StorageTool";
+    /** The storage tool's {@code @argfile} on a secured stack, in the broker's folder while it runs. */
+    static final String FORMAT_ARGS = "format.args";
 
     private final int brokerPort;
     private final int controllerPort;
@@ -102,14 +107,14 @@ public final class KafkaBroker extends ManagedServer {
                 values.put("TRUSTSTORE", certs.trustStore().toString());
                 values.put("TRUSTSTORE_PASSWORD", certs.trustStorePassword());
             }
-            StackFiles.write(
+            // holds passwords on a secured stack
+            StackFiles.writeOwnerOnly(
                     properties,
                     StackFiles.render(
                             security == null
                                     ? "kafka-server.properties.template"
                                     : "kafka-server-secure.properties.template",
                             values));
-            StackFiles.ownerOnly(properties); // holds passwords on a secured stack
             StackFiles.write(
                     dir.resolve("log4j2.xml"),
                     StackFiles.render(
@@ -137,30 +142,45 @@ public final class KafkaBroker extends ManagedServer {
             }
             List<String> cmd = ServerProcess.javaCommand(
                     runtime.java(), jvm, watchdogDir, runtime.kafkaClasspath(), STORAGE_TOOL, args);
+            Path argFile = null;
             if (security != null) {
                 // the main class and its arguments go to a file of the owner's only (java's
-                // @argfile), so that the password is on no command line
+                // @argfile), so that the password is on no command line; deleted once the tool ends
                 int main = cmd.indexOf(ParentWatchdog.class.getName());
-                Path argFile = dir.resolve("format.args");
-                StackFiles.write(
-                        argFile,
+                argFile = StackFiles.writeOwnerOnly(
+                        dir.resolve(FORMAT_ARGS),
                         cmd.subList(main, cmd.size()).stream()
                                         .map(a -> "'" + a + "'")
                                         .collect(java.util.stream.Collectors.joining("\n"))
                                 + "\n");
-                StackFiles.ownerOnly(argFile);
                 List<String> withFile = new ArrayList<>(cmd.subList(0, main));
                 withFile.add("@" + argFile);
                 cmd = withFile;
             }
-            ServerProcess.runTool(
-                    "Kafka " + version + " storage format (" + STORAGE_TOOL + ")",
-                    cmd,
-                    dir,
-                    dir.resolve("format.log"),
-                    options.startTimeout(),
-                    dir.getParent());
+            try {
+                ServerProcess.runTool(
+                        "Kafka " + version + " storage format (" + STORAGE_TOOL + ")",
+                        cmd,
+                        dir,
+                        dir.resolve("format.log"),
+                        options.startTimeout(),
+                        dir.getParent());
+            } finally {
+                if (argFile != null) {
+                    deleteArgFile(argFile);
+                }
+            }
             LOG.debug("Formatted Kafka storage in {} with cluster id {}", dir, clusterId);
+        }
+    }
+
+    /** Deletes the storage tool's argument file (it holds the super user's password). */
+    private static void deleteArgFile(Path argFile) {
+        try {
+            Files.deleteIfExists(argFile);
+        } catch (IOException e) {
+            // the format's own outcome matters more; the file stays owner-only in the work folder
+            LOG.warn("Cannot delete {}, which holds Kafka's super user password: {}", argFile, e.toString());
         }
     }
 

@@ -53,8 +53,10 @@ public final class LocalStack implements AutoCloseable {
     private final List<ManagedServer> servers;
     private final Thread shutdownHook;
     private boolean closed; // guarded by this
+    private boolean startFailed; // guarded by this: keep the work folder
 
-    private LocalStack(
+    /** Use {@link #start}; package-private for tests of a stack whose servers are not started. */
+    LocalStack(
             LocalStackOptions options,
             Path workDir,
             KafkaBroker kafka,
@@ -78,8 +80,9 @@ public final class LocalStack implements AutoCloseable {
      * @param options how to start; not null
      * @return the running stack, to be closed by the caller
      * @throws LocalStackException if Java or the server classpaths cannot be found, the work
-     *                             folder cannot be prepared, or a server does not start in time;
-     *                             whatever had started is stopped and the work folder is kept
+     *                             folder cannot be prepared, a server does not start in time, or
+     *                             a secured stack's Cassandra roles cannot be set up; whatever had
+     *                             started is stopped and the work folder is kept
      */
     public static LocalStack start(LocalStackOptions options) {
         Objects.requireNonNull(options, "options");
@@ -142,14 +145,16 @@ public final class LocalStack implements AutoCloseable {
         }
     }
 
-    private void secureCassandra() {
+    /** Replaces Cassandra's default superuser; on failure stops the stack, keeping its folder. */
+    void secureCassandra() {
         try {
             security.replaceCassandraSuperuser(
                     cassandra.contactPoint(), cassandra.localDatacenter(), options.startTimeout());
         } catch (RuntimeException e) {
-            close();
+            abortStart();
             throw new LocalStackException(
-                    "Cassandra's roles could not be set up: " + e.getMessage() + ". Work folder: " + workDir,
+                    "Cassandra's roles could not be set up: " + e.getMessage() + ". Work folder (kept for inspection): "
+                            + workDir,
                     workDir,
                     e);
         }
@@ -229,8 +234,9 @@ public final class LocalStack implements AutoCloseable {
     /**
      * Stops every server (in parallel: SIGTERM, then SIGKILL after the stop timeout), removes the
      * shutdown hook and deletes the work folder, unless {@link LocalStackOptions#keepWorkDir()}
-     * or a server failed to start. Blocks until done; calling it again does nothing. Never
-     * throws: a folder that cannot be deleted is logged.
+     * or the stack's start failed (a server's start, or setting up a secured stack's Cassandra
+     * roles), or a server's later restart failed. Blocks until done; calling it again does
+     * nothing. Never throws: a folder that cannot be deleted is logged.
      */
     @Override
     public void close() {
@@ -250,7 +256,7 @@ public final class LocalStack implements AutoCloseable {
         }
         closed = true;
         stopAll();
-        if (options.keepWorkDir() || servers.stream().anyMatch(ManagedServer::startFailed)) {
+        if (options.keepWorkDir() || startFailed || servers.stream().anyMatch(ManagedServer::startFailed)) {
             LOG.info("Local stack stopped; its work folder is kept: {}", workDir);
         } else {
             try {
@@ -264,6 +270,14 @@ public final class LocalStack implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /** Stops every server after a failed start, keeping the work folder (its logs tell why). */
+    private void abortStart() {
+        synchronized (this) {
+            startFailed = true;
+        }
+        close();
     }
 
     private void closeOnExit() {
@@ -291,7 +305,7 @@ public final class LocalStack implements AutoCloseable {
             return;
         }
         // A server may have launched after another's failure stopped it: stop them all again.
-        close();
+        abortStart();
         RuntimeException cause = failures.peek();
         LocalStackException first = cause instanceof LocalStackException
                 ? (LocalStackException) cause

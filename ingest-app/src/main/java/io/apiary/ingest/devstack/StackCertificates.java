@@ -23,8 +23,9 @@ import javax.net.ssl.TrustManagerFactory;
  * SecureRandom}, base64url) and reach {@code keytool} through its environment ({@code
  * -storepass:env}), never its command line; {@link #toString()} names the files, not the passwords.
  *
- * <p>Files, all PKCS12, in {@link #dir()}: {@code ca.p12} (the CA's key; only keytool reads it),
- * {@code ca.crt} (PEM), {@code server.p12} (the server's key and its chain, alias {@code server},
+ * <p>Files, all PKCS12, in {@link #dir()} (created {@code rwx------} by {@link #create}, so that
+ * no other local user can read the key stores keytool writes into it): {@code ca.p12} (the CA's
+ * key; only keytool reads it), {@code ca.crt} (PEM), {@code server.p12} (the server's key and its chain, alias {@code server},
  * SAN {@code dns:localhost,ip:127.0.0.1}, EC P-256, valid 7 days) and {@code truststore.p12} (the CA's
  * certificate, alias {@code ca}). The server key store and the trust store each have a password of
  * their own; the key's password is the key store's (PKCS12 has one).
@@ -48,7 +49,8 @@ public final class StackCertificates {
 
     /**
      * Makes a new CA, a server certificate it signs and a trust store holding the CA, in {@code
-     * dir} (created if missing; existing files of these names are an error of keytool).
+     * dir} (created owner-only, {@code rwx------}, if missing; existing files of these names are
+     * an error of keytool).
      *
      * @param java    the {@code java} binary of a JDK: its sibling {@code keytool} is run; not null
      * @param dir     the folder for the files; not null
@@ -63,7 +65,7 @@ public final class StackCertificates {
         if (!Files.isExecutable(keytool)) {
             throw new LocalStackException("Cannot make the run's certificates: no keytool beside " + java);
         }
-        StackFiles.mkdirs(dir);
+        StackFiles.mkdirsOwnerOnly(dir); // before keytool writes the keys into it
         String caPassword = randomSecret();
         StackCertificates certs = new StackCertificates(dir, randomSecret(), randomSecret());
         Path ca = dir.resolve("ca.p12");

@@ -6,16 +6,26 @@ import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,6 +37,10 @@ public final class StackFiles {
 
     private static final Pattern LEFTOVER = Pattern.compile("\\$\\{([A-Z_]+)}");
     private static final int TAIL_BYTES = 64 * 1024;
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_DIR =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
 
     private StackFiles() {}
 
@@ -83,18 +97,73 @@ public final class StackFiles {
     }
 
     /**
-     * Makes a file readable and writable by its owner only ({@code rw-------}), for files that
-     * hold passwords; does nothing on a file system without POSIX permissions.
+     * Writes a text file (UTF-8) that only its owner may read and write ({@code rw-------}) from
+     * the moment it exists, creating its parent folders: for every file that holds a password.
+     * The text goes to a new file of a random name in the same folder, created with those
+     * permissions ({@code CREATE_NEW}; the umask can only narrow them), which then replaces {@code
+     * file} by an atomic rename. So no other local user can open it at any moment, even in a
+     * folder they may list and read (an explicit work folder is usually {@code rwxr-xr-x}), and
+     * nobody reads it half-written. An existing {@code file} is replaced, never written through
+     * (a symbolic link is replaced, not followed).
      *
-     * @throws UncheckedIOException if the permissions cannot be set
+     * <p>On a file system without POSIX permissions (Windows, some mounted folders) the file is
+     * created with its folder's default access: there the work folder's own access rights (its
+     * ACL) protect it, as they protect the rest of the work folder.
+     *
+     * @param file the file; not null
+     * @param text its content
+     * @return the file
+     * @throws UncheckedIOException if it cannot be written (no temporary file is left behind)
      */
-    public static void ownerOnly(Path file) {
+    public static Path writeOwnerOnly(Path file, String text) {
+        Path dir = file.toAbsolutePath().getParent();
+        Path partial = dir.resolve("." + file.getFileName() + "."
+                + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36) + ".partial");
+        Set<StandardOpenOption> create = EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         try {
-            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException e) {
-            // not POSIX: the work folder's own permissions apply
+            Files.createDirectories(dir);
+            try (SeekableByteChannel out =
+                    dir.getFileSystem().supportedFileAttributeViews().contains("posix")
+                            ? Files.newByteChannel(partial, create, OWNER_ONLY)
+                            : Files.newByteChannel(partial, create)) { // not POSIX: see above
+                ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+                while (bytes.hasRemaining()) {
+                    out.write(bytes);
+                }
+            }
+            Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE); // replaces an existing file
+            return file;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot restrict the permissions of " + file, e);
+            try {
+                Files.deleteIfExists(partial);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new UncheckedIOException("cannot write " + file + ": " + e, e);
+        }
+    }
+
+    /**
+     * Creates a folder that only its owner may list and enter ({@code rwx------}) from the moment
+     * it exists, and its missing parents (with the default permissions), for a folder whose files
+     * are written by other programs (keytool's key stores) and hold secrets. An existing folder is
+     * left as it is. On a file system without POSIX permissions, as {@link #writeOwnerOnly}.
+     *
+     * @return the folder
+     * @throws UncheckedIOException if it cannot be created
+     */
+    static Path mkdirsOwnerOnly(Path dir) {
+        try {
+            if (Files.isDirectory(dir)) {
+                return dir;
+            }
+            Path absolute = dir.toAbsolutePath();
+            Files.createDirectories(absolute.getParent());
+            return absolute.getFileSystem().supportedFileAttributeViews().contains("posix")
+                    ? Files.createDirectory(dir, OWNER_ONLY_DIR)
+                    : Files.createDirectory(dir); // not POSIX: see writeOwnerOnly
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create folder " + dir + ": " + e, e);
         }
     }
 

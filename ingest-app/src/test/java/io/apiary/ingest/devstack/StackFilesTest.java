@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,6 +50,53 @@ class StackFilesTest {
         assertThatThrownBy(() -> StackFiles.render("kafka-server.properties.template", Map.of("DIR", "/w")))
                 .isInstanceOf(LocalStackException.class)
                 .hasMessageContaining("${");
+    }
+
+    @Test
+    void should_create_file_readable_by_owner_only_with_its_text_when_writing_owner_only(@TempDir Path dir)
+            throws IOException {
+        Path file = dir.resolve("conf/secret.properties");
+
+        assertThat(StackFiles.writeOwnerOnly(file, "password=s3cr\u00e9t\n")).isEqualTo(file);
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
+        assertThat(Files.readString(file)).isEqualTo("password=s3cr\u00e9t\n");
+        try (Stream<Path> files = Files.list(file.getParent())) {
+            assertThat(files).containsExactly(file); // no partial file left
+        }
+    }
+
+    @Test
+    void should_replace_readable_file_and_not_follow_link_when_writing_owner_only(@TempDir Path dir)
+            throws IOException {
+        Path readable = Files.writeString(dir.resolve("readable.properties"), "old");
+        Files.setPosixFilePermissions(readable, PosixFilePermissions.fromString("rw-r--r--"));
+        Path elsewhere = Files.writeString(dir.resolve("elsewhere.txt"), "not mine to change");
+        Path link = Files.createSymbolicLink(dir.resolve("link.properties"), elsewhere);
+
+        StackFiles.writeOwnerOnly(readable, "new");
+        StackFiles.writeOwnerOnly(link, "secret");
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(readable)))
+                .isEqualTo("rw-------");
+        assertThat(Files.readString(readable)).isEqualTo("new");
+        assertThat(Files.isSymbolicLink(link)).isFalse();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(link)))
+                .isEqualTo("rw-------");
+        assertThat(Files.readString(link)).isEqualTo("secret");
+        assertThat(Files.readString(elsewhere)).isEqualTo("not mine to change");
+    }
+
+    @Test
+    void should_create_folder_only_its_owner_may_enter_when_making_owner_only_folder(@TempDir Path dir)
+            throws IOException {
+        Path tls = dir.resolve("work/tls");
+
+        assertThat(StackFiles.mkdirsOwnerOnly(tls)).isDirectory();
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tls)))
+                .isEqualTo("rwx------");
     }
 
     @Test
