@@ -4,7 +4,9 @@ import static io.apiary.ingest.deploy.DeployFolder.DEPLOY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiary.ingest.deploy.KedaResources.ConfigMapTargetRef;
 import io.apiary.ingest.deploy.KedaResources.ScaledObject;
+import io.apiary.ingest.deploy.KedaResources.SecretTargetRef;
 import io.apiary.ingest.deploy.KedaResources.Trigger;
 import io.apiary.ingest.deploy.KedaResources.TriggerAuthentication;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -22,7 +24,9 @@ import org.junit.jupiter.api.Test;
  * The sink scaled on its consumer lag by KEDA ({@code deploy/components/keda}, in
  * {@code overlays/prod-operators}), against the application's own settings as rendered: the
  * trigger reads the group the sink really consumes with, on the brokers it really uses, with its
- * security; it cannot run more instances than partitions; it scales in the CPU HPA's steps, and
+ * security, checking the brokers' certificates against the cluster CA (PEM) and logging in as the
+ * Strimzi KafkaUser whose Secret gives the password (a user of its own, not the sink's); it cannot
+ * run more instances than partitions; it scales in the CPU HPA's steps, and
  * the CPU HPA it replaces is gone there and still in place without the component.
  */
 class KedaScalingTest {
@@ -156,6 +160,61 @@ class KedaScalingTest {
                     .as("the CA the brokers' certificates are checked against")
                     .contains("ca");
         }
+        // certificates always checked: unsafeSsl (skip verification) absent or "false" in the
+        // trigger, and not taken from a Secret, whose value this test cannot see
+        assertThat(kafka.metadata().getOrDefault("unsafeSsl", "false"))
+                .as("the trigger's unsafeSsl")
+                .isEqualTo("false");
+        assertThat(parameters).as("parameters of the TriggerAuthentication").doesNotContain("unsafeSsl");
+
+        // Strimzi (this overlay): the CA is the cluster CA's PEM certificate (KEDA's ca parameter
+        // takes PEM, not the PKCS12 truststore ca.p12), and the user name is that of the KafkaUser
+        // whose Secret (named after it, key password) gives the password
+        SecretTargetRef ca = secretRef(authentication, "ca");
+        SecretTargetRef password = secretRef(authentication, "password");
+        StrimziResources.KafkaUser user = StrimziResources.users(operators).stream()
+                .filter(u -> u.metadata().name().equals(password.name()))
+                .findFirst()
+                .orElseThrow(() ->
+                        new AssertionError("the password's Secret " + password.name() + " is no rendered KafkaUser's"));
+        assertThat(password.key())
+                .as("the password's key in Strimzi's user Secret")
+                .isEqualTo("password");
+        assertThat(ca.key()).as("the CA's key: PEM").isEqualTo("ca.crt");
+        assertThat(ca.name())
+                .as("the CA's Secret: that of the KafkaUser's cluster")
+                .isEqualTo(user.metadata().labels().get(StrimziResources.CLUSTER_LABEL) + "-cluster-ca-cert");
+        assertThat(renderedUsername(operators, authentication))
+                .as("the user name KEDA logs in as, against the KafkaUser whose Secret gives the password")
+                .isEqualTo(user.metadata().name())
+                .as("KEDA's own user, not the sink's (which may join the group and write dead letters)")
+                .isNotEqualTo(SINK);
+    }
+
+    /** The Secret reference of a TriggerAuthentication parameter; fails when it has none or several. */
+    private static SecretTargetRef secretRef(TriggerAuthentication authentication, String parameter) {
+        List<SecretTargetRef> refs = authentication.spec().secretTargetRef().stream()
+                .filter(ref -> ref.parameter().equals(parameter))
+                .toList();
+        assertThat(refs)
+                .as(
+                        "secretTargetRef of parameter %s in %s",
+                        parameter, authentication.metadata().getName())
+                .hasSize(1);
+        return refs.get(0);
+    }
+
+    /** The user name a TriggerAuthentication gives, from the rendered ConfigMap it names. */
+    private static String renderedUsername(RenderedManifests rendered, TriggerAuthentication authentication) {
+        ConfigMapTargetRef ref = Stream.ofNullable(authentication.spec().configMapTargetRef())
+                .flatMap(List::stream)
+                .filter(r -> r.parameter().equals("username"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no username from a ConfigMap in "
+                        + authentication.metadata().getName()));
+        return rendered.find(ConfigMap.class, ref.name())
+                .map(map -> map.getData().get(ref.key()))
+                .orElseThrow(() -> new AssertionError("no rendered ConfigMap " + ref.name()));
     }
 
     @Test

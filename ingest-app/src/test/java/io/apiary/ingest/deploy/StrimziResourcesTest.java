@@ -36,7 +36,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * pipeline's topics ({@link Topics#all()}) with the partitions, replication and configs that
  * {@code topics create} would give them ({@link Topics#TOPIC_CONFIGS}); each component's KafkaUser
  * grants exactly the ACLs it needs for the group, transactional ids and topics it really uses, and
- * nothing broad; the pods connect to the cluster the resources are labelled for, as their own user,
+ * nothing broad; KEDA's lag reader has a user of its own with Describe only, on the sink's group and
+ * row topics; the pods connect to the cluster the resources are labelled for, as their own user,
  * trusting the cluster CA, and read no Secret that neither Strimzi nor cass-operator makes (beyond
  * the Cassandra truststore, named); the plain overlays hold no Strimzi object. Every Strimzi object
  * is read by Strimzi's own API model first ({@link StrimziModel}).
@@ -46,6 +47,8 @@ class StrimziResourcesTest {
     private static final String OVERLAY = "overlays/prod-operators";
     private static final String TOPOLOGY = "apiary-ingest-topology";
     private static final String SINK = "apiary-ingest-sink";
+    /** The KafkaUser KEDA's Kafka scaler reads the sink group's lag as (not a workload's). */
+    private static final String KEDA = "apiary-ingest-keda";
 
     /** A DNS-1123 label: what Strimzi advises for KafkaTopic and KafkaUser names (and Secrets named after users). */
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
@@ -57,6 +60,7 @@ class StrimziResourcesTest {
 
     private static final Set<String> READ = Set.of("Describe", "Read");
     private static final Set<String> WRITE = Set.of("Describe", "Write");
+    private static final Set<String> DESCRIBE = Set.of("Describe");
 
     private static RenderedManifests rendered(String dir) {
         return RenderedManifests.render(DEPLOY.resolve(dir));
@@ -247,7 +251,10 @@ class StrimziResourcesTest {
         Map<String, PodContainer> byUser = Map.of(TOPOLOGY, topology(rendered), SINK, sink(rendered));
         assertThat(StrimziResources.users(rendered))
                 .extracting(u -> u.metadata().name())
-                .containsExactlyInAnyOrder(TOPOLOGY, SINK);
+                .as("one KafkaUser per component, and KEDA's")
+                .containsExactlyInAnyOrder(TOPOLOGY, SINK, KEDA);
+        assertThat(user(rendered, KEDA).spec().authentication().type()).isEqualTo("scram-sha-512");
+        assertThat(user(rendered, KEDA).spec().authorization().type()).isEqualTo("simple");
         byUser.forEach((userName, container) -> {
             KafkaUser user = user(rendered, userName);
             assertThat(user.metadata().name()).matches(DNS_LABEL);
@@ -274,8 +281,10 @@ class StrimziResourcesTest {
         Map<String, Set<String>> expected = new TreeMap<>();
         expected.put("group " + applicationId + " (literal)", READ);
         if (config.getString(IngestConfig.TOPOLOGY_PROCESSING_GUARANTEE).startsWith("exactly_once")) {
-            // transactional.id <application.id>-<process id>-<thread index>
-            expected.put("transactionalId " + applicationId + " (prefix)", WRITE);
+            // transactional.id <application.id>-<process id>-<thread index> (Kafka Streams 4.x,
+            // ActiveTaskCreator#producer): the prefix ends in '-', so that another application.id
+            // starting with this one (<application.id>2) is not matched
+            expected.put("transactionalId " + applicationId + "- (prefix)", WRITE);
         }
         // changelog and repartition topics: created at start, configs checked, repartition records purged
         expected.put(
@@ -308,6 +317,22 @@ class StrimziResourcesTest {
 
         assertThat(StrimziResources.aclsByResource(user(rendered, SINK)))
                 .as("ACLs of KafkaUser %s against the sink's settings (sink.group.id, row topics, dead letters)", SINK)
+                .isEqualTo(expected);
+    }
+
+    @Test
+    void should_grant_keda_only_describe_on_the_sinks_group_and_row_topics() {
+        RenderedManifests rendered = rendered(OVERLAY);
+        IngestConfig config = config(sink(rendered));
+
+        // KEDA's Kafka scaler: OffsetFetch (Describe on the group and the topics), Metadata and
+        // ListOffsets (Describe on the topics); no Read (joins, commits, records), no Write
+        Map<String, Set<String>> expected = new TreeMap<>();
+        expected.put("group " + config.getString(IngestConfig.SINK_GROUP_ID) + " (literal)", DESCRIBE);
+        config.topics().rowTopics().forEach(topic -> expected.put("topic " + topic + " (literal)", DESCRIBE));
+
+        assertThat(StrimziResources.aclsByResource(user(rendered, KEDA)))
+                .as("ACLs of KafkaUser %s against the sink's settings (sink.group.id, row topics)", KEDA)
                 .isEqualTo(expected);
     }
 

@@ -29,18 +29,24 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -84,6 +90,11 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *       deploy/components/strimzi/kafka-user-{topology,sink}.yaml}; the sink with a Cassandra role
  *       that may only SELECT and MODIFY the keyspace. Every reading sent lands in Cassandra and an
  *       hour's sums are exact, without one authorization denied to either user.
+ *   <li>KEDA's lag reader, as its own Kafka user with exactly the ACLs of {@code
+ *       deploy/components/strimzi/kafka-user-keda.yaml}: it computes the sink group's lag the way
+ *       KEDA's Kafka scaler does (committed offsets, topic partitions, latest offsets), 0 once
+ *       everything was written, without an authorization denied; and it may not join the sink's
+ *       group, commit its offsets, read its records or write the dead letter topic.
  *   <li>Refusals: no or wrong credentials (Kafka SASL, Cassandra authentication), the sink's
  *       user on the topology's internal topics and group, clients trusting another CA (TLS
  *       handshake of both servers).
@@ -98,6 +109,7 @@ class SecureStackIT {
 
     private static final String TOPOLOGY_USER = "apiary-ingest-topology";
     private static final String SINK_USER = "apiary-ingest-sink";
+    private static final String KEDA_USER = "apiary-ingest-keda";
     private static final String CASSANDRA_ROLE = "apiary_ingest";
     private static final int READINGS = 400;
     private static final int SAMPLES = 12; // one hour of 5-minute entrance counts
@@ -111,6 +123,7 @@ class SecureStackIT {
     private static StackCertificates otherCa;
     private static Credentials topologyUser;
     private static Credentials sinkUser;
+    private static Credentials kedaUser;
     private static Credentials cassandraUser;
     private static IngestConfig adminConfig;
     private static String keyspace;
@@ -133,12 +146,14 @@ class SecureStackIT {
 
         topologyUser = security.createKafkaUser(TOPOLOGY_USER);
         sinkUser = security.createKafkaUser(SINK_USER);
+        kedaUser = security.createKafkaUser(KEDA_USER);
         try (Admin admin = Admin.create(security.kafkaClientSettings(security.kafkaAdmin()))) {
             List<AclBinding> acls = new ArrayList<>();
             acls.addAll(strimziAcls("kafka-user-topology.yaml", TOPOLOGY_USER));
             acls.addAll(strimziAcls("kafka-user-sink.yaml", SINK_USER));
+            acls.addAll(strimziAcls("kafka-user-keda.yaml", KEDA_USER));
             admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
-            LOG.info("Granted the {} ACLs of the two KafkaUsers", acls.size());
+            LOG.info("Granted the {} ACLs of the three KafkaUsers", acls.size());
         }
 
         // topics create and schema apply, as the Jobs would with administrative credentials
@@ -225,10 +240,8 @@ class SecureStackIT {
             assertThat(sink.log()).contains("Cassandra sink stopped; offsets committed");
         }
         // the ACLs sufficed: the authorizer (kafka.authorizer.logger, INFO) denied neither user anything
-        List<String> denied = Files.readAllLines(stack.kafka().logFile()).stream()
-                .filter(line -> line.contains("Denied")
-                        && (line.contains("User:" + TOPOLOGY_USER) || line.contains("User:" + SINK_USER)))
-                .toList();
+        List<String> denied = new ArrayList<>(deniedTo(TOPOLOGY_USER));
+        denied.addAll(deniedTo(SINK_USER));
         assertThat(denied)
                 .as("operations the authorizer denied to the pipeline's users")
                 .isEmpty();
@@ -236,6 +249,81 @@ class SecureStackIT {
 
     @Test
     @Order(2)
+    void should_let_kedas_user_read_the_sink_groups_lag_and_nothing_more() throws Exception {
+        String group = adminConfig.getString(IngestConfig.SINK_GROUP_ID);
+        Topics topics = adminConfig.topics();
+        String rows = topics.telemetryRows();
+        Map<TopicPartition, PartitionLag> lag;
+        try (Admin keda = Admin.create(security.kafkaClientSettings(kedaUser))) {
+            lag = kedaLag(keda, group);
+        }
+        LOG.info("Lag of group {} read as {}: {}", group, KEDA_USER, lag);
+        assertThat(lag.keySet())
+                .extracting(TopicPartition::topic)
+                .as("topics group %s has offsets on, read as %s", group, KEDA_USER)
+                .contains(rows)
+                .isSubsetOf(topics.rowTopics());
+        assertThat(lag.entrySet().stream()
+                        .filter(e -> e.getKey().topic().equals(rows))
+                        .mapToLong(e -> e.getValue().end())
+                        .sum())
+                .as("records (and transaction markers) in %s", rows)
+                .isGreaterThanOrEqualTo(READINGS);
+        lag.forEach((partition, offsets) -> assertThat(offsets.lag())
+                .as("lag of group %s on %s once everything was written (%s)", group, partition, offsets)
+                .isZero());
+        // Describe alone sufficed: the authorizer denied KEDA's user nothing so far
+        assertThat(deniedTo(KEDA_USER))
+                .as("operations the authorizer denied to %s", KEDA_USER)
+                .isEmpty();
+
+        Map<String, Object> consumer = new HashMap<>(security.kafkaClientSettings(kedaUser));
+        consumer.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        consumer.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // joining the sink's group (JoinGroup needs Read on the group)
+        Map<String, Object> member = new HashMap<>(consumer);
+        member.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        try (KafkaConsumer<byte[], byte[]> reader = new KafkaConsumer<>(member)) {
+            reader.subscribe(List.of(rows));
+            assertThatThrownBy(() -> reader.poll(Duration.ofSeconds(20)))
+                    .isInstanceOf(GroupAuthorizationException.class)
+                    .hasMessageContaining(group);
+        }
+        // committing or resetting the group's offsets (OffsetCommit needs Read on the group)
+        try (Admin keda = Admin.create(security.kafkaClientSettings(kedaUser))) {
+            assertThatThrownBy(() -> keda.alterConsumerGroupOffsets(
+                                    group, Map.of(new TopicPartition(rows, 0), new OffsetAndMetadata(0)))
+                            .all()
+                            .get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(GroupAuthorizationException.class);
+        }
+        // reading the records, without a group (Fetch needs Read on the topic)
+        try (KafkaConsumer<byte[], byte[]> reader = new KafkaConsumer<>(consumer)) {
+            reader.assign(List.of(new TopicPartition(rows, 0)));
+            assertThatThrownBy(() -> reader.poll(Duration.ofSeconds(20)))
+                    .isInstanceOf(TopicAuthorizationException.class)
+                    .hasMessageContaining(rows);
+        }
+        // writing the dead letter topic (the sink's user may)
+        Map<String, Object> producer = new HashMap<>(security.kafkaClientSettings(kedaUser));
+        producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        producer.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        producer.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 20_000);
+        try (KafkaProducer<byte[], byte[]> writer = new KafkaProducer<>(producer)) {
+            assertThatThrownBy(() -> writer.send(new ProducerRecord<>(topics.deadLetter(), new byte[] {1}))
+                            .get(30, TimeUnit.SECONDS))
+                    .hasRootCauseInstanceOf(TopicAuthorizationException.class);
+        }
+        // the authorizer logged these refusals: the check of no denial above reads the right lines
+        assertThat(deniedTo(KEDA_USER))
+                .as("refusals the authorizer logged for %s", KEDA_USER)
+                .isNotEmpty();
+    }
+
+    @Test
+    @Order(3)
     void should_refuse_kafka_clients_without_valid_credentials() {
         Credentials nobody = new Credentials("nobody", StackCertificates.randomSecret());
         assertThat(describeCluster(security.kafkaClientSettings(nobody)))
@@ -248,7 +336,7 @@ class SecureStackIT {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void should_refuse_cassandra_sessions_without_valid_credentials() {
         assertThatThrownBy(() -> CqlSession.builder()
                         .addContactPoint(stack.cassandraContactPoint())
@@ -283,7 +371,7 @@ class SecureStackIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void should_refuse_the_sinks_user_the_topologys_internal_topics_and_group() throws Exception {
         String changelog;
         try (Admin admin = Admin.create(security.kafkaClientSettings(security.kafkaAdmin()))) {
@@ -323,7 +411,7 @@ class SecureStackIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void should_refuse_clients_that_trust_another_ca() {
         Map<String, Object> otherTrust = security.kafkaClientSettings(sinkUser);
         otherTrust.put("ssl.truststore.location", otherCa.trustStore().toString());
@@ -342,7 +430,7 @@ class SecureStackIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void should_print_no_password_in_config_show_the_processes_output_or_the_servers_logs() throws Exception {
         Path settingsFile = dir.resolve("config-show.properties");
         StringBuilder text = new StringBuilder();
@@ -365,6 +453,7 @@ class SecureStackIT {
                 security.cassandraAdmin().password(),
                 topologyUser.password(),
                 sinkUser.password(),
+                kedaUser.password(),
                 cassandraUser.password(),
                 security.certificates().serverKeyStorePassword(),
                 security.certificates().trustStorePassword(),
@@ -549,6 +638,61 @@ class SecureStackIT {
         }
         assertThat(bindings).as(file + ": ACLs").isNotEmpty();
         return bindings;
+    }
+
+    /**
+     * @return the lines of the broker's log (kafka.authorizer.logger, INFO) where the authorizer
+     *     denied this user an operation, in log order
+     */
+    private static List<String> deniedTo(String user) throws IOException {
+        return Files.readAllLines(stack.kafka().logFile()).stream()
+                .filter(line -> line.contains("Denied") && line.contains("User:" + user))
+                .toList();
+    }
+
+    /**
+     * A partition's offsets as KEDA's Kafka scaler reads them.
+     *
+     * @param end the partition's latest offset (ListOffsets latest): records and transaction
+     *     markers written so far
+     * @param committed the group's committed offset, or -1 when it has none
+     */
+    private record PartitionLag(long end, long committed) {
+        /** @return the lag in records (offsets): the end offset when nothing is committed (offsetResetPolicy earliest) */
+        long lag() {
+            return committed < 0 ? end : end - committed;
+        }
+    }
+
+    /**
+     * Reads a consumer group's lag the way KEDA's Kafka scaler does when its trigger names no
+     * topic ({@code pkg/scalers/kafka_scaler.go}: getTopicPartitions, getConsumerOffsets,
+     * getProducerOffsets): the group's committed offsets (OffsetFetch), the partitions of every
+     * topic it has offsets on (Metadata), and their latest offsets (ListOffsets). Blocking, up to
+     * 30 s per request.
+     *
+     * @return each partition of those topics with its offsets
+     */
+    private static Map<TopicPartition, PartitionLag> kedaLag(Admin admin, String group) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata()
+                .get(30, TimeUnit.SECONDS);
+        Set<String> topics =
+                committed.keySet().stream().map(TopicPartition::topic).collect(Collectors.toSet());
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        admin.describeTopics(topics)
+                .allTopicNames()
+                .get(30, TimeUnit.SECONDS)
+                .forEach((topic, description) -> description
+                        .partitions()
+                        .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest())));
+        Map<TopicPartition, PartitionLag> lag =
+                new TreeMap<>(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
+        admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((partition, end) -> {
+            OffsetAndMetadata offset = committed.get(partition);
+            lag.put(partition, new PartitionLag(end.offset(), offset == null ? -1 : offset.offset()));
+        });
+        return lag;
     }
 
     /** @return what describing the cluster with these client settings failed with, or null */
