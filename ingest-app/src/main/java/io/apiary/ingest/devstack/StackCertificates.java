@@ -128,30 +128,15 @@ public final class StackCertificates {
                         List.of("-ext", "san=dns:localhost,ip:127.0.0.1", "-ext", "eku=serverAuth,clientAuth"),
                         List.of("-ext", "ku:c=digitalSignature,keyAgreement"),
                         caStore));
-        certs.keytool(
+        certs.importCertificate(keytool, log, caPassword, "ca", dir.resolve("ca.crt"), serverStore);
+        certs.importCertificate(keytool, log, caPassword, "server", dir.resolve("server.crt"), serverStore);
+        certs.importCertificate(
                 keytool,
                 log,
                 caPassword,
-                cat(
-                        List.of("-importcert", "-noprompt", "-alias", "ca"),
-                        List.of("-file", dir.resolve("ca.crt").toString()),
-                        serverStore));
-        certs.keytool(
-                keytool,
-                log,
-                caPassword,
-                cat(
-                        List.of("-importcert", "-noprompt", "-alias", "server"),
-                        List.of("-file", dir.resolve("server.crt").toString()),
-                        serverStore));
-        certs.keytool(
-                keytool,
-                log,
-                caPassword,
-                cat(
-                        List.of("-importcert", "-noprompt", "-alias", "ca"),
-                        List.of("-file", dir.resolve("ca.crt").toString()),
-                        List.of("-keystore", trust.toString(), "-storetype", "PKCS12", "-storepass:env", "TRUST_PW")));
+                "ca",
+                dir.resolve("ca.crt"),
+                List.of("-keystore", trust.toString(), "-storetype", "PKCS12", "-storepass:env", "TRUST_PW"));
         return certs;
     }
 
@@ -214,6 +199,19 @@ public final class StackCertificates {
     @Override
     public String toString() {
         return "StackCertificates[" + dir + ": server.p12, truststore.p12, ca.crt]";
+    }
+
+    /** Runs {@code keytool -importcert} of {@code file} under {@code alias} into the store {@code storeArgs} names. */
+    private void importCertificate(
+            Path keytool, Path log, String caPassword, String alias, Path file, List<String> storeArgs) {
+        keytool(
+                keytool,
+                log,
+                caPassword,
+                cat(
+                        List.of("-importcert", "-noprompt", "-alias", alias),
+                        List.of("-file", file.toString()),
+                        storeArgs));
     }
 
     private void keytool(Path keytool, Path log, String caPassword, List<String> args) {

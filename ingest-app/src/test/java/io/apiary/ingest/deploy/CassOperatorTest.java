@@ -163,32 +163,26 @@ class CassOperatorTest {
         }
     }
 
+    /** A CassandraDatacenter's first lines, up to and including {@code spec.size}, for the cases that add a field. */
+    private static final String DATACENTER_SPEC_START = """
+            apiVersion: cassandra.datastax.com/v1beta1
+            kind: CassandraDatacenter
+            metadata: {name: dc1}
+            spec:
+              clusterName: cassandra
+              serverType: cassandra
+              serverVersion: "5.0.7"
+              size: 3
+            """;
+
     @Test
     void should_fail_naming_the_field_when_a_datacenter_has_one_cass_operator_does_not_define() {
-        String misspelt = """
-                apiVersion: cassandra.datastax.com/v1beta1
-                kind: CassandraDatacenter
-                metadata: {name: dc1}
-                spec:
-                  clusterName: cassandra
-                  serverType: cassandra
-                  serverVersion: "5.0.7"
-                  size: 3
-                  storgeConfig: {}
-                """;
+        String misspelt = DATACENTER_SPEC_START + "  storgeConfig: {}\n";
         assertThatThrownBy(() -> StrictYaml.kubernetesObjects(misspelt, "inline"))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("storgeConfig");
 
-        String claim = """
-                apiVersion: cassandra.datastax.com/v1beta1
-                kind: CassandraDatacenter
-                metadata: {name: dc1}
-                spec:
-                  clusterName: cassandra
-                  serverType: cassandra
-                  serverVersion: "5.0.7"
-                  size: 3
+        String claim = DATACENTER_SPEC_START + """
                   storageConfig:
                     cassandraDataVolumeClaimSpec:
                       accesModes: ["ReadWriteOnce"]

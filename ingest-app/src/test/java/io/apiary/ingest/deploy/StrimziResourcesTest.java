@@ -452,23 +452,23 @@ class StrimziResourcesTest {
         }
     }
 
+    /** A valid KafkaUser with one ACL (Read on topic t), its ACL's fields last, for the cases that break it. */
+    private static final String KAFKA_USER_READING_T = """
+            apiVersion: kafka.strimzi.io/v1beta2
+            kind: KafkaUser
+            metadata: {name: u}
+            spec:
+              authentication: {type: scram-sha-512}
+              authorization:
+                type: simple
+                acls:
+                  - resource: {type: topic, name: t, patternType: literal}
+                    operations: [Read]
+            """;
+
     @Test
     void should_fail_naming_the_field_when_a_kafka_user_has_one_strimzi_does_not_define() {
-        String yaml = """
-                apiVersion: kafka.strimzi.io/v1beta2
-                kind: KafkaUser
-                metadata:
-                  name: u
-                  labels: {strimzi.io/cluster: kafka}
-                spec:
-                  authentication: {type: scram-sha-512}
-                  authorization:
-                    type: simple
-                    acls:
-                      - resource: {type: topic, name: t, patternType: literal}
-                        operations: [Read]
-                        hosts: "*"
-                """;
+        String yaml = KAFKA_USER_READING_T + "        hosts: \"*\"\n";
         assertThatThrownBy(() -> StrictYaml.kubernetesObjects(yaml, "inline"))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("inline, document 1")
@@ -477,18 +477,7 @@ class StrimziResourcesTest {
 
     @Test
     void should_fail_when_an_acl_operation_or_resource_type_is_not_strimzis() {
-        String operation = """
-                apiVersion: kafka.strimzi.io/v1beta2
-                kind: KafkaUser
-                metadata: {name: u}
-                spec:
-                  authentication: {type: scram-sha-512}
-                  authorization:
-                    type: simple
-                    acls:
-                      - resource: {type: topic, name: t, patternType: literal}
-                        operations: [Reed]
-                """;
+        String operation = KAFKA_USER_READING_T.replace("[Read]", "[Reed]");
         assertThatThrownBy(() -> StrictYaml.kubernetesObjects(operation, "inline"))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("Reed");
