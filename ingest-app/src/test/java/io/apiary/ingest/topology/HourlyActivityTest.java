@@ -57,6 +57,58 @@ class HourlyActivityTest {
     }
 
     @Test
+    void hour_closes_at_its_end_plus_the_largest_grace_period_and_not_before() {
+        // 730 days, the bound of activity.window.grace.ms: an hour's end plus it must stay a time in
+        // the future of that hour (an overflow would make every sample late at once).
+        fixture.close();
+        fixture = new TopologyFixture(
+                Map.of(
+                        IngestConfig.ACTIVITY_GRACE_MS,
+                        IngestConfig.ACTIVITY_GRACE_MAX_MS,
+                        IngestConfig.VALIDATION_MAX_AGE_MS,
+                        Duration.ofDays(1_100).toMillis()),
+                Instant.parse("2023-08-01T00:00:00Z"));
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 1, 1));
+        fixture.counts.pipeInput("a", sample("a", "2023-07-15T10:59:59.999Z", 0, 0));
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:30:00Z", 5, 5));
+        assertThat(fixture.late.isEmpty())
+                .as("a sample within the grace period")
+                .isTrue();
+        assertThat(fixture.hourly.isEmpty())
+                .as("finals before the end plus grace")
+                .isTrue();
+
+        fixture.counts.pipeInput("a", sample("a", "2023-07-15T11:00:00Z", 0, 0)); // 2021-07-15T11:00 + 730 days
+        assertThat(fixture.hourly.readValuesToList())
+                .as("the hour of 2021-07-15T10:00 closed once, with both samples")
+                .singleElement()
+                .satisfies(hour -> {
+                    assertThat(hour.getWindowStart()).isEqualTo(Instant.parse("2021-07-15T10:00:00Z"));
+                    assertThat(hour.getEntries()).isEqualTo(6);
+                });
+        fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:40:00Z", 2, 2));
+        assertThat(fixture.late.readValuesToList()).hasSize(1);
+    }
+
+    @Test
+    void should_refuse_a_grace_period_below_0_or_above_730_days_naming_the_setting() {
+        assertThat(new IngestConfig(Map.of(IngestConfig.ACTIVITY_GRACE_MS, IngestConfig.ACTIVITY_GRACE_MAX_MS))
+                        .getLong(IngestConfig.ACTIVITY_GRACE_MS))
+                .isEqualTo(Duration.ofDays(730).toMillis());
+        for (long bad : new long[] {-1, IngestConfig.ACTIVITY_GRACE_MAX_MS + 1, Long.MAX_VALUE}) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> new IngestConfig(Map.of(IngestConfig.ACTIVITY_GRACE_MS, bad)))
+                    .as("grace %d ms", bad)
+                    .isInstanceOf(org.apache.kafka.common.config.ConfigException.class)
+                    .hasMessageContaining(IngestConfig.ACTIVITY_GRACE_MS);
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new HourlyActivityProcessor(
+                        Duration.ofMillis(IngestConfig.ACTIVITY_GRACE_MAX_MS + 1), Duration.ofMinutes(1), UPDATE))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(IngestConfig.ACTIVITY_GRACE_MS);
+    }
+
+    @Test
     void sample_after_its_hour_closed_goes_to_the_late_topic_and_is_counted_not_summed() {
         double lateBefore = TopologyFixture.counter(MetricNames.TOPOLOGY_LATE_RECORDS, "stream", "entrance-counts");
         fixture.counts.pipeInput("a", sample("a", "2021-07-15T10:05:00Z", 1, 1));

@@ -45,6 +45,15 @@ public final class IngestConfig extends AbstractConfig {
     public static final String TELEMETRY_SHARD_STRATEGY = "telemetry.shard.strategy";
     public static final String WEATHER_SHARDS = "weather.shards";
     public static final String ACTIVITY_GRACE_MS = "activity.window.grace.ms";
+
+    /**
+     * The largest {@link #ACTIVITY_GRACE_MS}, ms: 730 days, the default TTL of {@code hive_activity}
+     * ({@code cql/020-hive_activity.cql}); an hour held open longer than its table keeps its row
+     * gains nothing. It also keeps an hour's end plus grace far below {@link Long#MAX_VALUE} for every
+     * event time validation lets through, so the window arithmetic cannot overflow.
+     */
+    public static final long ACTIVITY_GRACE_MAX_MS = Duration.ofDays(730).toMillis();
+
     public static final String ACTIVITY_IDLE_TIMEOUT_MS = "activity.idle.timeout.ms";
     public static final String ACTIVITY_UPDATE_INTERVAL_MS = "activity.update.interval.ms";
     public static final String VALIDATION_MAX_FUTURE_SKEW_MS = "validation.max.future.skew.ms";
@@ -215,10 +224,12 @@ public final class IngestConfig extends AbstractConfig {
                     ACTIVITY_GRACE_MS,
                     Type.LONG,
                     Duration.ofMinutes(10).toMillis(),
-                    Range.atLeast(0),
+                    Range.between(0, ACTIVITY_GRACE_MAX_MS),
                     Importance.HIGH,
                     "Grace period of the hourly windows, in milliseconds: how long after an hour ends (in stream time) "
-                            + "samples for it are still accepted before its final result is emitted.")
+                            + "samples for it are still accepted before its final result is emitted. At most "
+                            + "63,072,000,000 (730 days, hive_activity's retention: an hour held open longer would "
+                            + "outlive its row).")
             .define(
                     SINK_GROUP_ID,
                     Type.STRING,

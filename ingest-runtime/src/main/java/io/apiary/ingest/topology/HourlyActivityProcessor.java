@@ -1,6 +1,7 @@
 package io.apiary.ingest.topology;
 
 import io.apiary.ingest.bucket.HourBucket;
+import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.tables.TableNames;
 import io.apiary.schema.EntranceCount;
@@ -113,12 +114,20 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
     private long lastRecordWallClock;
 
     /**
-     * @param grace          grace period after an hour's end, not negative
+     * @param grace          grace period after an hour's end, from 0 to
+     *                       {@link IngestConfig#ACTIVITY_GRACE_MAX_MS} ms
      * @param idleTimeout    wall-clock time without stream-time progress before the close time
      *                       follows the wall clock, not negative
      * @param updateInterval wall-clock interval of interim updates and quiet checks, positive
+     * @throws IllegalArgumentException if {@code grace} is negative or above the maximum: an hour's end
+     *                                  plus such a grace could overflow and make every sample late
      */
     public HourlyActivityProcessor(Duration grace, Duration idleTimeout, Duration updateInterval) {
+        if (grace.isNegative() || grace.compareTo(Duration.ofMillis(IngestConfig.ACTIVITY_GRACE_MAX_MS)) > 0) {
+            throw new IllegalArgumentException("grace period " + grace + " is outside [0, "
+                    + Duration.ofMillis(IngestConfig.ACTIVITY_GRACE_MAX_MS) + "] (" + IngestConfig.ACTIVITY_GRACE_MS
+                    + ")");
+        }
         this.graceMs = grace.toMillis();
         this.idleTimeoutMs = idleTimeout.toMillis();
         this.updateInterval = updateInterval;
