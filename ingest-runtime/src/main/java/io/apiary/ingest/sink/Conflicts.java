@@ -44,12 +44,30 @@ final class Conflicts {
      *         three, ...; identical versions count once
      */
     static <R> int count(List<R> rows, Function<R, ?> primaryKey, ToLongFunction<R> fingerprint) {
-        Map<Object, Set<Long>> versions = new HashMap<>();
+        // a key's first fingerprint as a Long; a set only for the rare key seen in two versions
+        Map<Object, Object> versions = new HashMap<>(rows.size() * 4 / 3 + 1);
         int conflicts = 0;
         for (R row : rows) {
-            Set<Long> seen = versions.computeIfAbsent(primaryKey.apply(row), k -> new HashSet<>(2));
-            if (seen.add(fingerprint.applyAsLong(row)) && seen.size() > 1) {
-                conflicts++;
+            Object key = primaryKey.apply(row);
+            long print = fingerprint.applyAsLong(row);
+            Object seen = versions.putIfAbsent(key, print);
+            if (seen == null) {
+                continue;
+            }
+            if (seen instanceof Long first) {
+                if (first != print) {
+                    Set<Long> both = new HashSet<>(4);
+                    both.add(first);
+                    both.add(print);
+                    versions.put(key, both);
+                    conflicts++;
+                }
+            } else {
+                @SuppressWarnings("unchecked")
+                Set<Long> several = (Set<Long>) seen;
+                if (several.add(print)) {
+                    conflicts++;
+                }
             }
         }
         return conflicts;
