@@ -574,7 +574,15 @@ public final class SinkTable<T extends IndexedRecord> implements RowBinding {
 
     @Override
     public Object primaryKey(Write write) {
-        return List.of(write.routingKey(), clusteringKey(write.insert()));
+        // the bound values themselves, not a copy: equal and hashed by their bytes (ByteBuffer)
+        BoundStatement insert = write.insert();
+        int from = table.partitionKey().size();
+        Object[] key = new Object[1 + table.primaryKeySize() - from];
+        key[0] = write.routingKey();
+        for (int i = 1; i < key.length; i++) {
+            key[i] = insert.getBytesUnsafe(from + i - 1);
+        }
+        return java.util.Arrays.asList(key);
     }
 
     /**
