@@ -14,6 +14,9 @@ import java.util.Optional;
  *   <li>sink client CPU per row over the ceiling client's: at most {@value #CLIENT_CPU_OVER_CEILING};</li>
  *   <li>end-to-end Cassandra CPU per row over the sink run's of the same shard strategy: at most
  *       {@value #END_TO_END_CASSANDRA_CPU_OVER_SINK};</li>
+ *   <li>the p99 write latency of the {@code sink-paced} run (the sink held to
+ *       {@link Bench#PACED_FRACTION} of the unpaced sink run's rows/s): at most
+ *       {@value #PACED_P99_MILLIS} ms; its rows/s over the unpaced run's, reported;</li>
  *   <li>reported only: sink rows/s over the ceiling's, the p99 write latency of the sink and
  *       end-to-end runs, the sink's peak live heap.</li>
  * </ul>
@@ -33,6 +36,8 @@ public final class BenchChecks {
     public static final double CLIENT_CPU_OVER_CEILING = 1.5;
     /** End-to-end Cassandra CPU per row at most this many times the sink run's. */
     public static final double END_TO_END_CASSANDRA_CPU_OVER_SINK = 1.3;
+    /** p99 write latency of the paced sink run at most this, in milliseconds. */
+    public static final double PACED_P99_MILLIS = 100;
 
     /**
      * What a check's value is held to.
@@ -129,6 +134,16 @@ public final class BenchChecks {
             });
             checks.add(new Check("sink p99 write ms" + s, sink.p99Millis(), Target.report()));
             checks.add(new Check("sink peak live heap MiB" + s, sink.peakLiveHeapMiB(), Target.report()));
+        }
+        for (BenchResult paced : results) {
+            if (!paced.run().equals("sink-paced") || !paced.completed()) {
+                continue;
+            }
+            String s = " (" + paced.shardStrategy() + ")";
+            find(results, "sink", paced.shardStrategy())
+                    .ifPresent(sink -> checks.add(new Check(
+                            "sink-paced/sink rows/s" + s, paced.perSecond() / sink.perSecond(), Target.report())));
+            checks.add(new Check("sink-paced p99 write ms" + s, paced.p99Millis(), Target.atMost(PACED_P99_MILLIS)));
         }
         for (BenchResult e2e : results) {
             if (!e2e.run().equals("end-to-end") || !e2e.completed()) {

@@ -29,8 +29,11 @@ import java.util.function.LongSupplier;
  * the window opens and then every {@link #LIVE_HEAP_PROBE} a full collection is forced
  * ({@code System.gc()}) and the heap used right after it is read (-1 for runs too short); this
  * is what the run kept reachable, the figure a memory bound is about. The wall time and the
- * CPU time of these forced collections are taken out of the window. Not thread-safe: one run at
- * a time, from one thread.
+ * CPU time of these forced collections are taken out of the window, and a request that was in
+ * flight during one is left out of the latency percentiles ({@link #leaveOutOfLatency}): a forced
+ * collection stops the client's threads for 0.1 to 0.6 s (JFR, 2026-12-05, about 170 MiB live),
+ * which the requests answered meanwhile would otherwise count as Cassandra's latency. Not
+ * thread-safe but for {@link #leaveOutOfLatency} and {@link #latencyLeftOut}: one run at a time, from one thread.
  */
 public final class RunMeter {
 
@@ -61,6 +64,10 @@ public final class RunMeter {
 
     private final List<Long> cassandraPids;
     private final OptionalLong kafkaPid;
+    /** The forced collections of the run being measured, as {start, end} in {@link System#nanoTime()}. */
+    private final List<long[]> probes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Latency samples of the run being measured that {@link #leaveOutOfLatency} left out. */
+    private final java.util.concurrent.atomic.LongAdder leftOut = new java.util.concurrent.atomic.LongAdder();
 
     /**
      * @param cassandraPids process ids of the Cassandra nodes whose CPU to count, summed, when they run on
@@ -112,6 +119,8 @@ public final class RunMeter {
             Duration timeout)
             throws InterruptedException {
         boolean self = client.pid() == ProcessHandle.current().pid();
+        probes.clear();
+        leftOut.reset();
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         long deadline = System.nanoTime() + timeout.toNanos();
         long peakHeap = 0;
@@ -146,6 +155,7 @@ public final class RunMeter {
                 peakLive = Math.max(peakLive, memory.getHeapMemoryUsage().getUsed());
                 probeCpu += cpuSeconds(ProcessHandle.current()) - cpu;
                 long after = System.nanoTime();
+                probes.add(new long[] {now, after});
                 probeNanos += after - now;
                 nextProbe = after + LIVE_HEAP_PROBE.toNanos();
             }
@@ -174,6 +184,30 @@ public final class RunMeter {
                 peakHeap,
                 peakLive,
                 done >= target && !failed.getAsBoolean());
+    }
+
+    /**
+     * Whether a request's latency sample is left out of the percentiles: whether a forced
+     * collection of the live-heap probe of the run being measured (the last one, after it ended)
+     * ran at some instant of its span; counted ({@link #latencyLeftOut}) when it is. Thread-safe.
+     *
+     * @param fromNanos the request's send, in {@link System#nanoTime()}
+     * @param toNanos   its answer, at or after {@code fromNanos}
+     * @return true if the sample is to be left out
+     */
+    boolean leaveOutOfLatency(long fromNanos, long toNanos) {
+        for (long[] probe : probes) {
+            if (fromNanos < probe[1] && toNanos > probe[0]) {
+                leftOut.increment();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return latency samples of the run being measured (or the last one) left out so far; thread-safe */
+    long latencyLeftOut() {
+        return leftOut.sum();
     }
 
     /** Collects garbage; called before each run, so that runs start from the same heap. */

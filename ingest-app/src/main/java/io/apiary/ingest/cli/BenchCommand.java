@@ -79,11 +79,11 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--gateway-readings",
-            defaultValue = "500000",
             paramLabel = "N",
             description = "Gateway readings (plus their entrance-counter samples) for the topology and end-to-end "
-                    + "runs (default: ${DEFAULT-VALUE}).")
-    long gatewayReadings;
+                    + "runs (default: --rows, so that the end-to-end run writes as many rows per Cassandra "
+                    + "partition as the sink run and their costs per row compare).")
+    Long gatewayReadings;
 
     @Option(
             names = "--hives",
@@ -105,8 +105,10 @@ public final class BenchCommand implements Callable<Integer> {
             names = "--runs",
             split = ",",
             paramLabel = "RUN",
-            description = "Which runs to make, of ceiling, naive, sink, spark, topology, end-to-end (default: all; "
-                    + "spark only if its module is built: " + SparkPeerLaunch.BUILD_COMMAND + ").")
+            description =
+                    "Which runs to make, of ceiling, naive, sink, sink-paced (the sink held to 90% of the sink run's rows/s; "
+                            + "needs sink), spark, topology, end-to-end (default: all; "
+                            + "spark only if its module is built: " + SparkPeerLaunch.BUILD_COMMAND + ").")
     List<String> runs;
 
     @Option(
@@ -368,6 +370,9 @@ public final class BenchCommand implements Callable<Integer> {
 
     private Bench.Options options() {
         require(rows >= 1, "--rows must be at least 1, was " + rows);
+        if (gatewayReadings == null) {
+            gatewayReadings = rows;
+        }
         require(gatewayReadings >= 1, "--gateway-readings must be at least 1, was " + gatewayReadings);
         require(hives >= 1, "--hives must be at least 1, was " + hives);
         require(naiveInFlight >= 1, "--naive-in-flight must be at least 1, was " + naiveInFlight);

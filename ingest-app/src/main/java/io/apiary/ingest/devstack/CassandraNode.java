@@ -191,6 +191,9 @@ public final class CassandraNode extends ManagedServer {
                 "-XX:+ParallelRefProcEnabled",
                 "-XX:+PerfDisableSharedMem",
                 "-XX:+ExitOnOutOfMemoryError",
+                // every collection and its pause in logs/gc.log, as Cassandra's own jvm-server.options
+                // log them: the pauses are where a write's tail latency often comes from
+                "-Xlog:gc:file=" + dir.resolve("logs").resolve("gc.log") + ":time,uptime:filecount=2,filesize=10m",
                 "-Djava.net.preferIPv4Stack=true",
                 "-Djava.awt.headless=true",
                 "-Dcassandra-foreground=yes",

@@ -89,7 +89,14 @@ class BenchIT {
         assertThat(results)
                 .extracting(r -> r.run() + "/" + r.shardStrategy())
                 .containsExactly(
-                        "ceiling/time", "naive/time", "sink/time", "sink/hash", "topology/time", "end-to-end/time");
+                        "ceiling/time",
+                        "naive/time",
+                        "sink/time",
+                        "sink-paced/time",
+                        "sink/hash",
+                        "sink-paced/hash",
+                        "topology/time",
+                        "end-to-end/time");
         for (BenchResult r : results) {
             assertThat(r.completed())
                     .as("%s/%s: %s", r.run(), r.shardStrategy(), r.note())
@@ -104,7 +111,8 @@ class BenchIT {
             }
             assertThat(r.peakHeapMiB()).isPositive();
         }
-        for (BenchResult r : results.subList(0, 4)) {
+        assertThat(progress.toString()).contains("Run sink-paced (shard strategy time)...\n  paced at ");
+        for (BenchResult r : results.subList(0, 6)) {
             assertThat(r.p99Millis())
                     .as("%s p99", r.run())
                     .isGreaterThanOrEqualTo(r.p50Millis())
@@ -127,8 +135,12 @@ class BenchIT {
         Path file = dir.resolve("bench.json");
         BenchReport.ofSingleRepeat(results, Map.of("test", "BenchIT")).write(file);
         JsonNode json = new ObjectMapper().readTree(file.toFile());
-        assertThat(json.get("runs")).hasSize(6);
+        assertThat(json.get("runs")).hasSize(8);
         assertThat(json.get("checks").findValuesAsText("name"))
-                .contains("sink/naive rows/s (time)", "sink/ceiling Cassandra CPU per row (hash)");
+                .contains(
+                        "sink/naive rows/s (time)",
+                        "sink/ceiling Cassandra CPU per row (hash)",
+                        "sink-paced p99 write ms (time)",
+                        "sink-paced/sink rows/s (hash)");
     }
 }

@@ -58,6 +58,18 @@ class BenchOptionsTest {
     void the_write_runs_are_those_up_to_spark() {
         assertThat(EnumSet.allOf(Bench.Run.class))
                 .filteredOn(Bench.Run::writesRows)
-                .containsExactly(Bench.Run.CEILING, Bench.Run.NAIVE, Bench.Run.SINK, Bench.Run.SPARK);
+                .containsExactly(
+                        Bench.Run.CEILING, Bench.Run.NAIVE, Bench.Run.SINK, Bench.Run.SINK_PACED, Bench.Run.SPARK);
+    }
+
+    @Test
+    void the_paced_sink_run_needs_the_sink_run_whose_rate_it_is_paced_from() {
+        assertThatThrownBy(() -> options(EnumSet.of(Bench.Run.SINK_PACED), 1, Optional.empty()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("select the sink run too");
+        assertThat(options(EnumSet.of(Bench.Run.SINK, Bench.Run.SINK_PACED), 1, Optional.empty())
+                        .runs())
+                .containsExactlyInAnyOrder(Bench.Run.SINK, Bench.Run.SINK_PACED);
+        assertThat(Bench.Run.parse("sink-paced")).isEqualTo(Bench.Run.SINK_PACED);
     }
 }

@@ -148,6 +148,47 @@ class BenchReportTest {
     }
 
     @Test
+    void the_paced_sink_runs_p99_is_held_to_100_ms_and_its_rate_reported_against_the_unpaced_run() {
+        List<BenchResult> results = List.of(
+                result("sink", "time", 50_000, 8, 22, true),
+                withP99(result("sink-paced", "time", 45_000, 8, 21, true), 100),
+                result("sink", "hash", 10_000, 40, 100, true),
+                withP99(result("sink-paced", "hash", 9_000, 40, 100, true), 100.5));
+        Map<String, Check> checks = checks(results);
+
+        assertThat(checks.get("sink-paced p99 write ms (time)").value()).isEqualTo(100);
+        assertThat(checks.get("sink-paced p99 write ms (time)").met())
+                .as("exactly 100")
+                .isTrue();
+        assertThat(checks.get("sink-paced p99 write ms (hash)").met())
+                .as("100.5")
+                .isFalse();
+        assertThat(checks.get("sink-paced/sink rows/s (time)").value()).isCloseTo(0.9, within(1e-9));
+        assertThat(checks.get("sink-paced/sink rows/s (time)").met()).isNull();
+        assertThat(checks(RESULTS).keySet()).noneMatch(name -> name.startsWith("sink-paced"));
+    }
+
+    private static BenchResult withP99(BenchResult r, double p99) {
+        return new BenchResult(
+                r.run(),
+                r.shardStrategy(),
+                r.unit(),
+                r.items(),
+                r.seconds(),
+                r.clientCpuMicros(),
+                r.cassandraCpuMicros(),
+                r.kafkaCpuMicros(),
+                r.rowsPerRequest(),
+                r.requests(),
+                r.p50Millis(),
+                p99,
+                r.peakHeapMiB(),
+                r.peakLiveHeapMiB(),
+                r.completed(),
+                r.note());
+    }
+
+    @Test
     void a_baseline_that_did_not_complete_is_not_compared_with() {
         List<BenchResult> results =
                 List.of(result("naive", "time", 20_000, 12, 50, false), result("sink", "time", 50_000, 2.5, 31, true));

@@ -25,6 +25,8 @@ class BenchCommandTest {
             quoteCharacter = '"',
             value = {
                 "--rows 0                          | --rows must be at least 1, was 0",
+                "--gateway-readings 0              | --gateway-readings must be at least 1, was 0",
+                "--runs sink-paced                 | the sink-paced run is paced from the sink run's rows/s",
                 "--hives -1                        | --hives must be at least 1, was -1",
                 "--warm-up-rows -1                 | --warm-up-rows must be at least 0, was -1",
                 "--run-timeout-minutes 200000000   | --run-timeout-minutes must be between 1 and 1440",
