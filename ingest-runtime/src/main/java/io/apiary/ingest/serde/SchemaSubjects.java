@@ -31,35 +31,60 @@ public final class SchemaSubjects {
     private SchemaSubjects() {}
 
     /**
-     * One subject of the pipeline.
+     * One subject of the pipeline: a topic's keys or values, the schema the pipeline writes and
+     * reads there, and the versions of it that are kept (registered on a new subject).
      *
-     * @param topic the topic, not null
-     * @param key   whether it holds the topic's keys ({@code <topic>-key}) or values
-     * @param type  the generated class of its records, not null
+     * @param topic        the topic, not null
+     * @param key          whether it holds the topic's keys ({@code <topic>-key}) or values
+     * @param schema       the schema the pipeline writes (a generated class's), or reads into (a
+     *                     registered table's row schema); not null
+     * @param keptVersions the kept versions of the schema, oldest first, the last being the
+     *                     current one (possibly {@code schema} in another text); not null
      */
-    public record Subject(String topic, boolean key, Class<? extends SpecificRecord> type) {
+    public record Subject(String topic, boolean key, Schema schema, List<Schema> keptVersions) {
 
-        /** Checks the values. */
+        /** Checks the values and copies the list. */
         public Subject {
             Objects.requireNonNull(topic, "topic");
-            Objects.requireNonNull(type, "type");
+            Objects.requireNonNull(schema, "schema");
+            keptVersions = List.copyOf(keptVersions);
+        }
+
+        /**
+         * The subject of a generated class: its schema and the versions kept in {@code
+         * schemas/versions/} ({@link SchemaVersions}).
+         *
+         * @param topic the topic, not null
+         * @param key   whether for the topic's keys or values
+         * @param type  the generated class of its records, not null
+         * @throws IllegalStateException if a kept version cannot be read or parsed
+         */
+        public Subject(String topic, boolean key, Class<? extends SpecificRecord> type) {
+            this(topic, key, SpecificData.get().getSchema(type), keptVersionsOf(type));
+        }
+
+        /**
+         * The subject of a schema known only at run time, with no other kept version (a
+         * registered table's row schema, {@code sink.extra.tables}).
+         *
+         * @param topic  the topic, not null
+         * @param key    whether for the topic's keys or values
+         * @param schema the schema, not null
+         * @return the subject
+         */
+        public static Subject ofSchema(String topic, boolean key, Schema schema) {
+            return new Subject(topic, key, schema, List.of(schema));
+        }
+
+        private static List<Schema> keptVersionsOf(Class<? extends SpecificRecord> type) {
+            ClassLoader loader =
+                    type.getClassLoader() == null ? ClassLoader.getSystemClassLoader() : type.getClassLoader();
+            return SchemaVersions.load(type.getSimpleName(), loader);
         }
 
         /** @return the subject name, {@code <topic>-key} or {@code <topic>-value} */
         public String name() {
             return WireFormat.subject(topic, key);
-        }
-
-        /** @return the schema the pipeline writes (the generated class's) */
-        public Schema schema() {
-            return SpecificData.get().getSchema(type);
-        }
-
-        /** @return the kept versions of the schema, oldest first (the last is the current one) */
-        public List<Schema> keptVersions() {
-            ClassLoader loader =
-                    type.getClassLoader() == null ? ClassLoader.getSystemClassLoader() : type.getClassLoader();
-            return SchemaVersions.load(type.getSimpleName(), loader);
         }
     }
 
