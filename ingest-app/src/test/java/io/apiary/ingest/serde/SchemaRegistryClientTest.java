@@ -146,6 +146,50 @@ class SchemaRegistryClientTest {
     }
 
     @Test
+    void registering_a_new_subject_another_process_creates_at_the_same_moment_goes_on_as_on_an_existing_one() {
+        String schema = com.fasterxml.jackson.databind.node.TextNode.valueOf(
+                        TelemetryReading.getClassSchema().toString())
+                .toString();
+        answer(404, "{\"error_code\":40401,\"message\":\"Subject not found\"}"); // versions: a new subject
+        // the other process created it first: Apicurio Registry's answer to the second creation
+        answer(
+                409,
+                "{\"error_code\":409,\"message\":\"An artifact with ID 'race-value' in group 'null' already"
+                        + " exists.\"}");
+        answer(200, "[1]"); // versions again: there now
+        answer(200, "{\"subject\":\"race-value\",\"version\":1,\"id\":5,\"schema\":" + schema + "}");
+        answer(200, "{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}");
+        answer(200, "{\"subject\":\"race-value\",\"version\":1,\"id\":5,\"schema\":" + schema + "}"); // lookup
+        answer(200, "[1]");
+        answer(200, "{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}");
+        SchemaSubjects.Subject subject =
+                SchemaSubjects.Subject.ofSchema("race", false, TelemetryReading.getClassSchema());
+
+        assertThat(SchemaSubjects.register(client(null, null, url()), subject))
+                .isEqualTo(new SchemaSubjects.Outcome("race-value", 5, 1, 0, "FULL_TRANSITIVE"));
+        assertThat(requests)
+                .extracting(r -> r.split(" ")[0] + " " + r.split(" ")[1])
+                .containsExactly(
+                        "GET /apis/ccompat/v6/subjects/race-value/versions",
+                        "POST /apis/ccompat/v6/subjects/race-value/versions",
+                        "GET /apis/ccompat/v6/subjects/race-value/versions",
+                        "GET /apis/ccompat/v6/subjects/race-value/versions/1",
+                        "GET /apis/ccompat/v6/config/race-value",
+                        "POST /apis/ccompat/v6/subjects/race-value",
+                        "GET /apis/ccompat/v6/subjects/race-value/versions",
+                        "GET /apis/ccompat/v6/config/race-value");
+
+        // refused while the subject is still not there: the refusal stands
+        answers.clear();
+        answer(404, "{\"error_code\":40401,\"message\":\"Subject not found\"}");
+        answer(422, "{\"error_code\":42201,\"message\":\"Invalid schema\"}");
+        answer(404, "{\"error_code\":40401,\"message\":\"Subject not found\"}");
+        assertThatThrownBy(() -> SchemaSubjects.register(client(null, null, url()), subject))
+                .isInstanceOf(SchemaRegistryException.class)
+                .hasMessageContaining("HTTP 422");
+    }
+
+    @Test
     void a_4xx_is_not_retried_and_404s_read_as_absent() {
         answer(404, "{\"error_code\":40401,\"message\":\"Subject not found\"}");
         answer(404, "{\"error_code\":40403,\"message\":\"Schema not found\"}");

@@ -112,7 +112,11 @@ public final class SchemaSubjects {
      * Registers a subject's schemas: on a new subject, registers every kept version oldest first
      * and sets {@value #COMPATIBILITY} after the first one, so that the registry's own check covers what the build's
      * does; on an existing one, checks it ({@link #check}), sets the level where it differs and
-     * registers the current schema if it is not there. Running it twice is harmless.
+     * registers the current schema if it is not there. Running it twice is harmless, also at once
+     * from two processes (the topology and the sink starting together): when the registry refuses a
+     * registration of the new subject or its level (Apicurio Registry answers 409 "already exists"
+     * to the one that lost the race to create the subject or its compatibility rule) and the
+     * subject now holds versions, it goes on as with an existing subject.
      *
      * @param registry the registry, not null
      * @param subject  the subject, not null
@@ -125,32 +129,17 @@ public final class SchemaSubjects {
         List<Integer> versions = registry.versions(name);
         int registered = 0;
         if (versions.isEmpty()) {
-            List<Schema> kept = new ArrayList<>(subject.keptVersions());
-            // the current version as the generated class has it (the text lookups compare), not its kept file
-            if (!kept.isEmpty()
-                    && SchemaNormalization.parsingFingerprint64(kept.get(kept.size() - 1))
-                            == SchemaNormalization.parsingFingerprint64(subject.schema())) {
-                kept.remove(kept.size() - 1);
-            }
-            kept.add(subject.schema());
-            for (Schema schema : kept) {
-                registry.register(name, schema);
-                registered++;
-                if (registered == 1) {
-                    // after the first version: Apicurio's API (unlike Confluent's) has no level for a subject that is
-                    // not there yet
-                    registry.setCompatibility(name, COMPATIBILITY);
+            try {
+                registered = registerKeptVersions(registry, subject);
+            } catch (SchemaRegistryException e) {
+                List<Integer> now = e.unavailable() ? List.of() : registry.versions(name);
+                if (now.isEmpty()) {
+                    throw e;
                 }
+                registered = registerOnExisting(registry, subject, now); // another process created it meanwhile
             }
         } else {
-            checkVersions(registry, subject, versions);
-            if (!COMPATIBILITY.equals(registry.compatibility(name).orElse(""))) {
-                registry.setCompatibility(name, COMPATIBILITY);
-            }
-            if (registry.lookup(name, subject.schema()).isEmpty()) {
-                registry.register(name, subject.schema());
-                registered++;
-            }
+            registered = registerOnExisting(registry, subject, versions);
         }
         int id = registry.lookup(name, subject.schema()).orElse(-1);
         return new Outcome(
@@ -159,6 +148,53 @@ public final class SchemaSubjects {
                 registry.versions(name).size(),
                 registered,
                 registry.compatibility(name).orElse("(global)"));
+    }
+
+    /** @return how many versions it registered: every kept version, oldest first, the level set after the first */
+    private static int registerKeptVersions(SchemaRegistryClient registry, Subject subject) {
+        String name = subject.name();
+        List<Schema> kept = new ArrayList<>(subject.keptVersions());
+        // the current version as the generated class has it (the text lookups compare), not its kept file
+        if (!kept.isEmpty()
+                && SchemaNormalization.parsingFingerprint64(kept.get(kept.size() - 1))
+                        == SchemaNormalization.parsingFingerprint64(subject.schema())) {
+            kept.remove(kept.size() - 1);
+        }
+        kept.add(subject.schema());
+        int registered = 0;
+        for (Schema schema : kept) {
+            registry.register(name, schema);
+            registered++;
+            if (registered == 1) {
+                // after the first version: Apicurio's API (unlike Confluent's) has no level for a subject that is
+                // not there yet
+                registry.setCompatibility(name, COMPATIBILITY);
+            }
+        }
+        return registered;
+    }
+
+    /** @return how many versions it registered (0 or 1) on a subject that holds {@code versions} */
+    private static int registerOnExisting(SchemaRegistryClient registry, Subject subject, List<Integer> versions) {
+        String name = subject.name();
+        checkVersions(registry, subject, versions);
+        if (!COMPATIBILITY.equals(registry.compatibility(name).orElse(""))) {
+            try {
+                registry.setCompatibility(name, COMPATIBILITY);
+            } catch (SchemaRegistryException e) {
+                // another process set it at the same moment (Apicurio: 409 "A rule named 'COMPATIBILITY' already
+                // exists"): fine if the level is now the one wanted
+                if (e.unavailable()
+                        || !COMPATIBILITY.equals(registry.compatibility(name).orElse(""))) {
+                    throw e;
+                }
+            }
+        }
+        if (registry.lookup(name, subject.schema()).isEmpty()) {
+            registry.register(name, subject.schema());
+            return 1;
+        }
+        return 0;
     }
 
     /**
