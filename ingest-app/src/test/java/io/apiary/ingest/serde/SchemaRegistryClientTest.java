@@ -146,6 +146,35 @@ class SchemaRegistryClientTest {
     }
 
     @Test
+    void a_failed_tls_handshake_is_unavailable_with_a_message_naming_the_trust_settings() throws Exception {
+        // an https URL of a server answering plain text: the JDK's client fails the handshake
+        try (ServerSocket plain = new ServerSocket(0, 10, java.net.InetAddress.getLoopbackAddress())) {
+            Thread answering = new Thread(() -> {
+                while (!plain.isClosed()) {
+                    try (java.net.Socket s = plain.accept()) {
+                        s.getOutputStream()
+                                .write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+                                        .getBytes(StandardCharsets.US_ASCII));
+                    } catch (IOException e) {
+                        return; // closed
+                    }
+                }
+            });
+            answering.setDaemon(true);
+            answering.start();
+            URI https = URI.create("https://127.0.0.1:" + plain.getLocalPort() + "/apis/ccompat/v6");
+            assertThatThrownBy(() -> client(null, null, https).schemaById(3))
+                    .isInstanceOf(SchemaRegistryException.class)
+                    .hasMessageContaining("Cannot fetch schema id 3: the TLS handshake with the schema registry at "
+                            + https + " failed (SSLException: Unrecognized SSL message, plaintext connection?)")
+                    .hasMessageContaining("schema.registry.ssl.truststore.path")
+                    .satisfies(e -> assertThat(((SchemaRegistryException) e).unavailable())
+                            .isTrue());
+        }
+        assertThat(SchemaRegistryClient.tlsFailure(new IOException("closed"))).isNull();
+    }
+
+    @Test
     void registering_a_new_subject_another_process_creates_at_the_same_moment_goes_on_as_on_an_existing_one() {
         String schema = com.fasterxml.jackson.databind.node.TextNode.valueOf(
                         TelemetryReading.getClassSchema().toString())
