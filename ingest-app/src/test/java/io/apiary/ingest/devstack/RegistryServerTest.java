@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,16 +20,6 @@ class RegistryServerTest {
     private static final ServerRuntime RUNTIME =
             new ServerRuntime(JAVA, "test", List.of(), List.of(), List.of(Path.of("/m2/registry-server-runner.jar")));
 
-    @TempDir
-    static Path shared;
-
-    private static StackSecurity security;
-
-    @BeforeAll
-    static void makeCertificates() {
-        security = StackSecurity.create(JAVA, shared);
-    }
-
     private static RegistryServer registry(Path work, StackSecurity security) {
         return new RegistryServer(
                 RUNTIME, LocalStackOptions.defaults(), work, work.resolve("watchdog"), 3333, security);
@@ -39,6 +28,7 @@ class RegistryServerTest {
     @Test
     void should_serve_https_only_with_the_runs_certificate_its_password_in_an_owner_only_file(@TempDir Path work)
             throws IOException {
+        StackSecurity security = StackSecurity.create(JAVA, work.resolve("certificates"));
         RegistryServer registry = registry(work, security);
         registry.prepare();
 

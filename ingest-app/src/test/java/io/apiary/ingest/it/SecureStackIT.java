@@ -533,14 +533,13 @@ class SecureStackIT {
     private static List<byte[]> firstValues(String topic, int count) {
         Map<String, Object> consumer = new HashMap<>(security.kafkaClientSettings(security.kafkaAdmin()));
         consumer.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumer.put(ConsumerConfig.GROUP_ID_CONFIG, "secure-stack-it-reader");
+        consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, count);
         List<byte[]> values = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> reader =
                 new KafkaConsumer<>(consumer, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = reader.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition()))
-                    .toList();
-            reader.assign(partitions);
-            reader.seekToBeginning(partitions);
+            reader.subscribe(List.of(topic));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (values.size() < count && System.nanoTime() < deadline) {
                 reader.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value()));

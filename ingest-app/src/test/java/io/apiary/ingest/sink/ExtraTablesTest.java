@@ -45,6 +45,19 @@ class ExtraTablesTest {
             + "{\"name\":\"grams\",\"type\":\"long\"},"
             + "{\"name\":\"note\",\"type\":[\"null\",\"string\"],\"default\":null}";
 
+    /** Serves the writer schemas of registry-framed rows by id. */
+    private SchemaIdServer registry;
+
+    @BeforeEach
+    void registry() {
+        registry = SchemaIdServer.start();
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void stopRegistry() {
+        registry.close();
+    }
+
     @BeforeEach
     void files() throws Exception {
         Files.writeString(folder.resolve("scale.cql"), CQL, StandardCharsets.UTF_8);
@@ -273,12 +286,23 @@ class ExtraTablesTest {
         var deserializer = ExtraTables.deserializer(registration, WireFormat.singleObject());
         assertThat(deserializer.deserialize("rows.scale.v1", good).get("grams")).isEqualTo(41_250L);
 
+        assertRefusesTrailingBytesAndBadText(deserializer, good, "3 bytes follow the ScaleRow record");
+    }
+
+    /**
+     * Checks that a row {@code good} (its note "ok" the last two bytes of its body) is refused when 3
+     * bytes follow it, with {@code trailingMessage}, and when its note is not valid UTF-8.
+     */
+    private static void assertRefusesTrailingBytesAndBadText(
+            org.apache.kafka.common.serialization.Deserializer<GenericRecord> deserializer,
+            byte[] good,
+            String trailingMessage) {
         byte[] longer = java.util.Arrays.copyOf(good, good.length + 3);
         assertThatThrownBy(() -> deserializer.deserialize("rows.scale.v1", longer))
                 .isInstanceOf(SerializationException.class)
-                .hasMessageContaining("3 bytes follow the ScaleRow record");
+                .hasMessageContaining(trailingMessage);
 
-        // "ok" is the last two bytes of the body: put invalid UTF-8 (a lead byte and no continuation) there
+        // put invalid UTF-8 (a lead byte and no continuation) where "ok" is
         byte[] badText = good.clone();
         badText[badText.length - 2] = (byte) 0xC3;
         badText[badText.length - 1] = (byte) 0x28;
@@ -329,82 +353,67 @@ class ExtraTablesTest {
     @Test
     void should_read_registry_framed_rows_resolving_the_writers_schema_to_the_row_schema() throws Exception {
         ExtraTables.Registration registration = ExtraTables.read(registration(GOOD));
-        try (SchemaIdServer registry = SchemaIdServer.start()) {
-            var deserializer = ExtraTables.deserializer(registration, WireFormat.registry(registry.client()));
-            int id = registry.add(registration.rowSchema());
-            GenericRecord read =
-                    deserializer.deserialize("rows.scale.v1", framed(id, scaleRow(registration.rowSchema(), "ok")));
-            assertThat(read.get("grams")).isEqualTo(41_250L);
-            assertThat(read.get("note")).hasToString("ok");
-            assertThat(read.getSchema()).isEqualTo(registration.rowSchema());
+        var deserializer = ExtraTables.deserializer(registration, WireFormat.registry(registry.client()));
+        int id = registry.add(registration.rowSchema());
+        GenericRecord read =
+                deserializer.deserialize("rows.scale.v1", framed(id, scaleRow(registration.rowSchema(), "ok")));
+        assertThat(read.get("grams")).isEqualTo(41_250L);
+        assertThat(read.get("note")).hasToString("ok");
+        assertThat(read.getSchema()).isEqualTo(registration.rowSchema());
 
-            // a producer's newer version (a field more, one less with its default): read as the row schema
-            String newerFields = GOOD_FIELDS.substring(0, GOOD_FIELDS.indexOf(",{\"name\":\"note\""))
-                    + ",{\"name\":\"scale\",\"type\":\"string\"}";
-            Schema newer = new Schema.Parser().parse(schema(newerFields));
-            assertThat(newer.getField("note")).isNull();
-            GenericRecord fromNewer = new GenericData.Record(newer);
-            fromNewer.put("hive_id", "hive-2");
-            fromNewer.put("day", 19_001);
-            fromNewer.put("at", 1_641_700_000_000L);
-            fromNewer.put("grams", 39_000L);
-            fromNewer.put("scale", "front");
-            GenericRecord resolved = deserializer.deserialize("rows.scale.v1", framed(registry.add(newer), fromNewer));
-            assertThat(resolved.getSchema()).isEqualTo(registration.rowSchema());
-            assertThat(resolved.get("hive_id")).hasToString("hive-2");
-            assertThat(resolved.get("grams")).isEqualTo(39_000L);
-            assertThat(resolved.get("note")).isNull();
-        }
+        // a producer's newer version (a field more, one less with its default): read as the row schema
+        String newerFields = GOOD_FIELDS.substring(0, GOOD_FIELDS.indexOf(",{\"name\":\"note\""))
+                + ",{\"name\":\"scale\",\"type\":\"string\"}";
+        Schema newer = new Schema.Parser().parse(schema(newerFields));
+        assertThat(newer.getField("note")).isNull();
+        GenericRecord fromNewer = new GenericData.Record(newer);
+        fromNewer.put("hive_id", "hive-2");
+        fromNewer.put("day", 19_001);
+        fromNewer.put("at", 1_641_700_000_000L);
+        fromNewer.put("grams", 39_000L);
+        fromNewer.put("scale", "front");
+        GenericRecord resolved = deserializer.deserialize("rows.scale.v1", framed(registry.add(newer), fromNewer));
+        assertThat(resolved.getSchema()).isEqualTo(registration.rowSchema());
+        assertThat(resolved.get("hive_id")).hasToString("hive-2");
+        assertThat(resolved.get("grams")).isEqualTo(39_000L);
+        assertThat(resolved.get("note")).isNull();
     }
 
     @Test
     void should_dead_letter_registry_framed_rows_with_trailing_bytes_bad_text_or_an_unusable_schema() throws Exception {
         ExtraTables.Registration registration = ExtraTables.read(registration(GOOD));
-        try (SchemaIdServer registry = SchemaIdServer.start()) {
-            var deserializer = ExtraTables.deserializer(registration, WireFormat.registry(registry.client()));
-            int id = registry.add(registration.rowSchema());
-            byte[] good = framed(id, scaleRow(registration.rowSchema(), "ok"));
+        var deserializer = ExtraTables.deserializer(registration, WireFormat.registry(registry.client()));
+        int id = registry.add(registration.rowSchema());
+        byte[] good = framed(id, scaleRow(registration.rowSchema(), "ok"));
 
-            byte[] longer = java.util.Arrays.copyOf(good, good.length + 2);
-            assertThatThrownBy(() -> deserializer.deserialize("rows.scale.v1", longer))
-                    .isInstanceOf(SerializationException.class)
-                    .hasMessageContaining("Bytes follow the ScaleRow record (schema id " + id + ")");
+        assertRefusesTrailingBytesAndBadText(
+                deserializer, good, "Bytes follow the ScaleRow record (schema id " + id + ")");
 
-            // "ok" is the last two bytes of the body: invalid UTF-8 there (a lead byte and no continuation)
-            byte[] badText = good.clone();
-            badText[badText.length - 2] = (byte) 0xC3;
-            badText[badText.length - 1] = (byte) 0x28;
-            assertThatThrownBy(() -> deserializer.deserialize("rows.scale.v1", badText))
-                    .isInstanceOf(SerializationException.class)
-                    .hasMessageContaining("t.ScaleRow.note")
-                    .hasMessageContaining("not valid UTF-8");
+        byte[] unknownId = good.clone();
+        java.nio.ByteBuffer.wrap(unknownId, 1, 4).putInt(id + 1000);
+        assertThatThrownBy(() -> deserializer.deserialize("rows.scale.v1", unknownId))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("Schema id " + (id + 1000));
 
-            byte[] unknownId = good.clone();
-            java.nio.ByteBuffer.wrap(unknownId, 1, 4).putInt(id + 1000);
-            assertThatThrownBy(() -> deserializer.deserialize("rows.scale.v1", unknownId))
-                    .isInstanceOf(SerializationException.class)
-                    .hasMessageContaining("Schema id " + (id + 1000));
+        // a writer schema whose grams is a string: it cannot be read as the row schema
+        Schema other = new Schema.Parser()
+                .parse(schema(GOOD_FIELDS.replace(
+                        "{\"name\":\"grams\",\"type\":\"long\"}", "{\"name\":\"grams\",\"type\":\"string\"}")));
+        GenericRecord otherRow = new GenericData.Record(other);
+        otherRow.put("hive_id", "hive-1");
+        otherRow.put("day", 19_000);
+        otherRow.put("at", 1_641_600_000_000L);
+        otherRow.put("grams", "heavy");
+        int otherId = registry.add(other);
+        assertThatThrownBy(() -> deserializer.deserialize("rows.scale.v1", framed(otherId, otherRow)))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("Schema id " + otherId)
+                .hasMessageContaining("cannot be read as t.ScaleRow");
 
-            // a writer schema whose grams is a string: it cannot be read as the row schema
-            Schema other = new Schema.Parser()
-                    .parse(schema(GOOD_FIELDS.replace(
-                            "{\"name\":\"grams\",\"type\":\"long\"}", "{\"name\":\"grams\",\"type\":\"string\"}")));
-            GenericRecord otherRow = new GenericData.Record(other);
-            otherRow.put("hive_id", "hive-1");
-            otherRow.put("day", 19_000);
-            otherRow.put("at", 1_641_600_000_000L);
-            otherRow.put("grams", "heavy");
-            int otherId = registry.add(other);
-            assertThatThrownBy(() -> deserializer.deserialize("rows.scale.v1", framed(otherId, otherRow)))
-                    .isInstanceOf(SerializationException.class)
-                    .hasMessageContaining("Schema id " + otherId)
-                    .hasMessageContaining("cannot be read as t.ScaleRow");
-
-            byte[] header = {0, 0, 0};
-            assertThatThrownBy(() -> deserializer.deserialize("rows.scale.v1", header))
-                    .isInstanceOf(SerializationException.class)
-                    .hasMessageContaining("needs at least 5 bytes");
-        }
+        byte[] header = {0, 0, 0};
+        assertThatThrownBy(() -> deserializer.deserialize("rows.scale.v1", header))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("needs at least 5 bytes");
     }
 
     @Test
@@ -412,18 +421,16 @@ class ExtraTablesTest {
             throws Exception {
         ExtraTables.Registration registration = ExtraTables.read(registration(GOOD));
         byte[] old = singleObject(scaleRow(registration.rowSchema(), "old"));
-        try (SchemaIdServer registry = SchemaIdServer.start()) {
-            var lenient = ExtraTables.deserializer(
-                    registration, new WireFormat(WireFormat.Framing.REGISTRY, true, registry.client(), true));
-            var strict = ExtraTables.deserializer(
-                    registration, new WireFormat(WireFormat.Framing.REGISTRY, false, registry.client(), true));
-            assertThat(lenient.deserialize("rows.scale.v1", old).get("note")).hasToString("old");
-            assertThatThrownBy(() -> strict.deserialize("rows.scale.v1", old))
-                    .isInstanceOf(SerializationException.class)
-                    .hasMessageContaining("wire.format.read.single.object=false");
-            byte[] framed = framed(registry.add(registration.rowSchema()), scaleRow(registration.rowSchema(), "new"));
-            assertThat(strict.deserialize("rows.scale.v1", framed).get("note")).hasToString("new");
-        }
+        var lenient = ExtraTables.deserializer(
+                registration, new WireFormat(WireFormat.Framing.REGISTRY, true, registry.client(), true));
+        var strict = ExtraTables.deserializer(
+                registration, new WireFormat(WireFormat.Framing.REGISTRY, false, registry.client(), true));
+        assertThat(lenient.deserialize("rows.scale.v1", old).get("note")).hasToString("old");
+        assertThatThrownBy(() -> strict.deserialize("rows.scale.v1", old))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("wire.format.read.single.object=false");
+        byte[] framed = framed(registry.add(registration.rowSchema()), scaleRow(registration.rowSchema(), "new"));
+        assertThat(strict.deserialize("rows.scale.v1", framed).get("note")).hasToString("new");
         // a single-object row of another schema: its fingerprint is not the row schema's
         Schema other = new Schema.Parser().parse(schema(GOOD_FIELDS + ",{\"name\":\"x\",\"type\":\"int\"}"));
         GenericRecord otherRow = scaleRow(other, null);
