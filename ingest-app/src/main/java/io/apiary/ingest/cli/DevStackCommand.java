@@ -50,17 +50,18 @@ public final class DevStackCommand implements Callable<Integer> {
             defaultValue = "true",
             fallbackValue = "true",
             description = "Start a schema registry too (Apicurio Registry, Confluent-compatible API on 127.0.0.1; the "
-                    + "default) and print its URL. --no-registry leaves it out: the settings file then sets "
-                    + "wire.format.write=single-object.")
+                    + "default; HTTPS only with --secure) and print its URL. --no-registry leaves it out: the settings "
+                    + "file then sets wire.format.write=single-object.")
     boolean registry;
 
     @Option(
             names = "--secure",
             description = "Secure the servers as the prod overlay expects them: Kafka on a SASL_SSL listener only "
                     + "(SCRAM-SHA-512, StandardAuthorizer with ACLs), Cassandra with client TLS required and "
-                    + "PasswordAuthenticator, certificates of a CA made for the run (in <work folder>/tls), random "
-                    + "passwords. The settings file then holds the super users' credentials (owner-only); nothing "
-                    + "prints them. Implies --no-registry.")
+                    + "PasswordAuthenticator, the schema registry on HTTPS only (no plain HTTP port), certificates of "
+                    + "a CA made for the run (in <work folder>/tls), random passwords. The settings file then holds "
+                    + "the super users' credentials and the trust store's password (owner-only); nothing prints "
+                    + "them.")
     boolean secure;
 
     @Spec
@@ -69,10 +70,12 @@ public final class DevStackCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        boolean withRegistry = registry && !secure;
+        boolean withRegistry = registry;
         out.println(
                 secure
-                        ? "Starting a secured Kafka broker and Cassandra node (SASL_SSL, TLS, passwords made for the run)..."
+                        ? "Starting a secured Kafka broker and Cassandra node"
+                                + (withRegistry ? " and a schema registry" : "")
+                                + " (SASL_SSL, TLS, passwords made for the run)..."
                         : withRegistry
                                 ? "Starting a Kafka broker, a Cassandra node and a schema registry..."
                                 : "Starting a Kafka broker and a Cassandra node...");
@@ -103,10 +106,11 @@ public final class DevStackCommand implements Callable<Integer> {
         stack.security()
                 .ifPresent(s -> out.printf(
                         "Secured: Kafka SASL_SSL with SCRAM-SHA-512 (super user %s) and ACLs, Cassandra TLS with "
-                                + "PasswordAuthenticator (superuser %s); trust store %s; passwords in the settings file "
+                                + "PasswordAuthenticator (superuser %s)%s; trust store %s; passwords in the settings file "
                                 + "below (owner-only), printed nowhere%n",
                         s.kafkaAdmin().user(),
                         s.cassandraAdmin().user(),
+                        stack.registry().isPresent() ? ", the schema registry HTTPS only" : "",
                         s.certificates().trustStore()));
         stack.registry()
                 .ifPresent(r -> out.printf(

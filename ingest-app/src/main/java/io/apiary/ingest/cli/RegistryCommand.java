@@ -2,9 +2,9 @@ package io.apiary.ingest.cli;
 
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.config.RegistryOptions;
+import io.apiary.ingest.pipeline.RegistrySubjects;
 import io.apiary.ingest.serde.SchemaRegistryClient;
 import io.apiary.ingest.serde.SchemaSubjects;
-import io.apiary.ingest.topics.Topics;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.apache.kafka.common.config.ConfigException;
@@ -13,7 +13,11 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code registry register} and {@code registry check}: the pipeline's subjects in a schema registry. */
+/**
+ * {@code registry register} and {@code registry check}: the pipeline's subjects in a schema
+ * registry, those of its topics and of the row topics of {@code sink.extra.tables}
+ * ({@link RegistrySubjects#all}).
+ */
 @Command(
         name = "registry",
         mixinStandardHelpOptions = true,
@@ -42,11 +46,11 @@ public final class RegistryCommand {
     @Command(
             name = "register",
             mixinStandardHelpOptions = true,
-            description = "Registers the schemas of every topic (subjects <topic>-value and <topic>-key): on a new "
-                    + "subject, sets compatibility " + SchemaSubjects.COMPATIBILITY + " and registers each kept "
-                    + "version of schemas/ oldest first; on an existing one, checks every version against this "
-                    + "application's schema (both directions) and registers it if missing. Running it twice is "
-                    + "harmless.")
+            description = "Registers the schemas of every topic (subjects <topic>-value and <topic>-key), and the row "
+                    + "schema of each table of sink.extra.tables under <row topic>-value: on a new subject, sets "
+                    + "compatibility " + SchemaSubjects.COMPATIBILITY + " and registers each kept version of schemas/ "
+                    + "oldest first; on an existing one, checks every version against this application's schema "
+                    + "(both directions) and registers it if missing. Running it twice is harmless.")
     static final class Register implements Callable<Integer> {
 
         @Mixin
@@ -59,9 +63,8 @@ public final class RegistryCommand {
         public Integer call() {
             IngestConfig cfg = config.load();
             SchemaRegistryClient registry = registry(cfg);
-            Topics topics = cfg.topics();
             PrintWriter out = spec.commandLine().getOut();
-            for (SchemaSubjects.Subject subject : topics.avroSubjects()) {
+            for (SchemaSubjects.Subject subject : RegistrySubjects.all(cfg)) {
                 print(out, SchemaSubjects.register(registry, subject));
             }
             return 0;
@@ -89,7 +92,7 @@ public final class RegistryCommand {
             SchemaRegistryClient registry = registry(cfg);
             PrintWriter out = spec.commandLine().getOut();
             int missing = 0;
-            for (SchemaSubjects.Subject subject : cfg.topics().avroSubjects()) {
+            for (SchemaSubjects.Subject subject : RegistrySubjects.all(cfg)) {
                 SchemaSubjects.Outcome outcome = SchemaSubjects.check(registry, subject);
                 print(out, outcome);
                 if (outcome.id() < 0) {

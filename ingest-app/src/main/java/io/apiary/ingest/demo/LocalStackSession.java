@@ -33,7 +33,8 @@ public final class LocalStackSession {
      * maximum event-time age of {@link #REPLAY_MAX_AGE} for replays of history, and the stack's
      * schema registry (or, without one, the single-object wire format). On a secured stack
      * ({@link LocalStack#security()}) also the SASL_SSL, TLS and credential settings of the
-     * Kafka and Cassandra super users: these hold passwords, never print them.
+     * Kafka and Cassandra super users, and the trust store of the registry's HTTPS: these hold
+     * passwords, never print them.
      *
      * @param stack a started stack
      * @return option name to value, in a stable order
@@ -73,6 +74,16 @@ public final class LocalStackSession {
             settings.put(
                     io.apiary.ingest.config.RegistryOptions.REGISTRY_URL,
                     stack.registry().get().confluentApiUrl());
+            stack.security()
+                    .ifPresent(
+                            security -> { // the registry serves HTTPS with the run's certificate
+                                settings.put(
+                                        io.apiary.ingest.config.RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PATH,
+                                        security.certificates().trustStore().toString());
+                                settings.put(
+                                        io.apiary.ingest.config.RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PASSWORD,
+                                        security.certificates().trustStorePassword());
+                            });
         } else {
             settings.put(
                     io.apiary.ingest.config.RegistryOptions.WIRE_FORMAT_WRITE,

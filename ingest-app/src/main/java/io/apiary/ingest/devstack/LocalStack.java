@@ -95,8 +95,8 @@ public final class LocalStack implements AutoCloseable {
         KafkaBroker kafka = new KafkaBroker(runtime, options, workDir, watchdogDir, ports[0], ports[1], security);
         CassandraNode cassandra = new CassandraNode(
                 runtime, options, workDir, watchdogDir, ports[2], ports[3], ports[4], ports[5], security);
-        RegistryServer registry = options.registry() && !options.secure()
-                ? new RegistryServer(runtime, options, workDir, watchdogDir, ports[6])
+        RegistryServer registry = options.registry()
+                ? new RegistryServer(runtime, options, workDir, watchdogDir, ports[6], security)
                 : null;
         LocalStack stack = new LocalStack(options, workDir, kafka, cassandra, registry, security);
         LOG.info(
@@ -122,8 +122,9 @@ public final class LocalStack implements AutoCloseable {
                 security == null
                         ? ""
                         : "; secured: Kafka SASL_SSL SCRAM-SHA-512 with ACLs, Cassandra TLS with"
-                                + " PasswordAuthenticator, the run's CA in "
-                                + security.certificates().trustStore());
+                                + " PasswordAuthenticator"
+                                + (registry == null ? "" : ", the schema registry HTTPS only")
+                                + ", the run's CA in " + security.certificates().trustStore());
         return stack;
     }
 

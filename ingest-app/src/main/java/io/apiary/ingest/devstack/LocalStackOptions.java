@@ -84,8 +84,8 @@ public final class LocalStackOptions {
     }
 
     /**
-     * @return whether the stack also runs a schema registry ({@link RegistryServer}); false by
-     *     default
+     * @return whether the stack also runs a schema registry ({@link RegistryServer}), over HTTPS
+     *     only on a secured stack; true by default
      */
     public boolean registry() {
         return registry;
@@ -94,8 +94,8 @@ public final class LocalStackOptions {
     /**
      * @return whether Kafka and Cassandra are secured ({@link StackSecurity}): Kafka on a SASL_SSL
      *     listener only (SCRAM-SHA-512, {@code StandardAuthorizer}), Cassandra with client TLS
-     *     required and {@code PasswordAuthenticator}, certificates made for the run; false by
-     *     default
+     *     required and {@code PasswordAuthenticator}, the schema registry (if {@link #registry()})
+     *     on HTTPS only, certificates made for the run; false by default
      */
     public boolean secure() {
         return secure;
@@ -304,8 +304,8 @@ public final class LocalStackOptions {
 
         /**
          * @param secured whether Kafka and Cassandra are secured (see {@link
-         *                LocalStackOptions#secure()}); a secured stack runs no schema registry
-         *                (its {@link #registry} is ignored)
+         *                LocalStackOptions#secure()}); a secured stack's schema registry, if
+         *                {@link #registry}, serves HTTPS only with the run's certificate
          * @return this builder
          */
         public Builder secure(boolean secured) {

@@ -32,6 +32,16 @@ import org.slf4j.LoggerFactory;
  * APIs too (Apicurio's own {@code /apis/registry/v2}, its web UI at {@code /ui}, an export of all
  * data at {@code /apis/registry/v2/admin/export}).
  *
+ * <p>On a secured stack (a {@link StackSecurity}) it serves HTTPS only, with the run's server
+ * certificate ({@link StackCertificates#serverKeyStore()}, SAN {@code localhost} and {@code
+ * 127.0.0.1}): Quarkus's {@code quarkus.http.ssl-port} on 127.0.0.1 and {@code
+ * quarkus.http.insecure-requests=disabled}, so no plain HTTP port is opened at all; {@link #url()}
+ * is then {@code https://127.0.0.1:PORT}, which clients reach trusting the run's CA ({@link
+ * StackCertificates#trustStore()}). The key store's password is in {@code config/application.properties}
+ * of the registry's folder (Quarkus reads that file from its working folder), written owner-only
+ * from its creation ({@link StackFiles#writeOwnerOnly}), never on a command line; Quarkus does not
+ * log it. Still no authentication: TLS here proves the clients' TLS settings, not who may write.
+ *
  * <p>Known limits of this release, not of Confluent's registry: concurrent registrations can
  * fail with HTTP 500 (an H2 lock or unique-key race; register one schema at a time), a refused
  * incompatible schema answers 409 with {@code error_code} 0, and the default compatibility is
@@ -53,9 +63,22 @@ public final class RegistryServer extends ManagedServer {
     private static final String MAIN_CLASS = "io.apicurio.registry.RegistryQuarkusMain";
     private static final Pattern APP_JAR = Pattern.compile("io\\.apicurio\\.apicurio-registry-app-(.+)\\.jar");
 
-    private final int port;
+    /** Quarkus's settings file in the registry's working folder (its own folder), holding the key store's password. */
+    static final String SECRET_SETTINGS = "config/application.properties";
 
-    RegistryServer(ServerRuntime runtime, LocalStackOptions options, Path workDir, Path watchdogDir, int port) {
+    private final int port;
+    private final StackSecurity security; // null unless the stack is secured
+
+    /**
+     * @param security the stack's security, or null: with one, the registry serves HTTPS only
+     */
+    RegistryServer(
+            ServerRuntime runtime,
+            LocalStackOptions options,
+            Path workDir,
+            Path watchdogDir,
+            int port,
+            StackSecurity security) {
         super(
                 runtime,
                 options,
@@ -67,11 +90,20 @@ public final class RegistryServer extends ManagedServer {
                 versionOf(runtime.registryClasspath()),
                 "schema registry");
         this.port = port;
+        this.security = security;
     }
 
-    /** @return the server's root URL, {@code http://127.0.0.1:PORT}; never null */
+    /**
+     * @return the server's root URL, {@code http://127.0.0.1:PORT}, or {@code https://127.0.0.1:PORT}
+     *     on a secured stack; never null
+     */
     public String url() {
-        return "http://127.0.0.1:" + port;
+        return (secure() ? "https" : "http") + "://127.0.0.1:" + port;
+    }
+
+    /** @return whether it serves HTTPS only, with the run's certificate (a secured stack) */
+    public boolean secure() {
+        return security != null;
     }
 
     /**
@@ -83,7 +115,7 @@ public final class RegistryServer extends ManagedServer {
         return url() + CONFLUENT_API_PATH;
     }
 
-    /** @return the HTTP port on 127.0.0.1 */
+    /** @return the port on 127.0.0.1: HTTP, or HTTPS on a secured stack */
     public int port() {
         return port;
     }
@@ -93,6 +125,21 @@ public final class RegistryServer extends ManagedServer {
         StackFiles.mkdirs(dir.resolve("logs"));
         StackFiles.mkdirs(dir.resolve("data"));
         StackFiles.mkdirs(dir.resolve("tmp"));
+        if (secure()) {
+            StackCertificates certificates = security.certificates();
+            StackFiles.writeOwnerOnly( // the key store's password: owner-only from its creation
+                    dir.resolve(SECRET_SETTINGS),
+                    "# The registry's TLS key store (written by the dev stack; owner-only: it holds a password)\n"
+                            + "quarkus.http.ssl.certificate.key-store-file="
+                            + certificates
+                                    .serverKeyStore()
+                                    .toAbsolutePath()
+                                    .toString()
+                                    .replace("\\", "\\\\")
+                            + "\nquarkus.http.ssl.certificate.key-store-file-type=PKCS12\n"
+                            + "quarkus.http.ssl.certificate.key-store-password="
+                            + certificates.serverKeyStorePassword() + "\n");
+        }
     }
 
     @Override
@@ -105,7 +152,6 @@ public final class RegistryServer extends ManagedServer {
                 "-Djava.awt.headless=true",
                 "-Djava.io.tmpdir=" + dir.resolve("tmp"),
                 "-Dquarkus.http.host=127.0.0.1",
-                "-Dquarkus.http.port=" + port,
                 "-Dquarkus.datasource.jdbc.url=jdbc:h2:file:" + dir.resolve("data/registry"),
                 // Narayana's default process id opens a loopback socket of its own: use a UUID instead
                 "-DCoreEnvironmentBean.processImplementationClassName="
@@ -116,14 +162,25 @@ public final class RegistryServer extends ManagedServer {
                 "-Dquarkus.log.file.path=" + dir.resolve("logs/registry.log"),
                 "-Dquarkus.log.file.rotation.max-file-size=10M",
                 "-Dquarkus.log.file.rotation.max-backup-index=3"));
+        if (secure()) {
+            // HTTPS only: no plain HTTP port is opened (the key store comes from SECRET_SETTINGS; without it
+            // Quarkus refuses to start rather than serve HTTP)
+            jvm.add("-Dquarkus.http.ssl-port=" + port);
+            jvm.add("-Dquarkus.http.insecure-requests=disabled");
+        } else {
+            jvm.add("-Dquarkus.http.port=" + port);
+        }
         return ServerProcess.javaCommand(
                 runtime.java(), jvm, watchdogDir, runtime.registryClasspath(), MAIN_CLASS, List.of());
     }
 
     @Override
     void awaitReady(long startNanos) {
-        HttpClient client =
-                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2));
+        if (secure()) {
+            builder.sslContext(security.certificates().clientSslContext()); // trusting the run's CA only
+        }
+        HttpClient client = builder.build();
         HttpRequest probe = HttpRequest.newBuilder(URI.create(confluentApiUrl() + "/subjects"))
                 .timeout(Duration.ofSeconds(5))
                 .GET()

@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The security of a secured local stack ({@link LocalStackOptions#secure()}): the run's
  * certificates ({@link StackCertificates}), Kafka's SASL_SSL listener with SCRAM-SHA-512 users and
- * {@code StandardAuthorizer}, and Cassandra's client TLS ({@code optional: false}) with {@code
- * PasswordAuthenticator} and {@code CassandraAuthorizer}.
+ * {@code StandardAuthorizer}, Cassandra's client TLS ({@code optional: false}) with {@code
+ * PasswordAuthenticator} and {@code CassandraAuthorizer}, and the schema registry's HTTPS (the
+ * same server certificate; {@link RegistryServer}).
  *
  * <p><b>Users.</b> Kafka: the super user {@value #KAFKA_ADMIN} (created when the storage is
  * formatted, {@code --add-scram}; also the broker's own inter-broker user); more with {@link

@@ -171,7 +171,7 @@ class LocalStackIT {
     void should_serve_the_registry_on_the_loopback_address_only() throws Exception {
         RegistryServer registry = stack.registry().orElseThrow();
         assertThat(acceptsConnection(registry.port())).isTrue();
-        listenersOf(registry.pid())
+        io.apiary.ingest.it.ListeningSockets.of(registry.pid())
                 .ifPresent(lines -> assertThat(lines)
                         .as("the registry's listening sockets (ss -ltnp)")
                         .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
@@ -369,22 +369,6 @@ class LocalStackIT {
                 .as("%s %s: %s", method, path, response.body())
                 .isEqualTo(200);
         return response.body();
-    }
-
-    /** @return the {@code ss -ltnpH} lines of the process's listening TCP sockets; empty if {@code ss} is missing */
-    private static Optional<List<String>> listenersOf(long pid) throws InterruptedException {
-        try {
-            Process ss =
-                    new ProcessBuilder("ss", "-ltnpH").redirectErrorStream(true).start();
-            List<String> lines = new String(ss.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
-                    .lines()
-                    .filter(l -> l.contains("pid=" + pid + ","))
-                    .toList();
-            return ss.waitFor() == 0 ? Optional.of(lines) : Optional.empty();
-        } catch (IOException e) {
-            System.out.println("No listener check: ss (iproute2) is not installed: " + e.getMessage());
-            return Optional.empty();
-        }
     }
 
     /** @return {@code {"schema": "<schema as a JSON string>"}} */

@@ -10,21 +10,30 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import io.apiary.ingest.cassandra.SchemaApplier;
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.config.RegistryOptions;
 import io.apiary.ingest.devstack.LocalStack;
 import io.apiary.ingest.devstack.LocalStackOptions;
+import io.apiary.ingest.devstack.RegistryServer;
 import io.apiary.ingest.devstack.StackCertificates;
 import io.apiary.ingest.devstack.StackSecurity;
 import io.apiary.ingest.devstack.StackSecurity.Credentials;
 import io.apiary.ingest.gateway.GatewayProducer;
 import io.apiary.ingest.pipeline.TopicProvisioner;
+import io.apiary.ingest.serde.SchemaRegistryClient;
+import io.apiary.ingest.serde.SchemaSubjects;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
 import java.io.IOException;
 import java.io.Reader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -138,7 +147,7 @@ class SecureStackIT {
         }
         long t0 = System.nanoTime();
         stack = LocalStack.start(
-                LocalStackOptions.builder().secure(true).registry(false).build());
+                LocalStackOptions.builder().secure(true).registry(true).build());
         security = stack.security().orElseThrow();
         LOG.info("Secured stack started in {} ms", (System.nanoTime() - t0) / 1_000_000);
         otherCa = StackCertificates.create(
@@ -185,13 +194,17 @@ class SecureStackIT {
                 .containsEntry("kafka.sasl.mechanism", "SCRAM-SHA-512")
                 .containsEntry("kafka.ssl.truststore.type", "PKCS12")
                 .containsEntry("cassandra.ssl.enabled", "true")
-                .containsEntry("cassandra.ssl.hostname.validation", "true");
+                .containsEntry("cassandra.ssl.hostname.validation", "true")
+                .containsEntry(
+                        RegistryOptions.REGISTRY_URL,
+                        stack.registry().orElseThrow().confluentApiUrl());
+        assertThat(settings.get(RegistryOptions.REGISTRY_URL)).startsWith("https://127.0.0.1:");
         Path topologyLog = dir.resolve("topology.log");
         Path sinkLog = dir.resolve("sink.log");
         outputs.add(topologyLog);
         outputs.add(sinkLog);
         long t0 = System.nanoTime();
-        try (AppProcess topology = AppProcess.start("topology", settings, kafkaSecrets(topologyUser), topologyLog);
+        try (AppProcess topology = AppProcess.start("topology", settings, workloadSecrets(topologyUser), topologyLog);
                 AppProcess sink = AppProcess.start("sink", settings, sinkSecrets(), sinkLog)) {
             await().atMost(Duration.ofMinutes(3))
                     .pollInterval(Duration.ofSeconds(1))
@@ -431,6 +444,112 @@ class SecureStackIT {
 
     @Test
     @Order(7)
+    void should_serve_the_registry_over_https_only_and_refuse_a_pipeline_that_does_not_trust_its_ca() throws Exception {
+        RegistryServer registry = stack.registry().orElseThrow();
+        String url = registry.confluentApiUrl();
+        assertThat(url).isEqualTo("https://127.0.0.1:" + registry.port() + RegistryServer.CONFLUENT_API_PATH);
+        // one listener, HTTPS on 127.0.0.1: no plain HTTP port, and its port does not answer plain HTTP
+        ListeningSockets.of(registry.pid())
+                .ifPresent(lines -> assertThat(lines)
+                        .as("the registry's listening sockets (ss -ltnp)")
+                        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                        .containsPattern("127\\.0\\.0\\.1\\]?:" + registry.port() + "\\s"));
+        HttpClient plain =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        assertThatThrownBy(() -> plain.send(
+                        HttpRequest.newBuilder(URI.create(url.replace("https://", "http://") + "/subjects"))
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString()))
+                .isInstanceOf(IOException.class);
+        // the key store's password is only in the registry's owner-only settings file
+        Path secretSettings = registry.directory().resolve("config/application.properties");
+        assertThat(Files.readString(secretSettings))
+                .contains("key-store-password=" + security.certificates().serverKeyStorePassword());
+        assertThat(Files.getPosixFilePermissions(secretSettings))
+                .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+
+        // the topology and the sink of test 1 checked and registered their subjects at start, over TLS
+        for (String log : List.of("topology.log", "sink.log")) {
+            assertThat(Files.readString(dir.resolve(log)))
+                    .as(log)
+                    .contains("Schema registry [" + url + "]: 14 subjects fit this application's schemas");
+        }
+        SchemaRegistryClient client = adminConfig.wireFormat().registry();
+        for (SchemaSubjects.Subject subject : adminConfig.topics().avroSubjects()) {
+            assertThat(SchemaSubjects.check(client, subject).id())
+                    .as(subject.name())
+                    .isNotNegative();
+        }
+        // and used them: the rows the topology wrote are registry-framed, with the id of HiveTelemetryRow there
+        List<byte[]> rows = firstValues(adminConfig.topics().telemetryRows(), 20);
+        assertThat(rows).hasSize(20).allSatisfy(value -> {
+            assertThat(value[0]).isZero();
+            assertThat(client.schemaById(java.nio.ByteBuffer.wrap(value, 1, 4).getInt())
+                            .getFullName())
+                    .isEqualTo("io.apiary.schema.HiveTelemetryRow");
+        });
+
+        // A topology trusting another CA for the registry (Kafka's trust unchanged) is refused at start
+        Map<String, String> otherTrust = new LinkedHashMap<>(prodSettings());
+        otherTrust.put(
+                RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PATH,
+                otherCa.trustStore().toString());
+        Map<String, String> otherSecrets = workloadSecrets(topologyUser);
+        otherSecrets.put("APIARY_SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD", otherCa.trustStorePassword());
+        Path refusedLog = dir.resolve("topology-other-ca.log");
+        outputs.add(refusedLog);
+        long t0 = System.nanoTime();
+        try (AppProcess refused = AppProcess.start("topology", otherTrust, otherSecrets, refusedLog)) {
+            assertThat(refused.waitFor(Duration.ofMinutes(2))).as(refused.log()).isTrue();
+            assertThat(refused.exitValue()).as(refused.log()).isEqualTo(1);
+            assertThat(refused.log())
+                    .contains(
+                            "the TLS handshake with the schema registry at " + url + " failed (SSLHandshakeException:")
+                    .contains("Trust the CA of the registry's certificate (schema.registry.ssl.truststore.path");
+        }
+        LOG.info("A topology not trusting the registry's CA exited in {} ms", (System.nanoTime() - t0) / 1_000_000);
+        // and so is `registry check` with the JVM's default trust store (no trust store set)
+        Map<String, String> jvmTrust = new LinkedHashMap<>(prodSettings());
+        jvmTrust.remove(RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PATH);
+        Path checkSettings = dir.resolve("registry-check.properties");
+        StringBuilder text = new StringBuilder();
+        jvmTrust.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+        Files.writeString(checkSettings, text);
+        Path checkLog = dir.resolve("registry-check.log");
+        outputs.add(checkLog);
+        try (AppProcess check = AppProcess.command(
+                workloadSecrets(topologyUser), checkLog, "registry", "check", "--config", checkSettings.toString())) {
+            assertThat(check.waitFor(Duration.ofMinutes(1))).as(check.log()).isTrue();
+            assertThat(check.exitValue()).as(check.log()).isEqualTo(1);
+            assertThat(check.log())
+                    .contains("error: Cannot list the versions of subject ")
+                    .contains("the TLS handshake with the schema registry at " + url + " failed")
+                    .contains("PKIX path building failed");
+        }
+    }
+
+    /** @return the values of the first {@code count} records of a topic (all partitions), read as Kafka's super user */
+    private static List<byte[]> firstValues(String topic, int count) {
+        Map<String, Object> consumer = new HashMap<>(security.kafkaClientSettings(security.kafkaAdmin()));
+        consumer.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumer.put(ConsumerConfig.GROUP_ID_CONFIG, "secure-stack-it-reader");
+        consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, count);
+        List<byte[]> values = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> reader =
+                new KafkaConsumer<>(consumer, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            reader.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (values.size() < count && System.nanoTime() < deadline) {
+                reader.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value()));
+            }
+        }
+        return values.size() > count ? values.subList(0, count) : values;
+    }
+
+    @Test
+    @Order(8)
     void should_print_no_password_in_config_show_the_processes_output_or_the_servers_logs() throws Exception {
         Path settingsFile = dir.resolve("config-show.properties");
         StringBuilder text = new StringBuilder();
@@ -464,7 +583,9 @@ class SecureStackIT {
                 stack.workDir().resolve("kafka"),
                 stack.workDir().resolve("kafka/logs"),
                 stack.workDir().resolve("cassandra"),
-                stack.workDir().resolve("cassandra/logs"))) {
+                stack.workDir().resolve("cassandra/logs"),
+                stack.workDir().resolve("registry"),
+                stack.workDir().resolve("registry/logs"))) {
             try (Stream<Path> files = Files.list(serverLogs)) {
                 files.filter(f -> f.toString().endsWith(".log")).forEach(logs::add);
             }
@@ -472,7 +593,7 @@ class SecureStackIT {
         try (Stream<Path> files = Files.list(security.certificates().dir())) {
             files.filter(f -> f.toString().endsWith(".log")).forEach(logs::add);
         }
-        assertThat(logs).hasSizeGreaterThanOrEqualTo(7);
+        assertThat(logs).hasSizeGreaterThanOrEqualTo(11);
         for (Path log : logs) {
             String content = new String(Files.readAllBytes(log), java.nio.charset.StandardCharsets.ISO_8859_1);
             for (String secret : secrets) {
@@ -513,26 +634,35 @@ class SecureStackIT {
         settings.put("streams.topic.min.insync.replicas", "1");
         settings.put("streams.num.standby.replicas", "0");
         settings.put("streams.num.stream.threads", "1");
-        // no schema registry on the secured stack (not part of this proof)
-        settings.remove("schema.registry.url");
-        settings.put("wire.format.write", "single-object");
+        // the stack's registry, HTTPS only with the run's certificate: its CA is a private CA to the pipeline
+        settings.put(
+                RegistryOptions.REGISTRY_URL, stack.registry().orElseThrow().confluentApiUrl());
+        settings.put(
+                RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PATH,
+                security.certificates().trustStore().toString());
         settings.put(
                 IngestConfig.VALIDATION_MAX_AGE_MS,
                 Long.toString(Duration.ofDays(365 * 20).toMillis()));
         return settings;
     }
 
-    /** @return the Kafka secrets of a workload, as its Deployment's secretKeyRef env gives them */
-    private static Map<String, String> kafkaSecrets(Credentials user) {
+    /**
+     * @return the secrets of a workload, as its Deployment's secretKeyRef env gives them: Kafka's
+     *     and the registry trust store's password
+     */
+    private static Map<String, String> workloadSecrets(Credentials user) {
         Map<String, String> env = new HashMap<>();
         env.put("APIARY_KAFKA_SASL_JAAS_CONFIG", user.kafkaJaasConfig());
         env.put("APIARY_KAFKA_SSL_TRUSTSTORE_PASSWORD", security.certificates().trustStorePassword());
+        env.put(
+                "APIARY_SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD",
+                security.certificates().trustStorePassword());
         return env;
     }
 
-    /** @return the sink's secrets: Kafka's, and Cassandra's credentials and trust store password */
+    /** @return the sink's secrets: the workload's, and Cassandra's credentials and trust store password */
     private static Map<String, String> sinkSecrets() {
-        Map<String, String> env = kafkaSecrets(sinkUser);
+        Map<String, String> env = workloadSecrets(sinkUser);
         env.put("APIARY_CASSANDRA_AUTH_USERNAME", cassandraUser.user());
         env.put("APIARY_CASSANDRA_AUTH_PASSWORD", cassandraUser.password());
         env.put(
@@ -551,6 +681,9 @@ class SecureStackIT {
         });
         settings.put(
                 "cassandra.ssl.truststore.password", security.certificates().trustStorePassword());
+        settings.put(
+                RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PASSWORD,
+                security.certificates().trustStorePassword());
         settings.put("cassandra.auth.username", security.cassandraAdmin().user());
         settings.put("cassandra.auth.password", security.cassandraAdmin().password());
         return settings;

@@ -4,14 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.serde.SchemaSubjects;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A registered table may not take the name of a table of cql/ or a topic of the pipeline's own. */
+/**
+ * A registered table may not take the name of a table of cql/ or a topic of the pipeline's own;
+ * its row topic's value subject joins the pipeline's subjects.
+ */
 class ExtraTableClashTest {
 
     private static final String SCHEMA = "{\"type\":\"record\",\"name\":\"Row\",\"namespace\":\"t\",\"fields\":["
@@ -40,6 +45,17 @@ class ExtraTableClashTest {
         assertThat(Pipeline.extraTables(config("hive_scale", "rows.hive_scale.v1")))
                 .singleElement()
                 .satisfies(r -> assertThat(r.table().name()).isEqualTo("hive_scale"));
+    }
+
+    @Test
+    void should_add_each_registered_tables_value_subject_after_the_pipelines_own() throws Exception {
+        IngestConfig config = config("hive_scale", "rows.hive_scale.v1");
+        List<SchemaSubjects.Subject> all = RegistrySubjects.all(config);
+        assertThat(all.subList(0, all.size() - 1)).isEqualTo(config.topics().avroSubjects());
+        SchemaSubjects.Subject extra = all.get(all.size() - 1);
+        assertThat(extra.name()).isEqualTo("rows.hive_scale.v1-value");
+        assertThat(extra.schema().getFullName()).isEqualTo("t.Row");
+        assertThat(RegistrySubjects.all(new IngestConfig(Map.of()))).hasSize(14);
     }
 
     @Test

@@ -29,8 +29,8 @@ import picocli.CommandLine;
 /**
  * The registry framing against the local stack's real schema registry (Apicurio Registry's
  * Confluent-compatible API): every topic's schema round trip, the two framings side by side, the
- * subjects registered and checked, an incompatible subject refused, an unreachable registry told
- * apart from bad input.
+ * subjects registered and checked (also by two clients at once), an incompatible subject refused,
+ * an unreachable registry told apart from bad input.
  */
 class RegistryWireFormatIT {
 
@@ -162,6 +162,38 @@ class RegistryWireFormatIT {
     }
 
     @Test
+    void two_processes_registering_a_new_subject_at_once_both_succeed() throws Exception {
+        // the topology and the sink start together and both register every missing subject: Apicurio
+        // Registry answers 409 "already exists" to the one that loses the race to create a subject
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 10; round++) {
+                SchemaSubjects.Subject subject =
+                        new SchemaSubjects.Subject("race" + round, false, TelemetryReading.class);
+                java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+                List<java.util.concurrent.Future<SchemaSubjects.Outcome>> outcomes = new ArrayList<>();
+                for (int process = 0; process < 2; process++) {
+                    // a client each, as two processes have: no shared cache
+                    SchemaRegistryClient registry = new SchemaRegistryClient(RegistrySettings.of(url));
+                    outcomes.add(pool.submit(() -> {
+                        start.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        return SchemaSubjects.register(registry, subject);
+                    }));
+                }
+                int first = outcomes.get(0)
+                        .get(60, java.util.concurrent.TimeUnit.SECONDS)
+                        .id();
+                int second = outcomes.get(1)
+                        .get(60, java.util.concurrent.TimeUnit.SECONDS)
+                        .id();
+                assertThat(first).as(subject.name()).isNotNegative().isEqualTo(second);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void the_pipeline_refuses_to_start_on_a_subject_that_does_not_fit_and_says_which() {
         IngestConfig config = config("clash", Map.of());
         SchemaRegistryClient registry = config.wireFormat().registry();
@@ -205,6 +237,8 @@ class RegistryWireFormatIT {
 
     @SuppressWarnings("unchecked")
     private static AvroWireSerde<SpecificRecord> serde(WireFormat format, SchemaSubjects.Subject subject) {
-        return (AvroWireSerde<SpecificRecord>) (AvroWireSerde<?>) format.serde(subject.type(), subject.key());
+        Class<SpecificRecord> type = (Class<SpecificRecord>)
+                org.apache.avro.specific.SpecificData.get().getClass(subject.schema());
+        return format.serde(type, subject.key());
     }
 }

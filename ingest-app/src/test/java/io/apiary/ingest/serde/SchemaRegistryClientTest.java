@@ -146,6 +146,79 @@ class SchemaRegistryClientTest {
     }
 
     @Test
+    void a_failed_tls_handshake_is_unavailable_with_a_message_naming_the_trust_settings() throws Exception {
+        // an https URL of a server answering plain text: the JDK's client fails the handshake
+        try (ServerSocket plain = new ServerSocket(0, 10, java.net.InetAddress.getLoopbackAddress())) {
+            Thread answering = new Thread(() -> {
+                while (!plain.isClosed()) {
+                    try (java.net.Socket s = plain.accept()) {
+                        s.getOutputStream()
+                                .write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+                                        .getBytes(StandardCharsets.US_ASCII));
+                    } catch (IOException e) {
+                        return; // closed
+                    }
+                }
+            });
+            answering.setDaemon(true);
+            answering.start();
+            URI https = URI.create("https://127.0.0.1:" + plain.getLocalPort() + "/apis/ccompat/v6");
+            assertThatThrownBy(() -> client(null, null, https).schemaById(3))
+                    .isInstanceOf(SchemaRegistryException.class)
+                    .hasMessageContaining("Cannot fetch schema id 3: the TLS handshake with the schema registry at "
+                            + https + " failed (SSLException: Unrecognized SSL message, plaintext connection?)")
+                    .hasMessageContaining("schema.registry.ssl.truststore.path")
+                    .satisfies(e -> assertThat(((SchemaRegistryException) e).unavailable())
+                            .isTrue());
+        }
+        assertThat(SchemaRegistryClient.tlsFailure(new IOException("closed"))).isNull();
+    }
+
+    @Test
+    void registering_a_new_subject_another_process_creates_at_the_same_moment_goes_on_as_on_an_existing_one() {
+        String schema = com.fasterxml.jackson.databind.node.TextNode.valueOf(
+                        TelemetryReading.getClassSchema().toString())
+                .toString();
+        answer(404, "{\"error_code\":40401,\"message\":\"Subject not found\"}"); // versions: a new subject
+        // the other process created it first: Apicurio Registry's answer to the second creation
+        answer(
+                409,
+                "{\"error_code\":409,\"message\":\"An artifact with ID 'race-value' in group 'null' already"
+                        + " exists.\"}");
+        answer(200, "[1]"); // versions again: there now
+        answer(200, "{\"subject\":\"race-value\",\"version\":1,\"id\":5,\"schema\":" + schema + "}");
+        answer(200, "{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}");
+        answer(200, "{\"subject\":\"race-value\",\"version\":1,\"id\":5,\"schema\":" + schema + "}"); // lookup
+        answer(200, "[1]");
+        answer(200, "{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}");
+        SchemaSubjects.Subject subject =
+                SchemaSubjects.Subject.ofSchema("race", false, TelemetryReading.getClassSchema());
+
+        assertThat(SchemaSubjects.register(client(null, null, url()), subject))
+                .isEqualTo(new SchemaSubjects.Outcome("race-value", 5, 1, 0, "FULL_TRANSITIVE"));
+        assertThat(requests)
+                .extracting(r -> r.split(" ")[0] + " " + r.split(" ")[1])
+                .containsExactly(
+                        "GET /apis/ccompat/v6/subjects/race-value/versions",
+                        "POST /apis/ccompat/v6/subjects/race-value/versions",
+                        "GET /apis/ccompat/v6/subjects/race-value/versions",
+                        "GET /apis/ccompat/v6/subjects/race-value/versions/1",
+                        "GET /apis/ccompat/v6/config/race-value",
+                        "POST /apis/ccompat/v6/subjects/race-value",
+                        "GET /apis/ccompat/v6/subjects/race-value/versions",
+                        "GET /apis/ccompat/v6/config/race-value");
+
+        // refused while the subject is still not there: the refusal stands
+        answers.clear();
+        answer(404, "{\"error_code\":40401,\"message\":\"Subject not found\"}");
+        answer(422, "{\"error_code\":42201,\"message\":\"Invalid schema\"}");
+        answer(404, "{\"error_code\":40401,\"message\":\"Subject not found\"}");
+        assertThatThrownBy(() -> SchemaSubjects.register(client(null, null, url()), subject))
+                .isInstanceOf(SchemaRegistryException.class)
+                .hasMessageContaining("HTTP 422");
+    }
+
+    @Test
     void a_4xx_is_not_retried_and_404s_read_as_absent() {
         answer(404, "{\"error_code\":40401,\"message\":\"Subject not found\"}");
         answer(404, "{\"error_code\":40403,\"message\":\"Schema not found\"}");

@@ -1,6 +1,7 @@
 package io.apiary.ingest.tables;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.datastax.oss.driver.api.core.CqlSession;
@@ -8,9 +9,14 @@ import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.cassandra.SchemaApplier;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.it.ItPipelineSettings;
+import io.apiary.ingest.it.SharedStack;
 import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.pipeline.Pipeline;
 import io.apiary.ingest.read.TableRows;
+import io.apiary.ingest.serde.RegistrySettings;
+import io.apiary.ingest.serde.SchemaRegistryClient;
+import io.apiary.ingest.serde.SchemaRegistryException;
+import io.apiary.ingest.serde.SchemaSubjects;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URISyntaxException;
@@ -29,7 +35,10 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.message.BinaryMessageEncoder;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -44,13 +53,19 @@ import org.junit.jupiter.api.Test;
 /**
  * A table that exists only in this test's resources ({@code extra-table/}: its CQL, its row schema
  * and a registration naming them and the row topic), written by the real sink and read back by the
- * descriptor-driven reader on the real stack, with no code of the application naming it. Rows of
- * two scales of one hive every 10 minutes across two UTC days (so every (day, shard) partition of
- * the range), some with a null battery voltage (no cell), one re-sent unchanged, one re-sent with
- * another weight (one row, either version whole), one record that is not a row and one row with
- * bytes after it (both dead-lettered, the rest written). Two names are quoted in the CQL
- * ({@code "scaleId"} of the key, {@code "Battery_V"}), so the sink's and the reader's statements
- * must quote them.
+ * descriptor-driven reader on the real stack, with no code of the application naming it. The rows
+ * come in the registry framing (byte 0, the schema id, the Avro body, as any registry-aware
+ * producer writes them) with the ids of the shared stack's real schema registry, where the sink
+ * registered the row schema at start under {@code rows.hive_weight.v1-value} with compatibility
+ * {@code FULL_TRANSITIVE}: rows of two scales of one hive every 10 minutes across two UTC days (so
+ * every (day, shard) partition of the range), some with a null battery voltage (no cell), one in
+ * the old single-object encoding (still read by default), one re-sent unchanged, one re-sent with
+ * another weight by a producer's newer schema version (a field more, which the registry accepts
+ * and the sink resolves away; one row, either version whole), a schema the registry refuses as
+ * incompatible, and three records dead-lettered while the rest are written: one that is not a row,
+ * one row with bytes after it and one with a schema id the registry does not know. Two names are
+ * quoted in the CQL ({@code "scaleId"} of the key, {@code "Battery_V"}), so the sink's and the
+ * reader's statements must quote them.
  */
 class ExtraTableIT {
 
@@ -67,9 +82,14 @@ class ExtraTableIT {
     private static Pipeline pipeline;
     private static SimpleMeterRegistry meters;
     private static Schema schema;
+    private static String registryUrl;
 
     @BeforeAll
     static void start() throws Exception {
+        registryUrl = SharedStack.get()
+                .registryUrl()
+                .orElseThrow(() -> new IllegalStateException(
+                        "the shared stack runs no schema registry: the extra table's rows are registry-framed"));
         folder = resourceFolder();
         config = ItPipelineSettings.of(
                 "extra-table",
@@ -116,8 +136,13 @@ class ExtraTableIT {
     }
 
     private static GenericRecord row(String hive, String scale, Instant at, double weight, Double battery) {
+        return row(schema, hive, scale, at, weight, battery);
+    }
+
+    private static GenericRecord row(
+            Schema writer, String hive, String scale, Instant at, double weight, Double battery) {
         long millisOfDay = at.toEpochMilli() - at.truncatedTo(ChronoUnit.DAYS).toEpochMilli();
-        GenericRecord row = new GenericData.Record(schema);
+        GenericRecord row = new GenericData.Record(writer);
         row.put("hive_id", hive);
         row.put("day", (int) LocalDate.ofInstant(at, ZoneOffset.UTC).toEpochDay());
         row.put("shard", (int) (millisOfDay * SHARDS / 86_400_000L));
@@ -138,6 +163,11 @@ class ExtraTableIT {
         BinaryMessageEncoder<GenericRecord> encoder = new BinaryMessageEncoder<>(GenericData.get(), schema);
         double undecodableBefore = undecodable();
         Map<String, Map<String, Object>> expected = new LinkedHashMap<>(); // by scale and time
+        // the sink registered the row schema at start; a producer asks the registry for its id
+        SchemaRegistryClient producerRegistry = new SchemaRegistryClient(RegistrySettings.of(registryUrl));
+        String subject = ROW_TOPIC + "-value";
+        int id = producerRegistry.lookup(subject, schema).orElseThrow();
+        assertThat(producerRegistry.compatibility(subject)).hasValue(SchemaSubjects.COMPATIBILITY);
         List<byte[]> values = new ArrayList<>();
         int steps = 6 * 26; // every 10 minutes for 26 hours: two UTC days, every shard of the range
         for (int i = 0; i < steps; i++) {
@@ -146,7 +176,8 @@ class ExtraTableIT {
                 double weight = 40.0 + i / 100.0 + (scale.equals("back") ? 7 : 0);
                 Double battery = i % 3 == 0 ? null : 3.7 - i / 1_000.0;
                 GenericRecord row = row(hive, scale, at, weight, battery);
-                values.add(bytes(encoder, row));
+                // one row in the old framing: read beside the registry framing while the setting allows it
+                values.add(i == 7 && scale.equals("back") ? bytes(encoder, row) : framed(id, row));
                 Map<String, Object> columns = new HashMap<>();
                 columns.put("weight_kg", weight);
                 columns.put("Battery_V", battery);
@@ -156,10 +187,36 @@ class ExtraTableIT {
         Instant resent = START.plus(Duration.ofMinutes(100));
         values.add(values.get(20)); // the same row again: one row
         double otherWeight = 99.5;
-        values.add(bytes(encoder, row(hive, "front", resent, otherWeight, 3.6))); // another version of one key
+        // another version of one key, from a producer whose schema has a field more (with a default: the
+        // registry takes it under FULL_TRANSITIVE, the sink resolves it to the row schema)
+        Schema newer = new Schema.Parser()
+                .parse(schema.toString()
+                        .replace(
+                                "{\"name\":\"scaleId\"",
+                                "{\"name\":\"firmware\",\"type\":\"string\",\"default\":\"\"},{\"name\":\"scaleId\""));
+        assertThat(newer.getField("firmware")).isNotNull();
+        int newerId = producerRegistry.register(subject, newer);
+        assertThat(newerId).isNotEqualTo(id);
+        GenericRecord other = row(newer, hive, "front", resent, otherWeight, 3.6);
+        other.put("firmware", "2.1");
+        values.add(framed(newerId, other));
+        // a change the sink could not read (the weight a string): the registry refuses it
+        Schema incompatible = new Schema.Parser()
+                .parse(schema.toString()
+                        .replace(
+                                "{\"name\":\"weight\",\"type\":\"double\"",
+                                "{\"name\":\"weight\",\"type\":\"string\""));
+        assertThat(incompatible.getField("weight").schema().getType()).isEqualTo(Schema.Type.STRING);
+        assertThatThrownBy(() -> producerRegistry.register(subject, incompatible))
+                .isInstanceOf(SchemaRegistryException.class)
+                .satisfies(
+                        e -> assertThat(((SchemaRegistryException) e).status()).isEqualTo(409));
         values.add(new byte[] {(byte) 0xC3, 0x01, 1, 2, 3}); // not a row: dead-lettered
-        byte[] third = bytes(encoder, row(hive, "third", START, 1.0, null));
+        byte[] third = framed(id, row(hive, "third", START, 1.0, null));
         values.add(java.util.Arrays.copyOf(third, third.length + 2)); // a row and two more bytes: dead-lettered
+        byte[] unknownId = third.clone();
+        java.nio.ByteBuffer.wrap(unknownId, 1, 4).putInt(Integer.MAX_VALUE - 1); // an id the registry does not know
+        values.add(unknownId);
         try (KafkaProducer<String, byte[]> producer =
                 new KafkaProducer<>(config.kafkaClientSettings(), new StringSerializer(), new ByteArraySerializer())) {
             for (byte[] value : values) {
@@ -176,7 +233,7 @@ class ExtraTableIT {
                                 .hasSize(2 * steps));
         await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
-                        () -> assertThat(undecodable() - undecodableBefore).isEqualTo(2.0));
+                        () -> assertThat(undecodable() - undecodableBefore).isEqualTo(3.0));
 
         List<Map<String, Object>> rows = TableRows.read(session, KEYSPACE, table, List.of(hive), SHARDS, START, end);
         int days = 0;
@@ -214,6 +271,17 @@ class ExtraTableIT {
                 .stream()
                 .mapToDouble(c -> c.count())
                 .sum();
+    }
+
+    /** @return the registry framing as any registry-aware serializer writes it: 0, the id, Avro's binary body */
+    private static byte[] framed(int id, GenericRecord row) throws Exception {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write(0);
+        out.write(ByteBuffer.allocate(4).putInt(id).array());
+        BinaryEncoder binary = EncoderFactory.get().binaryEncoder(out, null);
+        new GenericDatumWriter<GenericRecord>(row.getSchema()).write(row, binary);
+        binary.flush();
+        return out.toByteArray();
     }
 
     private static byte[] bytes(BinaryMessageEncoder<GenericRecord> encoder, GenericRecord row) throws Exception {

@@ -5,7 +5,13 @@ package io.apiary.ingest.deadletter;
  * {@value DeadLetterHeaders#REASON} header and the {@code reason} tag of the dead-letter counter.
  */
 public enum RejectReason {
-    /** The bytes are not a known Avro schema version in single-object encoding. */
+    /**
+     * The bytes cannot be read as the topic's Avro record: neither registry framing with a schema
+     * id the registry knows and that resolves to the reader's schema, nor single-object encoding of
+     * a kept schema version; a framing the settings refuse (single-object encoding once {@code
+     * wire.format.read.single.object=false}, the message naming the setting); bytes after the
+     * record, a corrupt body, or text that is not valid UTF-8.
+     */
     UNDECODABLE,
     /** The record has no key or an empty one (gateway topics are keyed by the hive, station or agent id). */
     NULL_KEY,

@@ -81,9 +81,11 @@ public final class Pipeline implements AutoCloseable {
         CqlSession session = null;
         List<AutoCloseable> binders = new ArrayList<>();
         Pipeline pipeline;
-        RegistrySubjects.prepare(config.topics());
         // read before connecting: a fault in a registration is the user's to fix, not a server's
         List<ExtraTables.Registration> extraTables = withSink ? extraTables(config) : List.of();
+        RegistrySubjects.prepare(
+                config.topics(),
+                extraTables.stream().map(ExtraTables.Registration::subject).toList());
         try {
             if (withSink) {
                 session = CassandraSessions.open(config, registry);
@@ -166,12 +168,15 @@ public final class Pipeline implements AutoCloseable {
                             .toUpperCase(java.util.Locale.ROOT)),
                     -1);
             LOG.info(
-                    "Sink table {} (registered in {}): row topic {}, consistency {}, the table's TTL",
+                    "Sink table {} (registered in {}): row topic {} (read: {}; subject {}), consistency {}, the"
+                            + " table's TTL",
                     extra.table().name(),
                     extra.file(),
                     extra.rowTopic(),
+                    topics.wireFormat().framingsRead(),
+                    extra.subject().name(),
                     options.consistency());
-            tables.put(extra.rowTopic(), ExtraTables.bind(session, keyspace, options, extra));
+            tables.put(extra.rowTopic(), ExtraTables.bind(session, keyspace, options, extra, topics.wireFormat()));
         }
 
         Map<String, Object> consumerSettings = new HashMap<>(config.kafkaClientSettings());

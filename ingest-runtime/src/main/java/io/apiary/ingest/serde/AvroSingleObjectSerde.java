@@ -6,6 +6,9 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.generic.IndexedRecord;
 import org.apache.avro.message.BadHeaderException;
 import org.apache.avro.message.BinaryMessageDecoder;
 import org.apache.avro.message.BinaryMessageEncoder;
@@ -19,22 +22,23 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * Kafka serde for a generated Avro class in Avro's single-object encoding: the two marker bytes
+ * Kafka serde for an Avro record in Avro's single-object encoding: the two marker bytes
  * {@code C3 01}, the 8-byte little-endian CRC-64-AVRO fingerprint of the writer schema, then the
  * Avro binary body (Avro specification, "Single object encoding").
  *
- * <p>Reading resolves the writer schema named by the fingerprint against the class's schema
+ * <p>Reading resolves the writer schema named by the fingerprint against the reader's schema
  * (Avro schema resolution), so data written with any older or newer version is read into the
- * current class. {@link #of(Class)} accepts every version kept in {@code schemas/versions/}
- * (see {@link SchemaVersions}); further writer schemas can be registered with
- * {@link #withWriterSchema(Schema)}. A {@code null} payload (tombstone) reads and writes as
- * {@code null}.
+ * current one. {@link #of(Class)}, for a generated class, accepts every version kept in {@code
+ * schemas/versions/} (see {@link SchemaVersions}); {@link #generic(Schema, String)}, for records
+ * of a schema known only at run time, accepts that schema; further writer schemas can be
+ * registered with {@link #withWriterSchema(Schema)}. A {@code null} payload (tombstone) reads and
+ * writes as {@code null}. A payload with bytes after its record is refused.
  *
  * <p>Thread-safe: Avro's message encoder and decoder keep their buffers per thread.
  *
- * @param <T> the generated Avro class
+ * @param <T> the generated Avro class, or {@link GenericRecord}
  */
-public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Serde<T> {
+public final class AvroSingleObjectSerde<T extends IndexedRecord> implements Serde<T> {
 
     /** Package of the classes generated from schemas/. */
     public static final String GENERATED_PACKAGE = "io.apiary.schema";
@@ -74,12 +78,15 @@ public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Se
     }
 
     private final Schema schema;
+    private final GenericData model;
+    private final String knownSchemas;
     private final BinaryMessageEncoder<T> encoder;
     private final BinaryMessageDecoder<T> decoder;
 
-    private AvroSingleObjectSerde(Schema schema) {
+    private AvroSingleObjectSerde(Schema schema, GenericData model, String knownSchemas) {
         this.schema = schema;
-        SpecificData model = SpecificData.getForSchema(schema);
+        this.model = model;
+        this.knownSchemas = knownSchemas;
         this.encoder = new BinaryMessageEncoder<>(model, schema);
         this.decoder = new BinaryMessageDecoder<>(model, schema);
     }
@@ -95,8 +102,9 @@ public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Se
      * @throws IllegalStateException if a kept version cannot be read or parsed
      */
     public static <T extends SpecificRecord> AvroSingleObjectSerde<T> of(Class<T> type) {
-        AvroSingleObjectSerde<T> serde =
-                new AvroSingleObjectSerde<>(SpecificData.get().getSchema(Objects.requireNonNull(type)));
+        Schema schema = SpecificData.get().getSchema(Objects.requireNonNull(type));
+        AvroSingleObjectSerde<T> serde = new AvroSingleObjectSerde<>(
+                schema, SpecificData.getForSchema(schema), "no schema version kept in schemas/");
         ClassLoader loader = type.getClassLoader() == null ? ClassLoader.getSystemClassLoader() : type.getClassLoader();
         for (Schema kept : SchemaVersions.load(serde.schema.getName(), loader)) {
             serde.withWriterSchema(kept);
@@ -105,8 +113,23 @@ public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Se
     }
 
     /**
+     * A serde for records of a schema known only at run time (a registered table's row schema),
+     * read and written as {@link GenericRecord}s with Avro's {@link GenericData}: strings are
+     * {@link org.apache.avro.util.Utf8}, logical types their underlying int or long.
+     *
+     * @param schema    the record schema, written with and read into, not null
+     * @param whereFrom where the schema comes from, for messages about a fingerprint it does not
+     *                  match, e.g. {@code the row schema HiveWeightRow.avsc}; not null
+     * @return a serde that writes and reads that schema only (more with {@link #withWriterSchema})
+     */
+    public static AvroSingleObjectSerde<GenericRecord> generic(Schema schema, String whereFrom) {
+        Objects.requireNonNull(schema, "schema");
+        return new AvroSingleObjectSerde<>(schema, GenericData.get(), Objects.requireNonNull(whereFrom, "whereFrom"));
+    }
+
+    /**
      * Accepts data written with another version of the schema (older or newer), resolved to the
-     * class's schema when read.
+     * serde's schema when read.
      *
      * @param writerSchema a schema version of the same record, not null
      * @return this serde
@@ -116,9 +139,14 @@ public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Se
         return this;
     }
 
-    /** @return the schema this serde writes with (the generated class's schema) */
+    /** @return the schema this serde writes with and reads into (the generated class's schema) */
     public Schema schema() {
         return schema;
+    }
+
+    /** @return the data model records are read into: {@link SpecificData} for a generated class, else {@link GenericData} */
+    public GenericData model() {
+        return model;
     }
 
     /**
@@ -172,8 +200,8 @@ public final class AvroSingleObjectSerde<T extends SpecificRecord> implements Se
                     e);
         } catch (MissingSchemaException e) {
             throw new SerializationException(
-                    "Unknown writer schema for " + schema.getName()
-                            + ": its fingerprint matches no schema version kept in schemas/ (" + e.getMessage() + ")",
+                    "Unknown writer schema for " + schema.getName() + ": its fingerprint matches " + knownSchemas + " ("
+                            + e.getMessage() + ")",
                     e);
         } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException e) {
             throw new SerializationException(

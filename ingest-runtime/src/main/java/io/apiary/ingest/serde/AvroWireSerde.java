@@ -9,33 +9,34 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.IndexedRecord;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DatumReader;
+import org.apache.avro.io.DatumWriter;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificData;
-import org.apache.avro.specific.SpecificDatumReader;
-import org.apache.avro.specific.SpecificDatumWriter;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * Kafka serde of a generated Avro class in the pipeline's {@link WireFormat}: writes one framing,
+ * Kafka serde of an Avro record (a generated class, or a {@link org.apache.avro.generic.GenericRecord}
+ * of a schema known at run time) in the pipeline's {@link WireFormat}: writes one framing,
  * reads both, told apart by the first byte ({@code 00} registry framing, {@code C3} single-object
  * encoding).
  *
  * <p>Registry framing (Confluent's wire format): byte {@code 0}, the schema id as a 4-byte
  * big-endian int, then the Avro binary body, nothing after it. Writing looks up (or, with
- * auto-registration, registers) the class's schema under the topic's subject once; reading
- * fetches the writer schema by id once and resolves it to the class's schema (Avro schema
+ * auto-registration, registers) the serde's schema under the topic's subject once; reading
+ * fetches the writer schema by id once and resolves it to the serde's schema (Avro schema
  * resolution), so records written by other producers with other compatible versions are read.
  * The body is encoded and decoded by Avro's own binary encoder and datum readers and writers.
  *
  * <p>Errors: a record that cannot be read (unknown framing, an id the registry does not know, a
- * writer schema that cannot be resolved to the class's, a corrupt body, bytes left over, a
+ * writer schema that cannot be resolved to the serde's, a corrupt body, bytes left over, a
  * refused framing) raises {@link SerializationException} with the reason, which sends it to the
  * dead letter topic. A registry that cannot be reached raises {@link SchemaRegistryException}
  * with {@link SchemaRegistryException#unavailable()} true instead: the record is fine, and the
@@ -43,9 +44,9 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * <p>Thread-safe: Avro's datum readers and writers are, and buffers are per thread.
  *
- * @param <T> the generated class
+ * @param <T> the generated class, or {@link org.apache.avro.generic.GenericRecord}
  */
-public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
+public final class AvroWireSerde<T extends IndexedRecord> implements Serde<T> {
 
     /** First byte of a registry-framed record. */
     public static final byte MAGIC_BYTE = 0;
@@ -58,8 +59,8 @@ public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
     private final WireFormat format;
     private final boolean key;
     private final Schema schema;
-    private final SpecificData model;
-    private final SpecificDatumWriter<T> writer;
+    private final GenericData model;
+    private final DatumWriter<T> writer;
     private final Map<Integer, Object> readersById = new ConcurrentHashMap<>();
     private final Map<String, Integer> idsByTopic = new ConcurrentHashMap<>();
 
@@ -68,11 +69,16 @@ public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
         this.format = Objects.requireNonNull(format);
         this.key = key;
         this.schema = singleObject.schema();
-        this.model = SpecificData.getForSchema(schema);
-        this.writer = new SpecificDatumWriter<>(schema, model);
+        this.model = singleObject.model();
+        this.writer = datumWriter(model, schema);
     }
 
-    /** @return the schema this serde writes with (the generated class's schema) */
+    @SuppressWarnings("unchecked") // the model's writer of records of the serde's type
+    private static <T> DatumWriter<T> datumWriter(GenericData model, Schema schema) {
+        return (DatumWriter<T>) model.createDatumWriter(schema);
+    }
+
+    /** @return the schema this serde writes with and reads into (a generated class's, or the one it was made for) */
     public Schema schema() {
         return schema;
     }
@@ -206,7 +212,7 @@ public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
         try {
             buffers.decoder = DecoderFactory.get()
                     .binaryDecoder(bytes, HEADER_BYTES, bytes.length - HEADER_BYTES, buffers.decoder);
-            T record = ((SpecificDatumReader<T>) reader).read(null, buffers.decoder);
+            T record = ((DatumReader<T>) reader).read(null, buffers.decoder);
             if (!buffers.decoder.isEnd()) {
                 throw new SerializationException("Bytes follow the " + schema.getName() + " record (schema id " + id
                         + ") in a payload of " + bytes.length + " bytes: not one registry-framed record");
@@ -252,7 +258,7 @@ public final class AvroWireSerde<T extends SpecificRecord> implements Serde<T> {
                             + ") cannot be read as " + schema.getFullName() + ": " + SchemaSubjects.describe(pair)),
                     Long.MAX_VALUE);
         }
-        return new SpecificDatumReader<T>(writerSchema, schema, model);
+        return model.createDatumReader(writerSchema, schema);
     }
 
     @Override

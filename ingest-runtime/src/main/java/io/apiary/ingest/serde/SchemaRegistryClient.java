@@ -30,14 +30,16 @@ import org.apache.avro.SchemaParseException;
  * <p>Why our own client: the registry-aware Avro serdes on Maven Central (Apicurio's) fetch
  * schemas through Apicurio's own API, so they cannot run against Confluent Schema Registry, and
  * Confluent's serdes are not on Maven Central. The wire format both write is the same (byte 0, a
- * 4-byte big-endian schema id, the Avro body), and that is what {@link RegistryAvroSerde} writes
+ * 4-byte big-endian schema id, the Avro body), and that is what {@link AvroWireSerde} writes
  * with Avro's own encoders.
  *
  * <p>Schemas by id and ids by (subject, schema) are cached for the life of the client: an id
  * names one schema forever in this API. Requests that find the registry unavailable (no answer,
  * a timeout, 5xx) are tried again {@link RegistrySettings#retries()} times with a doubling
  * backoff, then on the next URL (the URL that answered last is tried first); registering is safe to retry (registering a schema that is
- * already there returns its id).
+ * already there returns its id). A failed TLS handshake with an {@code https} URL (a certificate
+ * the client does not trust, a host name it does not name) is such a failure too, never bad input,
+ * and its message says which trust settings to check.
  *
  * <p>Thread-safe. Credentials never appear in messages or logs.
  */
@@ -257,6 +259,20 @@ public final class SchemaRegistryClient {
         return JSON.createObjectNode().put("schema", schema.toString()).toString();
     }
 
+    /**
+     * @param failure an I/O failure of a request
+     * @return the TLS failure in it or its causes (a certificate not trusted, a host name it does not
+     *         name, no common protocol), or null when it is no TLS failure
+     */
+    static javax.net.ssl.SSLException tlsFailure(IOException failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLException tls) {
+                return tls;
+            }
+        }
+        return null;
+    }
+
     private static Schema parse(JsonNode answer, String what) {
         String text = answer.path("schema").asText("");
         String type = answer.path("schemaType").asText("AVRO");
@@ -325,6 +341,17 @@ public final class SchemaRegistryClient {
         try {
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
+            javax.net.ssl.SSLException tls = tlsFailure(e);
+            if (tls != null) {
+                throw new SchemaRegistryException(
+                        "Cannot " + what + ": the TLS handshake with the schema registry at " + base + " failed ("
+                                + tls.getClass().getSimpleName() + ": " + tls.getMessage() + "). Trust the CA of the"
+                                + " registry's certificate (schema.registry.ssl.truststore.path and .password; without"
+                                + " them the JVM's default trust store) and use a host name the certificate names",
+                        0,
+                        0,
+                        e);
+            }
             throw new SchemaRegistryException(
                     "Cannot " + what + ": schema registry at " + base
                             + " unreachable (" + e.getClass().getSimpleName()

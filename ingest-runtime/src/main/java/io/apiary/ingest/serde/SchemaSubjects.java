@@ -31,35 +31,60 @@ public final class SchemaSubjects {
     private SchemaSubjects() {}
 
     /**
-     * One subject of the pipeline.
+     * One subject of the pipeline: a topic's keys or values, the schema the pipeline writes and
+     * reads there, and the versions of it that are kept (registered on a new subject).
      *
-     * @param topic the topic, not null
-     * @param key   whether it holds the topic's keys ({@code <topic>-key}) or values
-     * @param type  the generated class of its records, not null
+     * @param topic        the topic, not null
+     * @param key          whether it holds the topic's keys ({@code <topic>-key}) or values
+     * @param schema       the schema the pipeline writes (a generated class's), or reads into (a
+     *                     registered table's row schema); not null
+     * @param keptVersions the kept versions of the schema, oldest first, the last being the
+     *                     current one (possibly {@code schema} in another text); not null
      */
-    public record Subject(String topic, boolean key, Class<? extends SpecificRecord> type) {
+    public record Subject(String topic, boolean key, Schema schema, List<Schema> keptVersions) {
 
-        /** Checks the values. */
+        /** Checks the values and copies the list. */
         public Subject {
             Objects.requireNonNull(topic, "topic");
-            Objects.requireNonNull(type, "type");
+            Objects.requireNonNull(schema, "schema");
+            keptVersions = List.copyOf(keptVersions);
+        }
+
+        /**
+         * The subject of a generated class: its schema and the versions kept in {@code
+         * schemas/versions/} ({@link SchemaVersions}).
+         *
+         * @param topic the topic, not null
+         * @param key   whether for the topic's keys or values
+         * @param type  the generated class of its records, not null
+         * @throws IllegalStateException if a kept version cannot be read or parsed
+         */
+        public Subject(String topic, boolean key, Class<? extends SpecificRecord> type) {
+            this(topic, key, SpecificData.get().getSchema(type), keptVersionsOf(type));
+        }
+
+        /**
+         * The subject of a schema known only at run time, with no other kept version (a
+         * registered table's row schema, {@code sink.extra.tables}).
+         *
+         * @param topic  the topic, not null
+         * @param key    whether for the topic's keys or values
+         * @param schema the schema, not null
+         * @return the subject
+         */
+        public static Subject ofSchema(String topic, boolean key, Schema schema) {
+            return new Subject(topic, key, schema, List.of(schema));
+        }
+
+        private static List<Schema> keptVersionsOf(Class<? extends SpecificRecord> type) {
+            ClassLoader loader =
+                    type.getClassLoader() == null ? ClassLoader.getSystemClassLoader() : type.getClassLoader();
+            return SchemaVersions.load(type.getSimpleName(), loader);
         }
 
         /** @return the subject name, {@code <topic>-key} or {@code <topic>-value} */
         public String name() {
             return WireFormat.subject(topic, key);
-        }
-
-        /** @return the schema the pipeline writes (the generated class's) */
-        public Schema schema() {
-            return SpecificData.get().getSchema(type);
-        }
-
-        /** @return the kept versions of the schema, oldest first (the last is the current one) */
-        public List<Schema> keptVersions() {
-            ClassLoader loader =
-                    type.getClassLoader() == null ? ClassLoader.getSystemClassLoader() : type.getClassLoader();
-            return SchemaVersions.load(type.getSimpleName(), loader);
         }
     }
 
@@ -87,7 +112,11 @@ public final class SchemaSubjects {
      * Registers a subject's schemas: on a new subject, registers every kept version oldest first
      * and sets {@value #COMPATIBILITY} after the first one, so that the registry's own check covers what the build's
      * does; on an existing one, checks it ({@link #check}), sets the level where it differs and
-     * registers the current schema if it is not there. Running it twice is harmless.
+     * registers the current schema if it is not there. Running it twice is harmless, also at once
+     * from two processes (the topology and the sink starting together): when the registry refuses a
+     * registration of the new subject or its level (Apicurio Registry answers 409 "already exists"
+     * to the one that lost the race to create the subject or its compatibility rule) and the
+     * subject now holds versions, it goes on as with an existing subject.
      *
      * @param registry the registry, not null
      * @param subject  the subject, not null
@@ -100,32 +129,17 @@ public final class SchemaSubjects {
         List<Integer> versions = registry.versions(name);
         int registered = 0;
         if (versions.isEmpty()) {
-            List<Schema> kept = new ArrayList<>(subject.keptVersions());
-            // the current version as the generated class has it (the text lookups compare), not its kept file
-            if (!kept.isEmpty()
-                    && SchemaNormalization.parsingFingerprint64(kept.get(kept.size() - 1))
-                            == SchemaNormalization.parsingFingerprint64(subject.schema())) {
-                kept.remove(kept.size() - 1);
-            }
-            kept.add(subject.schema());
-            for (Schema schema : kept) {
-                registry.register(name, schema);
-                registered++;
-                if (registered == 1) {
-                    // after the first version: Apicurio's API (unlike Confluent's) has no level for a subject that is
-                    // not there yet
-                    registry.setCompatibility(name, COMPATIBILITY);
+            try {
+                registered = registerKeptVersions(registry, subject);
+            } catch (SchemaRegistryException e) {
+                List<Integer> now = e.unavailable() ? List.of() : registry.versions(name);
+                if (now.isEmpty()) {
+                    throw e;
                 }
+                registered = registerOnExisting(registry, subject, now); // another process created it meanwhile
             }
         } else {
-            checkVersions(registry, subject, versions);
-            if (!COMPATIBILITY.equals(registry.compatibility(name).orElse(""))) {
-                registry.setCompatibility(name, COMPATIBILITY);
-            }
-            if (registry.lookup(name, subject.schema()).isEmpty()) {
-                registry.register(name, subject.schema());
-                registered++;
-            }
+            registered = registerOnExisting(registry, subject, versions);
         }
         int id = registry.lookup(name, subject.schema()).orElse(-1);
         return new Outcome(
@@ -134,6 +148,53 @@ public final class SchemaSubjects {
                 registry.versions(name).size(),
                 registered,
                 registry.compatibility(name).orElse("(global)"));
+    }
+
+    /** @return how many versions it registered: every kept version, oldest first, the level set after the first */
+    private static int registerKeptVersions(SchemaRegistryClient registry, Subject subject) {
+        String name = subject.name();
+        List<Schema> kept = new ArrayList<>(subject.keptVersions());
+        // the current version as the generated class has it (the text lookups compare), not its kept file
+        if (!kept.isEmpty()
+                && SchemaNormalization.parsingFingerprint64(kept.get(kept.size() - 1))
+                        == SchemaNormalization.parsingFingerprint64(subject.schema())) {
+            kept.remove(kept.size() - 1);
+        }
+        kept.add(subject.schema());
+        int registered = 0;
+        for (Schema schema : kept) {
+            registry.register(name, schema);
+            registered++;
+            if (registered == 1) {
+                // after the first version: Apicurio's API (unlike Confluent's) has no level for a subject that is
+                // not there yet
+                registry.setCompatibility(name, COMPATIBILITY);
+            }
+        }
+        return registered;
+    }
+
+    /** @return how many versions it registered (0 or 1) on a subject that holds {@code versions} */
+    private static int registerOnExisting(SchemaRegistryClient registry, Subject subject, List<Integer> versions) {
+        String name = subject.name();
+        checkVersions(registry, subject, versions);
+        if (!COMPATIBILITY.equals(registry.compatibility(name).orElse(""))) {
+            try {
+                registry.setCompatibility(name, COMPATIBILITY);
+            } catch (SchemaRegistryException e) {
+                // another process set it at the same moment (Apicurio: 409 "A rule named 'COMPATIBILITY' already
+                // exists"): fine if the level is now the one wanted
+                if (e.unavailable()
+                        || !COMPATIBILITY.equals(registry.compatibility(name).orElse(""))) {
+                    throw e;
+                }
+            }
+        }
+        if (registry.lookup(name, subject.schema()).isEmpty()) {
+            registry.register(name, subject.schema());
+            return 1;
+        }
+        return 0;
     }
 
     /**

@@ -1,8 +1,12 @@
 package io.apiary.ingest.serde;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -104,6 +108,22 @@ public record WireFormat(
     }
 
     /**
+     * A serde in this format for records of a schema known only at run time (a registered
+     * table's row schema, {@code sink.extra.tables}), read as {@link GenericRecord}s: registry
+     * framing under the topic's subject, resolved to {@code schema}; single-object encoding (while
+     * {@link #acceptSingleObject()}) of {@code schema} itself.
+     *
+     * @param schema    the record schema, not null
+     * @param whereFrom where the schema comes from, for messages, e.g. {@code the row schema
+     *                  HiveWeightRow.avsc}; not null
+     * @param key       whether for record keys (subject {@code <topic>-key}) or values
+     * @return the serde
+     */
+    public AvroWireSerde<GenericRecord> genericSerde(Schema schema, String whereFrom, boolean key) {
+        return new AvroWireSerde<>(AvroSingleObjectSerde.generic(schema, whereFrom), this, key);
+    }
+
+    /**
      * @param topic a topic name, not null
      * @param key   whether for keys
      * @return the subject of the topic's keys or values by Kafka's topic naming:
@@ -111,6 +131,22 @@ public record WireFormat(
      */
     public static String subject(String topic, boolean key) {
         return topic + (key ? "-key" : "-value");
+    }
+
+    /**
+     * @return the framings readers accept, for messages: {@code registry framing and single-object
+     *         encoding}, {@code registry framing}, {@code single-object encoding}, or {@code
+     *         nothing} (no registry, single-object refused)
+     */
+    public String framingsRead() {
+        List<String> read = new ArrayList<>();
+        if (registry != null) {
+            read.add("registry framing");
+        }
+        if (acceptSingleObject) {
+            read.add("single-object encoding");
+        }
+        return read.isEmpty() ? "nothing" : String.join(" and ", read);
     }
 
     /** No credential in the text. */

@@ -1,10 +1,12 @@
 package io.apiary.ingest.sink;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import io.apiary.ingest.serde.AvroWireSerde;
+import io.apiary.ingest.serde.SchemaSubjects;
+import io.apiary.ingest.serde.WireFormat;
 import io.apiary.ingest.tables.CqlScript;
 import io.apiary.ingest.tables.CqlTableDefinition;
 import io.apiary.ingest.tables.TableDescriptor;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.ByteBuffer;
@@ -21,9 +23,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.message.BinaryMessageDecoder;
 import org.apache.avro.util.Utf8;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.SerializationException;
@@ -32,9 +32,14 @@ import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * Tables the sink writes beside those of {@code cql/}: each described by its own {@code CREATE
- * TABLE} and fed by its own row topic, whose values are Avro records of a row schema, in
- * single-object encoding ({@code C3 01}, the schema's fingerprint, the body; Avro's
- * {@code BinaryMessageEncoder} writes it). No code: a registration file names the parts.
+ * TABLE} and fed by its own row topic, whose values are Avro records of a row schema in the
+ * pipeline's {@link WireFormat}, like every other topic: registry framing (byte {@code 0}, the
+ * 4-byte schema id, the body; any registry-aware serializer writes it) with the schema under the
+ * topic's subject {@code <row topic>-value}, where the sink registers or looks up its row schema
+ * at start ({@link Registration#subject()}) and which it resolves each writer's schema against;
+ * and, while {@code wire.format.read.single.object} allows it, single-object encoding of the row
+ * schema itself ({@code C3 01}, the schema's fingerprint, the body; Avro's {@code
+ * BinaryMessageEncoder} writes it). No code: a registration file names the parts.
  *
  * <p>A registration is a {@code .properties} file (UTF-8), paths relative to it, written with
  * {@code /} (a backslash is an escape in {@code .properties}); a comment is a line of its own that
@@ -100,6 +105,19 @@ public final class ExtraTables {
                 binding = binding.field(field.getKey(), field.getValue());
             }
             return updates ? binding.updates() : binding;
+        }
+
+        /**
+         * @return the registry subject of the row topic's values, {@code <row topic>-value}, holding
+         *         the row schema (its only kept version)
+         */
+        public SchemaSubjects.Subject subject() {
+            return SchemaSubjects.Subject.ofSchema(rowTopic, false, rowSchema);
+        }
+
+        /** @return how messages name the row schema: its full name and the registration file */
+        String schemaOrigin() {
+            return "the row schema " + rowSchema.getFullName() + " of " + file;
         }
     }
 
@@ -196,48 +214,48 @@ public final class ExtraTables {
     }
 
     /**
-     * Binds a registered table.
+     * Binds a registered table, its rows read in the given wire format.
      *
      * @param session      an open session, not null
      * @param keyspace     keyspace of the table
      * @param options      consistency level and TTL, not null
      * @param registration the table, not null
+     * @param format       the topics' wire format (its registry, whether single-object is still read), not null
      * @return the sink's binding of the table
      * @throws com.datastax.oss.driver.api.core.DriverException if the table does not exist
      */
     public static SinkTable<GenericRecord> bind(
-            CqlSession session, String keyspace, SinkTable.Options options, Registration registration) {
-        return SinkTable.of(session, keyspace, options, registration.binding(), deserializer(registration.rowSchema()));
+            CqlSession session,
+            String keyspace,
+            SinkTable.Options options,
+            Registration registration,
+            WireFormat format) {
+        return SinkTable.of(session, keyspace, options, registration.binding(), deserializer(registration, format));
     }
 
     /**
-     * @param schema the row schema, not null
-     * @return a strict reader of single-object encoded records of that schema (Avro's
-     *         {@link BinaryMessageDecoder}, from a stream so that nothing is read ahead): a value
-     *         with bytes after the record, a string that is not valid UTF-8, or any decoding fault
-     *         raises {@link SerializationException} (the sink dead-letters the record) rather than
-     *         yielding a record that differs from what was sent
+     * A strict reader of a registered table's row topic: {@link AvroWireSerde} of the row schema
+     * in {@code format} (registry framing resolved to the row schema; single-object encoding of the
+     * row schema while the format accepts it), then a check of every string.
+     *
+     * @param registration the table, not null
+     * @param format       the topics' wire format, not null
+     * @return a deserializer (thread-safe) whose every fault, a null value, a framing the format
+     *         refuses, an unknown schema id or one that does not resolve to the row schema, a
+     *         value with bytes after the record or a string that is not valid UTF-8, raises
+     *         {@link SerializationException} (the sink dead-letters the record) rather than
+     *         yielding a record that differs from what was sent; a registry that cannot be reached
+     *         raises {@link io.apiary.ingest.serde.SchemaRegistryException} (the sink stops
+     *         uncommitted, the record is not dead-lettered)
      */
-    static Deserializer<GenericRecord> deserializer(Schema schema) {
-        BinaryMessageDecoder<GenericRecord> decoder = new BinaryMessageDecoder<>(GenericData.get(), schema);
+    static Deserializer<GenericRecord> deserializer(Registration registration, WireFormat format) {
+        Schema schema = registration.rowSchema();
+        AvroWireSerde<GenericRecord> serde = format.genericSerde(schema, registration.schemaOrigin(), false);
         return (topic, bytes) -> {
             if (bytes == null) {
-                throw new SerializationException("a row of " + topic + " has no value");
+                throw new SerializationException("a row of " + registration.rowTopic() + " has no value");
             }
-            GenericRecord record;
-            ByteArrayInputStream in = new ByteArrayInputStream(bytes);
-            try {
-                record = decoder.decode(in, null);
-            } catch (IOException | RuntimeException e) {
-                throw new SerializationException(
-                        "not a single-object encoded " + schema.getFullName() + " record: " + e, e);
-            }
-            if (in.available() > 0) {
-                throw new SerializationException(
-                        "a " + schema.getFullName() + " record of " + topic + " is followed by "
-                                + in.available() + " more bytes of " + bytes.length
-                                + ": not one single-object encoded record");
-            }
+            GenericRecord record = serde.decode(bytes);
             checkUtf8(record, schema.getFullName());
             return record;
         };
