@@ -1,7 +1,6 @@
 package io.apiary.ingest.bench;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.cassandra.SchemaApplier;
@@ -10,14 +9,9 @@ import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.demo.LagProbe;
 import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.pipeline.Pipeline;
-import io.apiary.ingest.pipeline.TopicProvisioner;
 import io.apiary.ingest.sink.SinkTable;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.config.MeterFilter;
-import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
-import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.micrometer.core.instrument.search.Search;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintWriter;
@@ -38,7 +32,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
 
 /**
  * The benchmark: the planned gateway load ({@link BenchWorkload}) through each writer and stage,
@@ -213,6 +206,7 @@ public final class Bench {
     private final IngestConfig base;
     private final Options options;
     private final RunMeter meter;
+    private final BenchResources resources;
     private final PrintWriter out;
     private final String tag;
     private final Path stateDir;
@@ -239,6 +233,7 @@ public final class Bench {
         this.meter = new RunMeter(cassandraPids, kafkaPid);
         this.stateDir = Objects.requireNonNull(stateDir);
         this.out = Objects.requireNonNull(out);
+        this.resources = new BenchResources(options.keyspace(), TABLE, out);
         // unique per run, so that two benchmarks on one cluster never share topics or groups
         this.tag = "apiary-bench-" + Long.toString(Instant.now().getEpochSecond(), 36)
                 + Integer.toString(
@@ -263,7 +258,7 @@ public final class Bench {
                 Admin admin = Admin.create(setup.kafkaClientSettings())) {
             SchemaApplier.apply(session, SchemaApplier.load(null, options.keyspace(), options.replication()));
             if (options.tableOptions().isPresent()) {
-                alterTable(session, options.tableOptions().get());
+                resources.alterTable(session, options.tableOptions().get());
             }
             Map<ShardStrategy, IngestConfig> rowConfigs = new LinkedHashMap<>();
             boolean writeRuns = options.runs().stream().anyMatch(Run::writesRows);
@@ -273,7 +268,7 @@ public final class Bench {
                     || options.runs().contains(Run.SPARK)) {
                 for (ShardStrategy strategy : options.strategies()) {
                     IngestConfig config = config("rows-" + label(strategy), strategy, Map.of());
-                    createTopics(admin, config);
+                    BenchResources.createTopics(admin, config);
                     long start = System.nanoTime();
                     long sent = workload(strategy)
                             .sendRows(
@@ -307,7 +302,7 @@ public final class Bench {
                 }
             } finally {
                 for (IngestConfig config : rowConfigs.values()) {
-                    deleteTopicsAndGroups(admin, config, false);
+                    resources.deleteTopicsAndGroups(admin, config, false);
                 }
             }
         }
@@ -340,7 +335,7 @@ public final class Bench {
                     unpaced = sink(session, again, strategy, Run.SINK);
                     results.add(unpaced);
                 } finally {
-                    deleteGroup(admin, again.getString(IngestConfig.SINK_GROUP_ID));
+                    resources.deleteGroup(admin, again.getString(IngestConfig.SINK_GROUP_ID));
                 }
                 if (options.runs().contains(Run.SINK_PACED) && unpaced.completed()) {
                     long pace = Math.max(1, Math.round(unpaced.perSecond() * PACED_FRACTION));
@@ -355,7 +350,7 @@ public final class Bench {
                     try {
                         results.add(sink(session, paced, strategy, Run.SINK_PACED));
                     } finally {
-                        deleteGroup(admin, paced.getString(IngestConfig.SINK_GROUP_ID));
+                        resources.deleteGroup(admin, paced.getString(IngestConfig.SINK_GROUP_ID));
                     }
                 }
             }
@@ -377,7 +372,7 @@ public final class Bench {
     private BenchResult spark(CqlSession session, IngestConfig config, ShardStrategy strategy, int repeat)
             throws Exception {
         announce(Run.SPARK, strategy);
-        truncate(session);
+        resources.truncate(session);
         SparkRun.Outcome o = new SparkRun(options.spark().orElseThrow(), meter, out)
                 .run(
                         config,
@@ -390,7 +385,7 @@ public final class Bench {
         String note = o.note();
         long landed;
         try {
-            landed = count(session);
+            landed = resources.count(session);
             out.printf("  %,d rows in %s.%s after the spark run%n", landed, options.keyspace(), TABLE);
         } catch (RuntimeException e) {
             // the run is then not counted as completed, and the benchmark goes on
@@ -439,12 +434,12 @@ public final class Bench {
             return;
         }
         long start = System.nanoTime();
-        truncate(session);
+        resources.truncate(session);
         for (int batchRows : new int[] {options.ceilingBatchRows(), 1}) {
             AsyncWrites writes = new AsyncWrites(
                     session,
                     batchRows == 1 ? options.naiveInFlight() : options.ceilingInFlight(),
-                    Timer.builder(MetricNames.SINK_WRITE_LATENCY).register(registry()));
+                    Timer.builder(MetricNames.SINK_WRITE_LATENCY).register(RunRegistry.of(meter)));
             CeilingWriter writer = new CeilingWriter(table(session), batchRows, writes);
             writer.group(
                     workload(options.strategies().get(0)), base.topics().telemetryRowsTopic(), options.warmUpRows());
@@ -477,7 +472,7 @@ public final class Bench {
         long start = System.nanoTime();
         ShardStrategy first = options.strategies().get(0);
         IngestConfig config = config("warm-up", first, Map.of());
-        createTopics(admin, config);
+        BenchResources.createTopics(admin, config);
         try {
             workload(first)
                     .sendRows(
@@ -486,11 +481,11 @@ public final class Bench {
                             options.warmUpRows(),
                             options.rowCompression());
             if (naive) {
-                truncate(session);
+                resources.truncate(session);
                 AsyncWrites writes = new AsyncWrites(
                         session,
                         options.naiveInFlight(),
-                        Timer.builder(MetricNames.SINK_WRITE_LATENCY).register(registry()));
+                        Timer.builder(MetricNames.SINK_WRITE_LATENCY).register(RunRegistry.of(meter)));
                 new NaiveWriter(
                                 config.kafkaClientSettings(),
                                 config.topics().telemetryRows(),
@@ -504,8 +499,8 @@ public final class Bench {
                 }
             }
             if (sink) {
-                truncate(session);
-                SimpleMeterRegistry registry = registry();
+                resources.truncate(session);
+                SimpleMeterRegistry registry = RunRegistry.of(meter);
                 Pipeline pipeline = Pipeline.start(config, false, true, registry);
                 try {
                     awaitWarmUp(
@@ -519,7 +514,7 @@ public final class Bench {
                 }
             }
         } finally {
-            deleteTopicsAndGroups(admin, config, false);
+            resources.deleteTopicsAndGroups(admin, config, false);
         }
         out.printf(
                 "Warmed up the readers of row topics (%s) with %,d rows in %.1f s (not measured)%n",
@@ -567,8 +562,8 @@ public final class Bench {
             java.util.function.Function<AsyncWrites, Runnable> writer)
             throws InterruptedException {
         announce(run, strategy);
-        truncate(session);
-        Timer latency = Timer.builder(MetricNames.SINK_WRITE_LATENCY).register(registry());
+        resources.truncate(session);
+        Timer latency = Timer.builder(MetricNames.SINK_WRITE_LATENCY).register(RunRegistry.of(meter));
         AsyncWrites writes = new AsyncWrites(session, inFlight, latency);
         Thread thread = new Thread(writer.apply(writes), "apiary-bench-" + run.label());
         RunMeter.collectGarbage();
@@ -610,8 +605,8 @@ public final class Bench {
                     "  paced at %,d rows/s (%.0f%% of the sink run's)%n",
                     config.getLong(IngestConfig.SINK_MAX_ROWS_PER_SECOND), PACED_FRACTION * 100);
         }
-        truncate(session);
-        SimpleMeterRegistry registry = registry();
+        resources.truncate(session);
+        SimpleMeterRegistry registry = RunRegistry.of(meter);
         RunMeter.collectGarbage();
         Pipeline pipeline = Pipeline.start(config, false, true, registry);
         RunMeter.Window window;
@@ -644,7 +639,7 @@ public final class Bench {
         Run run = withSink ? Run.END_TO_END : Run.TOPOLOGY;
         announce(run, strategy);
         IngestConfig config = config(run.label() + suffix, strategy, Map.of());
-        createTopics(admin, config);
+        BenchResources.createTopics(admin, config);
         long start = System.nanoTime();
         long records = workload(strategy)
                 .sendGatewayRecords(
@@ -657,9 +652,9 @@ public final class Bench {
                 records, options.gatewayReadings(), (System.nanoTime() - start) / 1e9);
         out.flush();
         if (withSink) {
-            truncate(session);
+            resources.truncate(session);
         }
-        SimpleMeterRegistry registry = registry();
+        SimpleMeterRegistry registry = RunRegistry.of(meter);
         String applicationId = config.getString(IngestConfig.TOPOLOGY_APPLICATION_ID);
         List<String> inputs =
                 List.of(config.topics().telemetry(), config.topics().entranceCounts());
@@ -693,7 +688,7 @@ public final class Bench {
                             options.runTimeout());
         } finally {
             pipeline.close();
-            deleteTopicsAndGroups(admin, config, true);
+            resources.deleteTopicsAndGroups(admin, config, true);
         }
         if (withSink) {
             var batchRows = registry.find(MetricNames.SINK_BATCH_ROWS).summary();
@@ -738,8 +733,8 @@ public final class Bench {
                 w.microsPerItem(w.kafkaCpuSeconds()),
                 nothing ? Double.NaN : rowsPerRequest,
                 requests,
-                nothing ? Double.NaN : percentile(latency, 0.5),
-                nothing ? Double.NaN : percentile(latency, 0.99),
+                nothing ? Double.NaN : RunRegistry.percentile(latency, 0.5),
+                nothing ? Double.NaN : RunRegistry.percentile(latency, 0.99),
                 w.peakHeapBytes() < 0 ? Double.NaN : w.peakHeapBytes() / 1048576.0,
                 w.peakLiveHeapBytes() < 0 ? Double.NaN : w.peakLiveHeapBytes() / 1048576.0,
                 w.completed(),
@@ -774,78 +769,6 @@ public final class Bench {
         return r;
     }
 
-    /**
-     * A registry for one run: its write latency timers keep a percentile histogram over the whole
-     * run (by default Micrometer's percentiles decay over a 2-minute window), of the requests
-     * that no forced collection of the live-heap probe paused ({@link RunMeter#leaveOutOfLatency}).
-     */
-    private SimpleMeterRegistry registry() {
-        SimpleMeterRegistry registry = new ProbeAwareRegistry(meter);
-        registry.config().meterFilter(new MeterFilter() {
-            @Override
-            public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
-                if (!id.getName().equals(MetricNames.SINK_WRITE_LATENCY)) {
-                    return config;
-                }
-                return DistributionStatisticConfig.builder()
-                        .percentiles(0.5, 0.99)
-                        .percentilePrecision(2)
-                        .expiry(Duration.ofHours(2))
-                        .bufferLength(1)
-                        .build()
-                        .merge(config);
-            }
-        });
-        return registry;
-    }
-
-    /**
-     * A simple registry whose write-latency timer leaves out a request whose span (from its send,
-     * the recorded time's length before it was recorded, to the recording) overlapped a forced
-     * collection of the run's live-heap probe ({@link RunMeter#leaveOutOfLatency}). Thread-safe.
-     */
-    static final class ProbeAwareRegistry extends SimpleMeterRegistry {
-
-        private final RunMeter meter;
-
-        ProbeAwareRegistry(RunMeter meter) {
-            this.meter = Objects.requireNonNull(meter);
-        }
-
-        @Override
-        protected Timer newTimer(
-                Meter.Id id,
-                DistributionStatisticConfig config,
-                io.micrometer.core.instrument.distribution.pause.PauseDetector pauseDetector) {
-            if (!id.getName().equals(MetricNames.SINK_WRITE_LATENCY)) {
-                return super.newTimer(id, config, pauseDetector);
-            }
-            return new io.micrometer.core.instrument.cumulative.CumulativeTimer(
-                    id, clock, config, pauseDetector, getBaseTimeUnit(), false) {
-                @Override
-                protected void recordNonNegative(long amount, TimeUnit unit) {
-                    long end = System.nanoTime();
-                    if (meter.leaveOutOfLatency(end - unit.toNanos(amount), end)) {
-                        return;
-                    }
-                    super.recordNonNegative(amount, unit);
-                }
-            };
-        }
-    }
-
-    private static double percentile(Timer timer, double p) {
-        if (timer == null) {
-            return Double.NaN;
-        }
-        for (ValueAtPercentile v : timer.takeSnapshot().percentileValues()) {
-            if (v.percentile() == p) {
-                return v.value(TimeUnit.MILLISECONDS);
-            }
-        }
-        return Double.NaN;
-    }
-
     static double counter(MeterRegistry registry, String name, String... tags) {
         return Search.in(registry).name(name).tags(tags).counters().stream()
                 .mapToDouble(c -> c.count())
@@ -872,104 +795,6 @@ public final class Bench {
         }
         settings.putAll(extra);
         return ConfigLoader.load(null, Map.of(), settings);
-    }
-
-    /**
-     * Counts the table's rows by paging through their partition keys (5,000 rows a page): a
-     * server-side {@code COUNT(*)} over millions of rows is one range read that can outlast the
-     * node's timeouts (it failed so, with a ReadFailureException, at 2,000,000 rows).
-     */
-    private long count(CqlSession session) {
-        long rows = 0;
-        for (var ignored :
-                session.execute(SimpleStatement.newInstance("SELECT hive_id FROM " + options.keyspace() + "." + TABLE)
-                        .setPageSize(5_000)
-                        .setTimeout(Duration.ofMinutes(1)))) {
-            rows++;
-        }
-        return rows;
-    }
-
-    /**
-     * Applies {@code tableOptions} to the benchmark's table and prints the options the node then
-     * reports for it, so that a run's output says what was measured.
-     *
-     * @throws com.datastax.oss.driver.api.core.servererrors.InvalidQueryException if the node
-     *         refuses the options (an unknown memtable configuration, a bad compaction map)
-     */
-    private void alterTable(CqlSession session, String tableOptions) {
-        session.execute(
-                SimpleStatement.newInstance("ALTER TABLE " + options.keyspace() + "." + TABLE + " WITH " + tableOptions)
-                        .setTimeout(Duration.ofMinutes(1)));
-        var row = session.execute(SimpleStatement.newInstance(
-                        "SELECT memtable, compaction FROM system_schema.tables "
-                                + "WHERE keyspace_name = ? AND table_name = ?",
-                        options.keyspace(),
-                        TABLE))
-                .one();
-        out.printf(
-                "Table options of %s.%s: WITH %s (memtable %s, compaction %s)%n",
-                options.keyspace(),
-                TABLE,
-                tableOptions,
-                row == null ? "?" : row.getString("memtable"),
-                row == null ? "?" : row.getMap("compaction", String.class, String.class));
-        out.flush();
-    }
-
-    private void truncate(CqlSession session) {
-        session.execute(SimpleStatement.newInstance("TRUNCATE " + options.keyspace() + "." + TABLE)
-                .setTimeout(Duration.ofMinutes(2)));
-    }
-
-    private static void createTopics(Admin admin, IngestConfig config) {
-        TopicProvisioner.createMissing(admin, config);
-        TopicProvisioner.awaitLeaders(admin, config.topics().all(), Duration.ofMinutes(1));
-    }
-
-    /**
-     * Deletes a run's topics and the sink's consumer group, and with {@code streams} the topology's
-     * group and Kafka Streams' internal topics too.
-     */
-    private void deleteTopicsAndGroups(Admin admin, IngestConfig config, boolean streams) {
-        String applicationId = config.getString(IngestConfig.TOPOLOGY_APPLICATION_ID);
-        try {
-            List<String> names = new ArrayList<>(config.topics().all());
-            List<String> groups = new ArrayList<>(List.of(config.getString(IngestConfig.SINK_GROUP_ID)));
-            if (streams) {
-                admin.listTopics().names().get().stream()
-                        .filter(n -> n.startsWith(applicationId + "-"))
-                        .forEach(names::add);
-                groups.add(applicationId);
-            }
-            admin.deleteTopics(names).all().get(1, TimeUnit.MINUTES);
-            Set<String> existing = new java.util.HashSet<>();
-            admin.listConsumerGroups().all().get(1, TimeUnit.MINUTES).forEach(g -> existing.add(g.groupId()));
-            groups.retainAll(existing);
-            for (String group : groups) {
-                // a closed Kafka Streams client stays a member until its session times out: remove it
-                RemoveMembersFromConsumerGroupOptions everyone = new RemoveMembersFromConsumerGroupOptions();
-                everyone.reason("apiary bench run finished");
-                try {
-                    admin.removeMembersFromConsumerGroup(group, everyone).all().get(1, TimeUnit.MINUTES);
-                } catch (java.util.concurrent.ExecutionException e) {
-                    // no members left
-                }
-            }
-            if (!groups.isEmpty()) {
-                admin.deleteConsumerGroups(groups).all().get(1, TimeUnit.MINUTES);
-            }
-        } catch (Exception e) {
-            out.printf("  (could not delete the run's topics or consumer groups: %s)%n", e.getMessage());
-        }
-    }
-
-    private void deleteGroup(Admin admin, String group) {
-        try {
-            admin.deleteConsumerGroups(List.of(group)).all().get(1, TimeUnit.MINUTES);
-        } catch (Exception e) {
-            out.printf("  (could not delete the consumer group %s: %s)%n", group, e.getMessage());
-        }
     }
 
     private static String label(ShardStrategy strategy) {
