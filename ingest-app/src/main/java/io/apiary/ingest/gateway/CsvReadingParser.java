@@ -198,32 +198,7 @@ public final class CsvReadingParser {
             List<SensorColumn> sensors,
             String gatewayId,
             char delimiter) {
-        this(timeColumn, timeParser, HiveSource.column(hiveColumn), sensors, gatewayId, delimiter, null);
-    }
-
-    /**
-     * @param timeColumn    header of the time column, not null
-     * @param timeParser    how to read it, not null
-     * @param hive          where the hive id comes from, not null
-     * @param sensors       sensor columns, at least one, no two with one name or one sensor type and id
-     *                      (see {@link SensorMapping})
-     * @param gatewayId     gateway id given to every reading, not null
-     * @param delimiter     field delimiter
-     * @param commentMarker null, or the character that starts a comment line, skipped wherever it
-     *                      is (before the header too) and counted; not the delimiter, the quote, a
-     *                      letter, a digit, a sign, a point or white space
-     * @throws IllegalArgumentException if there is no sensor column, two share a name or a series,
-     *                                  or the comment marker is one it cannot be
-     */
-    public CsvReadingParser(
-            String timeColumn,
-            ReadingTimeParser timeParser,
-            HiveSource hive,
-            List<SensorColumn> sensors,
-            String gatewayId,
-            char delimiter,
-            Character commentMarker) {
-        this(timeColumn, timeParser, hive, sensors, gatewayId, delimiter, commentMarker, null);
+        this(timeColumn, timeParser, HiveSource.column(hiveColumn), sensors, gatewayId, delimiter, null, null);
     }
 
     /**
@@ -237,8 +212,9 @@ public final class CsvReadingParser {
      *                      a header, in the long format a sensor name of the sensor column
      * @param gatewayId     gateway id given to every reading, not null
      * @param delimiter     field delimiter
-     * @param commentMarker null, or the character that starts a comment line, as in
-     *                      {@link #CsvReadingParser(String, ReadingTimeParser, HiveSource, List, String, char, Character)}
+     * @param commentMarker null, or the character that starts a comment line, skipped wherever it
+     *                      is (before the header too) and counted; not the delimiter, the quote, a
+     *                      letter, a digit, a sign, a point or white space
      * @param longFormat    the long format's columns, or null for the wide format
      * @throws IllegalArgumentException if there is no sensor, two share a name or a series, the
      *                                  comment marker is one it cannot be, or a column of the long
