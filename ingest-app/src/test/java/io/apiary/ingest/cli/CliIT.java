@@ -346,7 +346,8 @@ class CliIT {
                 """);
         assertThat(run("topics", "create", "--set", "topic.telemetry=" + topic)).isZero();
 
-        int exit = run(
+        String[] importLong = with(
+                ImportCsvCommandTest.LONG_FORMAT,
                 "import-csv",
                 "--file",
                 csv.toString(),
@@ -360,12 +361,6 @@ class CliIT {
                 "keeper-hive-1",
                 "--comment-prefix",
                 "#",
-                "--sensor-column",
-                "sensor",
-                "--value-column",
-                "value",
-                "--unit-column",
-                "unit",
                 "--sensor",
                 "T1=TEMPERATURE:degC",
                 "--sensor",
@@ -374,6 +369,8 @@ class CliIT {
                 "weight=WEIGHT:kg",
                 "--set",
                 "topic.telemetry=" + topic);
+
+        int exit = run(importLong);
 
         assertThat(exit).as(err.toString()).isZero();
         assertThat(err.toString())
@@ -419,6 +416,9 @@ class CliIT {
                         reading(SensorType.TEMPERATURE, "T2", secondPass, 11.8, "degC"),
                         reading(SensorType.WEIGHT, "default", secondPass, 41.02, "kg"),
                         reading(SensorType.TEMPERATURE, "T1", after, 34.8, "degC"));
+        assertThat(run(with(List.of("--strict"), importLong)))
+                .as("four rows rejected")
+                .isEqualTo(3);
     }
 
     private static TelemetryReading reading(SensorType type, String sensorId, Instant time, double value, String unit) {

@@ -15,6 +15,10 @@ import picocli.CommandLine;
 /** {@code import-csv}'s refusals of its options and of a header: exit 2 before Kafka is asked. */
 class ImportCsvCommandTest {
 
+    /** The long format's options for a file with the columns sensor, value and unit (CliIT's too). */
+    static final List<String> LONG_FORMAT =
+            List.of("--sensor-column", "sensor", "--value-column", "value", "--unit-column", "unit");
+
     private final StringWriter err = new StringWriter();
 
     private int importCsv(String... sensors) {
@@ -176,17 +180,10 @@ class ImportCsvCommandTest {
         Files.writeString(csv, "# export\nt,sensor,_value\n2021-07-15T11:00:00Z,t,35\n");
         file = csv.toString();
 
-        int exit = run(
-                "--hive-id",
-                "h",
-                "--comment-prefix",
-                "#",
-                "--sensor-column",
-                "sensor",
-                "--value-column",
-                "value",
-                "--unit-column",
-                "unit");
+        List<String> args = new ArrayList<>(List.of("--hive-id", "h", "--comment-prefix", "#"));
+        args.addAll(LONG_FORMAT);
+
+        int exit = run(args.toArray(String[]::new));
 
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString())

@@ -66,14 +66,8 @@ class CsvReadingParserLongFormatTest {
 
     @Test
     void should_convert_each_line_from_its_own_unit_to_the_unit_of_its_sensor() {
-        CsvReadingParser parser = parser(
-                ISO,
-                CsvReadingParser.HiveSource.fixed("hive-7"),
-                WITH_UNITS,
-                "weight=WEIGHT:kg",
-                "batt=BATTERY:V",
-                "temp=TEMPERATURE:degC",
-                "rh=HUMIDITY:%RH");
+        CsvReadingParser parser =
+                oneHive("weight=WEIGHT:kg", "batt=BATTERY:V", "temp=TEMPERATURE:degC", "rh=HUMIDITY:%RH");
 
         CsvReadingParser.Totals totals = parse(parser, """
                 time,sensor,value,unit
@@ -104,8 +98,7 @@ class CsvReadingParserLongFormatTest {
 
     @Test
     void should_take_one_reading_in_grams_and_kilograms_for_one_value_so_that_the_duplicate_check_finds_it_exact() {
-        CsvReadingParser parser =
-                parser(ISO, CsvReadingParser.HiveSource.fixed("hive-7"), WITH_UNITS, "weight=WEIGHT:kg");
+        CsvReadingParser parser = oneHive("weight=WEIGHT:kg");
         DuplicateReadings duplicates = new DuplicateReadings(100);
         List<DuplicateReadings.Conflict> conflicts = new ArrayList<>();
 
@@ -133,8 +126,7 @@ class CsvReadingParserLongFormatTest {
 
     @Test
     void should_read_a_value_in_the_unit_its_sensor_was_mapped_with_where_the_unit_cell_is_empty() {
-        CsvReadingParser parser =
-                parser(ISO, CsvReadingParser.HiveSource.fixed("hive-7"), WITH_UNITS, "weight=WEIGHT:g");
+        CsvReadingParser parser = oneHive("weight=WEIGHT:g");
 
         parse(parser, """
                 time,sensor,value,unit
@@ -174,13 +166,8 @@ class CsvReadingParserLongFormatTest {
 
     @Test
     void should_keep_two_sensors_of_one_type_apart_by_ids_made_from_their_names() {
-        CsvReadingParser parser = parser(
-                ISO,
-                CsvReadingParser.HiveSource.fixed("hive-7"),
-                WITH_UNITS,
-                "T1=TEMPERATURE:degC",
-                "T2=TEMPERATURE:degC",
-                "Temp (brood)=TEMPERATURE:degC:brood");
+        CsvReadingParser parser =
+                oneHive("T1=TEMPERATURE:degC", "T2=TEMPERATURE:degC", "Temp (brood)=TEMPERATURE:degC:brood");
         DuplicateReadings duplicates = new DuplicateReadings(100);
 
         CsvReadingParser.Totals totals = parser.parseWithLines(
@@ -227,12 +214,7 @@ class CsvReadingParserLongFormatTest {
 
     @Test
     void should_reject_a_line_whose_unit_is_of_another_quantity_or_unknown_and_go_on() {
-        CsvReadingParser parser = parser(
-                ISO,
-                CsvReadingParser.HiveSource.fixed("hive-7"),
-                WITH_UNITS,
-                "weight=WEIGHT:kg",
-                "temp=TEMPERATURE:degC");
+        CsvReadingParser parser = oneHive("weight=WEIGHT:kg", "temp=TEMPERATURE:degC");
 
         CsvReadingParser.Totals totals = parse(parser, """
                 time,sensor,value,unit
@@ -260,12 +242,7 @@ class CsvReadingParserLongFormatTest {
 
     @Test
     void should_report_each_sensor_name_no_sensor_maps_once_with_its_count_and_lines_after_the_line_problems() {
-        CsvReadingParser parser = parser(
-                ISO,
-                CsvReadingParser.HiveSource.fixed("hive-7"),
-                WITH_UNITS,
-                "T1=TEMPERATURE:degC",
-                "weight=WEIGHT:kg");
+        CsvReadingParser parser = oneHive("T1=TEMPERATURE:degC", "weight=WEIGHT:kg");
 
         CsvReadingParser.Totals totals = parse(parser, """
                 time,sensor,value,unit
@@ -361,8 +338,7 @@ class CsvReadingParserLongFormatTest {
 
     @Test
     void should_refuse_a_header_without_a_long_format_column_naming_it_and_the_columns_it_has() {
-        CsvReadingParser parser =
-                parser(ISO, CsvReadingParser.HiveSource.fixed("hive-7"), WITH_UNITS, "T1=TEMPERATURE:degC");
+        CsvReadingParser parser = oneHive("T1=TEMPERATURE:degC");
 
         assertThatThrownBy(() -> parser.checkHeader(new StringReader("time,sensor,_value\n")))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -628,6 +604,12 @@ class CsvReadingParserLongFormatTest {
                 problems::add);
     }
 
+    /** A parser of the long format with a unit column, ISO times in column 'time' and the fixed hive id hive-7. */
+    private static CsvReadingParser oneHive(String... specs) {
+        return parser(ISO, CsvReadingParser.HiveSource.fixed("hive-7"), WITH_UNITS, specs);
+    }
+
+    /** A parser of a file with the time in column 'time'; of the wide format if {@code format} is null. */
     private static CsvReadingParser parser(
             ReadingTimeParser time,
             CsvReadingParser.HiveSource hive,
