@@ -117,9 +117,8 @@ public final class CsvReadingParser {
     }
 
     /**
-     * The long ("tidy") format: one line per reading, as InfluxDB's CSV ({@code _time}, {@code _field},
-     * {@code _value}), Sage/Waggle's ({@code timestamp}, {@code name}, {@code value}) and most
-     * database exports write it. The sensor column names each line's sensor ({@code temp_in},
+     * The long ("tidy") format: one line per reading, as InfluxDB's annotated CSV ({@code _time},
+     * {@code _field}, {@code _value}) and most database exports write it. The sensor column names each line's sensor ({@code temp_in},
      * {@code weight}, {@code T1}): a name is mapped to a sensor type, sensor id and unit by the
      * {@link SensorColumn} whose {@link SensorColumn#column() column} is that name (compared
      * exactly). The unit column, when there is one, gives each line's unit, converted to the unit
