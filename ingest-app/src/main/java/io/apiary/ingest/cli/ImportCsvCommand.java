@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,15 +34,19 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code import-csv}: replays a CSV of readings into the telemetry topic as a gateway would (key
- * hive id, Avro single-object encoding). Every row or cell it cannot read is reported on stderr
+ * hive id, Avro single-object encoding), from the wide format (a column per sensor) or, with
+ * {@code --sensor-column} and {@code --value-column}, the long format (a line per reading,
+ * {@link CsvReadingParser.LongFormat}). Every row or cell it cannot read is reported on stderr
  * with its line number, and so is every conflicting duplicate ({@link DuplicateReadings}); each
- * column's sensor id follows {@link SensorMapping}, and the mapping is printed before anything is sent.
+ * column's (or sensor name's) sensor id follows {@link SensorMapping}, and the mapping is printed
+ * before anything is sent.
  */
 @Command(
         name = "import-csv",
         mixinStandardHelpOptions = true,
         sortOptions = false,
-        description = "Replays a CSV of sensor readings into the gateway telemetry topic.",
+        description = "Replays a CSV of sensor readings into the gateway telemetry topic: a column per sensor, or"
+                + " (with --sensor-column and --value-column) a line per reading.",
         footer = {
             "",
             "Example (the UrBAN Montreal file, on a dev stack started with 'devstack'):",
@@ -49,6 +54,11 @@ import picocli.CommandLine.Spec;
             "    --time-column Date --hive-column 'Tag number' \\",
             "    --sensor temperature=TEMPERATURE:degC --sensor humidity=HUMIDITY:%%RH \\",
             "    --config /tmp/apiary-devstack-.../apiary-devstack.properties",
+            "",
+            "Long format (lines 'time,sensor,value,unit', one hive, two temperature probes, a scale in g or kg):",
+            "  ingest-app import-csv --file long.csv --time-column time --hive-id hive-7 \\",
+            "    --sensor-column sensor --value-column value --unit-column unit \\",
+            "    --sensor T1=TEMPERATURE:degC --sensor T2=TEMPERATURE:degC --sensor weight=WEIGHT:kg --config ...",
             "",
             "The topology validates what arrives: for readings older than its maximum age (default 90 days) it",
             "must run with a larger validation.max.age.ms, as the devstack settings file has. The importer",
@@ -64,13 +74,46 @@ public final class ImportCsvCommand implements Callable<Integer> {
             required = true,
             paramLabel = "COLUMN=TYPE:UNIT[:SENSOR_ID]",
             description = {
-                "A sensor column, e.g. temperature=TEMPERATURE:degC or temp_in=TEMPERATURE:degC:inside."
-                        + " Repeatable. Without SENSOR_ID, the only column of a type gets sensor id 'default' and"
-                        + " several columns of one type each get an id made from the column name. A UNIT of the same"
-                        + " quantity as one the pipeline takes is converted to it (weight=WEIGHT:g to kg, degF or K to"
-                        + " degC, m/s to mm/s)."
+                "A sensor column, e.g. temperature=TEMPERATURE:degC or temp_in=TEMPERATURE:degC:inside;"
+                        + " in the long format (--sensor-column) COLUMN is a sensor name of that column and UNIT"
+                        + " the unit of its values where no --unit-column gives one. Repeatable. Without SENSOR_ID,"
+                        + " the only column (or name) of a type gets sensor id 'default' and several of one type each"
+                        + " get an id made from the column name (or sensor name). A UNIT of the same quantity as one"
+                        + " the pipeline takes is converted to it (weight=WEIGHT:g to kg, degF or K to degC, m/s to"
+                        + " mm/s)."
             })
     List<String> sensors;
+
+    /** The long format: one line per reading, naming its sensor. */
+    static final class LongFormatOptions {
+        @Option(
+                names = "--sensor-column",
+                required = true,
+                paramLabel = "NAME",
+                description = "Long format (one line per reading): header of the column naming each line's sensor,"
+                        + " e.g. sensor, name, _field; --sensor maps those names. Lines of a name no --sensor maps"
+                        + " are not read and are reported, once per name with their count.")
+        String sensorColumn;
+
+        @Option(
+                names = "--value-column",
+                required = true,
+                paramLabel = "NAME",
+                description = "Long format: header of the column with each line's value, e.g. value, _value.")
+        String valueColumn;
+
+        @Option(
+                names = "--unit-column",
+                paramLabel = "NAME",
+                description = "Long format: header of the column with each line's unit (e.g. g on some lines, kg on"
+                        + " others), converted to the unit of the line's --sensor; an empty cell is the --sensor's"
+                        + " UNIT; a unit of another quantity rejects the line. Without it, every value is in the"
+                        + " --sensor's UNIT.")
+        String unitColumn;
+    }
+
+    @ArgGroup(exclusive = false, multiplicity = "0..1")
+    LongFormatOptions longFormat;
 
     @Option(
             names = "--duplicate-check-limit",
@@ -82,8 +125,9 @@ public final class ImportCsvCommand implements Callable<Integer> {
 
     @Option(
             names = "--strict",
-            description = "Exit with code 3 if any row or cell was rejected or any conflicting"
-                    + " duplicate found (without it: only if no reading at all could be read).")
+            description = "Exit with code 3 if any row or cell was rejected (in the long format, a line of a sensor"
+                    + " name no --sensor maps too) or any conflicting duplicate found (without it: only if no reading"
+                    + " at all could be read).")
     boolean strict;
 
     @Mixin
@@ -111,7 +155,11 @@ public final class ImportCsvCommand implements Callable<Integer> {
                     columns,
                     input.gatewayId,
                     input.delimiterChar(),
-                    input.commentMarker());
+                    input.commentMarker(),
+                    longFormat == null
+                            ? null
+                            : new CsvReadingParser.LongFormat(
+                                    longFormat.sensorColumn, longFormat.valueColumn, longFormat.unitColumn));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -124,7 +172,7 @@ public final class ImportCsvCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         String name = CsvFileOptions.name(file);
         int maxReported = input.maxReported;
-        columns.forEach(column -> err.println(name + ": " + column.describe()));
+        parser.mapping().forEach(sensor -> err.println(name + ": " + sensor));
         IngestConfig cfg = config.load();
         KafkaReachability.require(cfg.kafkaClientSettings(), Duration.ofSeconds(30));
         Topics topics = cfg.topics();

@@ -5,6 +5,9 @@ import io.apiary.schema.TelemetryReading;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -14,12 +17,17 @@ import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 
 /**
- * Turns a CSV of readings (one row per time and hive, one column per sensor) into gateway
- * telemetry readings. A row whose time or hive cannot be read is rejected whole; a sensor cell
- * that is empty or not a finite number is rejected alone; every rejection is reported with its
- * line number and nothing is skipped silently. Each column's readings carry its sensor type,
- * unit and sensor id ({@link SensorColumn}); readings that repeat a series and time are not this
- * class's concern ({@link DuplicateReadings} finds them). Not thread-safe; one parser per file.
+ * Turns a CSV of readings into gateway telemetry readings. Two layouts: the wide format, one row
+ * per time and hive with one column per sensor; and the long format ({@link LongFormat}), one line
+ * per reading, with a column that names its sensor, one with its value and optionally one with its
+ * unit. A row whose time or hive cannot be read is rejected whole; in the wide format a sensor cell
+ * that is empty or not a finite number is rejected alone, in the long format the line is its one
+ * reading and is rejected whole (as is a line whose unit does not convert to its sensor's); every
+ * rejection is reported with its line number and nothing is skipped silently: lines of a sensor
+ * name that no sensor maps are reported once per name, with their count, at the end of the file.
+ * Each sensor's readings carry its sensor type, unit and sensor id ({@link SensorColumn});
+ * readings that repeat a series and time are not this class's concern ({@link DuplicateReadings}
+ * finds them). Not thread-safe; one parser per file.
  */
 public final class CsvReadingParser {
 
@@ -108,6 +116,41 @@ public final class CsvReadingParser {
         }
     }
 
+    /**
+     * The long ("tidy") format: one line per reading, as InfluxDB's annotated CSV ({@code _time},
+     * {@code _field}, {@code _value}) and most database exports write it. The sensor column names each line's sensor ({@code temp_in},
+     * {@code weight}, {@code T1}): a name is mapped to a sensor type, sensor id and unit by the
+     * {@link SensorColumn} whose {@link SensorColumn#column() column} is that name (compared
+     * exactly). The unit column, when there is one, gives each line's unit, converted to the unit
+     * of its sensor ({@link UnitConversion#find(String, String, String)}); an empty unit cell, or no
+     * unit column, reads the value in the unit the sensor was mapped with.
+     *
+     * @param sensorColumn header of the column naming each line's sensor, not null
+     * @param valueColumn  header of the column with each line's value, not null
+     * @param unitColumn   header of the column with each line's unit, or null when the file has none
+     */
+    public record LongFormat(String sensorColumn, String valueColumn, String unitColumn) {
+        /**
+         * @throws IllegalArgumentException if two of the columns are one
+         * @throws NullPointerException if the sensor or the value column is null
+         */
+        public LongFormat {
+            Objects.requireNonNull(sensorColumn);
+            Objects.requireNonNull(valueColumn);
+            if (sensorColumn.equals(valueColumn) || sensorColumn.equals(unitColumn) || valueColumn.equals(unitColumn)) {
+                throw new IllegalArgumentException("The long format's sensor, value and unit columns must be three"
+                        + " columns, were '" + sensorColumn + "', '" + valueColumn + "' and '" + unitColumn + "'");
+            }
+        }
+
+        /** @return the headers this format reads, in order (sensor, value, unit if given) */
+        List<String> columns() {
+            return unitColumn == null
+                    ? List.of(sensorColumn, valueColumn)
+                    : List.of(sensorColumn, valueColumn, unitColumn);
+        }
+    }
+
     private final String timeColumn;
     private final ReadingTimeParser timeParser;
     private final HiveSource hive;
@@ -115,8 +158,25 @@ public final class CsvReadingParser {
     private final String gatewayId;
     private final char delimiter;
     private final Character commentMarker;
-    /** the last time read of each hive, for {@link ReadingTimeParser.DstResolution#INFER} */
-    private final Map<String, Instant> previousTimes = new java.util.HashMap<>();
+    /** null for the wide format */
+    private final LongFormat longFormat;
+    /** the long format's sensors by the name in the sensor column */
+    private final Map<String, SensorColumn> bySensorName = new HashMap<>();
+    /** the long format's conversions of the units lines give, by sensor name and unit; bounded */
+    private final Map<String, LineUnit> lineUnits = new HashMap<>();
+    /**
+     * the last time read of each series, for {@link ReadingTimeParser.DstResolution#INFER}: of each
+     * hive in the wide format (a row is one time of the hive), of each hive and sensor in the long format
+     */
+    private final Map<String, Instant> previousTimes = new HashMap<>();
+
+    /** Distinct (sensor, unit) conversions a long-format parser keeps; more are found again per line. */
+    private static final int MAX_LINE_UNITS = 1_000;
+    /** Distinct unmapped sensor names counted one by one; lines of more names are counted together. */
+    static final int MAX_UNMAPPED_NAMES = 1_000;
+
+    /** The conversion of a unit a line gives, or why there is none. */
+    private record LineUnit(UnitConversion conversion, String problem) {}
 
     /**
      * A parser of files with a hive id column and no comment lines.
@@ -137,22 +197,27 @@ public final class CsvReadingParser {
             List<SensorColumn> sensors,
             String gatewayId,
             char delimiter) {
-        this(timeColumn, timeParser, HiveSource.column(hiveColumn), sensors, gatewayId, delimiter, null);
+        this(timeColumn, timeParser, HiveSource.column(hiveColumn), sensors, gatewayId, delimiter, null, null);
     }
 
     /**
+     * A parser of the wide format ({@code longFormat} null) or the long format.
+     *
      * @param timeColumn    header of the time column, not null
      * @param timeParser    how to read it, not null
      * @param hive          where the hive id comes from, not null
-     * @param sensors       sensor columns, at least one, no two with one name or one sensor type and id
-     *                      (see {@link SensorMapping})
+     * @param sensors       at least one, no two with one name or one sensor type and id (see
+     *                      {@link SensorMapping}); in the wide format each {@link SensorColumn#column()} is
+     *                      a header, in the long format a sensor name of the sensor column
      * @param gatewayId     gateway id given to every reading, not null
      * @param delimiter     field delimiter
      * @param commentMarker null, or the character that starts a comment line, skipped wherever it
      *                      is (before the header too) and counted; not the delimiter, the quote, a
      *                      letter, a digit, a sign, a point or white space
-     * @throws IllegalArgumentException if there is no sensor column, two share a name or a series,
-     *                                  or the comment marker is one it cannot be
+     * @param longFormat    the long format's columns, or null for the wide format
+     * @throws IllegalArgumentException if there is no sensor, two share a name or a series, the
+     *                                  comment marker is one it cannot be, or a column of the long
+     *                                  format is the time or the hive column
      */
     public CsvReadingParser(
             String timeColumn,
@@ -161,9 +226,11 @@ public final class CsvReadingParser {
             List<SensorColumn> sensors,
             String gatewayId,
             char delimiter,
-            Character commentMarker) {
+            Character commentMarker,
+            LongFormat longFormat) {
         if (sensors.isEmpty()) {
-            throw new IllegalArgumentException("at least one sensor column is needed");
+            throw new IllegalArgumentException(
+                    longFormat == null ? "at least one sensor column is needed" : "at least one sensor is needed");
         }
         SensorMapping.requireDistinct(sensors);
         CsvFiles.requireCommentMarker(commentMarker, delimiter);
@@ -174,6 +241,40 @@ public final class CsvReadingParser {
         this.gatewayId = Objects.requireNonNull(gatewayId);
         this.delimiter = delimiter;
         this.commentMarker = commentMarker;
+        this.longFormat = longFormat;
+        if (longFormat != null) {
+            for (String column : longFormat.columns()) {
+                if (column.equals(timeColumn) || column.equals(hive.column())) {
+                    throw new IllegalArgumentException("The column '" + column + "' cannot be both the "
+                            + (column.equals(timeColumn) ? "time" : "hive") + " column and a column of the long"
+                            + " format (sensor, value, unit)");
+                }
+            }
+            sensors.forEach(sensor -> bySensorName.put(sensor.column(), sensor));
+        }
+    }
+
+    /**
+     * How each sensor is read, for a person: one line per sensor, in the order given, e.g.
+     * {@code column 'temp_in' -> TEMPERATURE, sensor temp_in, degC} (wide) or
+     * {@code sensor name 'weight' -> WEIGHT, sensor default, kg (converted from g)} (long; with a unit
+     * column, {@code ... kg (each line's unit from column 'unit' converted to kg; an empty one is g)}).
+     *
+     * @return the lines, not null
+     */
+    public List<String> mapping() {
+        if (longFormat == null) {
+            return sensors.stream().map(SensorColumn::describe).toList();
+        }
+        return sensors.stream()
+                .map(sensor -> "sensor name '" + sensor.column() + "' -> " + sensor.sensorType() + ", sensor "
+                        + sensor.sensorId() + ", "
+                        + (longFormat.unitColumn() == null
+                                ? sensor.conversion().toString()
+                                : sensor.unit() + " (each line's unit from column '" + longFormat.unitColumn()
+                                        + "' converted to " + sensor.unit() + "; an empty one is "
+                                        + sensor.conversion().from() + ")"))
+                .toList();
     }
 
     /**
@@ -219,7 +320,9 @@ public final class CsvReadingParser {
      *
      * @param in       the CSV, with a header line (a leading byte-order mark is skipped); closed by the caller
      * @param readings receives each reading with its line, in file order; may throw {@link RejectedReading}
-     * @param problems receives each rejected row or cell
+     * @param problems receives each rejected row or cell, in file order; in the long format then, at the
+     *                 end, one problem per sensor name that no sensor maps (at its first line, with the
+     *                 count of its lines, which are counted as rejected rows)
      * @return the totals
      * @throws IllegalArgumentException if the file is empty, or its header lacks a configured column or
      *                                  names one twice, saying which columns it has
@@ -228,16 +331,23 @@ public final class CsvReadingParser {
      */
     public Totals parseWithLines(Reader in, LineReadings readings, Consumer<Problem> problems) {
         long[] totals = new long[6]; // rows, readings, rejected rows, rejected cells, resolved times, comments
+        Map<String, long[]> unmapped = new LinkedHashMap<>(); // name -> lines, first line, last line
         CSVParser parser = CsvFiles.open(in, delimiter, commentMarker);
         totals[5] = CsvFiles.forEachRecord(parser, columns(), record -> {
             totals[0]++;
-            parseRow(record, parser, readings, problems, totals);
+            parseRow(record, parser, readings, problems, totals, unmapped);
         });
+        reportUnmapped(unmapped, problems);
         return new Totals(totals[0], totals[1], totals[2], totals[3], totals[4], totals[5]);
     }
 
     private void parseRow(
-            CSVRecord record, CSVParser parser, LineReadings readings, Consumer<Problem> problems, long[] totals) {
+            CSVRecord record,
+            CSVParser parser,
+            LineReadings readings,
+            Consumer<Problem> problems,
+            long[] totals,
+            Map<String, long[]> unmapped) {
         long line = parser.getCurrentLineNumber();
         if (!record.isConsistent()) {
             problems.accept(new Problem(
@@ -251,16 +361,95 @@ public final class CsvReadingParser {
             totals[2]++;
             return;
         }
-        Instant time;
+        if (longFormat != null) {
+            parseLine(record, line, hiveId, readings, problems, totals, unmapped);
+            return;
+        }
+        Instant time = time(record, line, hiveId, problems, totals);
+        if (time == null) {
+            totals[2]++;
+            return;
+        }
+        for (SensorColumn sensor : sensors) {
+            boolean read = read(
+                    record.get(sensor.column()),
+                    sensor.column(),
+                    sensor,
+                    sensor.conversion(),
+                    hiveId,
+                    time,
+                    line,
+                    readings,
+                    problems);
+            totals[read ? 1 : 3]++;
+        }
+    }
+
+    /** One line of the long format: its sensor, time, unit and value; rejected whole if any is wrong. */
+    private void parseLine(
+            CSVRecord record,
+            long line,
+            String hiveId,
+            LineReadings readings,
+            Consumer<Problem> problems,
+            long[] totals,
+            Map<String, long[]> unmapped) {
+        String name = record.get(longFormat.sensorColumn());
+        SensorColumn sensor = bySensorName.get(name);
+        if (sensor == null) {
+            if (name.isEmpty()) {
+                problems.accept(new Problem(line, longFormat.sensorColumn(), "empty cell, no sensor name"));
+            } else {
+                countUnmapped(unmapped, name, line);
+            }
+            totals[2]++;
+            return;
+        }
+        Instant time = time(record, line, hiveId + '\u0000' + name, problems, totals);
+        if (time == null) {
+            totals[2]++;
+            return;
+        }
+        UnitConversion conversion = sensor.conversion();
+        String unit = longFormat.unitColumn() == null ? "" : record.get(longFormat.unitColumn());
+        if (!unit.isEmpty() && !unit.equals(conversion.from())) {
+            LineUnit lineUnit = lineUnit(sensor, unit);
+            if (lineUnit.problem() != null) {
+                problems.accept(new Problem(line, longFormat.unitColumn(), lineUnit.problem()));
+                totals[2]++;
+                return;
+            }
+            conversion = lineUnit.conversion();
+        }
+        boolean read = read(
+                record.get(longFormat.valueColumn()),
+                longFormat.valueColumn(),
+                sensor,
+                conversion,
+                hiveId,
+                time,
+                line,
+                readings,
+                problems);
+        totals[read ? 1 : 2]++;
+    }
+
+    /**
+     * Reads a row's time in the series given (for {@link ReadingTimeParser.DstResolution#INFER}),
+     * reporting a resolved one (counted) or one it cannot read.
+     *
+     * @return the time, or null if it cannot be read (the row is rejected)
+     */
+    private Instant time(CSVRecord record, long line, String series, Consumer<Problem> problems, long[] totals) {
         try {
             ReadingTimeParser.Parsed parsed =
-                    timeParser.parseWithNote(record.get(timeColumn), previousTimes.get(hiveId));
-            time = parsed.instant();
-            previousTimes.put(hiveId, time);
+                    timeParser.parseWithNote(record.get(timeColumn), previousTimes.get(series));
+            previousTimes.put(series, parsed.instant());
             if (parsed.note() != null) {
                 problems.accept(new Problem(line, timeColumn, "resolved: " + parsed.note()));
                 totals[4]++;
             }
+            return parsed.instant();
         } catch (RuntimeException e) {
             problems.accept(new Problem(
                     line,
@@ -269,52 +458,122 @@ public final class CsvReadingParser {
                             + " with the time format '" + timeParser.format() + "' (--time-format: "
                             + String.join(", ", ReadingTimeParser.NAMED_FORMATS) + " or a java.time pattern): "
                             + e.getMessage()));
-            totals[2]++;
-            return;
+            return null;
         }
-        for (SensorColumn sensor : sensors) {
-            String cell = record.get(sensor.column());
-            Double value = parseValue(cell);
-            if (value == null) {
-                problems.accept(new Problem(
-                        line,
-                        sensor.column(),
-                        cell.isEmpty()
-                                ? "empty cell, no reading"
-                                : "not a finite decimal number: " + CsvFiles.quote(cell)));
-                totals[3]++;
-                continue;
-            }
-            double converted = sensor.conversion().apply(value);
-            if (!Double.isFinite(converted)
-                    || (converted == 0 && value != 0 && sensor.conversion().apply(0) == 0)) {
-                problems.accept(new Problem(
-                        line,
-                        sensor.column(),
-                        CsvFiles.quote(cell) + " " + sensor.conversion().from() + " is " + converted + " "
-                                + sensor.unit() + ", out of the range of a double"));
-                totals[3]++;
-                continue;
-            }
-            value = converted;
-            try {
-                readings.accept(
-                        new TelemetryReading(
-                                hiveId,
-                                gatewayId,
-                                sensor.sensorType(),
-                                sensor.sensorId(),
-                                time,
-                                value,
-                                sensor.unit(),
-                                null),
-                        line);
-                totals[1]++;
-            } catch (RejectedReading e) {
-                problems.accept(new Problem(line, sensor.column(), e.getMessage()));
-                totals[3]++;
-            }
+    }
+
+    /**
+     * Reads one value in the unit of {@code conversion} into a reading of the sensor and passes it on.
+     *
+     * @return whether a reading was passed on and taken; false when the value was reported instead
+     */
+    private boolean read(
+            String cell,
+            String column,
+            SensorColumn sensor,
+            UnitConversion conversion,
+            String hiveId,
+            Instant time,
+            long line,
+            LineReadings readings,
+            Consumer<Problem> problems) {
+        Double value = parseValue(cell);
+        if (value == null) {
+            problems.accept(new Problem(
+                    line,
+                    column,
+                    cell.isEmpty()
+                            ? "empty cell, no reading"
+                            : "not a finite decimal number: " + CsvFiles.quote(cell)));
+            return false;
         }
+        double converted = conversion.apply(value);
+        if (!Double.isFinite(converted) || (converted == 0 && value != 0 && conversion.apply(0) == 0)) {
+            problems.accept(new Problem(
+                    line,
+                    column,
+                    CsvFiles.quote(cell) + " " + conversion.from() + " is " + converted + " " + sensor.unit()
+                            + ", out of the range of a double"));
+            return false;
+        }
+        try {
+            readings.accept(
+                    new TelemetryReading(
+                            hiveId,
+                            gatewayId,
+                            sensor.sensorType(),
+                            sensor.sensorId(),
+                            time,
+                            converted,
+                            sensor.unit(),
+                            null),
+                    line);
+            return true;
+        } catch (RejectedReading e) {
+            problems.accept(new Problem(line, column, e.getMessage()));
+            return false;
+        }
+    }
+
+    /** @return the conversion of a unit a line gives for a sensor, or why there is none */
+    private LineUnit lineUnit(SensorColumn sensor, String unit) {
+        String key = sensor.column() + '\u0000' + unit;
+        LineUnit known = lineUnits.get(key);
+        if (known != null) {
+            return known;
+        }
+        LineUnit found;
+        try {
+            found = new LineUnit(UnitConversion.find(sensor.sensorType().name(), unit, sensor.unit()), null);
+        } catch (IllegalArgumentException e) {
+            found = new LineUnit(
+                    null,
+                    "sensor name '" + sensor.column() + "' is " + sensor.sensorType() + " in " + sensor.unit()
+                            + ", and " + e.getMessage() + "; the line is not read");
+        }
+        if (lineUnits.size() < MAX_LINE_UNITS) {
+            lineUnits.put(key, found);
+        }
+        return found;
+    }
+
+    /**
+     * Counts a line of a sensor name no sensor maps: lines, first line, last line per name, the
+     * first {@link #MAX_UNMAPPED_NAMES} names one by one, the lines of any further names together
+     * (under the key null), so that a file of ever new names cannot fill the memory.
+     */
+    private static void countUnmapped(Map<String, long[]> unmapped, String name, long line) {
+        String key = unmapped.containsKey(name) || unmapped.size() < MAX_UNMAPPED_NAMES ? name : null;
+        long[] lines = unmapped.computeIfAbsent(key, k -> new long[] {0, line, line});
+        lines[0]++;
+        lines[2] = line;
+    }
+
+    /** One problem per sensor name no sensor maps, in the order the names came, at the name's first line. */
+    private void reportUnmapped(Map<String, long[]> unmapped, Consumer<Problem> problems) {
+        unmapped.forEach((name, lines) -> {
+            String where =
+                    lines[0] == 1 ? "its 1 line" : "its " + lines[0] + " lines (this one to line " + lines[2] + ")";
+            if (name == null) {
+                problems.accept(new Problem(
+                        lines[1],
+                        longFormat.sensorColumn(),
+                        lines[0] + " lines (this one to line " + lines[2] + ") of further sensor names that no"
+                                + " --sensor maps (past the first " + MAX_UNMAPPED_NAMES + " such names, not listed"
+                                + " one by one) were not read"));
+                return;
+            }
+            String sameButCase = bySensorName.keySet().stream()
+                    .filter(mapped -> mapped.equalsIgnoreCase(name))
+                    .findFirst()
+                    .map(mapped -> " (names are compared exactly: '" + mapped + "' is mapped)")
+                    .orElse("");
+            problems.accept(new Problem(
+                    lines[1],
+                    longFormat.sensorColumn(),
+                    "sensor name " + CsvFiles.quote(name) + " is mapped by no --sensor" + sameButCase + ": " + where
+                            + " not read; map it with --sensor '" + name + "=TYPE:UNIT' to import it"));
+        });
     }
 
     /**
@@ -331,11 +590,15 @@ public final class CsvReadingParser {
     }
 
     private List<String> columns() {
-        java.util.ArrayList<String> all = new java.util.ArrayList<>(List.of(timeColumn));
+        List<String> all = new ArrayList<>(List.of(timeColumn));
         if (hive.column() != null) {
             all.add(hive.column());
         }
-        sensors.forEach(s -> all.add(s.column()));
+        if (longFormat == null) {
+            sensors.forEach(s -> all.add(s.column()));
+        } else {
+            all.addAll(longFormat.columns());
+        }
         return all;
     }
 

@@ -9,7 +9,8 @@ import io.apiary.schema.TelemetryReading;
  * such key is remembered; a later one with the same value (bit for bit, as a double) is an
  * <em>exact duplicate</em>, one with another value a <em>conflict</em>, reported with both line
  * numbers. The unit needs no comparison: within one import a sensor type and id come from one
- * column, which has one unit. Not thread-safe; one instance per import.
+ * column, which has one unit, or in the long format from one sensor name, whose every line is
+ * converted to that sensor's one unit. Not thread-safe; one instance per import.
  *
  * <p><b>Memory</b>: one slot of {@value #BYTES_PER_SLOT} bytes per distinct key (a 64-bit hash of
  * the key, the first value's 64 bits, its line as an unsigned 32-bit number) in an open-addressing

@@ -5,10 +5,12 @@ import io.apiary.schema.SensorType;
 import java.util.Objects;
 
 /**
- * One CSV column that holds the readings of one sensor: its type, unit and sensor id. Immutable.
- * The sensor ids of an import's columns come from {@link SensorMapping#resolve}.
+ * One CSV column that holds the readings of one sensor, or in the long format one sensor name of
+ * the sensor column: its type, unit and sensor id. Immutable. The sensor ids of an import's columns
+ * come from {@link SensorMapping#resolve}.
  *
- * @param column     CSV header name, not null
+ * @param column     CSV header name, or in the long format the sensor name (see
+ *                   {@link CsvReadingParser.LongFormat}), not null
  * @param sensorType the sensor type of its readings, not null
  * @param unit       the unit its readings carry, not null
  * @param sensorId   the sensor id given to its readings, valid under {@link Identifiers#problem}

@@ -76,29 +76,66 @@ public final class UnitConversion {
         if (taken.isEmpty() || taken.contains(fileUnit)) {
             return identity(fileUnit);
         }
-        if ("HUMIDITY".equals(sensorType) && "%".equals(fileUnit)) {
-            // how most files write relative humidity: the same number, under the pipeline's name
-            return new UnitConversion(fileUnit, "%RH", AbstractConverter.IDENTITY);
-        }
-        Unit<?> source = unit(fileUnit);
-        if (source != null) {
-            for (String target : taken) {
-                Unit<?> unit = unit(target);
-                if (unit == null) {
-                    continue;
-                }
-                try {
-                    return new UnitConversion(fileUnit, target, source.getConverterToAny(unit));
-                } catch (IncommensurableException | UnconvertibleException e) {
-                    // another quantity: try the next unit the pipeline takes
-                }
+        for (String target : taken) {
+            UnitConversion conversion = convert(sensorType, fileUnit, target);
+            if (conversion != null) {
+                return conversion;
             }
         }
         throw new IllegalArgumentException("the pipeline takes " + sensorType + " in " + String.join(" or ", taken)
-                + ", and '" + fileUnit + "' "
-                + (source == null ? "is not a unit the importer knows" : "is not a unit of the same quantity")
-                + " (units of one quantity are converted, e.g. "
+                + ", and '" + fileUnit + "' " + whyNot(fileUnit) + " (units of one quantity are converted, e.g. "
                 + example(sensorType) + ")");
+    }
+
+    /**
+     * Finds how to read a value of a sensor type written in {@code fileUnit} into one given unit:
+     * for a file that writes the unit on each line, so that every reading of one sensor carries
+     * the one unit of its sensor ({@code g} on one line and {@code kg} on another both become
+     * {@code kg}) and two readings of one sensor and time compare as values of one unit.
+     *
+     * @param sensorType a sensor type name, not null
+     * @param fileUnit   the unit the value is written in, not null
+     * @param target     the unit the reading is to carry, not null; normally what {@link #find(String,
+     *                   String)} gave for the sensor ({@link #to()})
+     * @return the identity if the two units are the same name, else the conversion from {@code fileUnit}
+     *         to {@code target} (as in {@link #find(String, String)}: the library's, or {@code %} read as
+     *         {@code %RH} for {@code HUMIDITY})
+     * @throws IllegalArgumentException if {@code fileUnit} is unknown or of another quantity than
+     *         {@code target}, saying which and giving an example of a conversion the type takes
+     */
+    public static UnitConversion find(String sensorType, String fileUnit, String target) {
+        if (fileUnit.equals(Objects.requireNonNull(target))) {
+            return identity(target);
+        }
+        UnitConversion conversion = convert(sensorType, fileUnit, target);
+        if (conversion != null) {
+            return conversion;
+        }
+        throw new IllegalArgumentException("'" + fileUnit + "' "
+                + (unit(fileUnit) == null ? whyNot(fileUnit) : whyNot(fileUnit) + " as " + target)
+                + " (units of one quantity are converted, e.g. " + example(sensorType) + ")");
+    }
+
+    /** @return the conversion from one unit to another of the same quantity, or null if there is none */
+    private static UnitConversion convert(String sensorType, String fileUnit, String target) {
+        if ("HUMIDITY".equals(sensorType) && "%".equals(fileUnit) && "%RH".equals(target)) {
+            // how most files write relative humidity: the same number, under the pipeline's name
+            return new UnitConversion(fileUnit, target, AbstractConverter.IDENTITY);
+        }
+        Unit<?> source = unit(fileUnit);
+        Unit<?> unit = unit(target);
+        if (source == null || unit == null) {
+            return null;
+        }
+        try {
+            return new UnitConversion(fileUnit, target, source.getConverterToAny(unit));
+        } catch (IncommensurableException | UnconvertibleException e) {
+            return null; // another quantity
+        }
+    }
+
+    private static String whyNot(String fileUnit) {
+        return unit(fileUnit) == null ? "is not a unit the importer knows" : "is not a unit of the same quantity";
     }
 
     private static String example(String sensorType) {

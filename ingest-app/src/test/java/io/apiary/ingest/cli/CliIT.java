@@ -322,6 +322,110 @@ class CliIT {
     }
 
     @Test
+    void should_import_a_long_file_with_two_probes_of_one_type_grams_and_kilograms_and_report_every_line_it_skips()
+            throws Exception {
+        String topic = "cli-it.long";
+        Path csv = dir.resolve("long.csv");
+        Files.writeString(csv, """
+                # hive scale export, one line per reading, Europe/Berlin local time
+                time,sensor,value,unit
+                2017-10-29 01:30:00,T1,35.1,degC
+                2017-10-29 01:30:00,T2,12.4,degC
+                2017-10-29 01:30:00,weight,41000.5,g
+                2017-10-29 02:30:00,T1,35.0,degC
+                2017-10-29 02:30:00,T2,12.1,degC
+                2017-10-29 02:30:00,weight,41.01,kg
+                2017-10-29 02:30:00,T1,34.9,degC
+                2017-10-29 02:30:00,T2,11.8,degC
+                2017-10-29 02:30:00,weight,41020,g
+                2017-10-29 03:30:00,T1,34.8,degC
+                2017-10-29 03:30:00,weight,41.03,degC
+                2017-10-29 03:30:00,battery,3.71,V
+                2017-10-29 04:30:00,battery,3.70,V
+                2017-10-29 04:30:00,T2,,degC
+                """);
+        assertThat(run("topics", "create", "--set", "topic.telemetry=" + topic)).isZero();
+
+        String[] importLong = with(
+                ImportCsvCommandTest.LONG_FORMAT,
+                "import-csv",
+                "--file",
+                csv.toString(),
+                "--time-column",
+                "time",
+                "--zone",
+                "Europe/Berlin",
+                "--dst",
+                "infer",
+                "--hive-id",
+                "keeper-hive-1",
+                "--comment-prefix",
+                "#",
+                "--sensor",
+                "T1=TEMPERATURE:degC",
+                "--sensor",
+                "T2=TEMPERATURE:degC",
+                "--sensor",
+                "weight=WEIGHT:kg",
+                "--set",
+                "topic.telemetry=" + topic);
+
+        int exit = run(importLong);
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(err.toString())
+                .contains(
+                        "long.csv: sensor name 'T1' -> TEMPERATURE, sensor T1, degC (each line's unit from column"
+                                + " 'unit' converted to degC; an empty one is degC)\n",
+                        "long.csv: sensor name 'weight' -> WEIGHT, sensor default, kg (each line's unit from column"
+                                + " 'unit' converted to kg; an empty one is kg)\n",
+                        "long.csv: line 6, column 'time': resolved: local time 2017-10-29T02:30 occurs twice",
+                        "long.csv: line 11, column 'time': resolved: local time 2017-10-29T02:30 occurs twice",
+                        "long.csv: line 13, column 'unit': sensor name 'weight' is WEIGHT in kg, and 'degC' is not a"
+                                + " unit of the same quantity as kg",
+                        "long.csv: line 16, column 'value': empty cell, no reading\n",
+                        "long.csv: line 14, column 'sensor': sensor name 'battery' is mapped by no --sensor: its 2 lines"
+                                + " (this one to line 15) not read; map it with --sensor 'battery=TYPE:UNIT' to import"
+                                + " it\n");
+        assertThat(out.toString())
+                .contains("long.csv: 14 rows read, 10 readings produced to " + topic
+                        + ", 4 rows and 0 cells rejected, 0 exact duplicates, 0 conflicting duplicates,"
+                        + " 6 daylight-saving times resolved (--dst infer), 1 comment lines skipped");
+        io.apiary.ingest.serde.AvroWireSerde<TelemetryReading> serde =
+                config(Map.of()).wireFormat().serde(TelemetryReading.class, false);
+        List<TelemetryReading> sent = new ArrayList<>();
+        List<ConsumerRecord<String, byte[]>> records = readTopic(topic, 11);
+        for (ConsumerRecord<String, byte[]> record : records) {
+            assertThat(record.key()).isEqualTo("keeper-hive-1");
+            sent.add(serde.decode(record.value()));
+        }
+        Instant first = Instant.parse("2017-10-28T23:30:00Z"); // 01:30 summer time
+        Instant firstPass = Instant.parse("2017-10-29T00:30:00Z"); // 02:30 summer time
+        Instant secondPass = Instant.parse("2017-10-29T01:30:00Z"); // 02:30 winter time
+        Instant after = Instant.parse("2017-10-29T02:30:00Z"); // 03:30 winter time
+        assertThat(sent)
+                .as("one hive, one partition: the file's order")
+                .containsExactly(
+                        reading(SensorType.TEMPERATURE, "T1", first, 35.1, "degC"),
+                        reading(SensorType.TEMPERATURE, "T2", first, 12.4, "degC"),
+                        reading(SensorType.WEIGHT, "default", first, 41.0005, "kg"),
+                        reading(SensorType.TEMPERATURE, "T1", firstPass, 35.0, "degC"),
+                        reading(SensorType.TEMPERATURE, "T2", firstPass, 12.1, "degC"),
+                        reading(SensorType.WEIGHT, "default", firstPass, 41.01, "kg"),
+                        reading(SensorType.TEMPERATURE, "T1", secondPass, 34.9, "degC"),
+                        reading(SensorType.TEMPERATURE, "T2", secondPass, 11.8, "degC"),
+                        reading(SensorType.WEIGHT, "default", secondPass, 41.02, "kg"),
+                        reading(SensorType.TEMPERATURE, "T1", after, 34.8, "degC"));
+        assertThat(run(with(List.of("--strict"), importLong)))
+                .as("four rows rejected")
+                .isEqualTo(3);
+    }
+
+    private static TelemetryReading reading(SensorType type, String sensorId, Instant time, double value, String unit) {
+        return new TelemetryReading("keeper-hive-1", "csv-import", type, sensorId, time, value, unit, null);
+    }
+
+    @Test
     void should_exit_3_in_strict_mode_and_2_with_the_header_it_found_when_a_column_is_missing() throws Exception {
         Path csv = dir.resolve("bad.csv");
         Files.writeString(csv, "Date,Tag number,temperature\n2021-06-19 00:04:58+00:00,3629,warm\n");

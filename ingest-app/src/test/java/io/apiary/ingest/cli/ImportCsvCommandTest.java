@@ -4,13 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code import-csv}'s refusals of its sensor mapping: exit 2 before the file is read or Kafka is asked. */
+/** {@code import-csv}'s refusals of its options and of a header: exit 2 before Kafka is asked. */
 class ImportCsvCommandTest {
+
+    /** The long format's options for a file with the columns sensor, value and unit (CliIT's too). */
+    static final List<String> LONG_FORMAT =
+            List.of("--sensor-column", "sensor", "--value-column", "value", "--unit-column", "unit");
 
     private final StringWriter err = new StringWriter();
 
@@ -84,11 +91,14 @@ class ImportCsvCommandTest {
         assertThat(err.toString()).contains("The duplicate check's limit must be 0 to 805306368");
     }
 
+    /** The file {@link #run} imports: none, unless a test writes one. */
+    private String file = "no-such-file.csv";
+
     private int run(String... extra) {
         List<String> args = new ArrayList<>(List.of(
                 "import-csv",
                 "--file",
-                "no-such-file.csv",
+                file,
                 "--time-column",
                 "t",
                 "--sensor",
@@ -136,5 +146,68 @@ class ImportCsvCommandTest {
         assertThat(importCsv("w=WEIGHT:V")).isEqualTo(2);
         assertThat(err.toString())
                 .contains("the pipeline takes WEIGHT in kg, and 'V' is not a unit of the same quantity");
+    }
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void should_exit_2_for_a_value_or_unit_column_without_the_sensor_column_and_the_other_way_round() {
+        assertThat(run("--hive-id", "h", "--value-column", "value")).isEqualTo(2);
+        assertThat(err.toString()).contains("Missing required argument", "--sensor-column");
+        err.getBuffer().setLength(0);
+        assertThat(run("--hive-id", "h", "--unit-column", "unit")).isEqualTo(2);
+        assertThat(err.toString()).contains("Missing required argument", "--sensor-column", "--value-column");
+        err.getBuffer().setLength(0);
+        assertThat(run("--hive-id", "h", "--sensor-column", "sensor")).isEqualTo(2);
+        assertThat(err.toString()).contains("Missing required argument", "--value-column");
+    }
+
+    @Test
+    void should_exit_2_for_a_long_format_column_that_is_the_time_column_or_another_long_format_column() {
+        assertThat(run("--hive-id", "h", "--sensor-column", "t", "--value-column", "v"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("The column 't' cannot be both the time column and a column of the long");
+        err.getBuffer().setLength(0);
+        assertThat(run("--hive-id", "h", "--sensor-column", "s", "--value-column", "v", "--unit-column", "v"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("sensor, value and unit columns must be three columns");
+    }
+
+    @Test
+    void should_exit_2_naming_the_missing_long_format_column_and_the_header_before_kafka_is_asked() throws Exception {
+        Path csv = dir.resolve("long.csv");
+        Files.writeString(csv, "# export\nt,sensor,_value\n2021-07-15T11:00:00Z,t,35\n");
+        file = csv.toString();
+
+        List<String> args = new ArrayList<>(List.of("--hive-id", "h", "--comment-prefix", "#"));
+        args.addAll(LONG_FORMAT);
+
+        int exit = run(args.toArray(String[]::new));
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString())
+                .contains("long.csv: The CSV header lacks column(s) 'value', 'unit'; its columns are [t, sensor,"
+                        + " _value]")
+                .doesNotContain("Kafka");
+    }
+
+    @Test
+    void should_describe_the_long_format_options_in_the_help() {
+        StringWriter help = new StringWriter();
+        CommandLine cli = IngestApp.commandLine();
+        cli.setOut(new PrintWriter(help, true));
+
+        assertThat(cli.execute("import-csv", "--help")).isZero();
+        assertThat(help.toString()).contains("--sensor-column=NAME", "--value-column=NAME", "--unit-column=NAME");
+        CommandLine.Model.CommandSpec spec =
+                cli.getSubcommands().get("import-csv").getCommandSpec();
+        assertThat(String.join(" ", spec.findOption("--sensor").description()))
+                .contains("in the long format (--sensor-column) COLUMN is a sensor name of that column");
+        for (String option : List.of("--sensor-column", "--value-column", "--unit-column")) {
+            assertThat(String.join(" ", spec.findOption(option).description()))
+                    .as(option)
+                    .startsWith("Long format");
+        }
     }
 }

@@ -209,7 +209,8 @@ class CsvReadingParserTest {
                 columns("weight=WEIGHT:kg"),
                 "gw",
                 ',',
-                '#');
+                '#',
+                null);
 
         CsvReadingParser.Totals totals =
                 oneHive.parseWithLines(new StringReader("""
@@ -251,7 +252,8 @@ class CsvReadingParserTest {
                         columns("weight=WEIGHT:kg"),
                         "gw",
                         ';',
-                        ';'))
+                        ';',
+                        null))
                 .hasMessageContaining("comment marker must not be the delimiter");
         for (char marker : new char[] {'2', 'a', '-', ' '}) {
             assertThatThrownBy(() -> new CsvReadingParser(
@@ -261,7 +263,8 @@ class CsvReadingParserTest {
                             columns("weight=WEIGHT:kg"),
                             "gw",
                             ',',
-                            marker))
+                            marker,
+                            null))
                     .as("'%s' starts data lines", marker)
                     .hasMessageContaining("data lines start with those");
         }
@@ -327,6 +330,7 @@ class CsvReadingParserTest {
                 columns("t=TEMPERATURE:degC"),
                 "gw",
                 ',',
+                null,
                 null);
         totals = resolving.parse(new StringReader(csv), readings::add, problems::add);
 
@@ -370,6 +374,7 @@ class CsvReadingParserTest {
                 columns("t=TEMPERATURE:degC"),
                 "gw",
                 ',',
+                null,
                 null);
 
         CsvReadingParser.Totals totals =
@@ -405,6 +410,7 @@ class CsvReadingParserTest {
                 columns("t=TEMPERATURE:degC"),
                 "gw",
                 ',',
+                null,
                 null);
 
         inferring.parse(
@@ -432,6 +438,7 @@ class CsvReadingParserTest {
                 columns("t=TEMPERATURE:degC"),
                 "gw",
                 ',',
+                null,
                 null);
 
         CsvReadingParser.Totals totals = inferring.parse(

@@ -72,4 +72,34 @@ class UnitConversionTest {
         assertThatThrownBy(() -> UnitConversion.find("HUMIDITY", "g/m3"))
                 .hasMessageContaining("the pipeline takes HUMIDITY in %RH");
     }
+
+    @ParameterizedTest
+    @CsvSource({
+        "WEIGHT,g,39850,kg,39.85",
+        "WEIGHT,kg,0.5,g,500",
+        "BATTERY,mV,3700,V,3.7",
+        "BATTERY,V,3.7,mV,3700",
+        "TEMPERATURE,degF,95,degC,35",
+        "HUMIDITY,%,56.5,%RH,56.5"
+    })
+    void converts_a_line_unit_to_the_unit_its_sensor_was_given(
+            String type, String from, double value, String to, double expected) {
+        UnitConversion conversion = UnitConversion.find(type, from, to);
+
+        assertThat(conversion.from()).isEqualTo(from);
+        assertThat(conversion.to()).isEqualTo(to);
+        assertThat(conversion.apply(value)).isCloseTo(expected, within(1e-9 * Math.max(1, Math.abs(expected))));
+    }
+
+    @Test
+    void a_line_unit_that_is_the_sensor_unit_passes_unchanged_and_one_of_another_quantity_is_refused() {
+        assertThat(UnitConversion.find("BATTERY", "mV", "mV").isIdentity()).isTrue();
+        assertThatThrownBy(() -> UnitConversion.find("WEIGHT", "degC", "kg"))
+                .hasMessage("'degC' is not a unit of the same quantity as kg (units of one quantity are converted, e.g."
+                        + " g or lb to kg)");
+        assertThatThrownBy(() -> UnitConversion.find("WEIGHT", "lbs", "kg"))
+                .hasMessage("'lbs' is not a unit the importer knows (units of one quantity are converted, e.g. g or lb"
+                        + " to kg)");
+        assertThatThrownBy(() -> UnitConversion.find("CO2", "%", "ppm")).hasMessageContaining("'%' is not a unit");
+    }
 }
