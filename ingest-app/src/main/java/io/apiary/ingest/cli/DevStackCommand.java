@@ -191,25 +191,49 @@ public final class DevStackCommand implements Callable<Integer> {
         }
     }
 
+    /** What the three server commands share: the target, and sending one action to it. */
+    abstract static class ServerAction implements Callable<Integer> {
+        @Mixin
+        Target target;
+
+        @Spec
+        CommandSpec spec;
+
+        /** @return the action the command sends */
+        abstract StackControl.Action action();
+
+        /** @return whether to end the server with SIGKILL */
+        boolean kill() {
+            return false;
+        }
+
+        @Override
+        public Integer call() {
+            return target.send(spec, action(), kill());
+        }
+    }
+
+    /** A server command that ends the server, with SIGTERM or, with {@code --kill}, SIGKILL. */
+    abstract static class EndingAction extends ServerAction {
+        @Option(names = "--kill", description = "End the server with SIGKILL, as a crash would, not SIGTERM.")
+        boolean kill;
+
+        @Override
+        boolean kill() {
+            return kill;
+        }
+    }
+
     /** {@code devstack restart SERVER [--kill]}. */
     @Command(
             name = "restart",
             mixinStandardHelpOptions = true,
             description = "Stops one server of a running devstack (SIGTERM, or SIGKILL with --kill) and starts it "
                     + "again on the same ports and data; returns once it is ready. Exit 1 if it is not.")
-    static final class Restart implements Callable<Integer> {
-        @Mixin
-        Target target;
-
-        @Option(names = "--kill", description = "End the server with SIGKILL, as a crash would, not SIGTERM.")
-        boolean kill;
-
-        @Spec
-        CommandSpec spec;
-
+    static final class Restart extends EndingAction {
         @Override
-        public Integer call() {
-            return target.send(spec, StackControl.Action.RESTART, kill);
+        StackControl.Action action() {
+            return StackControl.Action.RESTART;
         }
     }
 
@@ -219,19 +243,10 @@ public final class DevStackCommand implements Callable<Integer> {
             mixinStandardHelpOptions = true,
             description = "Stops one server of a running devstack (SIGTERM, or SIGKILL with --kill) and leaves it "
                     + "stopped until 'devstack start' (or Ctrl-C of the devstack); its ports and data are kept.")
-    static final class Stop implements Callable<Integer> {
-        @Mixin
-        Target target;
-
-        @Option(names = "--kill", description = "End the server with SIGKILL, as a crash would, not SIGTERM.")
-        boolean kill;
-
-        @Spec
-        CommandSpec spec;
-
+    static final class Stop extends EndingAction {
         @Override
-        public Integer call() {
-            return target.send(spec, StackControl.Action.STOP, kill);
+        StackControl.Action action() {
+            return StackControl.Action.STOP;
         }
     }
 
@@ -241,16 +256,10 @@ public final class DevStackCommand implements Callable<Integer> {
             mixinStandardHelpOptions = true,
             description = "Starts a stopped server of a running devstack again on its ports and data; returns once "
                     + "it is ready.")
-    static final class Start implements Callable<Integer> {
-        @Mixin
-        Target target;
-
-        @Spec
-        CommandSpec spec;
-
+    static final class Start extends ServerAction {
         @Override
-        public Integer call() {
-            return target.send(spec, StackControl.Action.START, false);
+        StackControl.Action action() {
+            return StackControl.Action.START;
         }
     }
 }

@@ -4,28 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.config.NumericSettings;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.math.BigInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import picocli.CommandLine;
 
 /** {@code config show}: a setting outside its range is refused in one line naming it, its value and its range. */
 class ConfigCommandTest {
-
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        CommandLine cli = IngestApp.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args);
-    }
 
     /** @return every numeric setting with the first value beyond its greatest valid one */
     static Stream<Arguments> beyondTheMaximum() {
@@ -42,36 +29,36 @@ class ConfigCommandTest {
     @ParameterizedTest(name = "{0}={1}")
     @MethodSource("beyondTheMaximum")
     void show_refuses_a_value_beyond_a_settings_maximum_naming_the_setting_and_the_value(String name, String value) {
-        int exit = run("config", "show", "--set", name + "=" + value);
+        CliRun run = CliRun.of("config", "show", "--set", name + "=" + value);
 
-        assertThat(exit).as(out.toString()).isEqualTo(2);
-        assertThat(err.toString())
+        assertThat(run.exit()).as(run.out()).isEqualTo(2);
+        assertThat(run.err())
                 .startsWith("error: Invalid value " + value + " for configuration " + name)
                 .contains("deploy/configuration.md");
-        assertThat(out.toString()).isEmpty();
+        assertThat(run.out()).isEmpty();
     }
 
     @Test
     void show_gives_the_allowed_range_of_a_drain_timeout_of_292_million_years() {
-        int exit = run("config", "show", "--set", IngestConfig.SINK_DRAIN_TIMEOUT_MS + "=" + Long.MAX_VALUE);
+        CliRun run = CliRun.of("config", "show", "--set", IngestConfig.SINK_DRAIN_TIMEOUT_MS + "=" + Long.MAX_VALUE);
 
-        assertThat(exit).isEqualTo(2);
-        assertThat(err.toString())
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err())
                 .contains(IngestConfig.SINK_DRAIN_TIMEOUT_MS, String.valueOf(Long.MAX_VALUE), "no more than 86400000");
     }
 
     @Test
     void show_gives_both_bounds_and_the_special_value_of_a_combined_batch_s_partitions() {
-        int exit = run("config", "show", "--set", IngestConfig.SINK_COMBINE_MAX_PARTITIONS + "=10001");
+        CliRun run = CliRun.of("config", "show", "--set", IngestConfig.SINK_COMBINE_MAX_PARTITIONS + "=10001");
 
-        assertThat(exit).isEqualTo(2);
-        assertThat(err.toString())
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err())
                 .contains(IngestConfig.SINK_COMBINE_MAX_PARTITIONS, "10001", "must be -1 or in [2, 10000]");
     }
 
     @Test
     void show_prints_the_settings_at_the_greatest_valid_wait() {
-        int exit = run(
+        CliRun run = CliRun.of(
                 "config",
                 "show",
                 "--set",
@@ -79,7 +66,7 @@ class ConfigCommandTest {
                 "--set",
                 "shutdown.timeout.ms=" + IngestConfig.MAX_WAIT_MS);
 
-        assertThat(exit).as(err.toString()).isZero();
-        assertThat(out.toString()).contains(IngestConfig.SINK_DRAIN_TIMEOUT_MS + "=86400000");
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains(IngestConfig.SINK_DRAIN_TIMEOUT_MS + "=86400000");
     }
 }

@@ -88,10 +88,10 @@ public final class NumericSettings {
                                 key.name
                                         + ": no valid value among 0, powers of 2 and 10 and the default; the sweep cannot find its range"));
         Long lowRejected = seeds.lower(low);
-        long min = lowRejected == null ? low : firstAccepted(ok, lowRejected, low);
+        long min = lowRejected == null ? low : boundary(ok, low, lowRejected);
         Long high = seeds.descendingSet().stream().filter(ok::test).findFirst().orElseThrow();
         Long highRejected = seeds.higher(high);
-        long max = highRejected == null ? high : lastAccepted(ok, high, highRejected);
+        long max = highRejected == null ? high : boundary(ok, high, highRejected);
         TreeSet<Long> values = new TreeSet<>(List.of(0L, 1L, -1L, min, max, typeMax, typeMin));
         if (min > typeMin) {
             values.add(min - 1);
@@ -123,11 +123,11 @@ public final class NumericSettings {
         }
         double low = seeds.stream().filter(ok::test).findFirst().orElseThrow();
         Double lowRejected = seeds.lower(low);
-        double min = lowRejected == null ? low : firstAccepted(ok, lowRejected, low);
+        double min = lowRejected == null ? low : decimalBoundary(ok, low, lowRejected);
         double high =
                 seeds.descendingSet().stream().filter(ok::test).findFirst().orElseThrow();
         Double highRejected = seeds.higher(high);
-        double max = highRejected == null ? high : lastAccepted(ok, high, highRejected);
+        double max = highRejected == null ? high : decimalBoundary(ok, high, highRejected);
         double random = min + new SplittableRandom(seed(key.name)).nextDouble() * (max - min);
         List<Double> values = List.of(
                 0.0,
@@ -150,22 +150,14 @@ public final class NumericSettings {
                 values.stream().distinct().map(String::valueOf).toList());
     }
 
-    /** Bisection: the least accepted value in (rejected, accepted]. */
-    private static long firstAccepted(java.util.function.LongPredicate ok, long rejected, long accepted) {
-        while (accepted - rejected > 1) {
-            long mid = rejected + (accepted - rejected) / 2;
-            if (ok.test(mid)) {
-                accepted = mid;
-            } else {
-                rejected = mid;
-            }
-        }
-        return accepted;
-    }
-
-    /** Bisection: the greatest accepted value in [accepted, rejected). */
-    private static long lastAccepted(java.util.function.LongPredicate ok, long accepted, long rejected) {
-        while (rejected - accepted > 1) {
+    /**
+     * Bisection between an accepted and a rejected value, in either order, over an interval on which the
+     * validator changes its answer once.
+     *
+     * @return the accepted value next to the rejected ones
+     */
+    private static long boundary(java.util.function.LongPredicate ok, long accepted, long rejected) {
+        while (Math.abs(accepted - rejected) > 1) {
             long mid = accepted + (rejected - accepted) / 2;
             if (ok.test(mid)) {
                 accepted = mid;
@@ -176,34 +168,12 @@ public final class NumericSettings {
         return accepted;
     }
 
-    private static double firstAccepted(java.util.function.DoublePredicate ok, double rejected, double accepted) {
-        for (int i = 0; i < 2_000 && Math.nextUp(rejected) < accepted; i++) {
-            double mid = rejected + (accepted - rejected) / 2;
-            if (mid <= rejected || mid >= accepted) {
-                break;
-            }
-            if (ok.test(mid)) {
-                accepted = mid;
-            } else {
-                rejected = mid;
-            }
-        }
-        return accepted;
-    }
-
-    private static double lastAccepted(java.util.function.DoublePredicate ok, double accepted, double rejected) {
-        for (int i = 0; i < 2_000 && Math.nextUp(accepted) < rejected; i++) {
-            double mid = accepted + (rejected - accepted) / 2;
-            if (mid <= accepted || mid >= rejected) {
-                break;
-            }
-            if (ok.test(mid)) {
-                accepted = mid;
-            } else {
-                rejected = mid;
-            }
-        }
-        return accepted;
+    /** {@link #boundary(java.util.function.LongPredicate, long, long)} over doubles not below 0: their bits order as they do. */
+    private static double decimalBoundary(java.util.function.DoublePredicate ok, double accepted, double rejected) {
+        return Double.longBitsToDouble(boundary(
+                bits -> ok.test(Double.longBitsToDouble(bits)),
+                Double.doubleToLongBits(accepted),
+                Double.doubleToLongBits(rejected)));
     }
 
     private static Object box(Type type, long value) {

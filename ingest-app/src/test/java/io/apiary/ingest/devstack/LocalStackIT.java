@@ -212,19 +212,16 @@ class LocalStackIT {
 
     /** @return what {@code ingest-app devstack ARGS} printed, after checking it exited 0 */
     private static String devstack(String... args) {
-        java.io.StringWriter out = new java.io.StringWriter();
-        java.io.StringWriter err = new java.io.StringWriter();
-        picocli.CommandLine cli = io.apiary.ingest.cli.IngestApp.commandLine();
-        cli.setOut(new java.io.PrintWriter(out, true));
-        cli.setErr(new java.io.PrintWriter(err, true));
         String[] all = new String[args.length + 1];
         all[0] = "devstack";
         System.arraycopy(args, 0, all, 1, args.length);
 
-        int exit = cli.execute(all);
+        io.apiary.ingest.cli.CliRun run = io.apiary.ingest.cli.CliRun.of(all);
 
-        assertThat(exit).as("devstack %s: %s", String.join(" ", args), err).isZero();
-        return out.toString().trim();
+        assertThat(run.exit())
+                .as("devstack %s: %s", String.join(" ", args), run.err())
+                .isZero();
+        return run.out().trim();
     }
 
     @Test
