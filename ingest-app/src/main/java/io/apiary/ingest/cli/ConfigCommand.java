@@ -75,7 +75,10 @@ public final class ConfigCommand {
             IngestConfig cfg = config.load();
             CassandraTls.check(cfg);
             try {
-                io.apiary.ingest.sink.SinkSettings.from(cfg); // the checks that span several sink settings
+                // the checks that span several settings, as run builds them
+                io.apiary.ingest.sink.SinkSettings.from(cfg);
+                io.apiary.ingest.service.ServiceSettings.from(cfg);
+                io.apiary.ingest.topology.TopologySettings.from(cfg);
             } catch (IllegalArgumentException e) {
                 throw new org.apache.kafka.common.config.ConfigException(e.getMessage());
             }

@@ -8,6 +8,7 @@ import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.demo.LocalStackSession;
 import io.apiary.ingest.devstack.LocalStack;
 import io.apiary.ingest.devstack.LocalStackOptions;
+import io.apiary.ingest.devstack.StackControl;
 import io.apiary.ingest.pipeline.TopicProvisioner;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -15,13 +16,17 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code devstack}: a local Kafka broker and Cassandra node for development, kept running until
- * Ctrl-C, with the CQL applied, the topics created and a settings file for the other commands.
+ * Ctrl-C, with the CQL applied, the topics created and a settings file for the other commands; and
+ * {@code devstack stop|start|restart SERVER}, which act on one server of a running devstack from
+ * another terminal ({@link StackControl}).
  */
 @Command(
         name = "devstack",
@@ -30,8 +35,11 @@ import picocli.CommandLine.Spec;
             "Starts a local Kafka broker and Cassandra node and keeps them running until Ctrl-C: "
                     + "applies cql/, creates the topics and writes a settings file that run, import-csv, import-counts, "
                     + "schema apply and topics create take with --config.",
-            "Needs JDK 17 and the build's dev stack (./mvnw -DskipTests package)."
-        })
+            "Needs JDK 17 and the build's dev stack (./mvnw -DskipTests package).",
+            "From another terminal, 'devstack restart|stop|start SERVER --work-dir DIR' restarts, stops or starts "
+                    + "one of its servers (kafka, cassandra, registry) on the same ports and data."
+        },
+        subcommands = {DevStackCommand.Restart.class, DevStackCommand.Stop.class, DevStackCommand.Start.class})
 public final class DevStackCommand implements Callable<Integer> {
 
     @Option(
@@ -117,8 +125,145 @@ public final class DevStackCommand implements Callable<Integer> {
                         "The schema registry (Apicurio Registry %s) is at %s: Confluent "
                                 + "Schema Registry's REST API, for registry-aware clients' schema.registry.url%n",
                         r.version(), r.confluentApiUrl()));
+        StackControl.serve(stack); // its thread ends with the JVM; the stack's shutdown hook stops the servers
+        out.printf(
+                "To fail a server by hand: ingest-app devstack restart kafka|cassandra%s [--kill] --work-dir %s "
+                        + "(or stop [--kill], then start)%n",
+                withRegistry ? "|registry" : "", stack.workDir());
         LocalStackSession.printUsage(out, LocalStackSession.writeSettings(stack));
         LocalStackSession.awaitShutdown();
         return 0;
+    }
+
+    /** Which running devstack and which of its servers: shared by stop, start and restart. */
+    static final class Target {
+        @Parameters(
+                index = "0",
+                paramLabel = "SERVER",
+                description = "kafka, cassandra or registry.",
+                converter = ServerConverter.class)
+        LocalStack.Server server;
+
+        @Option(
+                names = "--work-dir",
+                paramLabel = "DIR",
+                description =
+                        "The running devstack's work folder (it prints it; also the folder of its settings " + "file).")
+        Path workDir;
+
+        @Option(
+                names = {"-c", "--config"},
+                paramLabel = "FILE",
+                description = "The running devstack's settings file, instead of --work-dir (its folder is the work "
+                        + "folder).")
+        Path settingsFile;
+
+        @Option(
+                names = "--timeout",
+                paramLabel = "SECONDS",
+                defaultValue = "300",
+                description = "How long to wait for the devstack's answer (a start waits until the server is ready); "
+                        + "default ${DEFAULT-VALUE}.")
+        long timeoutSeconds;
+
+        /** @return the answer of the devstack, printed */
+        Integer send(CommandSpec spec, StackControl.Action action, boolean kill) {
+            if ((workDir == null) == (settingsFile == null)) {
+                throw new picocli.CommandLine.ParameterException(
+                        spec.commandLine(), "give the running devstack's --work-dir or its settings file (--config)");
+            }
+            if (timeoutSeconds < 1 || timeoutSeconds > 86_400) {
+                throw new picocli.CommandLine.ParameterException(
+                        spec.commandLine(), "--timeout must be 1 to 86400 seconds, was " + timeoutSeconds);
+            }
+            Path dir = workDir != null ? workDir : settingsFile.toAbsolutePath().getParent();
+            String answer = StackControl.send(dir, action, server, kill, java.time.Duration.ofSeconds(timeoutSeconds));
+            spec.commandLine().getOut().println(answer);
+            return 0;
+        }
+    }
+
+    /** Converts kafka, cassandra or registry. */
+    static final class ServerConverter implements picocli.CommandLine.ITypeConverter<LocalStack.Server> {
+        @Override
+        public LocalStack.Server convert(String value) {
+            try {
+                return LocalStack.Server.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** What the three server commands share: the target, and sending one action to it. */
+    abstract static class ServerAction implements Callable<Integer> {
+        @Mixin
+        Target target;
+
+        @Spec
+        CommandSpec spec;
+
+        /** @return the action the command sends */
+        abstract StackControl.Action action();
+
+        /** @return whether to end the server with SIGKILL */
+        boolean kill() {
+            return false;
+        }
+
+        @Override
+        public Integer call() {
+            return target.send(spec, action(), kill());
+        }
+    }
+
+    /** A server command that ends the server, with SIGTERM or, with {@code --kill}, SIGKILL. */
+    abstract static class EndingAction extends ServerAction {
+        @Option(names = "--kill", description = "End the server with SIGKILL, as a crash would, not SIGTERM.")
+        boolean kill;
+
+        @Override
+        boolean kill() {
+            return kill;
+        }
+    }
+
+    /** {@code devstack restart SERVER [--kill]}. */
+    @Command(
+            name = "restart",
+            mixinStandardHelpOptions = true,
+            description = "Stops one server of a running devstack (SIGTERM, or SIGKILL with --kill) and starts it "
+                    + "again on the same ports and data; returns once it is ready. Exit 1 if it is not.")
+    static final class Restart extends EndingAction {
+        @Override
+        StackControl.Action action() {
+            return StackControl.Action.RESTART;
+        }
+    }
+
+    /** {@code devstack stop SERVER [--kill]}. */
+    @Command(
+            name = "stop",
+            mixinStandardHelpOptions = true,
+            description = "Stops one server of a running devstack (SIGTERM, or SIGKILL with --kill) and leaves it "
+                    + "stopped until 'devstack start' (or Ctrl-C of the devstack); its ports and data are kept.")
+    static final class Stop extends EndingAction {
+        @Override
+        StackControl.Action action() {
+            return StackControl.Action.STOP;
+        }
+    }
+
+    /** {@code devstack start SERVER}. */
+    @Command(
+            name = "start",
+            mixinStandardHelpOptions = true,
+            description = "Starts a stopped server of a running devstack again on its ports and data; returns once "
+                    + "it is ready.")
+    static final class Start extends ServerAction {
+        @Override
+        StackControl.Action action() {
+            return StackControl.Action.START;
+        }
     }
 }

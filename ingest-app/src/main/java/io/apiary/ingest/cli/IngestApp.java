@@ -74,6 +74,7 @@ public final class IngestApp {
                                             || e instanceof IllegalStateException
                                             || e instanceof io.apiary.ingest.serde.SchemaRegistryException
                                             || e instanceof io.apiary.ingest.read.ReadException
+                                            || e instanceof io.apiary.ingest.devstack.LocalStackException
                                     ? e.getMessage()
                                     : e.toString();
             commandLine.getErr().println("error: " + message);

@@ -12,6 +12,7 @@ import io.apiary.ingest.service.HttpEndpoints;
 import io.apiary.ingest.service.PipelineHealth;
 import io.apiary.ingest.service.ServiceMetrics;
 import io.apiary.ingest.service.ServiceOptions;
+import io.apiary.ingest.service.ServiceSettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
@@ -118,9 +119,10 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         IngestConfig cfg = config.load();
-        Duration shutdownTimeout = Duration.ofMillis(cfg.getLong(ServiceOptions.SHUTDOWN_TIMEOUT_MS));
+        ServiceSettings service = ServiceSettings.from(cfg);
+        Duration shutdownTimeout = service.shutdownTimeout();
         long drainMs = cfg.getLong(IngestConfig.SINK_DRAIN_TIMEOUT_MS);
-        if (component != Component.topology && shutdownTimeout.toMillis() < drainMs + SHUTDOWN_MARGIN.toMillis()) {
+        if (component != Component.topology && service.shutdownCutsDrain(Duration.ofMillis(drainMs), SHUTDOWN_MARGIN)) {
             LOG.warn(
                     "{} ({} ms) leaves less than {} s beyond {} ({} ms) to commit and close; the sink's drain may be "
                             + "cut short",
@@ -136,7 +138,7 @@ public final class RunCommand implements Callable<Integer> {
         LOG.info("Starting {} with {}", component, cfg.describe());
         ServiceMetrics metrics = new ServiceMetrics(component.name());
         AtomicReference<PipelineHealth> health = new AtomicReference<>();
-        HttpEndpoints http = startHttp(cfg, metrics, health);
+        HttpEndpoints http = startHttp(service, metrics, health);
         Pipeline pipeline;
         try {
             pipeline = startPipeline(cfg, metrics.registry());
@@ -145,11 +147,7 @@ public final class RunCommand implements Callable<Integer> {
             metrics.close();
             throw e;
         }
-        health.set(new PipelineHealth(
-                pipeline,
-                Duration.ofMillis(cfg.getLong(ServiceOptions.HEALTH_SINK_STALL_TIMEOUT_MS)),
-                Duration.ofMillis(cfg.getLong(ServiceOptions.HEALTH_LIVENESS_TIMEOUT_MS)),
-                System::nanoTime));
+        health.set(new PipelineHealth(pipeline, service.sinkStall(), service.livenessTimeout(), System::nanoTime));
         Thread hook = new Thread(
                 () -> {
                     LOG.info(
@@ -232,12 +230,13 @@ public final class RunCommand implements Callable<Integer> {
      * Binds the HTTP endpoints before anything starts, so a port in use fails fast; until the
      * pipeline runs, the process is live and not ready.
      */
-    private HttpEndpoints startHttp(IngestConfig cfg, ServiceMetrics metrics, AtomicReference<PipelineHealth> health) {
-        int port = cfg.getInt(ServiceOptions.HTTP_PORT);
+    private HttpEndpoints startHttp(
+            ServiceSettings service, ServiceMetrics metrics, AtomicReference<PipelineHealth> health) {
+        int port = service.httpPort();
         if (port < 0) {
             return null;
         }
-        String host = cfg.getString(ServiceOptions.HTTP_HOST);
+        String host = service.httpHost();
         if (new java.net.InetSocketAddress(host, Math.max(port, 0)).isUnresolved()) {
             metrics.close();
             throw new org.apache.kafka.common.config.ConfigException(

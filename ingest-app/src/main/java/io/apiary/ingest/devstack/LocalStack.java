@@ -217,6 +217,113 @@ public final class LocalStack implements AutoCloseable {
         return cassandra;
     }
 
+    /** A server of the stack, as {@link #stop}, {@link #start(Server)} and {@link #restart} name it. */
+    public enum Server {
+        /** The Kafka broker (KRaft, broker and controller in one JVM). */
+        KAFKA,
+        /** The Cassandra node. */
+        CASSANDRA,
+        /** The schema registry, when the stack has one ({@link LocalStackOptions#registry()}). */
+        REGISTRY;
+
+        /**
+         * @param name {@code kafka}, {@code cassandra} or {@code registry}, any case
+         * @return the server
+         * @throws IllegalArgumentException naming the servers for any other name
+         */
+        public static Server parse(String name) {
+            for (Server server : values()) {
+                if (server.label().equalsIgnoreCase(name.trim())) {
+                    return server;
+                }
+            }
+            throw new IllegalArgumentException(
+                    "no server '" + name + "' in the local stack: kafka, cassandra or registry");
+        }
+
+        /** @return the server's name in lower case, as commands take it */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
+     * Stops one server and leaves it stopped; its ports stay reserved for it and its data is kept.
+     * Thread-safe; blocks until the process has ended.
+     *
+     * @param server the server, not null
+     * @param kill   true for SIGKILL (as a crash: no shutdown, no flush), false for SIGTERM (then SIGKILL
+     *               after the stop timeout)
+     * @throws IllegalStateException if the stack has no such server (a registry left out) or is closed
+     */
+    public void stop(Server server, boolean kill) {
+        ManagedServer managed = managed(server);
+        if (kill) {
+            managed.kill();
+        } else {
+            managed.stop();
+        }
+    }
+
+    /**
+     * Starts one server again on its ports, with its data, and blocks until it is ready. Does nothing if
+     * it runs. Thread-safe.
+     *
+     * @param server the server, not null
+     * @return how long the start took, launch to ready (zero when it was running)
+     * @throws IllegalStateException if the stack has no such server or is closed
+     * @throws LocalStackException   if it is not ready within the start timeout, with the tail of its log;
+     *                               the work folder is then kept when the stack closes
+     */
+    public Duration start(Server server) {
+        ManagedServer managed = managed(server);
+        if (managed.isRunning()) {
+            return Duration.ZERO;
+        }
+        managed.start();
+        return managed.startupTime();
+    }
+
+    /**
+     * Stops one server (SIGTERM, or SIGKILL with {@code kill}) and starts it again on the same ports with
+     * the same data, blocking until it is ready: a broker or node failing and coming back, for tests and for
+     * trying failures by hand ({@code ingest-app devstack restart}). Thread-safe.
+     *
+     * @param server the server, not null
+     * @param kill   true to end it with SIGKILL
+     * @return how long the start took, launch to ready
+     * @throws IllegalStateException as {@link #stop}
+     * @throws LocalStackException   as {@link #start(Server)}
+     */
+    public Duration restart(Server server, boolean kill) {
+        return managed(server).restart(kill);
+    }
+
+    /**
+     * @param server a server
+     * @return whether its process is alive (it may still be starting)
+     * @throws IllegalStateException if the stack has no such server
+     */
+    public boolean isRunning(Server server) {
+        return managed(server).isRunning();
+    }
+
+    private ManagedServer managed(Server server) {
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the local stack in " + workDir + " is stopped");
+            }
+        }
+        return switch (server) {
+            case KAFKA -> kafka;
+            case CASSANDRA -> cassandra;
+            case REGISTRY ->
+                registry()
+                        .orElseThrow(() -> new IllegalStateException(
+                                "the local stack in " + workDir + " has no schema registry (started without one)"));
+        };
+    }
+
     /** @return how long Kafka's last successful start took (format included on the first) */
     public Duration kafkaStartupTime() {
         return kafka.startupTime();

@@ -99,6 +99,34 @@ abstract class ManagedServer {
         process.stop();
     }
 
+    /**
+     * Kills the server with SIGKILL, it and its descendants, as a crash would end it: no shutdown, no
+     * flush (Kafka recovers its logs and Cassandra replays its commit log at the next start). Blocks until
+     * the process has ended. Does nothing if it is not running. Data is kept, so {@link #start()} can
+     * start it again.
+     */
+    public void kill() {
+        process.kill();
+    }
+
+    /**
+     * Stops the server (SIGTERM, or SIGKILL with {@code kill}) and starts it again on the same ports, with
+     * the same data and configuration, blocking until it is ready again.
+     *
+     * @param kill true to end it with SIGKILL instead of SIGTERM
+     * @return how long the start took, from the launch to ready
+     * @throws LocalStackException as {@link #start()}
+     */
+    public Duration restart(boolean kill) {
+        if (kill) {
+            kill();
+        } else {
+            stop();
+        }
+        start();
+        return startupTime();
+    }
+
     /** @return whether the server's process is alive (it may still be starting) */
     public boolean isRunning() {
         return process.isRunning();

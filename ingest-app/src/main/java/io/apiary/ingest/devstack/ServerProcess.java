@@ -149,7 +149,8 @@ final class ServerProcess {
         }
         LOG.error(
                 "{} (pid {}) ended on its own with exit code {}: it no longer serves. Its log: {}; restart"
-                        + " the stack (or the server, from code: LocalStack's kafka(), cassandra(), registry())",
+                        + " it with `ingest-app devstack restart SERVER --work-dir WORK_FOLDER` (from code:"
+                        + " LocalStack.restart), or the stack",
                 name,
                 ended.pid(),
                 ended.exitValue(),
@@ -227,6 +228,28 @@ final class ServerProcess {
                     p.isAlive() ? "none yet" : Integer.toString(p.exitValue()));
         }
         descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /**
+     * Kills the process and its descendants at once (SIGKILL: no shutdown hook, no flush), as a crash
+     * or an OOM kill would end it, and waits for it to end. Returns at once if it is not running. The
+     * end is expected, so it is not reported as an error.
+     */
+    synchronized void kill() {
+        Process p = process;
+        if (p == null || !p.isAlive()) {
+            return;
+        }
+        stopping = p;
+        List<ProcessHandle> descendants = p.descendants().collect(Collectors.toList());
+        p.destroyForcibly();
+        descendants.forEach(ProcessHandle::destroyForcibly);
+        waitFor(p, Duration.ofSeconds(30));
+        LOG.info(
+                "{} killed with SIGKILL (pid {}, exit code {})",
+                name,
+                p.pid(),
+                p.isAlive() ? "none yet" : p.exitValue());
     }
 
     /** @return whether the process is alive */

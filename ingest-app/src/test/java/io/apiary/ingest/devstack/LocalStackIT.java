@@ -104,13 +104,13 @@ class LocalStackIT {
     @Order(4)
     void should_serve_cql_again_on_same_port_when_cassandra_restarted() {
         long oldPid = stack.cassandra().pid();
-        stack.cassandra().stop();
+        stack.stop(LocalStack.Server.CASSANDRA, false);
 
-        assertThat(stack.cassandra().isRunning()).isFalse();
+        assertThat(stack.isRunning(LocalStack.Server.CASSANDRA)).isFalse();
         assertThat(ServerProcesses.alive(oldPid)).isFalse();
         assertThat(acceptsConnection(stack.cassandra().cqlPort())).isFalse();
 
-        stack.cassandra().start();
+        assertThat(stack.start(LocalStack.Server.CASSANDRA)).isPositive();
 
         assertThat(stack.cassandra().pid()).isNotEqualTo(oldPid);
         assertThat(releaseVersion()).startsWith("5.0");
@@ -118,20 +118,110 @@ class LocalStackIT {
 
     @Test
     @Order(5)
-    void should_keep_topics_when_kafka_restarted() throws Exception {
+    void should_keep_topics_and_records_when_kafka_killed_with_sigkill_and_restarted() throws Exception {
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic("devstack-restart", 1, (short) 1)))
                     .all()
                     .get(30, SECONDS);
         }
-        stack.kafka().stop();
-        assertThat(stack.kafka().isRunning()).isFalse();
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, String>(
+                Map.of("bootstrap.servers", stack.kafkaBootstrapServers(), "acks", "all"),
+                new org.apache.kafka.common.serialization.StringSerializer(),
+                new org.apache.kafka.common.serialization.StringSerializer())) {
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("devstack-restart", "k", "before"))
+                    .get(30, SECONDS);
+        }
+        long oldPid = stack.kafka().pid();
+        String bootstrap = stack.kafkaBootstrapServers();
 
-        stack.kafka().start();
+        Duration startup = stack.restart(LocalStack.Server.KAFKA, true);
 
+        assertThat(ServerProcesses.alive(oldPid)).isFalse();
+        assertThat(stack.kafka().pid()).isNotEqualTo(oldPid);
+        assertThat(stack.kafkaBootstrapServers()).isEqualTo(bootstrap);
+        assertThat(startup).isPositive();
         try (Admin admin = admin()) {
             awaitTopicListed(admin, "devstack-restart");
         }
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, String>(
+                Map.of("bootstrap.servers", bootstrap, "auto.offset.reset", "earliest", "group.id", "devstack-it"),
+                new org.apache.kafka.common.serialization.StringDeserializer(),
+                new org.apache.kafka.common.serialization.StringDeserializer())) {
+            consumer.subscribe(List.of("devstack-restart"));
+            List<String> values = new java.util.ArrayList<>();
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                consumer.poll(Duration.ofMillis(500)).forEach(r -> values.add(r.value()));
+                return !values.isEmpty();
+            });
+            assertThat(values).containsExactly("before");
+        }
+    }
+
+    @Test
+    @Order(5)
+    void should_keep_written_rows_when_cassandra_killed_with_sigkill_and_restarted() {
+        try (CqlSession session = session()) {
+            session.execute("CREATE KEYSPACE IF NOT EXISTS devstack_it WITH replication = "
+                    + "{'class': 'SimpleStrategy', 'replication_factor': 1}");
+            session.execute("CREATE TABLE IF NOT EXISTS devstack_it.kv (k text PRIMARY KEY, v text)");
+            session.execute("INSERT INTO devstack_it.kv (k, v) VALUES ('k', 'before the kill')");
+        }
+        long oldPid = stack.cassandra().pid();
+        int port = stack.cassandra().cqlPort();
+
+        stack.restart(LocalStack.Server.CASSANDRA, true);
+
+        assertThat(ServerProcesses.alive(oldPid)).isFalse();
+        assertThat(stack.cassandra().cqlPort()).isEqualTo(port);
+        try (CqlSession session = session()) {
+            // the commit log is replayed at the start: SIGKILL ends the process, not the page cache
+            assertThat(session.execute("SELECT v FROM devstack_it.kv WHERE k = 'k'")
+                            .one()
+                            .getString("v"))
+                    .isEqualTo("before the kill");
+        }
+    }
+
+    @Test
+    @Order(5)
+    void should_stop_start_and_restart_one_server_when_asked_by_the_devstack_command() {
+        try (StackControl control = StackControl.serve(stack)) {
+            long registryPid = stack.registry().orElseThrow().pid();
+
+            assertThat(devstack(
+                            "restart",
+                            "registry",
+                            "--kill",
+                            "--work-dir",
+                            stack.workDir().toString()))
+                    .startsWith("registry restarted (SIGKILL) and ready in ");
+            assertThat(ServerProcesses.alive(registryPid)).isFalse();
+
+            assertThat(devstack("stop", "kafka", "--work-dir", stack.workDir().toString()))
+                    .startsWith("kafka stopped (SIGTERM)");
+            assertThat(stack.isRunning(LocalStack.Server.KAFKA)).isFalse();
+            assertThat(acceptsConnection(stack.kafka().port())).isFalse();
+
+            assertThat(devstack("start", "kafka", "--work-dir", stack.workDir().toString()))
+                    .startsWith("kafka started and ready in ");
+            assertThat(stack.isRunning(LocalStack.Server.KAFKA)).isTrue();
+        }
+        assertThat(stack.workDir().resolve(StackControl.FOLDER).resolve(StackControl.PID_FILE))
+                .doesNotExist();
+    }
+
+    /** @return what {@code ingest-app devstack ARGS} printed, after checking it exited 0 */
+    private static String devstack(String... args) {
+        String[] all = new String[args.length + 1];
+        all[0] = "devstack";
+        System.arraycopy(args, 0, all, 1, args.length);
+
+        io.apiary.ingest.cli.CliRun run = io.apiary.ingest.cli.CliRun.of(all);
+
+        assertThat(run.exit())
+                .as("devstack %s: %s", String.join(" ", args), run.err())
+                .isZero();
+        return run.out().trim();
     }
 
     @Test
@@ -334,6 +424,16 @@ class LocalStackIT {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrapServers());
         return Admin.create(p);
+    }
+
+    private CqlSession session() {
+        return CqlSession.builder()
+                .addContactPoint(stack.cassandraContactPoint())
+                .withLocalDatacenter(stack.cassandraLocalDatacenter())
+                .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+                        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
+                        .build())
+                .build();
     }
 
     private String releaseVersion() {

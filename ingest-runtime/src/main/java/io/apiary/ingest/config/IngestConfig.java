@@ -55,6 +55,43 @@ public final class IngestConfig extends AbstractConfig {
     public static final long ACTIVITY_GRACE_MAX_MS = Duration.ofDays(730).toMillis();
 
     public static final String ACTIVITY_IDLE_TIMEOUT_MS = "activity.idle.timeout.ms";
+
+    /**
+     * The largest {@link #ACTIVITY_IDLE_TIMEOUT_MS}, ms: 730 days, like {@link #ACTIVITY_GRACE_MAX_MS}. A
+     * quiet partition's hours close only once the wall clock is this far past their end plus grace, so a
+     * longer timeout would keep them open after {@code hive_activity} had dropped their rows.
+     */
+    public static final long ACTIVITY_IDLE_TIMEOUT_MAX_MS = ACTIVITY_GRACE_MAX_MS;
+
+    /**
+     * The longest wait of the sink and of the service, ms: 1 day, for {@link #SINK_COMMIT_INTERVAL_MS},
+     * {@link #SINK_RETRY_BACKOFF_MS}, {@link #SINK_RETRY_BACKOFF_MAX_MS}, {@link #SINK_DRAIN_TIMEOUT_MS} and
+     * the service's health and shutdown timeouts. Their deadlines are {@link System#nanoTime()} plus the
+     * wait in nanoseconds: {@code Duration.toNanos()} throws past about 292 years and the sum overflows
+     * before that, so an unbounded value failed only when first used (the first retry, the shutdown). A
+     * day is far beyond any useful wait and far below both limits.
+     */
+    public static final long MAX_WAIT_MS = Duration.ofDays(1).toMillis();
+
+    /**
+     * The part of a setting's documentation that says why its waits end at {@link #MAX_WAIT_MS}.
+     */
+    public static final String MAX_WAIT_DOC = "At most 86,400,000 (1 day): its deadlines are computed in nanoseconds "
+            + "of System.nanoTime(), which overflow past 292 years, and a longer wait only hides a fault.";
+
+    /**
+     * The largest {@link #SINK_BATCH_MAX_BYTES}: 256 MiB, the Cassandra driver's largest frame
+     * ({@code advanced.protocol.max-frame-length}): a larger batch could never be sent. A stock
+     * Cassandra refuses a mutation above half its {@code commitlog_segment_size} (16 MiB) already.
+     */
+    public static final long SINK_BATCH_MAX_BYTES_LIMIT = 256L << 20;
+
+    /**
+     * The largest {@link #SINK_COMBINE_MAX_PARTITIONS}: 10,000, the largest {@link #SINK_BATCH_MAX_ROWS}.
+     * A combined batch holds at most {@code sink.batch.max.rows} rows, so never more partitions than that.
+     */
+    public static final int SINK_COMBINE_MAX_PARTITIONS_LIMIT = 10_000;
+
     public static final String ACTIVITY_UPDATE_INTERVAL_MS = "activity.update.interval.ms";
     public static final String VALIDATION_MAX_FUTURE_SKEW_MS = "validation.max.future.skew.ms";
     public static final String VALIDATION_MAX_AGE_MS = "validation.max.age.ms";
@@ -179,13 +216,15 @@ public final class IngestConfig extends AbstractConfig {
                     ACTIVITY_IDLE_TIMEOUT_MS,
                     Type.LONG,
                     Duration.ofMinutes(1).toMillis(),
-                    Range.atLeast(1_000),
+                    Range.between(1_000, ACTIVITY_IDLE_TIMEOUT_MAX_MS),
                     Importance.MEDIUM,
                     "Quiet-partition rule of the hourly windows, ms of wall-clock time: once a partition has sent no record "
                             + "for this long, its open hours whose end plus grace is before the wall "
                             + "clock minus this timeout are closed and emitted: with live traffic at most this long "
                             + "plus activity.update.interval.ms after they would have closed with traffic flowing; "
-                            + "after a replay of history, all of them. Raise it for replays that may pause longer.")
+                            + "after a replay of history, all of them. Raise it for replays that may pause longer. "
+                            + "At most 63,072,000,000 (730 days, hive_activity's retention: a quiet partition's hours "
+                            + "would stay open after their rows expired).")
             .define(
                     ACTIVITY_UPDATE_INTERVAL_MS,
                     Type.LONG,
@@ -275,7 +314,7 @@ public final class IngestConfig extends AbstractConfig {
                     SINK_BATCH_MAX_BYTES,
                     Type.LONG,
                     -1L,
-                    atLeastOrMinusOne(100),
+                    minusOneOrBetween(100, SINK_BATCH_MAX_BYTES_LIMIT),
                     Importance.MEDIUM,
                     "Maximum size of one batch in bytes, counted as Cassandra counts it for "
                             + "batch_size_warn_threshold, bounded from above (clustering values plus 40 bytes per "
@@ -285,7 +324,9 @@ public final class IngestConfig extends AbstractConfig {
                             + "batches, CASSANDRA-10876); batches combining partitions "
                             + "(sink.batch.combine.replicas) stay within the server's batch_size_warn_threshold, "
                             + "read from system_views.settings at start (stock: 5 KiB), so the sink never causes "
-                            + "batch warnings.")
+                            + "batch warnings. At most 268,435,456 (256 MiB, the Cassandra driver's largest frame: a "
+                            + "larger batch could never be sent; a stock Cassandra refuses a mutation above 16 MiB, half "
+                            + "its commitlog_segment_size).")
             .define(
                     SINK_LINGER_MS,
                     Type.LONG,
@@ -316,19 +357,21 @@ public final class IngestConfig extends AbstractConfig {
                     SINK_COMBINE_MAX_PARTITIONS,
                     Type.INT,
                     -1,
-                    atLeastOrMinusOne(2),
+                    minusOneOrBetween(2, SINK_COMBINE_MAX_PARTITIONS_LIMIT),
                     Importance.LOW,
                     "Most partitions in a combined batch; -1 (the default) reads the server's "
-                            + "unlogged_batch_across_partitions_warn_threshold (stock: 10).")
+                            + "unlogged_batch_across_partitions_warn_threshold (stock: 10). At most 10,000, the largest "
+                            + "sink.batch.max.rows: a combined batch never holds more rows, so never more partitions.")
             .define(
                     SINK_DRAIN_TIMEOUT_MS,
                     Type.LONG,
                     30_000L,
-                    Range.atLeast(0),
+                    Range.between(0, MAX_WAIT_MS),
                     Importance.MEDIUM,
                     "On shutdown, how long the sink keeps writing what it holds before it commits and exits; on "
                             + "partition revocation, how long it waits for writes in flight. Rows not written by then "
-                            + "are read again from Kafka by the next owner (nothing is lost).")
+                            + "are read again from Kafka by the next owner (nothing is lost). 0 does not wait. "
+                            + MAX_WAIT_DOC)
             .define(
                     SINK_CONSISTENCY,
                     Type.STRING,
@@ -360,24 +403,26 @@ public final class IngestConfig extends AbstractConfig {
                     SINK_COMMIT_INTERVAL_MS,
                     Type.LONG,
                     1_000L,
-                    Range.atLeast(10),
+                    Range.between(10, MAX_WAIT_MS),
                     Importance.LOW,
-                    "How often the sink commits the offsets Cassandra has acknowledged, in milliseconds.")
+                    "How often the sink commits the offsets Cassandra has acknowledged, in milliseconds. "
+                            + MAX_WAIT_DOC)
             .define(
                     SINK_RETRY_BACKOFF_MS,
                     Type.LONG,
                     100L,
-                    Range.atLeast(1),
+                    Range.between(1, MAX_WAIT_MS),
                     Importance.LOW,
                     "First wait before retrying a write that timed out or found Cassandra unavailable, in milliseconds; "
-                            + "doubles on each retry, with jitter.")
+                            + "doubles on each retry, with jitter. " + MAX_WAIT_DOC)
             .define(
                     SINK_RETRY_BACKOFF_MAX_MS,
                     Type.LONG,
                     30_000L,
-                    Range.atLeast(1),
+                    Range.between(1, MAX_WAIT_MS),
                     Importance.LOW,
-                    "Longest wait between retries of one write, in milliseconds. Retries go on while Cassandra is down.")
+                    "Longest wait between retries of one write, in milliseconds. Retries go on while Cassandra is down. "
+                            + MAX_WAIT_DOC)
             .define(
                     CASSANDRA_CONTACT_POINTS,
                     Type.LIST,
@@ -457,17 +502,22 @@ public final class IngestConfig extends AbstractConfig {
                     TOPIC_REPLICATION_FACTOR,
                     Type.SHORT,
                     (short) -1,
+                    minusOneOrBetween(1, Short.MAX_VALUE),
                     Importance.MEDIUM,
-                    "Replication factor of the topics the application creates; -1 takes the broker's default.");
+                    "Replication factor of the topics the application creates; -1 takes the broker's default "
+                            + "(default.replication.factor). 0 and other negative values are refused: Kafka would "
+                            + "refuse the topics only when the application creates them.");
+
+    /** The features' option groups, loaded once: their {@link OptionGroup#check} runs at every load. */
+    private static final java.util.List<OptionGroup> GROUPS = new java.util.ArrayList<>();
 
     static {
         RegistryOptions.define(DEFINITION);
-        int groups = 0;
         for (OptionGroup group : java.util.ServiceLoader.load(OptionGroup.class, IngestConfig.class.getClassLoader())) {
             group.define(DEFINITION);
-            groups++;
+            GROUPS.add(group);
         }
-        if (groups == 0) {
+        if (GROUPS.isEmpty()) {
             // without them the features' options would be unknown settings: say why instead
             throw new IllegalStateException("No option groups on the class path "
                     + "(META-INF/services/io.apiary.ingest.config.OptionGroup): the application jar is incomplete");
@@ -526,16 +576,41 @@ public final class IngestConfig extends AbstractConfig {
         return "sink.table." + table + ".ttl.seconds";
     }
 
-    private static ConfigDef.Validator atLeastOrMinusOne(long min) {
+    /**
+     * @param min the least valid value other than -1
+     * @param max the greatest valid value
+     * @return a validator of -1 (a setting's "take the default elsewhere") or a value in [min, max], whose
+     *         {@link org.apache.kafka.common.config.ConfigException} names the setting, the value and both
+     */
+    public static ConfigDef.Validator minusOneOrBetween(long min, long max) {
         return ConfigDef.LambdaValidator.with(
                 (name, value) -> {
                     long v = ((Number) value).longValue();
-                    if (v != -1 && v < min) {
+                    if (v != -1 && (v < min || v > max)) {
                         throw new org.apache.kafka.common.config.ConfigException(
-                                name, value, "must be -1 or at least " + min);
+                                name, value, "must be -1 or in [" + min + ", " + max + "]");
                     }
                 },
-                () -> "-1 or [" + min + ",...]");
+                () -> "-1 or [" + min + ",...," + max + "]");
+    }
+
+    /**
+     * Checks a wait that a component was given, for the components built without a configuration (the
+     * configuration's ranges refuse such values at load, naming the setting).
+     *
+     * @param setting the setting the wait comes from, for the message
+     * @param wait    the wait, not null
+     * @param minMs   the least valid wait, ms
+     * @param maxMs   the greatest valid wait, ms
+     * @return {@code wait}
+     * @throws IllegalArgumentException naming the setting if the wait is outside [minMs, maxMs]
+     */
+    public static Duration requireWait(String setting, Duration wait, long minMs, long maxMs) {
+        if (wait.compareTo(Duration.ofMillis(minMs)) < 0 || wait.compareTo(Duration.ofMillis(maxMs)) > 0) {
+            throw new IllegalArgumentException(
+                    setting + " (" + wait.toMillis() + " ms) is outside [" + minMs + ", " + maxMs + "] ms");
+        }
+        return wait;
     }
 
     /** Consistency levels of plain reads and writes: every level but SERIAL and LOCAL_SERIAL (Cassandra allows them for conditional writes and reads only). */
@@ -575,10 +650,15 @@ public final class IngestConfig extends AbstractConfig {
      * @param settings option name to value; unknown {@code kafka.*}, {@code streams.*} and
      *                 {@code sink.consumer.*} keys pass through; not null
      * @throws org.apache.kafka.common.config.ConfigException naming the option and the accepted
-     *                                                        values when a value is invalid
+     *                                                        values when a value is invalid, or the options
+     *                                                        and the rule when a combination is
+     *                                                        ({@link OptionGroup#check})
      */
     public IngestConfig(Map<String, ?> settings) {
         super(DEFINITION, settings, false);
+        for (OptionGroup group : GROUPS) {
+            group.check(this);
+        }
     }
 
     private volatile io.apiary.ingest.serde.WireFormat wireFormat; // built on first use

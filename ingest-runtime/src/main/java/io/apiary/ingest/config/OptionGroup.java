@@ -22,4 +22,15 @@ public interface OptionGroup {
      *                   one thread
      */
     void define(ConfigDef definition);
+
+    /**
+     * Checks what no single option's validator can: a rule between this group's options and others (for
+     * example that a window is at least twice another setting's wait). Called by every {@link IngestConfig}
+     * once its values are validated, so an unsafe combination is refused at load (and by {@code config
+     * show}) like an unsafe value. Does nothing by default.
+     *
+     * @param config the validated configuration, not null
+     * @throws org.apache.kafka.common.config.ConfigException naming the settings, their values and the rule
+     */
+    default void check(IngestConfig config) {}
 }

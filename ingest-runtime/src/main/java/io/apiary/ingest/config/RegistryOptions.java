@@ -144,10 +144,13 @@ public final class RegistryOptions {
                         REGISTRY_RETRIES,
                         Type.INT,
                         3,
-                        Range.between(0, 20),
+                        Range.between(0, RegistrySettings.MAX_RETRIES),
                         Importance.LOW,
                         "How many times a registry request that found it unreachable (or answering 5xx) is "
-                                + "tried again, with a backoff doubling from 200 ms, before the next URL.")
+                                + "tried again, with a backoff doubling from 200 ms, before the next URL. At most 8: "
+                                + "the pauses double, so 8 retries pause 51 s in all (20 paused 58 hours), which with "
+                                + "the request timeout keeps a stream thread waiting on the registry below Kafka's "
+                                + "max.poll.interval.ms (5 min).")
                 .define(
                         REGISTRY_AUTO_REGISTER,
                         Type.BOOLEAN,
@@ -191,7 +194,13 @@ public final class RegistryOptions {
                 config.getBoolean(REGISTRY_AUTO_REGISTER));
     }
 
-    private static RegistrySettings settings(IngestConfig config, String urls) {
+    /**
+     * @param config the configuration, not null
+     * @param urls   its registry URLs, not blank
+     * @return the registry client's settings (no client is built, nothing is contacted)
+     * @throws ConfigException as {@link #wireFormat}
+     */
+    static RegistrySettings settings(IngestConfig config, String urls) {
         String user = config.getPassword(REGISTRY_BASIC_AUTH_USER_INFO).value();
         String token = config.getPassword(REGISTRY_BEARER_AUTH_TOKEN).value();
         if (!user.isEmpty() && !token.isEmpty()) {

@@ -179,6 +179,31 @@ public final class Pipeline implements AutoCloseable {
             tables.put(extra.rowTopic(), ExtraTables.bind(session, keyspace, options, extra, topics.wireFormat()));
         }
 
+        Map<String, Object> consumerSettings = sinkConsumerSettings(config, settings);
+        Map<String, Object> producerSettings = sinkProducerSettings(config);
+
+        KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(consumerSettings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(producerSettings, new ByteArraySerializer(), new ByteArraySerializer());
+        for (KafkaClientMetrics clientMetrics :
+                List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer))) {
+            clientMetrics.bindTo(registry);
+            binders.add(clientMetrics);
+        }
+        return new CassandraSink(settings, session, tables, consumer, producer, registry);
+    }
+
+    /**
+     * The settings of the sink's Kafka consumer: {@code kafka.*}, the poll and fetch sizes that follow from
+     * the sink's memory bound, {@code sink.consumer.*}, then what at-least-once rests on (no auto commit,
+     * read committed, no offset reset, the sink's group), which a pass-through cannot change.
+     *
+     * @param config   the configuration, not null
+     * @param settings the sink's settings (its memory bound), not null
+     * @return a new mutable map, without deserializers
+     */
+    public static Map<String, Object> sinkConsumerSettings(IngestConfig config, SinkSettings settings) {
         Map<String, Object> consumerSettings = new HashMap<>(config.kafkaClientSettings());
         consumerSettings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);
         // one fetch is the most a poll can bring beyond the sink's memory bound: keep it a quarter of it
@@ -206,21 +231,21 @@ public final class Pipeline implements AutoCloseable {
         // deleted by retention before it wrote them, instead of skipping them silently.
         consumerSettings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
 
+        return consumerSettings;
+    }
+
+    /**
+     * The settings of the sink's dead letter producer: {@code kafka.*} with acks=all and idempotence.
+     *
+     * @param config the configuration, not null
+     * @return a new mutable map, without serializers
+     */
+    public static Map<String, Object> sinkProducerSettings(IngestConfig config) {
         Map<String, Object> producerSettings = new HashMap<>(config.kafkaClientSettings());
         producerSettings.put(ProducerConfig.ACKS_CONFIG, "all");
         producerSettings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         producerSettings.put(ProducerConfig.CLIENT_ID_CONFIG, "apiary-sink-dead-letter");
-
-        KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(consumerSettings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(producerSettings, new ByteArraySerializer(), new ByteArraySerializer());
-        for (KafkaClientMetrics clientMetrics :
-                List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer))) {
-            clientMetrics.bindTo(registry);
-            binders.add(clientMetrics);
-        }
-        return new CassandraSink(settings, session, tables, consumer, producer, registry);
+        return producerSettings;
     }
 
     /**

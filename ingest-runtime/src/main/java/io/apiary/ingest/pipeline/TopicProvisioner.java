@@ -30,6 +30,29 @@ public final class TopicProvisioner {
     private TopicProvisioner() {}
 
     /**
+     * The topic to create for a name, with the configured partitions and replication factor (absent for -1:
+     * the broker's default) and {@link Topics#TOPIC_CONFIGS}.
+     *
+     * @param name   the topic's name, not null
+     * @param config the configuration, not null
+     * @return the new topic's description (nothing is created)
+     * @throws IllegalArgumentException if the partitions are below 1 or the replication factor is 0 or below -1
+     */
+    public static NewTopic newTopic(String name, IngestConfig config) {
+        int partitions = config.getInt(IngestConfig.TOPIC_PARTITIONS);
+        short replication = config.getShort(IngestConfig.TOPIC_REPLICATION_FACTOR);
+        if (partitions < 1 || replication == 0 || replication < -1) {
+            // NewTopic takes any number; Kafka would refuse it only when asked to create the topic
+            throw new IllegalArgumentException("topic " + name + ": " + IngestConfig.TOPIC_PARTITIONS + " ("
+                    + partitions + ") must be at least 1 and " + IngestConfig.TOPIC_REPLICATION_FACTOR + " ("
+                    + replication + ") -1 or at least 1");
+        }
+        return new NewTopic(
+                        name, Optional.of(partitions), replication < 0 ? Optional.empty() : Optional.of(replication))
+                .configs(Topics.TOPIC_CONFIGS);
+    }
+
+    /**
      * @param admin  an admin client, not null
      * @param config the configuration (topic names, partitions, replication factor)
      * @return names of the topics created
@@ -38,18 +61,13 @@ public final class TopicProvisioner {
     public static List<String> createMissing(Admin admin, IngestConfig config) {
         Topics topics = config.topics();
         int partitions = config.getInt(IngestConfig.TOPIC_PARTITIONS);
-        short replication = config.getShort(IngestConfig.TOPIC_REPLICATION_FACTOR);
         List<String> wanted = topics.all();
         try {
             Set<String> existing = admin.listTopics().names().get(60, TimeUnit.SECONDS);
             List<NewTopic> missing = new ArrayList<>();
             for (String name : wanted) {
                 if (!existing.contains(name)) {
-                    missing.add(new NewTopic(
-                                    name,
-                                    Optional.of(partitions),
-                                    replication < 0 ? Optional.empty() : Optional.of(replication))
-                            .configs(Topics.TOPIC_CONFIGS));
+                    missing.add(newTopic(name, config));
                 }
             }
             if (missing.isEmpty()) {

@@ -19,7 +19,7 @@ import javax.net.ssl.SSLContext;
  * @param requestTimeout  how long one HTTP request may take, positive
  * @param retryBackoff    pause before the first retry of a request that found the registry
  *                        unavailable; doubled per retry, positive
- * @param retries         how many times such a request is tried again, at least 0
+ * @param retries         how many times such a request is tried again, 0 to {@link #MAX_RETRIES}
  */
 public record RegistrySettings(
         List<URI> urls,
@@ -30,7 +30,21 @@ public record RegistrySettings(
         Duration retryBackoff,
         int retries) {
 
-    /** Checks the values. */
+    /**
+     * The most retries of one request: 8. The pause doubles from {@link #retryBackoff()} (200 ms from the
+     * configuration), so 8 retries pause 51 s in all and, with the default 10 s request timeout, hold a
+     * stream thread's serde at most about 2.5 min, below Kafka's default {@code max.poll.interval.ms} of
+     * 5 min; 20 retries paused 58 hours.
+     */
+    public static final int MAX_RETRIES = 8;
+
+    /**
+     * Checks the values.
+     *
+     * @throws IllegalArgumentException if there is no URL, a URL is not http(s), both kinds of authentication
+     *                                  are given, the timeout or backoff is not positive, or the retries are
+     *                                  outside [0, {@link #MAX_RETRIES}]
+     */
     public RegistrySettings {
         urls = List.copyOf(urls);
         if (urls.isEmpty()) {
@@ -54,8 +68,11 @@ public record RegistrySettings(
                 || requestTimeout.isZero()
                 || retryBackoff.isNegative()
                 || retryBackoff.isZero()
-                || retries < 0) {
-            throw new IllegalArgumentException("timeouts and backoff must be positive, retries at least 0");
+                || retries < 0
+                || retries > MAX_RETRIES) {
+            throw new IllegalArgumentException(
+                    "timeouts and backoff must be positive, retries (schema.registry.retries) " + "in [0, "
+                            + MAX_RETRIES + "]; were " + requestTimeout + ", " + retryBackoff + ", " + retries);
         }
     }
 

@@ -53,32 +53,35 @@ public final class ServiceOptions implements OptionGroup {
                         HEALTH_SINK_STALL_TIMEOUT_MS,
                         Type.LONG,
                         60_000L,
-                        Range.atLeast(1_000),
+                        Range.between(1_000, IngestConfig.MAX_WAIT_MS),
                         Importance.MEDIUM,
                         "The sink is not ready while it holds rows of which Cassandra acknowledged none for this "
                                 + "long, ms, or while no Cassandra node is connected; it is ready again with the "
                                 + "next acknowledgement. Keep it above the longest retry backoff you expect to ride out "
-                                + "without being taken out of service.")
+                                + "without being taken out of service. "
+                                + IngestConfig.MAX_WAIT_DOC)
                 .define(
                         HEALTH_LIVENESS_TIMEOUT_MS,
                         Type.LONG,
                         300_000L,
-                        Range.atLeast(10_000),
+                        Range.between(10_000, IngestConfig.MAX_WAIT_MS),
                         Importance.LOW,
                         "The process is not live (and Kubernetes restarts it) when the sink's poll loop has not "
                                 + "turned for this long, ms, which only a hang can cause: the loop turns at least "
                                 + "every 100 ms, and a revocation or shutdown drain holds it at most "
-                                + "sink.drain.timeout.ms. A component that failed is not live either.")
+                                + "sink.drain.timeout.ms. A component that failed is not live either. "
+                                + IngestConfig.MAX_WAIT_DOC)
                 .define(
                         SHUTDOWN_TIMEOUT_MS,
                         Type.LONG,
                         60_000L,
-                        Range.atLeast(1_000),
+                        Range.between(1_000, IngestConfig.MAX_WAIT_MS),
                         Importance.HIGH,
                         "After SIGTERM, the most time the application takes to stop, ms: the sink sends what it "
                                 + "holds and waits for Cassandra up to sink.drain.timeout.ms, commits what was "
                                 + "acknowledged, then the topology commits and closes with what is left. Keep "
                                 + "Kubernetes' terminationGracePeriodSeconds above it, and it above "
-                                + "sink.drain.timeout.ms plus about 10 s.");
+                                + "sink.drain.timeout.ms plus about 10 s. "
+                                + IngestConfig.MAX_WAIT_DOC);
     }
 }

@@ -38,6 +38,25 @@ public final class HotPartitionOptions implements OptionGroup {
     }
 
     /**
+     * Refuses a hot-partition window shorter than twice {@code sink.linger.ms} while the detection is on: a
+     * partition is acknowledged about once a linger, so a shorter window measures bursts of batches, not
+     * rates ({@link SinkSettings} refuses it too).
+     *
+     * @param config the validated configuration, not null
+     * @throws ConfigException naming both settings and their values
+     */
+    @Override
+    public void check(IngestConfig config) {
+        long window = config.getLong(SINK_HOT_WINDOW_MS);
+        long linger = config.getLong(IngestConfig.SINK_LINGER_MS);
+        if (config.getBoolean(SINK_HOT_ENABLED) && window < 2 * linger) {
+            throw new ConfigException(SINK_HOT_WINDOW_MS + " (" + window + ") must be at least twice "
+                    + IngestConfig.SINK_LINGER_MS + " (" + linger + "), or the hot-partition rates measure bursts of "
+                    + "batches; raise it, lower the linger or set " + SINK_HOT_ENABLED + "=false");
+        }
+    }
+
+    /**
      * Adds the options to a definition.
      *
      * @param definition the application's definition, not null
@@ -60,7 +79,8 @@ public final class HotPartitionOptions implements OptionGroup {
                         Range.between(100, 3_600_000),
                         Importance.LOW,
                         "Length of the hot-partition detection's window, ms of wall-clock time: shares, rates and "
-                                + "projections are computed over the rows acknowledged in each window.")
+                                + "projections are computed over the rows acknowledged in each window. At least twice "
+                                + "sink.linger.ms while sink.hot.enabled (checked at load).")
                 .define(
                         SINK_HOT_PARTITION_SHARE,
                         Type.DOUBLE,

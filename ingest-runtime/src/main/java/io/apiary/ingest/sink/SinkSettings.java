@@ -12,22 +12,27 @@ import java.util.Objects;
  * @param limitAlgorithm       how the limit follows Cassandra's latency, not null
  * @param batchMaxRows         most rows per batch, at least 1
  * @param batchMaxBytes        most bytes per batch as Cassandra counts them
- *                             ({@link SinkTable#serverBytes}); -1 takes
+ *                             ({@link SinkTable#serverBytes}), at most
+ *                             {@link IngestConfig#SINK_BATCH_MAX_BYTES_LIMIT}; -1 takes
  *                             {@link #SINGLE_PARTITION_BATCH_BYTES} for single-partition batches and
  *                             the server's {@code batch_size_warn_threshold} for combined ones
  * @param linger               how long a partition's first row waits for more rows, not negative
  * @param maxRowsPerSecond     most rows written per second, 0 for no limit
  * @param combineReplicas      whether small batches of partitions with the same replicas are
  *                             combined into one request
- * @param combineMaxPartitions most partitions per combined batch; -1 takes the server's
+ * @param combineMaxPartitions most partitions per combined batch, 2 to
+ *                             {@link IngestConfig#SINK_COMBINE_MAX_PARTITIONS_LIMIT}; -1 takes the server's
  *                             {@code unlogged_batch_across_partitions_warn_threshold}
  * @param maxBufferedRows      rows polled and not yet acknowledged before the sink pauses its
  *                             partitions, at least 1
  * @param maxBufferedBytes     key and value bytes of those rows before the sink pauses, at least 1
- * @param commitInterval       how often acknowledged offsets are committed, not null
- * @param retryBackoff         first wait before retrying a failed write; doubles per retry, with jitter
- * @param retryBackoffMax      longest wait between two attempts of one write
- * @param drainTimeout         how long shutdown keeps writing, and revocation waits for in-flight writes
+ * @param commitInterval       how often acknowledged offsets are committed, positive, at most
+ *                             {@link IngestConfig#MAX_WAIT_MS} (as the three waits below)
+ * @param retryBackoff         first wait before retrying a failed write; doubles per retry, with jitter;
+ *                             positive
+ * @param retryBackoffMax      longest wait between two attempts of one write, positive
+ * @param drainTimeout         how long shutdown keeps writing, and revocation waits for in-flight writes;
+ *                             not negative
  * @param deadLetterTopic      topic for rows Cassandra can never accept, not null
  * @param hot                  hot-partition detection, not null
  */
@@ -52,8 +57,9 @@ public record SinkSettings(
     /**
      * Checks the values.
      *
-     * @throws IllegalArgumentException if a limit is out of range, or the hot-partition window is
-     *                                  shorter than twice the linger
+     * @throws IllegalArgumentException if a limit is out of range (naming its setting where it is a wait, a
+     *                                  batch's bytes or partitions), or the hot-partition window is shorter
+     *                                  than twice the linger
      * @throws NullPointerException     if a duration, the topic or the hot-partition settings are null
      */
     public SinkSettings {
@@ -68,6 +74,14 @@ public record SinkSettings(
                     + ", " + batchMaxBytes + ", " + maxRowsPerSecond + ", " + combineMaxPartitions + ", "
                     + maxBufferedRows + ", " + maxBufferedBytes);
         }
+        if (batchMaxBytes > IngestConfig.SINK_BATCH_MAX_BYTES_LIMIT) {
+            throw new IllegalArgumentException(IngestConfig.SINK_BATCH_MAX_BYTES + " (" + batchMaxBytes + ") is above "
+                    + IngestConfig.SINK_BATCH_MAX_BYTES_LIMIT + ", the Cassandra driver's largest frame");
+        }
+        if (combineMaxPartitions > IngestConfig.SINK_COMBINE_MAX_PARTITIONS_LIMIT) {
+            throw new IllegalArgumentException(IngestConfig.SINK_COMBINE_MAX_PARTITIONS + " (" + combineMaxPartitions
+                    + ") is above " + IngestConfig.SINK_COMBINE_MAX_PARTITIONS_LIMIT + ", the most rows of a batch");
+        }
         Objects.requireNonNull(limitAlgorithm);
         Objects.requireNonNull(linger);
         Objects.requireNonNull(commitInterval);
@@ -76,6 +90,10 @@ public record SinkSettings(
         Objects.requireNonNull(drainTimeout);
         Objects.requireNonNull(deadLetterTopic);
         Objects.requireNonNull(hot);
+        IngestConfig.requireWait(IngestConfig.SINK_COMMIT_INTERVAL_MS, commitInterval, 1, IngestConfig.MAX_WAIT_MS);
+        IngestConfig.requireWait(IngestConfig.SINK_RETRY_BACKOFF_MS, retryBackoff, 1, IngestConfig.MAX_WAIT_MS);
+        IngestConfig.requireWait(IngestConfig.SINK_RETRY_BACKOFF_MAX_MS, retryBackoffMax, 1, IngestConfig.MAX_WAIT_MS);
+        IngestConfig.requireWait(IngestConfig.SINK_DRAIN_TIMEOUT_MS, drainTimeout, 0, IngestConfig.MAX_WAIT_MS);
         if (hot.enabled() && hot.window().compareTo(linger.multipliedBy(2)) < 0) {
             // a partition is acknowledged about once a linger: a shorter window sees bursts, not rates
             throw new IllegalArgumentException("sink.hot.window.ms ("

@@ -79,9 +79,10 @@ public final class SinkTable<T extends IndexedRecord> implements RowBinding {
         /** Checks the values. */
         public Options {
             Objects.requireNonNull(consistency, "consistency");
-            if (ttlSeconds < -1) {
-                throw new IllegalArgumentException(
-                        "ttlSeconds must be -1 (table default) or at least 0: " + ttlSeconds);
+            if (ttlSeconds < -1 || ttlSeconds > io.apiary.ingest.config.IngestConfig.MAX_TTL_SECONDS) {
+                throw new IllegalArgumentException("ttlSeconds must be -1 (table default) or 0 to "
+                        + io.apiary.ingest.config.IngestConfig.MAX_TTL_SECONDS + " (Cassandra's largest TTL): "
+                        + ttlSeconds);
             }
         }
 

@@ -117,10 +117,11 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
      * @param grace          grace period after an hour's end, from 0 to
      *                       {@link IngestConfig#ACTIVITY_GRACE_MAX_MS} ms
      * @param idleTimeout    wall-clock time without stream-time progress before the close time
-     *                       follows the wall clock, not negative
+     *                       follows the wall clock, from 0 to {@link IngestConfig#ACTIVITY_IDLE_TIMEOUT_MAX_MS} ms
      * @param updateInterval wall-clock interval of interim updates and quiet checks, positive
      * @throws IllegalArgumentException if {@code grace} is negative or above the maximum: an hour's end
-     *                                  plus such a grace could overflow and make every sample late
+     *                                  plus such a grace could overflow and make every sample late; or if
+     *                                  {@code idleTimeout} is outside its range (naming its setting)
      */
     public HourlyActivityProcessor(Duration grace, Duration idleTimeout, Duration updateInterval) {
         if (grace.isNegative() || grace.compareTo(Duration.ofMillis(IngestConfig.ACTIVITY_GRACE_MAX_MS)) > 0) {
@@ -128,6 +129,8 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
                     + Duration.ofMillis(IngestConfig.ACTIVITY_GRACE_MAX_MS) + "] (" + IngestConfig.ACTIVITY_GRACE_MS
                     + ")");
         }
+        IngestConfig.requireWait(
+                IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS, idleTimeout, 0, IngestConfig.ACTIVITY_IDLE_TIMEOUT_MAX_MS);
         this.graceMs = grace.toMillis();
         this.idleTimeoutMs = idleTimeout.toMillis();
         this.updateInterval = updateInterval;
