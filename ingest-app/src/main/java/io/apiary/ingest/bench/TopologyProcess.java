@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * The topology as a process of its own, {@code ingest-app run --component topology}, as a
  * Kubernetes pod runs it: its own JVM (so its heap is its own, and a SIGKILL ends it as a crash
  * would), configured by a settings file, serving {@code /health/ready} and {@code /metrics} on a
- * free port of 127.0.0.1, its output in a log file. Not thread-safe.
+ * free port of 127.0.0.1, its output in a log file; killed if this JVM stops before {@link #close()}.
+ * Not thread-safe.
  */
 final class TopologyProcess implements AutoCloseable {
 
@@ -34,11 +35,15 @@ final class TopologyProcess implements AutoCloseable {
     private final Process process;
     private final Path log;
     private final int port;
+    /** Kills the child if this JVM stops first (Ctrl-C, SIGTERM), so that no topology outlives the bench. */
+    private final Thread orphanGuard;
 
     private TopologyProcess(Process process, Path log, int port) {
         this.process = process;
         this.log = log;
         this.port = port;
+        this.orphanGuard = new Thread(process::destroyForcibly, "apiary-bench-state-topology-kill");
+        Runtime.getRuntime().addShutdownHook(orphanGuard);
     }
 
     /**
@@ -258,6 +263,11 @@ final class TopologyProcess implements AutoCloseable {
      */
     @Override
     public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(orphanGuard);
+        } catch (IllegalStateException e) {
+            // this JVM is stopping: the hook kills the process
+        }
         if (process.isAlive()) {
             try {
                 kill();
