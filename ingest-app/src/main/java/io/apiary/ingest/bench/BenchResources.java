@@ -93,6 +93,15 @@ final class BenchResources {
      * group and Kafka Streams' internal topics too.
      */
     void deleteTopicsAndGroups(Admin admin, IngestConfig config, boolean streams) {
+        deleteTopicsAndGroups(admin, config, streams, out);
+    }
+
+    /**
+     * As {@link #deleteTopicsAndGroups(Admin, IngestConfig, boolean)}, for a run with no table.
+     *
+     * @param out where a failed deletion is printed
+     */
+    static void deleteTopicsAndGroups(Admin admin, IngestConfig config, boolean streams, PrintWriter out) {
         String applicationId = config.getString(IngestConfig.TOPOLOGY_APPLICATION_ID);
         try {
             List<String> names = new ArrayList<>(config.topics().all());

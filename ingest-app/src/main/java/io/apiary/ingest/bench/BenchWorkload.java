@@ -259,7 +259,18 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
                 });
     }
 
-    private static long send(
+    /**
+     * Sends {@code records.apply(i)} and, when not null, {@code extra.apply(i)} for every {@code i}
+     * from 0 to {@code count - 1}, flushing every 100,000, and waits until Kafka acknowledged them.
+     *
+     * @param producerSettings the producer's settings, such as {@link #producerSettings(Map)}
+     * @param count            indexes to send
+     * @param records          the record of an index, not null
+     * @param extra            a second record of an index or null for none; may itself be null
+     * @return records acknowledged
+     * @throws KafkaException if Kafka refused a record
+     */
+    static long send(
             Map<String, Object> producerSettings,
             long count,
             LongFunction<ProducerRecord<byte[], byte[]>> records,

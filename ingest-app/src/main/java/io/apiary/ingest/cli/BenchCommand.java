@@ -37,6 +37,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,6 +50,7 @@ import picocli.CommandLine.Spec;
         name = "bench",
         mixinStandardHelpOptions = true,
         sortOptions = false,
+        subcommands = BenchStateCommand.class,
         description = {
             "Measures, in one run on the same Kafka and Cassandra: the sink draining the planned load "
                     + "(per shard strategy), a naive writer (one async INSERT per row), the raw ceiling (rows "
@@ -59,7 +61,8 @@ import picocli.CommandLine.Spec;
             "Without --config (or --set kafka.bootstrap.servers=...) it starts a local Kafka and Cassandra, "
                     + "as demo does, and also reports their CPU per row. Against a configured cluster it writes to "
                     + "its own keyspace (--keyspace, emptied before each run and kept afterwards with the last run's "
-                    + "rows) and to topics and consumer groups of its own, deleted after each run."
+                    + "rows) and to topics and consumer groups of its own, deleted after each run.",
+            "'bench state' measures the topology's hourly state under many hives instead: see bench state --help."
         })
 public final class BenchCommand implements Callable<Integer> {
 
@@ -232,7 +235,7 @@ public final class BenchCommand implements Callable<Integer> {
                 : Path.of("apiary-bench-"
                         + DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").format(started.atOffset(ZoneOffset.UTC))
                         + ".json");
-        checkWritable(file);
+        checkWritable(spec.commandLine(), file);
         boolean local =
                 !configured(IngestConfig.KAFKA_BOOTSTRAP_SERVERS) && !configured(IngestConfig.CASSANDRA_CONTACT_POINTS);
         if (local) {
@@ -566,6 +569,16 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** Whether a setting comes from the settings file, an {@code APIARY_*} variable or {@code --set}. */
     private boolean configured(String key) {
+        return configured(config, key);
+    }
+
+    /**
+     * @param config the command's settings options
+     * @param key    an option name
+     * @return whether a settings file is given, or the setting comes from an {@code APIARY_*} variable or
+     *     {@code --set}
+     */
+    static boolean configured(ConfigOptions config, String key) {
         return config.configFile != null
                 || config.overrides.containsKey(key)
                 || System.getenv(ConfigLoader.ENV_PREFIX
@@ -573,18 +586,27 @@ public final class BenchCommand implements Callable<Integer> {
                         != null;
     }
 
-    /** Fails before anything starts if the results file cannot be written. */
-    private void checkWritable(Path file) {
+    /**
+     * Fails before anything starts if the results file cannot be written.
+     *
+     * @throws ParameterException naming the file, if its folder is missing or not writable or it is a folder
+     */
+    static void checkWritable(CommandLine cli, Path file) {
         Path folder = file.toAbsolutePath().getParent();
         if (Files.isDirectory(file) || folder == null || !Files.isDirectory(folder) || !Files.isWritable(folder)) {
             throw new ParameterException(
-                    spec.commandLine(),
+                    cli,
                     "Cannot write the results to " + file.toAbsolutePath()
                             + ": its folder does not exist or is not writable, or it is a folder");
         }
     }
 
-    private Map<String, Object> context(Instant started, IngestConfig base, Bench.Options options, boolean local) {
+    /**
+     * @param started when the command started
+     * @return a results file's first context entries: start time, cores, operating system, Java, this JVM's
+     *     arguments and maximum heap
+     */
+    static Map<String, Object> machineContext(Instant started) {
         Map<String, Object> context = new LinkedHashMap<>();
         context.put("started", started.truncatedTo(ChronoUnit.SECONDS).toString());
         context.put("cores", Runtime.getRuntime().availableProcessors());
@@ -595,6 +617,11 @@ public final class BenchCommand implements Callable<Integer> {
         context.put("java", System.getProperty("java.vm.name") + " " + Runtime.version());
         context.put("jvm_arguments", ManagementFactory.getRuntimeMXBean().getInputArguments());
         context.put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
+        return context;
+    }
+
+    private Map<String, Object> context(Instant started, IngestConfig base, Bench.Options options, boolean local) {
+        Map<String, Object> context = machineContext(started);
         context.put("stack", stackContext(local));
         context.put("cassandra_nodes", local ? cassandraNodes : null);
         context.put("replication", options.replication());

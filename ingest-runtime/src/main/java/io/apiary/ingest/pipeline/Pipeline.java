@@ -292,6 +292,7 @@ public final class Pipeline implements AutoCloseable {
                 }
                 return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
             });
+            streams.setGlobalStateRestoreListener(new RestoreProgress());
             streams.setStateListener((now, before) -> {
                 LOG.info("Topology state {} -> {}", before, now);
                 if (now == KafkaStreams.State.ERROR) {
