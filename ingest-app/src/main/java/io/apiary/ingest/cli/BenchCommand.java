@@ -230,24 +230,13 @@ public final class BenchCommand implements Callable<Integer> {
         Bench.Options options = options();
         PrintWriter out = spec.commandLine().getOut();
         Instant started = Instant.now();
-        Path file = output != null
-                ? output
-                : Path.of("apiary-bench-"
-                        + DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").format(started.atOffset(ZoneOffset.UTC))
-                        + ".json");
+        Path file = output != null ? output : defaultResultsFile("apiary-bench", started);
         checkWritable(spec.commandLine(), file);
         boolean local =
                 !configured(IngestConfig.KAFKA_BOOTSTRAP_SERVERS) && !configured(IngestConfig.CASSANDRA_CONTACT_POINTS);
         if (local) {
             checkLocalReplication(options.replication());
-            // every setting is checked before anything starts (the stack's addresses are placeholders here)
-            config.load(Map.of(
-                    IngestConfig.KAFKA_BOOTSTRAP_SERVERS,
-                    "127.0.0.1:9092",
-                    IngestConfig.CASSANDRA_CONTACT_POINTS,
-                    "127.0.0.1:9042",
-                    IngestConfig.CASSANDRA_LOCAL_DATACENTER,
-                    "datacenter1"));
+            checkSettingsForLocalStack(config);
         } else if (!configured(IngestConfig.KAFKA_BOOTSTRAP_SERVERS)
                 || !configured(IngestConfig.CASSANDRA_CONTACT_POINTS)) {
             throw new ParameterException(
@@ -269,14 +258,7 @@ public final class BenchCommand implements Callable<Integer> {
         try {
             IngestConfig base;
             if (local) {
-                out.println("Starting a local Kafka broker and Cassandra node (no cluster configured)...");
-                out.flush();
-                LocalStackOptions.Builder stackOptions =
-                        LocalStackOptions.builder().keepWorkDir(keepWorkDir);
-                if (workDir != null) {
-                    stackOptions.workDir(workDir);
-                }
-                stack = LocalStack.start(stackOptions.build());
+                stack = startLocalStack(out, "Kafka broker and Cassandra node", workDir, keepWorkDir);
                 out.printf(
                         "Local stack work folder: %s (%s afterwards)%n",
                         stack.workDir(), keepWorkDir ? "kept" : "deleted");
@@ -584,6 +566,52 @@ public final class BenchCommand implements Callable<Integer> {
                 || System.getenv(ConfigLoader.ENV_PREFIX
                                 + key.toUpperCase(Locale.ROOT).replace('.', '_'))
                         != null;
+    }
+
+    /**
+     * @param prefix  the file name's start, e.g. {@code apiary-bench}
+     * @param started when the command started
+     * @return {@code <prefix>-<UTC time, basic ISO>.json} in the current folder
+     */
+    static Path defaultResultsFile(String prefix, Instant started) {
+        return Path.of(prefix + "-"
+                + DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").format(started.atOffset(ZoneOffset.UTC))
+                + ".json");
+    }
+
+    /**
+     * Loads the settings with the local stack's addresses as placeholders, so that every other
+     * setting is checked before anything starts.
+     *
+     * @throws io.apiary.ingest.config.ConfigException naming the first bad setting
+     */
+    static void checkSettingsForLocalStack(ConfigOptions config) {
+        config.load(Map.of(
+                IngestConfig.KAFKA_BOOTSTRAP_SERVERS,
+                "127.0.0.1:9092",
+                IngestConfig.CASSANDRA_CONTACT_POINTS,
+                "127.0.0.1:9042",
+                IngestConfig.CASSANDRA_LOCAL_DATACENTER,
+                "datacenter1"));
+    }
+
+    /**
+     * Starts the local stack, saying so on {@code out} first.
+     *
+     * @param what        what is started, for the message (e.g. "Kafka broker and Cassandra node")
+     * @param workDir     its working folder, or null for a new temporary one
+     * @param keepWorkDir whether that folder stays afterwards
+     * @return the started stack; the caller closes it
+     * @throws io.apiary.ingest.devstack.LocalStackException if a server does not start
+     */
+    static LocalStack startLocalStack(PrintWriter out, String what, Path workDir, boolean keepWorkDir) {
+        out.println("Starting a local " + what + " (no cluster configured)...");
+        out.flush();
+        LocalStackOptions.Builder stackOptions = LocalStackOptions.builder().keepWorkDir(keepWorkDir);
+        if (workDir != null) {
+            stackOptions.workDir(workDir);
+        }
+        return LocalStack.start(stackOptions.build());
     }
 
     /**

@@ -6,7 +6,6 @@ import io.apiary.ingest.bench.StateReport;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.demo.LocalStackSession;
 import io.apiary.ingest.devstack.LocalStack;
-import io.apiary.ingest.devstack.LocalStackOptions;
 import io.apiary.ingest.devstack.StackFiles;
 import io.apiary.ingest.topology.StateStoreOptions;
 import java.io.PrintWriter;
@@ -14,8 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -125,22 +122,11 @@ public final class BenchStateCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         Instant started = Instant.now();
-        Path file = output != null
-                ? output
-                : Path.of("apiary-bench-state-"
-                        + DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").format(started.atOffset(ZoneOffset.UTC))
-                        + ".json");
+        Path file = output != null ? output : BenchCommand.defaultResultsFile("apiary-bench-state", started);
         BenchCommand.checkWritable(spec.commandLine(), file);
         boolean local = !BenchCommand.configured(config, IngestConfig.KAFKA_BOOTSTRAP_SERVERS);
         if (local) {
-            // every setting is checked before anything starts (the stack's addresses are placeholders here)
-            config.load(Map.of(
-                    IngestConfig.KAFKA_BOOTSTRAP_SERVERS,
-                    "127.0.0.1:9092",
-                    IngestConfig.CASSANDRA_CONTACT_POINTS,
-                    "127.0.0.1:9042",
-                    IngestConfig.CASSANDRA_LOCAL_DATACENTER,
-                    "datacenter1"));
+            BenchCommand.checkSettingsForLocalStack(config);
         }
         LocalStack stack = null;
         Path runDir = null;
@@ -148,14 +134,7 @@ public final class BenchStateCommand implements Callable<Integer> {
         try {
             IngestConfig base;
             if (local) {
-                out.println("Starting a local Kafka broker and schema registry (no cluster configured)...");
-                out.flush();
-                LocalStackOptions.Builder stackOptions =
-                        LocalStackOptions.builder().keepWorkDir(keepWorkDir);
-                if (workDir != null) {
-                    stackOptions.workDir(workDir);
-                }
-                stack = LocalStack.start(stackOptions.build());
+                stack = BenchCommand.startLocalStack(out, "Kafka broker and schema registry", workDir, keepWorkDir);
                 stack.cassandra().stop();
                 out.printf(
                         "Local stack work folder: %s (%s afterwards); its Cassandra is stopped (not used)%n",
