@@ -332,9 +332,38 @@ class SinkLoopTest {
         assertThat(registry.get(MetricNames.WRITE_CONFLICTS).counter().count()).isEqualTo(1);
     }
 
+    @Test
+    void times_a_write_from_its_send_to_cassandras_answer_not_to_when_the_poll_thread_gets_to_it() {
+        // the loop's clock jumps 10 s once the request is out, as if the poll thread got to the answer
+        // 10 s late; Cassandra's answer comes on another thread, whose clock does not jump
+        java.util.concurrent.atomic.AtomicLong loopDelay = new java.util.concurrent.atomic.AtomicLong();
+        Thread[] loopThread = new Thread[1];
+        writer.hold(values -> values.contains("a|1|x"));
+        start(Map.of(), () -> System.nanoTime() + (Thread.currentThread() == loopThread[0] ? loopDelay.get() : 0L));
+        loopThread[0] = loop;
+        assign(P0);
+        add(P0, "a|1|x");
+        await().atMost(Duration.ofSeconds(10)).until(() -> writer.held() == 1);
+
+        loopDelay.set(Duration.ofSeconds(10).toNanos());
+        writer.releaseAll();
+        await().atMost(Duration.ofSeconds(10)).until(() -> committed(P0) == 1);
+
+        io.micrometer.core.instrument.Timer latency =
+                registry.get(MetricNames.SINK_WRITE_LATENCY).timer();
+        assertThat(latency.count()).isEqualTo(1);
+        assertThat(latency.max(java.util.concurrent.TimeUnit.SECONDS))
+                .as("the write's latency, without the poll thread's delay")
+                .isLessThan(5);
+    }
+
     // --- the loop's surroundings ---
 
     private void start(Map<String, String> overrides) {
+        start(overrides, System::nanoTime);
+    }
+
+    private void start(Map<String, String> overrides, java.util.function.LongSupplier clock) {
         Map<String, Object> settings = new HashMap<>();
         settings.put(IngestConfig.SINK_LINGER_MS, "0");
         settings.put(IngestConfig.SINK_COMMIT_INTERVAL_MS, "20");
@@ -348,7 +377,7 @@ class SinkLoopTest {
                 consumer,
                 deadLetters,
                 registry,
-                System::nanoTime,
+                clock,
                 (w, r) -> null);
         loop = new Thread(sink, "sink-loop-test");
         loop.start();

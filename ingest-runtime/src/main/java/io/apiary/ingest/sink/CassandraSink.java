@@ -174,7 +174,8 @@ public final class CassandraSink implements Runnable {
      * @param consumer           as above; the sink subscribes and closes it
      * @param deadLetterProducer as above; the sink closes it
      * @param registry           where the sink's meters go, not null
-     * @param clock              the loop's clock in nanoseconds ({@link System#nanoTime()} in production)
+     * @param clock              the loop's clock in nanoseconds ({@link System#nanoTime()} in production); also read
+     *                           on the thread that completes a write, to time Cassandra's answer, so thread-safe
      * @param hotPartitions      makes the hot-partition detection, or returns null for none
      */
     CassandraSink(
@@ -517,7 +518,10 @@ public final class CassandraSink implements Runnable {
             if (!rateLimiter.tryAcquire(next.rows.size(), now)) {
                 break;
             }
-            send(scheduler.send(now), now);
+            // each request's own send time: binding the batches before it in this turn takes time too,
+            // which is not Cassandra's latency and must not reach the concurrency limit as such
+            long sentNanos = clock.getAsLong();
+            send(scheduler.send(sentNanos), sentNanos);
         }
         updateGauges();
     }
@@ -531,7 +535,12 @@ public final class CassandraSink implements Runnable {
             // a writer that throws instead of failing its stage: handled as a failed write, not the loop's end
             answer = java.util.concurrent.CompletableFuture.failedFuture(e);
         }
-        answer.whenComplete((ack, error) -> callbacks.add(() -> onWritten(group, ack, error)));
+        answer.whenComplete((ack, error) -> {
+            // the time of Cassandra's answer, read on the driver's thread: the poll thread may get to the
+            // callback only after its current poll, which is the sink's delay, not the write's latency
+            long answeredNanos = clock.getAsLong();
+            callbacks.add(() -> onWritten(group, ack, error, answeredNanos));
+        });
     }
 
     private long pollTimeoutNanos(long now) {
@@ -553,13 +562,14 @@ public final class CassandraSink implements Runnable {
         return Math.max(0, wait);
     }
 
-    private void onWritten(WriteGroup group, CassandraWriter.Acknowledgement answer, Throwable error) {
+    private void onWritten(
+            WriteGroup group, CassandraWriter.Acknowledgement answer, Throwable error, long answeredNanos) {
         if (!scheduler.answered(group) || group.abandoned) {
             return;
         }
         long now = clock.getAsLong();
         if (error == null) {
-            acknowledged(group, answer, now);
+            acknowledged(group, answer, now, answeredNanos);
             updateGauges();
             return;
         }
@@ -581,10 +591,11 @@ public final class CassandraSink implements Runnable {
         updateGauges();
     }
 
-    private void acknowledged(WriteGroup group, CassandraWriter.Acknowledgement answer, long now) {
+    private void acknowledged(WriteGroup group, CassandraWriter.Acknowledgement answer, long now, long answeredNanos) {
         lastAcknowledgementNanos = now;
-        concurrency.onSuccess(group.startedNanos, now - group.startedNanos, group.inFlightAtSend);
-        metrics.written(group, now);
+        long latency = Math.max(0, answeredNanos - group.startedNanos);
+        concurrency.onSuccess(group.startedNanos, latency, group.inFlightAtSend);
+        metrics.written(group, latency);
         Collection<?> replicas = routing.check(group, answer.coordinator(), now);
         if (hot != null) {
             hot.written(group, replicas);

@@ -95,12 +95,16 @@ final class SinkMetrics {
                 .register(registry);
     }
 
-    void written(WriteGroup group, long nowNanos) {
+    /**
+     * @param group        an acknowledged request
+     * @param latencyNanos from its send to Cassandra's answer, as the driver's thread saw it
+     */
+    void written(WriteGroup group, long latencyNanos) {
         rowsWritten(group.table()).increment(group.rows.size()); // one topic, one table
         batchRows.record(group.rows.size());
         batchBytes.record(group.serverBytes);
         batchPartitions.record(group.partitionKeys);
-        writeLatency.record(nowNanos - group.startedNanos, TimeUnit.NANOSECONDS);
+        writeLatency.record(latencyNanos, TimeUnit.NANOSECONDS);
     }
 
     void sent(WriteGroup group, long nowNanos) {
