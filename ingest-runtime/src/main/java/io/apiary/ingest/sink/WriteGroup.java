@@ -21,7 +21,10 @@ final class WriteGroup {
     int attempts;
     long dueAtNanos;
     boolean abandoned;
+    /** The turn of the loop that sent it (the concurrency limit's start of the round trip). */
     long startedNanos;
+    /** When it was handed to the driver (the write-latency metric's start). */
+    long sentNanos;
     /** Requests in flight when it was sent, this one included (for the concurrency limit's samples). */
     int inFlightAtSend;
 
