@@ -113,8 +113,10 @@ public final class StateBench {
             if (sampleInterval.compareTo(Duration.ofSeconds(1)) < 0
                     || sampleInterval.compareTo(Duration.ofHours(1)) > 0
                     || sampleInterval.toMillis() % 1000 != 0) {
-                throw new IllegalArgumentException(
-                        "--sample-interval-seconds must be from 1 to 3600, was " + sampleInterval.toMillis() / 1000.0);
+                throw new IllegalArgumentException("--sample-interval-seconds must be from 1 to 3600, was "
+                        + java.math.BigDecimal.valueOf(sampleInterval.toMillis(), 3)
+                                .stripTrailingZeros()
+                                .toPlainString());
             }
             if (grace.isNegative() || grace.toMillis() > IngestConfig.ACTIVITY_GRACE_MAX_MS) {
                 throw new IllegalArgumentException("--grace-minutes must be from 0 to "

@@ -109,7 +109,7 @@ public final class BenchCommand implements Callable<Integer> {
             split = ",",
             paramLabel = "RUN",
             description =
-                    "Which runs to make, of ceiling, naive, sink, sink-paced (the sink held to 90% of the sink run's rows/s; "
+                    "Which runs to make, of ceiling, naive, sink, sink-paced (the sink held to 90%% of the sink run's rows/s; "
                             + "needs sink), spark, topology, end-to-end (default: all; "
                             + "spark only if its module is built: " + SparkPeerLaunch.BUILD_COMMAND + ").")
     List<String> runs;

@@ -42,7 +42,12 @@ import picocli.CommandLine.Spec;
                     + "(the local stack's Cassandra is stopped at once: the topology does not use it). The topology "
                     + "takes every other setting as given (topology.store.type, topology.rocksdb.memory.bytes, "
                     + "topic.partitions, streams.*); its topics, group and internal topics are the run's own, "
-                    + "deleted afterwards."
+                    + "deleted afterwards. With the default streams.session.timeout.ms (45 s) the restarted "
+                    + "topology waits that long for the killed one's membership to expire; --set "
+                    + "streams.session.timeout.ms=6000 shortens it. A small run measures mostly fixed costs (RocksDB's "
+                    + "own files before its first flush, the JVM's heap): compare per-sample figures of large runs.",
+            "Exit codes: 0 done; 2 a usage error (an option out of range, an unwritable -o file, a bad setting), "
+                    + "before anything starts; 1 a step that failed or did not end within --timeout-minutes."
         })
 public final class BenchStateCommand implements Callable<Integer> {
 
@@ -50,14 +55,14 @@ public final class BenchStateCommand implements Callable<Integer> {
             names = "--hives",
             defaultValue = "50000",
             paramLabel = "N",
-            description = "Hives; each has one open hour (default: ${DEFAULT-VALUE}).")
+            description = "Hives, 1 to 10,000,000; each has one open hour (default: ${DEFAULT-VALUE}).")
     int hives;
 
     @Option(
             names = "--sample-interval-seconds",
             defaultValue = "60",
             paramLabel = "S",
-            description = "Seconds between two samples of one hive, 1 to 3600; 3600 / S samples per hive "
+            description = "Seconds between two samples of one hive, 1 to 3600; 3600 / S samples per hive, rounded up "
                     + "(default: ${DEFAULT-VALUE}).")
     long sampleIntervalSeconds;
 
@@ -65,23 +70,25 @@ public final class BenchStateCommand implements Callable<Integer> {
             names = "--grace-minutes",
             defaultValue = "60",
             paramLabel = "MIN",
-            description = "The hourly windows' grace period, activity.window.grace.ms (default: ${DEFAULT-VALUE}).")
+            description = "The hourly windows' grace period, activity.window.grace.ms, 0 to 1,051,200 (two years) "
+                    + "(default: ${DEFAULT-VALUE}).")
     long graceMinutes;
 
     @Option(
             names = "--heap-mib",
             defaultValue = "768",
             paramLabel = "MIB",
-            description = "Maximum heap of the topology's JVM (-Xmx), MiB (default: ${DEFAULT-VALUE}, the base "
-                    + "overlay's: 50% of its 1536 MiB limit).")
+            description =
+                    "Maximum heap of the topology's JVM (-Xmx), MiB, at least 128 (default: ${DEFAULT-VALUE}, the base "
+                            + "overlay's: 50%% of its 1536 MiB limit).")
     int heapMiB;
 
     @Option(
             names = "--timeout-minutes",
             defaultValue = "30",
             paramLabel = "MIN",
-            description = "Longest wait of each step: the topology's start, the processing of the samples, its "
-                    + "restart (default: ${DEFAULT-VALUE}).")
+            description = "Longest wait of each step, 1 to 1440: the topology's start, the processing of the samples, "
+                    + "its restart (default: ${DEFAULT-VALUE}).")
     long timeoutMinutes;
 
     @Option(

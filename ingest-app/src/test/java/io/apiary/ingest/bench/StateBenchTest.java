@@ -46,8 +46,8 @@ class StateBenchTest {
             value = {
                 "0        | 60   | 60    | 768 | 30   | --hives must be from 1 to 10,000,000, was 0",
                 "10000001 | 60   | 60    | 768 | 30   | --hives must be from 1 to 10,000,000, was 10,000,001",
-                "1        | 0    | 60    | 768 | 30   | --sample-interval-seconds must be from 1 to 3600, was 0.0",
-                "1        | 3601 | 60    | 768 | 30   | --sample-interval-seconds must be from 1 to 3600, was 3601.0",
+                "1        | 0    | 60    | 768 | 30   | --sample-interval-seconds must be from 1 to 3600, was 0",
+                "1        | 3601 | 60    | 768 | 30   | --sample-interval-seconds must be from 1 to 3600, was 3601",
                 "1        | 60   | -1    | 768 | 30   | --grace-minutes must be from 0 to 1051200, was -1",
                 "1        | 60   | 2000000 | 768 | 30 | --grace-minutes must be from 0 to 1051200, was 2000000",
                 "1        | 60   | 60    | 127 | 30   | --heap-mib must be at least 128 (the topology's JVM), was 127",

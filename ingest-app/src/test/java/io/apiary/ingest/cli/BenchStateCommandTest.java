@@ -17,8 +17,8 @@ class BenchStateCommandTest {
             delimiter = '|',
             value = {
                 "--hives 0                       | --hives must be from 1 to 10,000,000, was 0",
-                "--sample-interval-seconds 0     | --sample-interval-seconds must be from 1 to 3600, was 0.0",
-                "--sample-interval-seconds 7200  | --sample-interval-seconds must be from 1 to 3600, was 7200.0",
+                "--sample-interval-seconds 0     | --sample-interval-seconds must be from 1 to 3600, was 0",
+                "--sample-interval-seconds 7200  | --sample-interval-seconds must be from 1 to 3600, was 7200",
                 "--grace-minutes -5              | --grace-minutes must be from 0 to 1051200, was -5",
                 "--heap-mib 64                   | --heap-mib must be at least 128 (the topology's JVM), was 64",
                 "--timeout-minutes 0             | --timeout-minutes must be from 1 to 1440, was 0",
