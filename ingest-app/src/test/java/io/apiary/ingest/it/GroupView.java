@@ -109,11 +109,12 @@ public final class GroupView implements AutoCloseable {
 
     /**
      * @param targets partitions and offsets
-     * @return whether the group's committed offset of every one of them is at least its target
+     * @return whether the group's committed offset of every one of them is at least its target (a
+     *     partition without a committed offset counts as 0: an empty partition may never get one)
      */
     public boolean committedAtLeast(Map<TopicPartition, Long> targets) {
         Map<TopicPartition, Long> committed = committed();
-        return targets.entrySet().stream().allMatch(e -> committed.getOrDefault(e.getKey(), -1L) >= e.getValue());
+        return targets.entrySet().stream().allMatch(e -> committed.getOrDefault(e.getKey(), 0L) >= e.getValue());
     }
 
     @Override

@@ -2,15 +2,24 @@ package io.apiary.ingest.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.apiary.ingest.bench.BenchWorkload;
+import io.apiary.ingest.bucket.ShardStrategy;
+import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.demo.LagProbe;
 import io.apiary.ingest.gateway.GatewayProducer;
 import io.apiary.ingest.it.AppProcess;
+import io.apiary.ingest.it.CommittedRows;
 import io.apiary.ingest.it.GroupView;
 import io.apiary.ingest.it.HourlyFinals;
 import io.apiary.ingest.it.ItPipelineSettings;
+import io.apiary.ingest.topics.Topic;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.schema.EntranceCount;
+import io.apiary.schema.HiveTelemetryPartitionKey;
+import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.HourlyActivity;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -24,10 +33,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,8 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Several instances of each component, as separate processes on the shared stack, one of them
  * killed with SIGKILL while records flow: what production runs (the prod overlay's topology
- * instances with one standby replica each), and what
- * {@code TopologyRestartIT} (one instance, killed and restarted) does not show.
+ * instances with one standby replica each, a sink group that grows and shrinks), and what neither
+ * {@code TopologyRestartIT} nor {@code SinkIT} (one instance, killed and restarted) shows.
  *
  * <ul>
  *   <li><b>Topology</b>: two instances of one application ({@code streams.num.standby.replicas=1},
@@ -47,6 +60,10 @@ import org.junit.jupiter.api.io.TempDir;
  *       time past the hour's end plus its 10-minute grace. Every (hive, hour) has exactly one final on
  *       {@code hive.activity.hourly.v1} (read committed), equal to the sums of the samples sent, and no
  *       sample was late.
+ *   <li><b>Sink</b>: a sink group grown from one instance to three and shrunk back to one (SIGKILL of one,
+ *       SIGTERM of another) while about 1,000 rows/s flow into the row topic: right after the kill every
+ *       row below the killed instance's committed offsets is in Cassandra, and at the end the table holds
+ *       exactly the distinct rows produced and every row below the group's committed offsets.
  * </ul>
  *
  * <p>Figures, on lines starting with {@code MULTI-INSTANCE-IT} (seconds from the SIGKILL, measured
@@ -59,6 +76,8 @@ import org.junit.jupiter.api.io.TempDir;
  *       every entrance-counter partition the killed instance had: it runs the tasks it took over; and the
  *       records the survivor restored from changelogs after the kill (its standbys were promoted: a handful
  *       at most, where a cold takeover restores every sample the killed instance had summed).
+ *   <li>sink {@code assigned}: until the remaining two hold every partition; {@code caught up}: until every
+ *       row that was in the killed instance's partitions at the kill is written and committed again.
  * </ul>
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -75,6 +94,10 @@ class MultiInstanceFailoverIT {
     private static final int SAMPLES_PER_HIVE = 120;
     /** Samples of each hive sent before the kill: 10:00 to 10:19:30. */
     private static final int BEFORE_KILL = 40;
+
+    private static final int SINK_PARTITIONS = 6;
+    private static final int ROWS_PER_SECOND = 1_000;
+    private static final String ROWS_WRITTEN = "apiary_sink_rows_written_total";
 
     @TempDir
     Path dir;
@@ -244,6 +267,212 @@ class MultiInstanceFailoverIT {
         }
     }
 
+    @Test
+    void a_sink_group_grown_to_three_and_shrunk_to_one_with_one_killed_writes_every_row_and_commits_only_written_ones()
+            throws Exception {
+        Map<String, Object> settings = ItPipelineSettings.settings(
+                "sink-group",
+                Map.of(
+                        IngestConfig.TOPIC_PARTITIONS,
+                        SINK_PARTITIONS,
+                        "sink.consumer.session.timeout.ms",
+                        6_000,
+                        "sink.consumer.heartbeat.interval.ms",
+                        1_000));
+        IngestConfig config = ItPipelineSettings.of("sink-group", settings);
+        String rowTopic = config.topics().telemetryRows();
+        try (CqlSession session = CassandraSessions.open(config)) {
+            ItPipelineSettings.prepare(config, session);
+            session.execute(SimpleStatement.newInstance(
+                            "TRUNCATE " + config.getString(IngestConfig.CASSANDRA_KEYSPACE) + ".hive_telemetry_v2")
+                    .setTimeout(Duration.ofMinutes(1)));
+        }
+        try (Admin admin = Admin.create(config.kafkaClientSettings())) {
+            TopicProvisioner.awaitLeaders(admin, List.of(rowTopic), Duration.ofMinutes(1));
+        }
+
+        try (GroupView group =
+                        new GroupView(config.kafkaClientSettings(), config.getString(IngestConfig.SINK_GROUP_ID));
+                RowStream rows = new RowStream(config);
+                AppProcess a = AppProcess.start("sink", sinkInstance(settings, "a"), dir.resolve("a.log"))) {
+            // the sink reads every row topic; this test's rows go to hive_telemetry_v2's
+            Set<TopicPartition> partitions = group.partitionsOf(config.topics().rowTopics());
+            Set<TopicPartition> telemetryRows = group.partitionsOf(List.of(rowTopic));
+            AppProcess.await(
+                    "sink a ready and writing", START, () -> a.status(READY) == 200 && a.metric(ROWS_WRITTEN) > 0, a);
+            long grownAt = System.nanoTime();
+            try (AppProcess b = AppProcess.start("sink", sinkInstance(settings, "b"), dir.resolve("b.log"));
+                    AppProcess c = AppProcess.start("sink", sinkInstance(settings, "c"), dir.resolve("c.log"))) {
+                // Given the group grown to three instances, each writing
+                AppProcess.await(
+                        "three sink instances, each holding partitions and writing",
+                        START,
+                        () -> holding(group.stableAssignment(), partitions, "sink-a", "sink-b", "sink-c")
+                                && b.metric(ROWS_WRITTEN) > 0
+                                && c.metric(ROWS_WRITTEN) > 0,
+                        a,
+                        b,
+                        c);
+                double grown = secondsSince(grownAt);
+                Set<TopicPartition> killedPartitions = group.heldBy("sink-b");
+
+                // When one is killed
+                long killedAt = System.nanoTime();
+                b.close();
+                Map<TopicPartition, Long> committedAtKill = restrict(group.committed(), killedPartitions);
+                Map<TopicPartition, Long> endsAtKill = group.endOffsets(killedPartitions);
+                // Then no committed offset of the killed instance passes a row Cassandra lacks (the
+                // others cannot write its partitions before they are reassigned, and then only from there)
+                long checkedAtKill = CommittedRows.checkStored(config, committedAtKill, CommittedRows.stored(config));
+                AppProcess.await(
+                        "sinks a and c hold every partition",
+                        STEP,
+                        () -> holding(group.stableAssignment(), partitions, "sink-a", "sink-c"),
+                        a,
+                        c);
+                double assigned = secondsSince(killedAt);
+                AppProcess.await(
+                        "every row that was in the killed instance's partitions at the kill written and committed",
+                        STEP,
+                        () -> group.committedAtLeast(endsAtKill),
+                        a,
+                        c);
+                double caughtUp = secondsSince(killedAt);
+
+                // and the group shrinks to one: a SIGTERM drains and commits
+                c.sigterm();
+                assertThat(c.waitFor(Duration.ofMinutes(1)))
+                        .as("c exits after SIGTERM")
+                        .isTrue();
+                AppProcess.await(
+                        "sink a alone holds every partition",
+                        STEP,
+                        () -> holding(group.stableAssignment(), partitions, "sink-a"),
+                        a);
+                long sent = rows.stop();
+                AppProcess.await(
+                        "every row produced committed by the group",
+                        STEP,
+                        () -> group.committedAtLeast(group.endOffsets(partitions)),
+                        a);
+                Set<String> stored = CommittedRows.stored(config);
+                long below = CommittedRows.checkStored(config, group.committed(), stored);
+                System.out.printf(
+                        "MULTI-INSTANCE-IT sink: grown from 1 to 3 instances in %.1f s; killed b (row partitions %s of "
+                                + "%d), %,d committed rows checked in Cassandra at the kill; a and c hold every "
+                                + "partition %.1f s after the SIGKILL, and have written and committed every row that "
+                                + "was in b's partitions %.1f s after it; c stopped (exit %d); %,d rows sent at "
+                                + "%,d rows/s, %,d in Cassandra, %,d records below the committed offsets%n",
+                        grown,
+                        partitionNumbers(intersect(killedPartitions, telemetryRows)),
+                        SINK_PARTITIONS,
+                        checkedAtKill,
+                        assigned,
+                        caughtUp,
+                        c.exitValue(),
+                        sent,
+                        ROWS_PER_SECOND,
+                        stored.size(),
+                        below);
+                assertThat(c.exitValue()).as("c's exit after SIGTERM").isEqualTo(143);
+                assertThat(killedPartitions)
+                        .as("partitions of the killed instance")
+                        .isNotEmpty();
+                assertThat(checkedAtKill)
+                        .as("rows the killed instance had committed")
+                        .isPositive();
+                assertThat((long) stored.size()).as("rows in Cassandra").isEqualTo(sent);
+                assertThat(rows.missingFrom(stored))
+                        .as("rows sent but not in Cassandra")
+                        .isEmpty();
+                assertThat(below).as("records below the committed offsets").isGreaterThanOrEqualTo(sent);
+                assertThat(a.isAlive()).as("a runs").isTrue();
+            }
+        }
+    }
+
+    /**
+     * Rows of {@code hive_telemetry_v2} sent to the row topic at {@value #ROWS_PER_SECOND} rows/s in
+     * 100 ms slices from a thread of its own (the benchmark's workload, 50 hives, one distinct row
+     * each), until {@link #stop()}, or for at most 3 minutes.
+     */
+    private static final class RowStream implements AutoCloseable {
+
+        private static final BenchWorkload WORKLOAD = new BenchWorkload(50, 96, ShardStrategy.TIME);
+        private static final int MAX_ROWS = ROWS_PER_SECOND * 180;
+
+        private final KafkaProducer<byte[], byte[]> producer;
+        private final Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic;
+        private final AtomicLong sent = new AtomicLong();
+        private final AtomicReference<Exception> failure = new AtomicReference<>();
+        private final Thread thread;
+        private volatile boolean stopped;
+
+        RowStream(IngestConfig config) {
+            this.topic = config.topics().telemetryRowsTopic();
+            this.producer = new KafkaProducer<>(
+                    BenchWorkload.producerSettings(config.kafkaClientSettings()),
+                    new ByteArraySerializer(),
+                    new ByteArraySerializer());
+            this.thread = new Thread(this::run, "multi-instance-it-rows");
+            thread.start();
+        }
+
+        private void run() {
+            int slice = ROWS_PER_SECOND / 10;
+            while (!stopped && sent.get() < MAX_ROWS) {
+                for (int i = 0; i < slice; i++) {
+                    HiveTelemetryRow row = WORKLOAD.row(sent.getAndIncrement());
+                    producer.send(
+                            new ProducerRecord<>(
+                                    topic.name(),
+                                    topic.keySerde()
+                                            .serializer()
+                                            .serialize(topic.name(), BenchWorkload.partitionKey(row)),
+                                    topic.valueSerde().serializer().serialize(topic.name(), row)),
+                            (metadata, e) -> {
+                                if (e != null) {
+                                    failure.compareAndSet(null, e);
+                                }
+                            });
+                }
+                pace(Duration.ofMillis(100));
+            }
+        }
+
+        /** @return rows sent, all acknowledged by Kafka */
+        long stop() throws InterruptedException {
+            stopped = true;
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+            assertThat(thread.isAlive()).as("the row feed stopped").isFalse();
+            producer.flush();
+            assertThat(failure.get()).as("a row Kafka refused").isNull();
+            return sent.get();
+        }
+
+        /**
+         * @param stored rows Cassandra holds ({@link CommittedRows#stored})
+         * @return the first ten rows sent that it does not hold
+         */
+        List<String> missingFrom(Set<String> stored) {
+            List<String> missing = new ArrayList<>();
+            for (long i = 0; i < sent.get() && missing.size() < 10; i++) {
+                String key = CommittedRows.key(WORKLOAD.row(i));
+                if (!stored.contains(key)) {
+                    missing.add(key);
+                }
+            }
+            return missing;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stopped = true;
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+            producer.close(Duration.ofSeconds(10));
+        }
+    }
+
     /** Waits between two slices of a feed: pacing, not a wait for a condition. */
     private static void pace(Duration pause) {
         try {
@@ -285,10 +514,29 @@ class MultiInstanceFailoverIT {
         return instance;
     }
 
+    private static Map<String, Object> sinkInstance(Map<String, Object> settings, String name) {
+        Map<String, Object> instance = new HashMap<>(settings);
+        instance.put("sink.consumer.client.id", "sink-" + name);
+        return instance;
+    }
+
     private static boolean twoMembersHoldingAll(Map<String, Set<TopicPartition>> assignment, Set<TopicPartition> all) {
         Set<TopicPartition> union = new HashSet<>();
         assignment.values().forEach(union::addAll);
         return assignment.size() == 2 && assignment.values().stream().noneMatch(Set::isEmpty) && union.equals(all);
+    }
+
+    /** @return whether exactly the named members (client id prefixes) are in the group, each holding some of all */
+    private static boolean holding(
+            Map<String, Set<TopicPartition>> assignment, Set<TopicPartition> all, String... members) {
+        Set<TopicPartition> union = new HashSet<>();
+        assignment.values().forEach(union::addAll);
+        return assignment.size() == members.length
+                && List.of(members).stream()
+                        .allMatch(m -> assignment.entrySet().stream()
+                                .anyMatch(e -> e.getKey().startsWith(m)
+                                        && !e.getValue().isEmpty()))
+                && union.equals(all);
     }
 
     private static Set<TopicPartition> intersect(Set<TopicPartition> a, Set<TopicPartition> b) {
