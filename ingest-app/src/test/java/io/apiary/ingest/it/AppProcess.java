@@ -209,6 +209,46 @@ public final class AppProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * @param chars how many characters at most
+     * @return the end of the log so far
+     */
+    public String logTail(int chars) {
+        String log = log();
+        return log.substring(Math.max(0, log.length() - chars));
+    }
+
+    /**
+     * Waits until a condition holds, asking it every 200 ms (an exception counts as not yet); fails
+     * naming what was awaited, with the end of each process's log, when it does not hold within the
+     * timeout.
+     *
+     * @param what      what is awaited, for the failure message
+     * @param timeout   how long at most
+     * @param condition the condition
+     * @param processes the processes whose logs explain a failure
+     * @throws AssertionError if the condition did not hold in time
+     */
+    public static void await(
+            String what, Duration timeout, java.util.concurrent.Callable<Boolean> condition, AppProcess... processes) {
+        try {
+            org.awaitility.Awaitility.await(what)
+                    .atMost(timeout)
+                    .pollInterval(Duration.ofMillis(200))
+                    .ignoreExceptions()
+                    .until(condition);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            StringBuilder message = new StringBuilder(
+                    "Not within " + timeout.toSeconds() + " s: " + what + " (" + e.getMessage() + ")");
+            for (AppProcess process : processes) {
+                message.append(String.format(
+                        "%n--- end of %s (%s):%n%s",
+                        process.log.getFileName(), process.isAlive() ? "running" : "exited", process.logTail(3_000)));
+            }
+            throw new AssertionError(message.toString(), e);
+        }
+    }
+
     /** Kills the process if it still runs (SIGKILL). */
     @Override
     public void close() throws InterruptedException {

@@ -29,20 +29,35 @@ public final class ItPipelineSettings {
      * @return the validated configuration
      */
     public static IngestConfig of(String name, Map<String, Object> overrides) {
+        Map<String, Object> settings = settings(name, overrides);
+        io.apiary.ingest.devstack.StackFiles.deleteRecursively(
+                Path.of(String.valueOf(settings.get(IngestConfig.TOPOLOGY_STATE_DIR))));
+        return ConfigLoader.load(null, Map.of(), settings);
+    }
+
+    /**
+     * The settings of {@link #of} as a map, e.g. for the settings file of an {@link AppProcess}; the
+     * state folder is named, not emptied.
+     *
+     * @param name      the test's short name, lower case with '-' (e.g. {@code pipeline}), not null
+     * @param overrides settings on top of these, not null
+     * @return a new mutable map
+     */
+    public static Map<String, Object> settings(String name, Map<String, Object> overrides) {
         Map<String, Object> settings = new HashMap<>(SharedStack.get().clientSettings());
         settings.put(IngestConfig.CASSANDRA_KEYSPACE, "it_" + name.replace('-', '_'));
         settings.put(IngestConfig.TOPOLOGY_APPLICATION_ID, name + "-it");
         settings.put(IngestConfig.SINK_GROUP_ID, name + "-it-sink");
-        Path stateDir = Path.of("target", name + "-it-state").toAbsolutePath();
-        io.apiary.ingest.devstack.StackFiles.deleteRecursively(stateDir);
-        settings.put(IngestConfig.TOPOLOGY_STATE_DIR, stateDir.toString());
+        settings.put(
+                IngestConfig.TOPOLOGY_STATE_DIR,
+                Path.of("target", name + "-it-state").toAbsolutePath().toString());
         settings.put(
                 IngestConfig.VALIDATION_MAX_AGE_MS, Duration.ofDays(365 * 20).toMillis());
         for (String topic : IngestConfig.TOPIC_NAME_SETTINGS) {
             settings.put(topic, name + "-it." + topic);
         }
         settings.putAll(overrides);
-        return ConfigLoader.load(null, Map.of(), settings);
+        return settings;
     }
 
     /**

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.apiary.ingest.bench.BenchWorkload;
 import io.apiary.ingest.bucket.ShardStrategy;
@@ -14,6 +13,8 @@ import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.demo.LagProbe;
 import io.apiary.ingest.it.AppProcess;
+import io.apiary.ingest.it.CommittedRows;
+import io.apiary.ingest.it.GroupView;
 import io.apiary.ingest.it.ItEndpoints;
 import io.apiary.ingest.it.SharedStack;
 import io.apiary.ingest.pipeline.TopicProvisioner;
@@ -23,18 +24,11 @@ import io.apiary.schema.HiveTelemetryRow;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -114,9 +108,9 @@ class ShutdownDrainIT {
                     .contains("Drain timeout (5000 ms) passed", "Cassandra sink stopped; offsets committed")
                     .doesNotContain("ERROR");
         }
-        Set<String> stored = storedRows(config);
+        Set<String> stored = CommittedRows.stored(config);
         Map<TopicPartition, Long> committed = committed(config);
-        long committedRows = checkCommittedRowsAreStored(config, topic, committed, stored);
+        long committedRows = CommittedRows.checkStored(config, committed, stored);
         System.out.printf(
                 "DRAIN-IT cut short: %,d rows committed, %,d in Cassandra, of %,d%n",
                 committedRows, stored.size(), ROWS);
@@ -152,7 +146,7 @@ class ShutdownDrainIT {
                     .contains("Cassandra sink stopped; offsets committed")
                     .doesNotContain("Drain timeout", "ERROR");
         }
-        long committedAfterDrain = checkCommittedRowsAreStored(config, topic, committed(config), storedRows(config));
+        long committedAfterDrain = CommittedRows.checkStored(config, committed(config), CommittedRows.stored(config));
         System.out.printf("DRAIN-IT drained: %,d rows committed in all%n", committedAfterDrain);
         assertThat(committedAfterDrain).isGreaterThan(committedRows);
 
@@ -166,9 +160,9 @@ class ShutdownDrainIT {
             stop(third);
             assertThat(third.exitValue()).isEqualTo(143);
         }
-        Set<String> all = storedRows(config);
+        Set<String> all = CommittedRows.stored(config);
         Map<TopicPartition, Long> finalCommitted = committed(config);
-        assertThat(checkCommittedRowsAreStored(config, topic, finalCommitted, all))
+        assertThat(CommittedRows.checkStored(config, finalCommitted, all))
                 .as("rows below the committed offsets %s", finalCommitted)
                 .isEqualTo(ROWS);
         assertThat(all).hasSize(ROWS);
@@ -200,90 +194,9 @@ class ShutdownDrainIT {
         return (System.nanoTime() - start) / 1e9;
     }
 
-    private static Map<TopicPartition, Long> committed(IngestConfig config) throws Exception {
-        try (Admin admin = Admin.create(config.kafkaClientSettings())) {
-            Map<TopicPartition, Long> out = new HashMap<>();
-            for (Map.Entry<TopicPartition, OffsetAndMetadata> e : admin.listConsumerGroupOffsets("drain-it-sink")
-                    .partitionsToOffsetAndMetadata()
-                    .get(30, TimeUnit.SECONDS)
-                    .entrySet()) {
-                if (e.getValue() != null) {
-                    out.put(e.getKey(), e.getValue().offset());
-                }
-            }
-            return out;
+    private static Map<TopicPartition, Long> committed(IngestConfig config) {
+        try (GroupView group = new GroupView(config.kafkaClientSettings(), "drain-it-sink")) {
+            return group.committed();
         }
-    }
-
-    private static Set<String> storedRows(IngestConfig config) {
-        Set<String> rows = new HashSet<>();
-        try (CqlSession session = CassandraSessions.open(config)) {
-            for (Row row : session.execute(SimpleStatement.newInstance("SELECT hive_id, day, shard, sensor_type, "
-                            + "reading_time FROM " + KEYSPACE + ".hive_telemetry_v2")
-                    .setPageSize(5_000)
-                    .setTimeout(Duration.ofSeconds(30)))) {
-                rows.add(String.join(
-                        "|",
-                        row.getString(0),
-                        String.valueOf(row.getLocalDate(1)),
-                        String.valueOf(row.getInt(2)),
-                        row.getString(3),
-                        String.valueOf(row.getInstant(4))));
-            }
-        }
-        return rows;
-    }
-
-    /**
-     * Reads the row topic and checks that each record below its partition's committed offset is a
-     * row Cassandra holds.
-     *
-     * @return how many records lie below the committed offsets
-     */
-    private static long checkCommittedRowsAreStored(
-            IngestConfig config,
-            Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> topic,
-            Map<TopicPartition, Long> committed,
-            Set<String> stored) {
-        Map<String, Object> settings = new HashMap<>(config.kafkaClientSettings());
-        settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        long checked = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic.name()).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))
-                    && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-                    if (record.offset() < committed.getOrDefault(partition, 0L)) {
-                        HiveTelemetryRow row =
-                                topic.valueSerde().deserializer().deserialize(topic.name(), record.value());
-                        String key = String.join(
-                                "|",
-                                row.getHiveId(),
-                                String.valueOf(row.getDay()),
-                                String.valueOf(row.getShard()),
-                                row.getSensorType(),
-                                String.valueOf(row.getReadingTime()));
-                        assertThat(stored)
-                                .as("row at %s offset %d is committed", partition, record.offset())
-                                .contains(key);
-                        checked++;
-                    }
-                }
-            }
-            for (TopicPartition partition : partitions) {
-                assertThat(consumer.position(partition))
-                        .as("%s read to its end", partition)
-                        .isGreaterThanOrEqualTo(ends.get(partition));
-            }
-        }
-        return checked;
     }
 }

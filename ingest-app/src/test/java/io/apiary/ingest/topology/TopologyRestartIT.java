@@ -7,6 +7,7 @@ import io.apiary.ingest.cli.IngestApp;
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.it.HourlyFinals;
 import io.apiary.ingest.it.ItEndpoints;
 import io.apiary.ingest.it.SharedStack;
 import io.apiary.ingest.pipeline.TopicProvisioner;
@@ -18,19 +19,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,21 +66,8 @@ class TopologyRestartIT {
             TopicProvisioner.createMissing(admin, config);
         }
 
-        Random random = new Random(20211115L);
-        List<EntranceCount> samples = new ArrayList<>();
-        for (int i = 0; i < SAMPLES; i++) {
-            for (String hive : HIVES) {
-                samples.add(new EntranceCount(
-                        hive, "gw", FIRST.plusSeconds(30L * i), random.nextInt(200), random.nextInt(200), 30));
-            }
-        }
-        Map<String, long[]> expected = new TreeMap<>();
-        for (EntranceCount s : samples) {
-            long[] sums = expected.computeIfAbsent(key(s.getHiveId(), s.getEventTime()), k -> new long[3]);
-            sums[0] += s.getBeesIn();
-            sums[1] += s.getBeesOut();
-            sums[2]++;
-        }
+        List<EntranceCount> samples = HourlyFinals.samples(HIVES, FIRST, SAMPLES, 20211115L);
+        Map<String, List<Long>> expected = HourlyFinals.sums(samples);
         int half = samples.size() / 2 + 7 * HIVES.size(); // up to 11:33:30, in the middle of hour 11
 
         Process first = startTopology(configFile, "run-1.log");
@@ -101,7 +80,7 @@ class TopologyRestartIT {
             await().atMost(Duration.ofMinutes(3))
                     .pollInterval(Duration.ofSeconds(1))
                     .until(() ->
-                            readFinals(config, topics, Duration.ofSeconds(2)).size() >= HIVES.size());
+                            HourlyFinals.read(config, Duration.ofSeconds(2)).size() >= HIVES.size());
         } finally {
             first.destroyForcibly(); // SIGKILL: no close, no commit, the open transaction is aborted
             assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -117,23 +96,11 @@ class TopologyRestartIT {
             await().atMost(Duration.ofMinutes(3))
                     .pollInterval(Duration.ofSeconds(2))
                     .until(() ->
-                            readFinals(config, topics, Duration.ofSeconds(2)).size() >= expected.size());
+                            HourlyFinals.read(config, Duration.ofSeconds(2)).size() >= expected.size());
             Thread.sleep(3_000);
-            List<HourlyActivity> finals = readFinals(config, topics, Duration.ofSeconds(5));
+            List<HourlyActivity> finals = HourlyFinals.read(config, Duration.ofSeconds(5));
 
-            Map<String, Long> perHour = finals.stream()
-                    .collect(Collectors.groupingBy(
-                            f -> key(f.getHiveId(), f.getWindowStart()), TreeMap::new, Collectors.counting()));
-            assertThat(perHour.values())
-                    .as("exactly one final result per (hive, hour)")
-                    .containsOnly(1L);
-            Map<String, List<Long>> actual = new TreeMap<>();
-            finals.forEach(
-                    f -> actual.put(key(f.getHiveId(), f.getWindowStart()), List.of(f.getEntries(), f.getExits(), (long)
-                            f.getSamples())));
-            Map<String, List<Long>> wanted = new TreeMap<>();
-            expected.forEach((k, v) -> wanted.put(k, List.of(v[0], v[1], v[2])));
-            assertThat(actual).isEqualTo(wanted);
+            HourlyFinals.assertExactlyOnce(finals, expected);
             // After a SIGKILL, RocksDB stores without a checkpoint cannot be trusted under exactly-once:
             // Kafka Streams wipes them and restores them from their changelogs, logging the
             // TaskCorruptedException it recovers from at ERROR. Nothing else may be an error.
@@ -146,10 +113,6 @@ class TopologyRestartIT {
                 second.destroyForcibly();
             }
         }
-    }
-
-    private static String key(String hive, Instant time) {
-        return hive + "@" + Instant.ofEpochMilli(io.apiary.ingest.bucket.HourBucket.hourStart(time.toEpochMilli()));
     }
 
     private static GatewayProducer producer(IngestConfig config, Topics topics) {
@@ -172,32 +135,5 @@ class TopologyRestartIT {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve(log).toFile())
                 .start();
-    }
-
-    /** Every committed final result so far: reads until nothing new arrives for {@code quiet}. */
-    private static List<HourlyActivity> readFinals(IngestConfig config, Topics topics, Duration quiet) {
-        Map<String, Object> settings = new HashMap<>(config.kafkaClientSettings());
-        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        io.apiary.ingest.serde.AvroWireSerde<HourlyActivity> serde =
-                config.wireFormat().serde(HourlyActivity.class, false);
-        List<HourlyActivity> finals = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
-                settings,
-                new StringDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topics.hourlyActivity()).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            long idleSince = System.nanoTime();
-            while (System.nanoTime() - idleSince < quiet.toNanos()) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    finals.add(serde.decode(r.value()));
-                    idleSince = System.nanoTime();
-                }
-            }
-        }
-        return finals;
     }
 }
