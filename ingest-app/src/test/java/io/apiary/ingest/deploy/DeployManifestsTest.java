@@ -20,6 +20,8 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyEgressRule;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -447,6 +449,70 @@ class DeployManifestsTest {
                                 container.template().getMetadata().getLabels().get("app.kubernetes.io/version"));
             }
         }));
+    }
+
+    /**
+     * The NetworkPolicy selects every pod of the application and allows egress only to the ports
+     * it names: each server a container's settings name (Kafka's bootstrap servers, Cassandra's
+     * contact points, the schema registry's URLs) must be on a port one of its egress rules
+     * allows, or the pod cannot reach it in a cluster that enforces NetworkPolicies.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.apiary.ingest.deploy.DeployFolder#kustomizations")
+    void should_let_every_pod_reach_the_kafka_cassandra_and_registry_ports_its_settings_name(String dir) {
+        RenderedManifests rendered = rendered(dir);
+        NetworkPolicy policy =
+                rendered.find(NetworkPolicy.class, "apiary-ingest").orElseThrow();
+        List<NetworkPolicyEgressRule> egress = policy.getSpec().getEgress() == null
+                ? List.of()
+                : policy.getSpec().getEgress();
+        SoftAssertions.assertSoftly(softly -> rendered.containers().forEach(container -> {
+            for (String option :
+                    List.of("kafka.bootstrap.servers", "cassandra.contact.points", "schema.registry.url")) {
+                String value = container.settings().get(option);
+                if (value == null || value.isBlank()) {
+                    continue;
+                }
+                for (String server : value.split(",")) {
+                    int port = portOf(option, server.trim());
+                    softly.assertThat(egress.stream().anyMatch(rule -> allows(rule, port)))
+                            .as(
+                                    "%s: %s names %s; an egress rule of NetworkPolicy apiary-ingest allows port %d",
+                                    container.where(), option, server.trim(), port)
+                            .isTrue();
+                }
+            }
+        }));
+    }
+
+    /**
+     * @return the port of a URL (its scheme's default when it names none) or of {@code host:port}
+     *         (Cassandra's 9042 or Kafka's 9092 when it names none)
+     */
+    private static int portOf(String option, String server) {
+        if (server.contains("://")) {
+            java.net.URI uri = java.net.URI.create(server);
+            return uri.getPort() >= 0 ? uri.getPort() : uri.getScheme().equals("https") ? 443 : 80;
+        }
+        int colon = server.lastIndexOf(':');
+        if (colon < 0) {
+            return option.startsWith("cassandra.") ? 9042 : 9092;
+        }
+        return Integer.parseInt(server.substring(colon + 1));
+    }
+
+    /** @return whether a rule allows TCP to the port: a rule without ports allows every port */
+    private static boolean allows(NetworkPolicyEgressRule rule, int port) {
+        if (rule.getPorts() == null || rule.getPorts().isEmpty()) {
+            return true;
+        }
+        return rule.getPorts().stream()
+                .anyMatch(p -> (p.getProtocol() == null || p.getProtocol().equals("TCP"))
+                        && p.getPort() != null
+                        && p.getPort().getIntVal() != null
+                        && (p.getEndPort() == null
+                                ? p.getPort().getIntVal() == port
+                                : p.getPort().getIntVal() <= port && port <= p.getEndPort()));
     }
 
     private static String probe(Probe probe) {
