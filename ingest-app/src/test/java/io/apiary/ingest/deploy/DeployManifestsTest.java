@@ -452,6 +452,30 @@ class DeployManifestsTest {
     }
 
     /**
+     * Where the pipeline uses a schema registry, a setup Job registers the subjects (one process,
+     * one subject at a time) with the same registry URL, so that pods starting together only check
+     * them: concurrent registrations of one schema can corrupt an Apicurio Registry 2.x subject.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.apiary.ingest.deploy.DeployFolder#kustomizations")
+    void should_register_the_subjects_in_a_setup_job_when_the_pipeline_uses_a_schema_registry(String dir) {
+        List<PodContainer> containers = rendered(dir).containers();
+        Set<String> pipelineRegistries = containers.stream()
+                .filter(PodContainer::runsPipeline)
+                .map(container -> container.setting("schema.registry.url"))
+                .filter(url -> url != null && !url.isBlank())
+                .collect(java.util.stream.Collectors.toSet());
+        Set<String> registeredBySetup = containers.stream()
+                .filter(container -> container.args().size() >= 2
+                        && container.args().subList(0, 2).equals(List.of("registry", "register")))
+                .map(container -> container.setting("schema.registry.url"))
+                .collect(java.util.stream.Collectors.toSet());
+        assertThat(registeredBySetup)
+                .as("%s: schema.registry.url of the Jobs running 'registry register'", dir)
+                .containsAll(pipelineRegistries);
+    }
+
+    /**
      * The NetworkPolicy selects every pod of the application and allows egress only to the ports
      * it names: each server a container's settings name (Kafka's bootstrap servers, Cassandra's
      * contact points, the schema registry's URLs) must be on a port one of its egress rules

@@ -386,6 +386,8 @@ class StrimziResourcesTest {
         sink.addAll(cassandra);
         allowed.put("Deployment " + SINK, sink);
         allowed.put("Job apiary-ingest-schema", cassandra);
+        // registry register: the registry's login and, optional, a private CA of the registry in apiary-ingest-tls
+        allowed.put("Job apiary-ingest-registry", Set.of(registry, "apiary-ingest-tls/*"));
 
         Map<String, Set<String>> read = new TreeMap<>();
         for (PodContainer container : rendered.containers()) {

@@ -5,6 +5,7 @@ import io.apiary.ingest.cassandra.SchemaApplier;
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.pipeline.TopicProvisioner;
+import io.apiary.ingest.serde.SchemaSubjects;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -61,7 +62,8 @@ public final class ItPipelineSettings {
     }
 
     /**
-     * Applies {@code cql/} to the configuration's keyspace and creates its topics.
+     * Applies {@code cql/} to the configuration's keyspace, creates its topics and registers its
+     * subjects ({@link #registerSubjects}): the setup Jobs of deploy/, in this process.
      *
      * @param config  the configuration, not null
      * @param session a session to the shared node, not null
@@ -74,5 +76,25 @@ public final class ItPipelineSettings {
         try (Admin admin = Admin.create(config.kafkaClientSettings())) {
             TopicProvisioner.createMissing(admin, config);
         }
+        registerSubjects(config);
+    }
+
+    /**
+     * Registers the subjects of the configuration's topics one at a time, as {@code registry register}
+     * (deploy/'s registry Job) does, before a test starts processes together: each would register
+     * the missing subjects at once, and two concurrent registrations of one schema can leave
+     * Apicurio Registry 2.x with the schema twice under the subject, after which its look-ups fail
+     * with HTTP 500 ("Expected only one result but got multiple"; SecureStackIT in CI, 2026-12-05).
+     * The row subjects of {@code sink.extra.tables} are left to the sink's start (ExtraTableIT checks
+     * that it registers them). Does nothing without a registry (single-object wire format).
+     *
+     * @param config the configuration, not null
+     */
+    public static void registerSubjects(IngestConfig config) {
+        config.wireFormat().registryClient().ifPresent(registry -> {
+            for (SchemaSubjects.Subject subject : config.topics().avroSubjects()) {
+                SchemaSubjects.register(registry, subject);
+            }
+        });
     }
 }

@@ -165,12 +165,14 @@ class SecureStackIT {
             LOG.info("Granted the {} ACLs of the three KafkaUsers", acls.size());
         }
 
-        // topics create and schema apply, as the Jobs would with administrative credentials
+        // topics create, schema apply and registry register, as the Jobs would with administrative credentials
         adminConfig = ConfigLoader.load(null, Map.of(), adminSettings());
         keyspace = adminConfig.getString(IngestConfig.CASSANDRA_KEYSPACE);
         try (Admin admin = Admin.create(adminConfig.kafkaClientSettings())) {
             TopicProvisioner.createMissing(admin, adminConfig);
         }
+        // registry register, as the registry Job would, over TLS: the topology and the sink start together
+        ItPipelineSettings.registerSubjects(adminConfig);
         try (CqlSession session = adminSession()) {
             SchemaApplier.apply(session, SchemaApplier.load(null, keyspace, SchemaApplier.DEV_REPLICATION));
             cassandraUser = security.createCassandraRole(session, CASSANDRA_ROLE);
@@ -469,7 +471,7 @@ class SecureStackIT {
         assertThat(Files.getPosixFilePermissions(secretSettings))
                 .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
 
-        // the topology and the sink of test 1 checked and registered their subjects at start, over TLS
+        // the topology and the sink of test 1 checked their subjects at start, over TLS (registered before, over TLS)
         for (String log : List.of("topology.log", "sink.log")) {
             assertThat(Files.readString(dir.resolve(log)))
                     .as(log)

@@ -127,6 +127,7 @@ class MultiInstanceFailoverIT {
             TopicProvisioner.createMissing(admin, config);
             TopicProvisioner.awaitLeaders(admin, topics.all(), Duration.ofMinutes(1));
         }
+        ItPipelineSettings.registerSubjects(config); // the two instances start together
         List<String> hives = hivesCovering(TOPOLOGY_PARTITIONS, HIVES_PER_PARTITION);
         List<EntranceCount> hour = HourlyFinals.samples(hives, HOUR, SAMPLES_PER_HIVE, 20211115L);
         Map<String, List<Long>> expected = HourlyFinals.sums(hour);
