@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.deploy.MonitoringQueries;
@@ -88,8 +89,10 @@ class MonitoringScrapeIT {
                             && scrape(topology).contains("apiary_dead_letter_records_total"));
             // a retry: the sink's table dropped under it, then one more reading
             try (CqlSession session = CassandraSessions.open(config)) {
-                session.execute(
-                        "DROP TABLE " + config.getString(IngestConfig.CASSANDRA_KEYSPACE) + ".hive_telemetry_v2");
+                // a schema change: the driver's 2 s default timed out on a busy CI machine (2026-12-05)
+                session.execute(SimpleStatement.newInstance("DROP TABLE "
+                                + config.getString(IngestConfig.CASSANDRA_KEYSPACE) + ".hive_telemetry_v2")
+                        .setTimeout(Duration.ofMinutes(1)));
             }
             send(config, 1, READINGS_PER_HIVE);
             // and the consumers' per-partition lag, which Micrometer's Kafka binders add at their

@@ -135,6 +135,21 @@ class SchemaRegistryClientTest {
     }
 
     @Test
+    void says_what_to_do_when_apicurio_holds_a_schema_twice_under_a_subject() {
+        for (int i = 0; i < 3; i++) {
+            answer(
+                    500,
+                    "{\"error_code\":500,\"message\":\"io.apicurio.registry.storage.impl.sql.jdb.RuntimeSqlException:"
+                            + " SQL error: Expected only one result but got multiple.\"}");
+        }
+        assertThatThrownBy(() -> client(null, null, url()).lookup("s-value", TelemetryReading.getClassSchema()))
+                .isInstanceOf(SchemaRegistryException.class)
+                .hasMessageContaining("HTTP 500")
+                .hasMessageContaining("holds one schema twice under this subject")
+                .hasMessageContaining("ingest-app registry register");
+    }
+
+    @Test
     void moves_to_the_next_url_when_one_is_unreachable() throws IOException {
         int closed;
         try (ServerSocket socket = new ServerSocket(0)) {

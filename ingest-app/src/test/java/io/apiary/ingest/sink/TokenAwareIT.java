@@ -165,7 +165,8 @@ class TokenAwareIT {
                 org.apache.kafka.clients.admin.Admin.create(config.kafkaClientSettings())) {
             io.apiary.ingest.pipeline.TopicProvisioner.createMissing(admin, config);
         }
-        session.execute("TRUNCATE " + KEYSPACE + ".hive_telemetry_v2");
+        session.execute(SimpleStatement.newInstance("TRUNCATE " + KEYSPACE + ".hive_telemetry_v2")
+                .setTimeout(Duration.ofMinutes(1)));
         int hives = 200;
         int perHive = 5;
         long sent = RowFeed.send(config.kafkaClientSettings(), config.topics().telemetryRowsTopic(), hives, perHive);

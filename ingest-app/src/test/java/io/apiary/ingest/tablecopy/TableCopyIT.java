@@ -83,7 +83,8 @@ class TableCopyIT {
         Files.writeString(config, settings);
         try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
             for (String keyspace : List.of(KEYSPACE, KEYSPACE_48)) {
-                session.execute("DROP KEYSPACE IF EXISTS " + keyspace);
+                session.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
+                        .setTimeout(Duration.ofMinutes(1)));
                 SchemaApplier.apply(
                         session,
                         SchemaApplier.load(null, keyspace, SchemaApplier.DEV_REPLICATION).stream()
@@ -375,7 +376,7 @@ class TableCopyIT {
                     .contains("2 differences (0 missing in target, 2 extra in target, 0 different)")
                     .contains("1 legacy readings superseded");
 
-            session.execute("TRUNCATE " + current);
+            session.execute(SimpleStatement.newInstance("TRUNCATE " + current).setTimeout(Duration.ofMinutes(1)));
             Run again = Run.of(
                     "table",
                     "copy",
@@ -506,7 +507,8 @@ class TableCopyIT {
 
     /** Creates {@code keyspace} afresh with an empty legacy hive_telemetry and an empty hive_telemetry_v2. */
     private static void createBothReadingsTables(CqlSession session, String keyspace) {
-        session.execute("DROP KEYSPACE IF EXISTS " + keyspace);
+        session.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
+                .setTimeout(Duration.ofMinutes(1)));
         SchemaApplier.apply(
                 session,
                 SchemaApplier.load(null, keyspace, SchemaApplier.DEV_REPLICATION).stream()

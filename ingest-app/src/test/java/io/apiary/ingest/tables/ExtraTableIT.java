@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.cassandra.SchemaApplier;
 import io.apiary.ingest.config.IngestConfig;
@@ -101,7 +102,8 @@ class ExtraTableIT {
         session = CassandraSessions.open(config);
         ItPipelineSettings.prepare(config, session);
         // a table left by an earlier run of another version of this test would keep its old columns
-        session.execute("DROP TABLE IF EXISTS " + KEYSPACE + ".hive_weight");
+        session.execute(SimpleStatement.newInstance("DROP TABLE IF EXISTS " + KEYSPACE + ".hive_weight")
+                .setTimeout(Duration.ofMinutes(1)));
         // as `ingest-app schema apply --cql-dir extra-table/` applies it
         SchemaApplier.apply(session, SchemaApplier.load(folder, KEYSPACE, SchemaApplier.DEV_REPLICATION));
         try (Admin admin = Admin.create(config.kafkaClientSettings())) {

@@ -45,6 +45,18 @@ import org.apache.avro.SchemaParseException;
  */
 public final class SchemaRegistryClient {
 
+    /**
+     * What Apicurio Registry 2.x (SQL storage) answers, with HTTP 500, to every look-up of a subject
+     * that holds one schema twice, as two concurrent registrations of it can leave it (seen with
+     * 2.1.5 in CI, 2026-12-05, when the topology and the sink started together).
+     */
+    static final String APICURIO_DUPLICATE = "Expected only one result but got multiple";
+
+    private static final String APICURIO_DUPLICATE_HINT = " (Apicurio Registry holds one schema twice under this"
+            + " subject, as concurrent registrations can leave it, and fails every look-up of the subject"
+            + " while it does; register subjects one at a time with `ingest-app registry register` before starting"
+            + " several instances, as deploy/'s registry Job does)";
+
     /** The media type of Confluent's API, version 1. */
     public static final String MEDIA_TYPE = "application/vnd.schemaregistry.v1+json";
 
@@ -381,7 +393,8 @@ public final class SchemaRegistryClient {
         }
         throw new SchemaRegistryException(
                 "Cannot " + what + ": schema registry at " + base + " answered HTTP " + status
-                        + (errorCode != 0 ? " (error " + errorCode + ")" : "") + ": " + message,
+                        + (errorCode != 0 ? " (error " + errorCode + ")" : "") + ": " + message
+                        + (message.contains(APICURIO_DUPLICATE) ? APICURIO_DUPLICATE_HINT : ""),
                 status,
                 errorCode,
                 null);
