@@ -54,8 +54,9 @@ public final class SchemaRegistryClient {
 
     private static final String APICURIO_DUPLICATE_HINT = " (Apicurio Registry holds one schema twice under this"
             + " subject, as concurrent registrations can leave it, and fails every look-up of the subject"
-            + " while it does; register subjects one at a time with `ingest-app registry register` before starting"
-            + " several instances, as deploy/'s registry Job does)";
+            + " while it does: a retry cannot undo it, the duplicate version must be removed in the registry;"
+            + " to avoid it, register subjects one at a time with `ingest-app registry register` before"
+            + " starting several instances, as deploy/'s registry Job does)";
 
     /** The media type of Confluent's API, version 1. */
     public static final String MEDIA_TYPE = "application/vnd.schemaregistry.v1+json";
