@@ -202,6 +202,12 @@ public final class Bench {
 
     private static final Duration POLL = Duration.ofMillis(20);
     private static final Duration LAG_POLL = Duration.ofMillis(250);
+    /** How long the nodes must show no compaction or flush before a write run is settled. */
+    private static final Duration SETTLE_QUIET = Duration.ofSeconds(3);
+    /** Longest wait for a write run's compactions and flushes after its window. */
+    private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(3);
+    /** Time between looks at the nodes' thread pools while settling. */
+    private static final Duration SETTLE_POLL = Duration.ofMillis(250);
 
     private final IngestConfig base;
     private final Options options;
@@ -382,6 +388,7 @@ public final class Bench {
                         options.hives(),
                         Files.createDirectories(stateDir.resolve("spark-" + repeat)),
                         options.runTimeout());
+        RunMeter.Window window = settled(session, o.window()); // before the count, whose reads are not the run's
         String note = o.note();
         long landed;
         try {
@@ -396,7 +403,7 @@ public final class Bench {
         if (landed >= 0 && o.window().completed() && landed < options.rows()) {
             note = "only " + landed + " of " + options.rows() + " rows are in Cassandra; " + note;
         }
-        BenchResult r = result(Run.SPARK, strategy, "rows", o.window(), o.rowsPerRequest(), o.requests(), null, note);
+        BenchResult r = result(Run.SPARK, strategy, "rows", window, o.rowsPerRequest(), o.requests(), null, note);
         return report(new BenchResult(
                 r.run(),
                 r.shardStrategy(),
@@ -405,6 +412,7 @@ public final class Bench {
                 r.seconds(),
                 r.clientCpuMicros(),
                 r.cassandraCpuMicros(),
+                r.cassandraAfterCpuMicros(),
                 r.kafkaCpuMicros(),
                 r.rowsPerRequest(),
                 r.requests(),
@@ -580,6 +588,7 @@ public final class Bench {
             writes.stop();
             thread.join(TimeUnit.MINUTES.toMillis(1));
         }
+        window = settled(session, window);
         return report(result(
                 run,
                 strategy,
@@ -620,6 +629,7 @@ public final class Bench {
         } finally {
             pipeline.close();
         }
+        window = settled(session, window);
         var batchRows = registry.find(MetricNames.SINK_BATCH_ROWS).summary();
         Timer latency = registry.find(MetricNames.SINK_WRITE_LATENCY).timer();
         return report(result(
@@ -691,6 +701,7 @@ public final class Bench {
             resources.deleteTopicsAndGroups(admin, config, true);
         }
         if (withSink) {
+            window = settled(session, window);
             var batchRows = registry.find(MetricNames.SINK_BATCH_ROWS).summary();
             return report(result(
                     run,
@@ -704,6 +715,35 @@ public final class Bench {
         }
         return report(result(
                 run, strategy, "records", window, Double.NaN, 0, null, Objects.toString(pipeline.failure(), "")));
+    }
+
+    /**
+     * A write run's window with the Cassandra nodes' CPU after it added: the compactions and
+     * flushes the run left behind waited for ({@link RunMeter#settle}, {@link NodeActivity}), and
+     * said on the output. A run that wrote nothing, or nodes that cannot be asked, keep the window
+     * as it is.
+     */
+    private RunMeter.Window settled(CqlSession session, RunMeter.Window window) throws InterruptedException {
+        if (window.items() == 0) {
+            return window;
+        }
+        RunMeter.Window settled;
+        try {
+            settled = meter.settle(window, new NodeActivity(session), SETTLE_QUIET, SETTLE_POLL, SETTLE_TIMEOUT);
+        } catch (RuntimeException e) {
+            out.printf(
+                    "  could not ask the nodes about their compactions (%s); no Cassandra CPU counted after the window%n",
+                    e.getMessage());
+            return window;
+        }
+        if (Double.isFinite(settled.afterSeconds())) {
+            out.printf(
+                    "  after the window, the node's compactions and flushes: %.1f s, %.1f s of Cassandra CPU%s%n",
+                    settled.afterSeconds(),
+                    settled.cassandraAfterCpuSeconds(),
+                    settled.afterSeconds() >= SETTLE_TIMEOUT.toSeconds() ? " (still busy at the limit)" : "");
+        }
+        return settled;
     }
 
     private BenchResult result(
@@ -730,6 +770,7 @@ public final class Bench {
                 w.seconds(),
                 w.microsPerItem(w.clientCpuSeconds()),
                 w.microsPerItem(w.cassandraCpuSeconds()),
+                w.microsPerItem(w.cassandraAfterCpuSeconds()),
                 w.microsPerItem(w.kafkaCpuSeconds()),
                 nothing ? Double.NaN : rowsPerRequest,
                 requests,

@@ -136,6 +136,7 @@ public final class BenchReport {
                 perSecond > 0 ? items / perSecond : seconds,
                 m(of, BenchResult::clientCpuMicros),
                 m(of, BenchResult::cassandraCpuMicros),
+                m(of, BenchResult::cassandraAfterCpuMicros),
                 m(of, BenchResult::kafkaCpuMicros),
                 m(of, BenchResult::rowsPerRequest),
                 Math.round(m(of, r -> r.requests())),
@@ -201,7 +202,7 @@ public final class BenchReport {
     }
 
     private static void table(PrintWriter out, List<BenchResult> results) {
-        String columns = "%-11s %-5s %10s %8s %9s %12s %10s %10s %9s %8s %8s %9s %9s";
+        String columns = "%-11s %-5s %10s %8s %9s %12s %10s %10s %10s %9s %8s %8s %9s %9s";
         out.println(String.format(
                 Locale.ROOT,
                 columns,
@@ -212,6 +213,7 @@ public final class BenchReport {
                 "items/s",
                 "client us",
                 "Cassandra",
+                "Cass after",
                 "Kafka",
                 "rows/req",
                 "p50 ms",
@@ -229,6 +231,7 @@ public final class BenchReport {
                 "per item",
                 "us/item",
                 "us/item",
+                "us/item",
                 "",
                 "",
                 "",
@@ -237,7 +240,7 @@ public final class BenchReport {
         for (BenchResult r : results) {
             out.println(String.format(
                     Locale.ROOT,
-                    "%-11s %-5s %,10d %8.1f %9s %12s %10s %10s %9s %8s %8s %9s %9s%s",
+                    "%-11s %-5s %,10d %8.1f %9s %12s %10s %10s %10s %9s %8s %8s %9s %9s%s",
                     r.run(),
                     r.shardStrategy(),
                     r.items(),
@@ -245,6 +248,7 @@ public final class BenchReport {
                     format(r.perSecond(), 0),
                     format(r.clientCpuMicros(), 1),
                     format(r.cassandraCpuMicros(), 1),
+                    format(r.cassandraAfterCpuMicros(), 1),
                     format(r.kafkaCpuMicros(), 1),
                     format(r.rowsPerRequest(), 1),
                     format(r.p50Millis(), 1),

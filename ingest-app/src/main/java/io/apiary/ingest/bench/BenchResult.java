@@ -15,7 +15,11 @@ import java.util.Map;
  * @param items                items done in the measured window ({@link RunMeter})
  * @param seconds              length of the measured window, seconds
  * @param clientCpuMicros      CPU of the benchmark's JVM (the writer or stage under test), microseconds per item
- * @param cassandraCpuMicros   CPU of the Cassandra node, microseconds per item
+ * @param cassandraCpuMicros   CPU of the Cassandra node, microseconds per item, over the measured window
+ * @param cassandraAfterCpuMicros CPU of the Cassandra node from the window's close until the compactions and
+ *                             flushes the run left behind were done ({@code RunMeter.settle}), microseconds per
+ *                             item of the window; NaN when not measured (a run that writes nothing, a remote
+ *                             cluster)
  * @param kafkaCpuMicros       CPU of the Kafka broker, microseconds per item
  * @param rowsPerRequest       rows per write request sent to Cassandra, averaged over the run
  * @param requests             write requests sent
@@ -35,6 +39,7 @@ public record BenchResult(
         double seconds,
         double clientCpuMicros,
         double cassandraCpuMicros,
+        double cassandraAfterCpuMicros,
         double kafkaCpuMicros,
         double rowsPerRequest,
         long requests,
@@ -51,6 +56,14 @@ public record BenchResult(
     }
 
     /**
+     * @return the Cassandra node's CPU per item over the window and after it, microseconds: all the
+     *         node's work that the run's writes caused, NaN when either part was not measured
+     */
+    public double cassandraAllCpuMicros() {
+        return cassandraCpuMicros + cassandraAfterCpuMicros;
+    }
+
+    /**
      * @return the result as an ordered map for JSON or CSV: every component plus {@code per_second},
      *         with {@code null} for figures that were not measured
      */
@@ -64,6 +77,8 @@ public record BenchResult(
         map.put("per_second", figure(perSecond()));
         map.put("client_cpu_us_per_item", figure(clientCpuMicros));
         map.put("cassandra_cpu_us_per_item", figure(cassandraCpuMicros));
+        map.put("cassandra_after_cpu_us_per_item", figure(cassandraAfterCpuMicros));
+        map.put("cassandra_all_cpu_us_per_item", figure(cassandraAllCpuMicros()));
         map.put("kafka_cpu_us_per_item", figure(kafkaCpuMicros));
         map.put("rows_per_request", figure(rowsPerRequest));
         map.put("requests", requests);

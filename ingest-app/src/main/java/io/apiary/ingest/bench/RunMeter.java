@@ -42,7 +42,12 @@ public final class RunMeter {
     /** When the first one is, after the window opens; a shorter run has no live heap figure. */
     static final Duration FIRST_LIVE_HEAP_PROBE = Duration.ofSeconds(2);
 
-    /** What one run measured over its window. CPU seconds are NaN when the process is unknown. */
+    /**
+     * What one run measured over its window. CPU seconds are NaN when the process is unknown.
+     * {@code cassandraAfterCpuSeconds} is the nodes' CPU from the window's close until their
+     * compactions and flushes were done ({@link #settle}), NaN until then or when not measured;
+     * {@code afterSeconds} how long that took, NaN likewise.
+     */
     record Window(
             long items,
             double seconds,
@@ -51,7 +56,31 @@ public final class RunMeter {
             double kafkaCpuSeconds,
             long peakHeapBytes,
             long peakLiveHeapBytes,
-            boolean completed) {
+            boolean completed,
+            double cassandraAfterCpuSeconds,
+            double afterSeconds) {
+
+        Window(
+                long items,
+                double seconds,
+                double clientCpuSeconds,
+                double cassandraCpuSeconds,
+                double kafkaCpuSeconds,
+                long peakHeapBytes,
+                long peakLiveHeapBytes,
+                boolean completed) {
+            this(
+                    items,
+                    seconds,
+                    clientCpuSeconds,
+                    cassandraCpuSeconds,
+                    kafkaCpuSeconds,
+                    peakHeapBytes,
+                    peakLiveHeapBytes,
+                    completed,
+                    Double.NaN,
+                    Double.NaN);
+        }
 
         /**
          * @param cpuSeconds CPU seconds over the window
@@ -64,6 +93,8 @@ public final class RunMeter {
 
     private final List<Long> cassandraPids;
     private final OptionalLong kafkaPid;
+    /** CPU seconds (client, Cassandra, Kafka) when the last window closed; null before the first. */
+    private double[] lastClose;
     /** The forced collections of the run being measured, as {start, end} in {@link System#nanoTime()}. */
     private final List<long[]> probes = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Latency samples of the run being measured that {@link #leaveOutOfLatency} left out. */
@@ -163,6 +194,7 @@ public final class RunMeter {
         }
         long closeNanos = System.nanoTime();
         double[] close = allCpuSeconds(client);
+        lastClose = close;
         if (!self) {
             peakHeap = -1;
         }
@@ -184,6 +216,64 @@ public final class RunMeter {
                 peakHeap,
                 peakLive,
                 done >= target && !failed.getAsBoolean());
+    }
+
+    /**
+     * Waits, after a write run's window ({@link #measure}), until the Cassandra nodes have no
+     * compaction or flush running or queued, and adds their CPU from the window's close until then
+     * to the window. A run leaves such work behind: its memtables' flushes start compactions
+     * (four similar SSTables at the shipped compaction strategies' thresholds) that run on while
+     * the next run writes, or are cut short by the next run's TRUNCATE. A write run of about 20 s
+     * on this 2-core machine ends with one or two compactions of 10 to 20 MiB still to run or
+     * running (Cassandra's system.log, 2026-12-05), so its window holds a share of the
+     * compaction its own writes caused that depends on how much CPU it left the node, and two
+     * runs' Cassandra CPU per row compare fairly only with what follows the window counted too.
+     *
+     * <p>Quiet means {@code busy} answered false on every poll for {@code quiet}; that tail is
+     * counted too (the node's idle background, a few ms of CPU per second here). When the nodes'
+     * CPU is not measured (a remote cluster) nothing is waited for and the window is returned
+     * as it is.
+     *
+     * @param window       the window just measured, not null
+     * @param busy         whether a node is compacting or flushing now (polled), not null
+     * @param quiet        how long {@code busy} must stay false
+     * @param pollInterval time between polls
+     * @param timeout      longest wait; after it the CPU so far is counted (the caller says so)
+     * @return {@code window} with {@code cassandraAfterCpuSeconds} and {@code afterSeconds} set
+     * @throws InterruptedException if interrupted while waiting
+     */
+    Window settle(Window window, BooleanSupplier busy, Duration quiet, Duration pollInterval, Duration timeout)
+            throws InterruptedException {
+        if (cassandraPids.isEmpty() || lastClose == null) {
+            return window;
+        }
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        long quietSince = start;
+        while (true) {
+            long now = System.nanoTime();
+            if (busy.getAsBoolean()) {
+                quietSince = now;
+            } else if (now - quietSince >= quiet.toNanos()) {
+                break;
+            }
+            if (now > deadline) {
+                break;
+            }
+            Thread.sleep(pollInterval.toMillis());
+        }
+        double[] after = allCpuSeconds(ProcessHandle.current());
+        return new Window(
+                window.items(),
+                window.seconds(),
+                window.clientCpuSeconds(),
+                window.cassandraCpuSeconds(),
+                window.kafkaCpuSeconds(),
+                window.peakHeapBytes(),
+                window.peakLiveHeapBytes(),
+                window.completed(),
+                after[1] - lastClose[1],
+                (System.nanoTime() - start) / 1e9);
     }
 
     /**

@@ -108,6 +108,11 @@ class BenchIT {
                 assertThat(r.cassandraCpuMicros())
                         .as("%s Cassandra CPU", r.run())
                         .isPositive();
+                // the node's compactions and flushes after the window, read from its system_views.thread_pools
+                assertThat(r.cassandraAfterCpuMicros())
+                        .as("%s Cassandra CPU after the window", r.run())
+                        .isFinite()
+                        .isNotNegative();
             }
             assertThat(r.peakHeapMiB()).isPositive();
         }

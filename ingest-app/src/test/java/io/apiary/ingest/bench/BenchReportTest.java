@@ -33,6 +33,7 @@ class BenchReportTest {
                 clientCpu,
                 cassandraCpu,
                 Double.NaN,
+                Double.NaN,
                 run.equals("naive") ? 1 : 20,
                 100,
                 5,
@@ -107,6 +108,42 @@ class BenchReportTest {
     }
 
     @Test
+    void cassandra_checks_count_what_each_run_left_for_after_its_window_and_report_the_windows_alone() {
+        // the ceiling's window holds 10 us of its 20; the sink's 18 of its 22: a window-only ratio of 1.8
+        List<BenchResult> results = List.of(
+                withAfter(result("ceiling", "time", 60_000, 6, 10, true), 10),
+                withAfter(result("sink", "time", 50_000, 8, 18, true), 4),
+                withAfter(result("end-to-end", "time", 40_000, 30, 25, true), 6));
+        Map<String, Check> checks = checks(results);
+
+        assertThat(checks.get("sink/ceiling Cassandra CPU per row (time)").value())
+                .isCloseTo(1.1, within(1e-9));
+        assertThat(checks.get("sink/ceiling Cassandra CPU per row (time)").met())
+                .isTrue();
+        assertThat(checks.get("sink/ceiling Cassandra CPU per row, window only (time)")
+                        .value())
+                .isCloseTo(1.8, within(1e-9));
+        assertThat(checks.get("sink/ceiling Cassandra CPU per row, window only (time)")
+                        .met())
+                .isNull();
+        assertThat(checks.get("end-to-end/sink Cassandra CPU per row (time)").value())
+                .isCloseTo(31 / 22.0, within(1e-9));
+        assertThat(results.get(1).cassandraAllCpuMicros()).isEqualTo(22);
+        assertThat(results.get(1).toMap())
+                .containsEntry("cassandra_after_cpu_us_per_item", 4.0)
+                .containsEntry("cassandra_all_cpu_us_per_item", 22.0);
+
+        List<BenchResult> oneUnmeasured = List.of(
+                result("ceiling", "time", 60_000, 6, 10, true),
+                withAfter(result("sink", "time", 50_000, 8, 18, true), 4));
+        assertThat(checks(oneUnmeasured)
+                        .get("sink/ceiling Cassandra CPU per row (time)")
+                        .value())
+                .as("without the ceiling's figure after its window, the windows are compared")
+                .isCloseTo(1.8, within(1e-9));
+    }
+
+    @Test
     void sink_client_cpu_per_row_is_a_ratio_to_the_ceiling_clients_held_to_1_5() {
         Map<String, Check> checks = checks(RESULTS);
 
@@ -168,6 +205,27 @@ class BenchReportTest {
         assertThat(checks(RESULTS).keySet()).noneMatch(name -> name.startsWith("sink-paced"));
     }
 
+    private static BenchResult withAfter(BenchResult r, double cassandraAfterCpu) {
+        return new BenchResult(
+                r.run(),
+                r.shardStrategy(),
+                r.unit(),
+                r.items(),
+                r.seconds(),
+                r.clientCpuMicros(),
+                r.cassandraCpuMicros(),
+                cassandraAfterCpu,
+                r.kafkaCpuMicros(),
+                r.rowsPerRequest(),
+                r.requests(),
+                r.p50Millis(),
+                r.p99Millis(),
+                r.peakHeapMiB(),
+                r.peakLiveHeapMiB(),
+                r.completed(),
+                r.note());
+    }
+
     private static BenchResult withP99(BenchResult r, double p99) {
         return new BenchResult(
                 r.run(),
@@ -177,6 +235,7 @@ class BenchReportTest {
                 r.seconds(),
                 r.clientCpuMicros(),
                 r.cassandraCpuMicros(),
+                r.cassandraAfterCpuMicros(),
                 r.kafkaCpuMicros(),
                 r.rowsPerRequest(),
                 r.requests(),
@@ -322,7 +381,7 @@ class BenchReportTest {
         List<String> lines = Files.readAllLines(file);
         assertThat(lines).hasSize(1 + 12 + 6);
         assertThat(lines.get(0)).startsWith("repeat,run,shard_strategy,unit,items,seconds,per_second,");
-        assertThat(lines.get(3)).startsWith("1,sink,time,rows,500000,10.0,50000.0,8.4,22.0,,20.0,");
+        assertThat(lines.get(3)).startsWith("1,sink,time,rows,500000,10.0,50000.0,8.4,22.0,,,,20.0,");
         assertThat(lines.get(13)).startsWith("median,ceiling,time,");
         List<String> checks = Files.readAllLines(dir.resolve("bench.checks.csv"));
         assertThat(checks.get(0)).isEqualTo("check,target,median,min,max,met,repeat_1,repeat_2");
