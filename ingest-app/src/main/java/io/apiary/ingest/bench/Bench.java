@@ -728,6 +728,7 @@ public final class Bench {
             return window;
         }
         RunMeter.Window settled;
+        long start = System.nanoTime();
         try {
             settled = meter.settle(window, new NodeActivity(session), SETTLE_QUIET, SETTLE_POLL, SETTLE_TIMEOUT);
         } catch (RuntimeException e) {
@@ -741,7 +742,7 @@ public final class Bench {
                     "  after the window, the node's compactions and flushes: %.1f s, %.1f s of Cassandra CPU%s%n",
                     settled.afterSeconds(),
                     settled.cassandraAfterCpuSeconds(),
-                    settled.afterSeconds() >= SETTLE_TIMEOUT.toSeconds() ? " (still busy at the limit)" : "");
+                    System.nanoTime() - start >= SETTLE_TIMEOUT.toNanos() ? " (still busy at the limit)" : "");
         }
         return settled;
     }

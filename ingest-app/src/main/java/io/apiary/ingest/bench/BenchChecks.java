@@ -131,7 +131,7 @@ public final class BenchChecks {
                         cassandraRatio(sink, c),
                         Target.atMost(CASSANDRA_CPU_OVER_CEILING)));
                 checks.add(new Check(
-                        "sink/ceiling Cassandra CPU per row, window only" + s,
+                        "sink/ceiling Cassandra CPU/row, window only" + s,
                         sink.cassandraCpuMicros() / c.cassandraCpuMicros(),
                         Target.report()));
                 checks.add(new Check(

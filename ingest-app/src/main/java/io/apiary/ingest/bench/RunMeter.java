@@ -46,7 +46,8 @@ public final class RunMeter {
      * What one run measured over its window. CPU seconds are NaN when the process is unknown.
      * {@code cassandraAfterCpuSeconds} is the nodes' CPU from the window's close until their
      * compactions and flushes were done ({@link #settle}), NaN until then or when not measured;
-     * {@code afterSeconds} how long that took, NaN likewise.
+     * {@code afterSeconds} how long that took from the close (the writer's shutdown included), NaN
+     * likewise.
      */
     record Window(
             long items,
@@ -95,6 +96,8 @@ public final class RunMeter {
     private final OptionalLong kafkaPid;
     /** CPU seconds (client, Cassandra, Kafka) when the last window closed; null before the first. */
     private double[] lastClose;
+    /** When the last window closed, in {@link System#nanoTime()}. */
+    private long lastCloseNanos;
     /** The forced collections of the run being measured, as {start, end} in {@link System#nanoTime()}. */
     private final List<long[]> probes = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Latency samples of the run being measured that {@link #leaveOutOfLatency} left out. */
@@ -195,6 +198,7 @@ public final class RunMeter {
         long closeNanos = System.nanoTime();
         double[] close = allCpuSeconds(client);
         lastClose = close;
+        lastCloseNanos = closeNanos;
         if (!self) {
             peakHeap = -1;
         }
@@ -273,7 +277,7 @@ public final class RunMeter {
                 window.peakLiveHeapBytes(),
                 window.completed(),
                 after[1] - lastClose[1],
-                (System.nanoTime() - start) / 1e9);
+                (System.nanoTime() - lastCloseNanos) / 1e9);
     }
 
     /**

@@ -120,10 +120,10 @@ class BenchReportTest {
                 .isCloseTo(1.1, within(1e-9));
         assertThat(checks.get("sink/ceiling Cassandra CPU per row (time)").met())
                 .isTrue();
-        assertThat(checks.get("sink/ceiling Cassandra CPU per row, window only (time)")
+        assertThat(checks.get("sink/ceiling Cassandra CPU/row, window only (time)")
                         .value())
                 .isCloseTo(1.8, within(1e-9));
-        assertThat(checks.get("sink/ceiling Cassandra CPU per row, window only (time)")
+        assertThat(checks.get("sink/ceiling Cassandra CPU/row, window only (time)")
                         .met())
                 .isNull();
         assertThat(checks.get("end-to-end/sink Cassandra CPU per row (time)").value())
