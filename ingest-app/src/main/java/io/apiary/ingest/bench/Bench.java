@@ -204,6 +204,8 @@ public final class Bench {
     private static final Duration LAG_POLL = Duration.ofMillis(250);
     /** How long the nodes must show no compaction or flush before a write run is settled. */
     private static final Duration SETTLE_QUIET = Duration.ofSeconds(3);
+    /** What the last {@link #settled} call leaves in its run's note: empty, or why the figure after the window is partial or missing. */
+    private String settleNote = "";
     /** Longest wait for a write run's compactions and flushes after its window. */
     private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(3);
     /** Time between looks at the nodes' thread pools while settling. */
@@ -724,6 +726,7 @@ public final class Bench {
      * as it is.
      */
     private RunMeter.Window settled(CqlSession session, RunMeter.Window window) throws InterruptedException {
+        settleNote = "";
         if (window.items() == 0) {
             return window;
         }
@@ -732,17 +735,22 @@ public final class Bench {
         try {
             settled = meter.settle(window, new NodeActivity(session), SETTLE_QUIET, SETTLE_POLL, SETTLE_TIMEOUT);
         } catch (RuntimeException e) {
-            out.printf(
-                    "  could not ask the nodes about their compactions (%s); no Cassandra CPU counted after the window%n",
-                    e.getMessage());
+            settleNote = "no Cassandra CPU counted after the window: could not ask the nodes about their compactions ("
+                    + e.getMessage() + ")";
+            out.printf("  %s%n", settleNote);
             return window;
         }
         if (Double.isFinite(settled.afterSeconds())) {
+            boolean timedOut = System.nanoTime() - start >= SETTLE_TIMEOUT.toNanos();
+            if (timedOut) {
+                settleNote = "Cassandra CPU after the window counted up to the " + SETTLE_TIMEOUT.toMinutes()
+                        + " min limit, with a compaction or flush still running";
+            }
             out.printf(
-                    "  after the window, the node's compactions and flushes: %.1f s, %.1f s of Cassandra CPU%s%n",
+                    "  after the window, until no compaction or flush was left: %.1f s, %.1f s of Cassandra CPU%s%n",
                     settled.afterSeconds(),
                     settled.cassandraAfterCpuSeconds(),
-                    System.nanoTime() - start >= SETTLE_TIMEOUT.toNanos() ? " (still busy at the limit)" : "");
+                    timedOut ? " (still busy at the limit)" : "");
         }
         return settled;
     }
@@ -761,6 +769,10 @@ public final class Bench {
             note = w.items() == 0
                     ? "nothing done within " + options.runTimeout().toSeconds() + " s"
                     : "incomplete: timed out after " + options.runTimeout().toSeconds() + " s";
+        }
+        if (!settleNote.isEmpty()) { // the figure after this run's window is partial or missing
+            note = note.isEmpty() ? settleNote : note + "; " + settleNote;
+            settleNote = "";
         }
         boolean nothing = w.items() == 0;
         return new BenchResult(

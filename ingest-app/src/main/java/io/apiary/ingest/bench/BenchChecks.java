@@ -162,6 +162,11 @@ public final class BenchChecks {
                             "end-to-end/sink Cassandra CPU per row" + s,
                             cassandraRatio(e2e, sink),
                             Target.atMost(END_TO_END_CASSANDRA_CPU_OVER_SINK))));
+            find(results, "sink", e2e.shardStrategy())
+                    .ifPresent(sink -> checks.add(new Check(
+                            "end-to-end/sink Cassandra CPU/row, window only" + s,
+                            e2e.cassandraCpuMicros() / sink.cassandraCpuMicros(),
+                            Target.report())));
             checks.add(new Check("end-to-end p99 write ms" + s, e2e.p99Millis(), Target.report()));
         }
         return checks;

@@ -174,7 +174,7 @@ public final class BenchReport {
         if (!summaries.isEmpty()) {
             out.println();
             if (many) {
-                out.println(String.format(Locale.ROOT, "  %-50s %9s %17s", "check", "median", "range"));
+                out.println(String.format(Locale.ROOT, "  %-56s %9s %17s", "check", "median", "range"));
             }
             for (Summary s : summaries) {
                 String verdict = s.target().reportOnly()
@@ -185,14 +185,14 @@ public final class BenchReport {
                         many
                                 ? String.format(
                                         Locale.ROOT,
-                                        "  %-50s %9s %17s   %s",
+                                        "  %-56s %9s %17s   %s",
                                         s.name(),
                                         format(s.spread().median(), 2),
                                         s.spread().range(2),
                                         verdict)
                                 : String.format(
                                         Locale.ROOT,
-                                        "  %-50s %9s   %s",
+                                        "  %-56s %9s   %s",
                                         s.name(),
                                         format(s.spread().median(), 2),
                                         verdict));

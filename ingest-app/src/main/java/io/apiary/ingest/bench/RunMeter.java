@@ -233,8 +233,12 @@ public final class RunMeter {
      * compaction its own writes caused that depends on how much CPU it left the node, and two
      * runs' Cassandra CPU per row compare fairly only with what follows the window counted too.
      *
-     * <p>Quiet means {@code busy} answered false on every poll for {@code quiet}; that tail is
-     * counted too (the node's idle background, a few ms of CPU per second here). When the nodes'
+     * <p>Everything the nodes spend in that time is counted, not only compactions and flushes:
+     * also their collector's work on the run's garbage and JIT compilation after the load (a
+     * node spent 1.7 s of CPU in the 2 s after a ceiling run's window with no compaction or
+     * flush running, /proc samples, 2026-12-05). Quiet means {@code busy} answered false on
+     * every poll for {@code quiet}; that tail is counted too (the node's idle background, 30 to
+     * 100 ms of CPU per second here, so about 0.05 to 0.15 us per row of a 2,000,000-row run). When the nodes'
      * CPU is not measured (a remote cluster) nothing is waited for and the window is returned
      * as it is.
      *

@@ -62,6 +62,10 @@ import picocli.CommandLine.Spec;
                     + "as demo does, and also reports their CPU per row. Against a configured cluster it writes to "
                     + "its own keyspace (--keyspace, emptied before each run and kept afterwards with the last run's "
                     + "rows) and to topics and consumer groups of its own, deleted after each run.",
+            "With the local stack, after each write run it waits until no node has a compaction or memtable flush "
+                    + "running or queued (3 s quiet, at most 3 min more per run) and reports the nodes' CPU from the "
+                    + "run's end until then, per row, as 'Cass after': the compactions and flushes the run left, the "
+                    + "collector's work on its garbage, and the quiet tail. The Cassandra checks count window and after.",
             "'bench state' measures the topology's hourly state under many hives instead: see bench state --help."
         })
 public final class BenchCommand implements Callable<Integer> {

@@ -128,6 +128,9 @@ class BenchReportTest {
                 .isNull();
         assertThat(checks.get("end-to-end/sink Cassandra CPU per row (time)").value())
                 .isCloseTo(31 / 22.0, within(1e-9));
+        assertThat(checks.get("end-to-end/sink Cassandra CPU/row, window only (time)")
+                        .value())
+                .isCloseTo(25 / 18.0, within(1e-9));
         assertThat(results.get(1).cassandraAllCpuMicros()).isEqualTo(22);
         assertThat(results.get(1).toMap())
                 .containsEntry("cassandra_after_cpu_us_per_item", 4.0)
