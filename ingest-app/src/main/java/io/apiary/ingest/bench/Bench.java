@@ -204,12 +204,16 @@ public final class Bench {
     private static final Duration LAG_POLL = Duration.ofMillis(250);
     /** How long the nodes must show no compaction or flush before a write run is settled. */
     private static final Duration SETTLE_QUIET = Duration.ofSeconds(3);
-    /** What the last {@link #settled} call leaves in its run's note: empty, or why the figure after the window is partial or missing. */
-    private String settleNote = "";
     /** Longest wait for a write run's compactions and flushes after its window. */
     private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(3);
     /** Time between looks at the nodes' thread pools while settling. */
     private static final Duration SETTLE_POLL = Duration.ofMillis(250);
+
+    /**
+     * What the last {@link #settled} call leaves in its run's note: empty, or why the figure after
+     * the window is partial or missing.
+     */
+    private String settleNote = "";
 
     private final IngestConfig base;
     private final Options options;

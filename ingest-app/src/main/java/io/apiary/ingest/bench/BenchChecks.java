@@ -12,7 +12,7 @@ import java.util.Optional;
  *       {@value #SINK_OVER_SPARK};</li>
  *   <li>sink Cassandra CPU per row over the ceiling's: at most {@value #CASSANDRA_CPU_OVER_CEILING};
  *       here and for the end-to-end run below, a run's Cassandra CPU is its window's and what the
- *       node spent after it on the compactions and flushes the run left
+ *       nodes spent after it until no compaction or flush was left
  *       ({@link BenchResult#cassandraAllCpuMicros()}); the window's alone is reported beside it;</li>
  *   <li>sink client CPU per row over the ceiling client's: at most {@value #CLIENT_CPU_OVER_CEILING};</li>
  *   <li>end-to-end Cassandra CPU per row over the sink run's of the same shard strategy: at most

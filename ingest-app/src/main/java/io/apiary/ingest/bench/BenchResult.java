@@ -16,8 +16,9 @@ import java.util.Map;
  * @param seconds              length of the measured window, seconds
  * @param clientCpuMicros      CPU of the benchmark's JVM (the writer or stage under test), microseconds per item
  * @param cassandraCpuMicros   CPU of the Cassandra node, microseconds per item, over the measured window
- * @param cassandraAfterCpuMicros CPU of the Cassandra node from the window's close until the compactions and
- *                             flushes the run left behind were done ({@code RunMeter.settle}), microseconds per
+ * @param cassandraAfterCpuMicros CPU of the Cassandra node from the window's close until no compaction or flush
+ *                             was left (all of it: also its collector and JIT after the load; {@code
+ *                             RunMeter.settle}), microseconds per
  *                             item of the window; NaN when not measured (a run that writes nothing, a remote
  *                             cluster)
  * @param kafkaCpuMicros       CPU of the Kafka broker, microseconds per item
