@@ -409,25 +409,18 @@ public final class Bench {
         if (landed >= 0 && o.window().completed() && landed < options.rows()) {
             note = "only " + landed + " of " + options.rows() + " rows are in Cassandra; " + note;
         }
-        BenchResult r = result(Run.SPARK, strategy, "rows", window, o.rowsPerRequest(), o.requests(), null, note);
-        return report(new BenchResult(
-                r.run(),
-                r.shardStrategy(),
-                r.unit(),
-                r.items(),
-                r.seconds(),
-                r.clientCpuMicros(),
-                r.cassandraCpuMicros(),
-                r.cassandraAfterCpuMicros(),
-                r.kafkaCpuMicros(),
-                r.rowsPerRequest(),
-                r.requests(),
+        // the writer is the Spark JVM: no heap of ours, its own latencies, complete only when every row landed
+        return report(result(
+                Run.SPARK,
+                strategy,
+                "rows",
+                window,
+                window.completed() && landed >= options.rows(),
+                o.rowsPerRequest(),
+                o.requests(),
                 o.p50Millis(),
                 o.p99Millis(),
-                Double.NaN,
-                Double.NaN,
-                r.completed() && landed >= options.rows(),
-                r.note()));
+                note));
     }
 
     private BenchResult ceiling(CqlSession session, ShardStrategy strategy) throws InterruptedException {
@@ -600,9 +593,11 @@ public final class Bench {
                 strategy,
                 "rows",
                 window,
+                window.completed(),
                 (double) writes.acknowledgedRows() / Math.max(1, writes.requests()),
                 writes.requests(),
-                latency,
+                RunRegistry.percentile(latency, 0.5),
+                RunRegistry.percentile(latency, 0.99),
                 writes.failure() == null ? "" : writes.failure().toString()));
     }
 
@@ -635,18 +630,7 @@ public final class Bench {
         } finally {
             pipeline.close();
         }
-        window = settled(session, window);
-        var batchRows = registry.find(MetricNames.SINK_BATCH_ROWS).summary();
-        Timer latency = registry.find(MetricNames.SINK_WRITE_LATENCY).timer();
-        return report(result(
-                run,
-                strategy,
-                "rows",
-                window,
-                batchRows == null ? Double.NaN : batchRows.mean(),
-                batchRows == null ? 0 : batchRows.count(),
-                latency,
-                Objects.toString(pipeline.failure(), "")));
+        return sinkResult(run, strategy, settled(session, window), registry, pipeline);
     }
 
     /** The topology alone ({@code withSink} false) or the topology and the sink together. */
@@ -707,20 +691,37 @@ public final class Bench {
             resources.deleteTopicsAndGroups(admin, config, true);
         }
         if (withSink) {
-            window = settled(session, window);
-            var batchRows = registry.find(MetricNames.SINK_BATCH_ROWS).summary();
-            return report(result(
-                    run,
-                    strategy,
-                    "rows",
-                    window,
-                    batchRows == null ? Double.NaN : batchRows.mean(),
-                    batchRows == null ? 0 : batchRows.count(),
-                    registry.find(MetricNames.SINK_WRITE_LATENCY).timer(),
-                    Objects.toString(pipeline.failure(), "")));
+            return sinkResult(run, strategy, settled(session, window), registry, pipeline);
         }
         return report(result(
-                run, strategy, "records", window, Double.NaN, 0, null, Objects.toString(pipeline.failure(), "")));
+                run,
+                strategy,
+                "records",
+                window,
+                window.completed(),
+                Double.NaN,
+                0,
+                Double.NaN,
+                Double.NaN,
+                Objects.toString(pipeline.failure(), "")));
+    }
+
+    /** The result of a run through the sink: its batches and write latencies from the sink's own metrics. */
+    private BenchResult sinkResult(
+            Run run, ShardStrategy strategy, RunMeter.Window window, SimpleMeterRegistry registry, Pipeline pipeline) {
+        var batchRows = registry.find(MetricNames.SINK_BATCH_ROWS).summary();
+        Timer latency = registry.find(MetricNames.SINK_WRITE_LATENCY).timer();
+        return report(result(
+                run,
+                strategy,
+                "rows",
+                window,
+                window.completed(),
+                batchRows == null ? Double.NaN : batchRows.mean(),
+                batchRows == null ? 0 : batchRows.count(),
+                RunRegistry.percentile(latency, 0.5),
+                RunRegistry.percentile(latency, 0.99),
+                Objects.toString(pipeline.failure(), "")));
     }
 
     /**
@@ -764,9 +765,11 @@ public final class Bench {
             ShardStrategy strategy,
             String unit,
             RunMeter.Window w,
+            boolean completed,
             double rowsPerRequest,
             long requests,
-            Timer latency,
+            double p50Millis,
+            double p99Millis,
             String failure) {
         String note = failure;
         if (!w.completed() && note.isEmpty()) {
@@ -779,6 +782,7 @@ public final class Bench {
             settleNote = "";
         }
         boolean nothing = w.items() == 0;
+        boolean ownHeap = run != Run.SPARK; // the spark run's writer is another JVM, whose heap this one does not see
         return new BenchResult(
                 run.label(),
                 label(strategy),
@@ -791,12 +795,16 @@ public final class Bench {
                 w.microsPerItem(w.kafkaCpuSeconds()),
                 nothing ? Double.NaN : rowsPerRequest,
                 requests,
-                nothing ? Double.NaN : RunRegistry.percentile(latency, 0.5),
-                nothing ? Double.NaN : RunRegistry.percentile(latency, 0.99),
-                w.peakHeapBytes() < 0 ? Double.NaN : w.peakHeapBytes() / 1048576.0,
-                w.peakLiveHeapBytes() < 0 ? Double.NaN : w.peakLiveHeapBytes() / 1048576.0,
-                w.completed(),
+                nothing ? Double.NaN : p50Millis,
+                nothing ? Double.NaN : p99Millis,
+                ownHeap ? mib(w.peakHeapBytes()) : Double.NaN,
+                ownHeap ? mib(w.peakLiveHeapBytes()) : Double.NaN,
+                completed,
                 note);
+    }
+
+    private static double mib(long bytes) {
+        return bytes < 0 ? Double.NaN : bytes / 1048576.0;
     }
 
     private void announce(Run run, ShardStrategy strategy) {

@@ -61,28 +61,6 @@ public final class RunMeter {
             double cassandraAfterCpuSeconds,
             double afterSeconds) {
 
-        Window(
-                long items,
-                double seconds,
-                double clientCpuSeconds,
-                double cassandraCpuSeconds,
-                double kafkaCpuSeconds,
-                long peakHeapBytes,
-                long peakLiveHeapBytes,
-                boolean completed) {
-            this(
-                    items,
-                    seconds,
-                    clientCpuSeconds,
-                    cassandraCpuSeconds,
-                    kafkaCpuSeconds,
-                    peakHeapBytes,
-                    peakLiveHeapBytes,
-                    completed,
-                    Double.NaN,
-                    Double.NaN);
-        }
-
         /**
          * @param cpuSeconds CPU seconds over the window
          * @return microseconds of CPU per item, NaN when unknown or nothing was done
@@ -203,7 +181,8 @@ public final class RunMeter {
             peakHeap = -1;
         }
         if (open == null) {
-            return new Window(0, 0, Double.NaN, Double.NaN, Double.NaN, peakHeap, peakLive, false);
+            return new Window(
+                    0, 0, Double.NaN, Double.NaN, Double.NaN, peakHeap, peakLive, false, Double.NaN, Double.NaN);
         }
         if (done == openItems) {
             // the whole run fell within the first poll: measure it from the start instead
@@ -219,7 +198,9 @@ public final class RunMeter {
                 close[2] - open[2],
                 peakHeap,
                 peakLive,
-                done >= target && !failed.getAsBoolean());
+                done >= target && !failed.getAsBoolean(),
+                Double.NaN, // the nodes' CPU after the window: settle's
+                Double.NaN);
     }
 
     /**

@@ -24,6 +24,19 @@ class BenchReportTest {
 
     static BenchResult result(
             String run, String strategy, double perSecond, double clientCpu, double cassandraCpu, boolean completed) {
+        return result(run, strategy, perSecond, clientCpu, cassandraCpu, Double.NaN, 50, completed);
+    }
+
+    /** As above, with the Cassandra CPU after the window (us per row) and the p99 write latency (ms) given. */
+    static BenchResult result(
+            String run,
+            String strategy,
+            double perSecond,
+            double clientCpu,
+            double cassandraCpu,
+            double cassandraAfterCpu,
+            double p99,
+            boolean completed) {
         return new BenchResult(
                 run,
                 strategy,
@@ -32,12 +45,12 @@ class BenchReportTest {
                 10,
                 clientCpu,
                 cassandraCpu,
-                Double.NaN,
+                cassandraAfterCpu,
                 Double.NaN,
                 run.equals("naive") ? 1 : 20,
                 100,
                 5,
-                50,
+                p99,
                 300,
                 120,
                 completed,
@@ -111,9 +124,9 @@ class BenchReportTest {
     void cassandra_checks_count_what_each_run_left_for_after_its_window_and_report_the_windows_alone() {
         // the ceiling's window holds 10 us of its 20; the sink's 18 of its 22: a window-only ratio of 1.8
         List<BenchResult> results = List.of(
-                withAfter(result("ceiling", "time", 60_000, 6, 10, true), 10),
-                withAfter(result("sink", "time", 50_000, 8, 18, true), 4),
-                withAfter(result("end-to-end", "time", 40_000, 30, 25, true), 6));
+                result("ceiling", "time", 60_000, 6, 10, 10, 50, true),
+                result("sink", "time", 50_000, 8, 18, 4, 50, true),
+                result("end-to-end", "time", 40_000, 30, 25, 6, 50, true));
         Map<String, Check> checks = checks(results);
 
         assertThat(checks.get("sink/ceiling Cassandra CPU per row (time)").value())
@@ -137,8 +150,7 @@ class BenchReportTest {
                 .containsEntry("cassandra_all_cpu_us_per_item", 22.0);
 
         List<BenchResult> oneUnmeasured = List.of(
-                result("ceiling", "time", 60_000, 6, 10, true),
-                withAfter(result("sink", "time", 50_000, 8, 18, true), 4));
+                result("ceiling", "time", 60_000, 6, 10, true), result("sink", "time", 50_000, 8, 18, 4, 50, true));
         assertThat(checks(oneUnmeasured)
                         .get("sink/ceiling Cassandra CPU per row (time)")
                         .value())
@@ -191,9 +203,9 @@ class BenchReportTest {
     void the_paced_sink_runs_p99_is_held_to_100_ms_and_its_rate_reported_against_the_unpaced_run() {
         List<BenchResult> results = List.of(
                 result("sink", "time", 50_000, 8, 22, true),
-                withP99(result("sink-paced", "time", 45_000, 8, 21, true), 100),
+                result("sink-paced", "time", 45_000, 8, 21, Double.NaN, 100, true),
                 result("sink", "hash", 10_000, 40, 100, true),
-                withP99(result("sink-paced", "hash", 9_000, 40, 100, true), 100.5));
+                result("sink-paced", "hash", 9_000, 40, 100, Double.NaN, 100.5, true));
         Map<String, Check> checks = checks(results);
 
         assertThat(checks.get("sink-paced p99 write ms (time)").value()).isEqualTo(100);
@@ -206,48 +218,6 @@ class BenchReportTest {
         assertThat(checks.get("sink-paced/sink rows/s (time)").value()).isCloseTo(0.9, within(1e-9));
         assertThat(checks.get("sink-paced/sink rows/s (time)").met()).isNull();
         assertThat(checks(RESULTS).keySet()).noneMatch(name -> name.startsWith("sink-paced"));
-    }
-
-    private static BenchResult withAfter(BenchResult r, double cassandraAfterCpu) {
-        return new BenchResult(
-                r.run(),
-                r.shardStrategy(),
-                r.unit(),
-                r.items(),
-                r.seconds(),
-                r.clientCpuMicros(),
-                r.cassandraCpuMicros(),
-                cassandraAfterCpu,
-                r.kafkaCpuMicros(),
-                r.rowsPerRequest(),
-                r.requests(),
-                r.p50Millis(),
-                r.p99Millis(),
-                r.peakHeapMiB(),
-                r.peakLiveHeapMiB(),
-                r.completed(),
-                r.note());
-    }
-
-    private static BenchResult withP99(BenchResult r, double p99) {
-        return new BenchResult(
-                r.run(),
-                r.shardStrategy(),
-                r.unit(),
-                r.items(),
-                r.seconds(),
-                r.clientCpuMicros(),
-                r.cassandraCpuMicros(),
-                r.cassandraAfterCpuMicros(),
-                r.kafkaCpuMicros(),
-                r.rowsPerRequest(),
-                r.requests(),
-                r.p50Millis(),
-                p99,
-                r.peakHeapMiB(),
-                r.peakLiveHeapMiB(),
-                r.completed(),
-                r.note());
     }
 
     @Test
