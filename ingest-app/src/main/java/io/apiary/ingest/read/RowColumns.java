@@ -3,74 +3,45 @@ package io.apiary.ingest.read;
 import java.util.List;
 
 /**
- * The output columns of each row type, key columns first (the entity, then the clustering columns
- * that tell rows apart), named as the CQL columns. Declared here once for all {@link OutputFormat}s. Immutable lists, thread-safe.
+ * The output columns of each row type, shared by all {@link OutputFormat}s: one per component of
+ * the row record, in its order (key columns first: the entity, then the clustering columns that
+ * tell rows apart), named as the CQL columns and read from the record ({@link RecordColumns}).
+ * Immutable lists, thread-safe.
  */
 public final class RowColumns {
 
+    private static final ClassValue<List<?>> COLUMNS = new ClassValue<>() {
+        @Override
+        protected List<?> computeValue(Class<?> type) {
+            return RecordColumns.of(type.asSubclass(Record.class)).outputColumns();
+        }
+    };
+
     /** Columns of {@code hive_telemetry_v2}. */
-    public static final List<OutputColumn<TelemetryRow>> TELEMETRY = List.of(
-            OutputColumn.left("hive_id", TelemetryRow::hiveId),
-            OutputColumn.left("sensor_type", TelemetryRow::sensorType),
-            OutputColumn.left("sensor_id", TelemetryRow::sensorId),
-            OutputColumn.left("reading_time", TelemetryRow::readingTime),
-            OutputColumn.right("value", TelemetryRow::value),
-            OutputColumn.left("unit", TelemetryRow::unit),
-            OutputColumn.left("gateway_id", TelemetryRow::gatewayId));
+    public static final List<OutputColumn<TelemetryRow>> TELEMETRY = of(TelemetryRow.class);
 
     /** Columns of {@code hive_activity}. */
-    public static final List<OutputColumn<ActivityRow>> ACTIVITY = List.of(
-            OutputColumn.left("hive_id", ActivityRow::hiveId),
-            OutputColumn.left("day", ActivityRow::day),
-            OutputColumn.right("hour", ActivityRow::hour),
-            OutputColumn.right("bees_in", ActivityRow::beesIn),
-            OutputColumn.right("bees_out", ActivityRow::beesOut),
-            OutputColumn.right("samples", ActivityRow::samples));
+    public static final List<OutputColumn<ActivityRow>> ACTIVITY = of(ActivityRow.class);
 
     /** Columns of {@code weather_readings}. */
-    public static final List<OutputColumn<WeatherRow>> WEATHER = List.of(
-            OutputColumn.left("station_id", WeatherRow::stationId),
-            OutputColumn.left("reading_time", WeatherRow::readingTime),
-            OutputColumn.right("temperature_c", WeatherRow::temperatureC),
-            OutputColumn.right("relative_humidity", WeatherRow::relativeHumidity),
-            OutputColumn.right("pressure_hpa", WeatherRow::pressureHpa),
-            OutputColumn.right("wind_speed_ms", WeatherRow::windSpeedMs),
-            OutputColumn.right("wind_direction_deg", WeatherRow::windDirectionDeg),
-            OutputColumn.right("rainfall_mm", WeatherRow::rainfallMm),
-            OutputColumn.right("solar_radiation_wm2", WeatherRow::solarRadiationWm2));
+    public static final List<OutputColumn<WeatherRow>> WEATHER = of(WeatherRow.class);
 
     /** Columns of {@code agent_alerts_v2}. */
-    public static final List<OutputColumn<AlertRow>> ALERT = List.of(
-            OutputColumn.left("agent_id", AlertRow::agentId),
-            OutputColumn.left("alert_time", AlertRow::alertTime),
-            OutputColumn.left("alert_id", AlertRow::alertId),
-            OutputColumn.left("hive_id", AlertRow::hiveId),
-            OutputColumn.left("severity", AlertRow::severity),
-            OutputColumn.left("alert_type", AlertRow::alertType),
-            OutputColumn.left("message", AlertRow::message));
+    public static final List<OutputColumn<AlertRow>> ALERT = of(AlertRow.class);
 
     private RowColumns() {}
 
     /**
-     * @param rowType one of the four row records
+     * @param rowType a row record (the four of this package, or another record row type)
      * @param <R>     the row type
-     * @return its columns
-     * @throws IllegalArgumentException for another type
+     * @return its columns, computed once per type
+     * @throws IllegalArgumentException if the type is not a record
      */
     @SuppressWarnings("unchecked")
     public static <R extends TimedRow> List<OutputColumn<R>> of(Class<R> rowType) {
-        Object columns;
-        if (rowType == TelemetryRow.class) {
-            columns = TELEMETRY;
-        } else if (rowType == ActivityRow.class) {
-            columns = ACTIVITY;
-        } else if (rowType == WeatherRow.class) {
-            columns = WEATHER;
-        } else if (rowType == AlertRow.class) {
-            columns = ALERT;
-        } else {
-            throw new IllegalArgumentException("no output columns for " + rowType.getName());
+        if (!rowType.isRecord()) {
+            throw new IllegalArgumentException("no output columns for " + rowType.getName() + ": not a record");
         }
-        return (List<OutputColumn<R>>) columns;
+        return (List<OutputColumn<R>>) COLUMNS.get(rowType);
     }
 }

@@ -32,17 +32,7 @@ final class TableLayout<R extends TimedRow> {
      * {@code hive_telemetry_v2}: clustering {@code (sensor_type ASC, sensor_id ASC, reading_time
      * DESC)}. A time slice needs both sensor columns fixed; see {@link HiveDataReader}.
      */
-    static final TableLayout<TelemetryRow> TELEMETRY = TableLayout.of(
-            TableNames.HIVE_TELEMETRY,
-            "hive_id, sensor_type, sensor_id, reading_time, value, unit, gateway_id",
-            row -> new TelemetryRow(
-                    row.getString(0),
-                    row.getString(1),
-                    row.getString(2),
-                    row.getInstant(3),
-                    row.getDouble(4),
-                    row.getString(5),
-                    row.getString(6)));
+    static final TableLayout<TelemetryRow> TELEMETRY = TableLayout.of(TableNames.HIVE_TELEMETRY, TelemetryRow.class);
 
     /**
      * The legacy {@code hive_telemetry} ({@code cql/legacy/}): clustering {@code (sensor_type ASC,
@@ -61,36 +51,13 @@ final class TableLayout<R extends TimedRow> {
                     row.getString(5)));
 
     /** {@code weather_readings}: clustering {@code (reading_time DESC)}. */
-    static final TableLayout<WeatherRow> WEATHER = TableLayout.of(
-            TableNames.WEATHER_READINGS,
-            "station_id, reading_time, temperature_c, relative_humidity, pressure_hpa, wind_speed_ms, "
-                    + "wind_direction_deg, rainfall_mm, solar_radiation_wm2",
-            row -> new WeatherRow(
-                    row.getString(0),
-                    row.getInstant(1),
-                    boxed(row, 2),
-                    boxed(row, 3),
-                    boxed(row, 4),
-                    boxed(row, 5),
-                    boxed(row, 6),
-                    boxed(row, 7),
-                    boxed(row, 8)));
+    static final TableLayout<WeatherRow> WEATHER = TableLayout.of(TableNames.WEATHER_READINGS, WeatherRow.class);
 
     /**
      * {@code agent_alerts_v2}: clustering {@code (alert_time DESC, alert_id ASC)}, so rows of one
      * millisecond come back by alert id ascending in either time order; the merge sorts them.
      */
-    static final TableLayout<AlertRow> ALERTS = TableLayout.of(
-            TableNames.AGENT_ALERTS,
-            "agent_id, alert_time, alert_id, hive_id, severity, alert_type, message",
-            row -> new AlertRow(
-                    row.getString(0),
-                    row.getInstant(1),
-                    row.getString(2),
-                    row.getString(3),
-                    row.getString(4),
-                    row.getString(5),
-                    row.getString(6)));
+    static final TableLayout<AlertRow> ALERTS = TableLayout.of(TableNames.AGENT_ALERTS, AlertRow.class);
 
     /**
      * The legacy {@code agent_alerts} ({@code cql/legacy/}): clustering {@code (alert_time DESC)};
@@ -109,16 +76,7 @@ final class TableLayout<R extends TimedRow> {
                     row.getString(5)));
 
     /** {@code hive_activity}: one partition per hive, clustering {@code (day DESC, hour DESC)}. */
-    static final TableLayout<ActivityRow> ACTIVITY = TableLayout.of(
-            TableNames.HIVE_ACTIVITY,
-            "hive_id, day, hour, bees_in, bees_out, samples",
-            row -> new ActivityRow(
-                    row.getString(0),
-                    row.getLocalDate(1),
-                    row.getInt(2),
-                    row.getLong(3),
-                    row.getLong(4),
-                    row.getInt(5)));
+    static final TableLayout<ActivityRow> ACTIVITY = TableLayout.of(TableNames.HIVE_ACTIVITY, ActivityRow.class);
 
     private final String name;
     private final List<String> partitionKey;
@@ -139,6 +97,20 @@ final class TableLayout<R extends TimedRow> {
      * @param <R>     the row type
      * @return the layout
      */
+    /**
+     * The layout of a table of the bundled {@code cql/} whose rows read as {@code rowType}: the
+     * columns read and the mapping are the record's components ({@link RecordColumns}).
+     *
+     * @param table   the table's name in {@code cql/}
+     * @param rowType the row record, one component per column read, named as the columns
+     * @param <R>     the row type
+     * @return the layout
+     */
+    private static <R extends Record & TimedRow> TableLayout<R> of(String table, Class<R> rowType) {
+        RecordColumns<R> record = RecordColumns.of(rowType);
+        return of(table, String.join(", ", record.names()), record.mapper());
+    }
+
     private static <R extends TimedRow> TableLayout<R> of(String table, String columns, Function<Row, R> mapper) {
         TableDescriptor descriptor = TableCatalog.bundled().table(table);
         return new TableLayout<>(
@@ -366,10 +338,6 @@ final class TableLayout<R extends TimedRow> {
         return clusteringOrder.endsWith(" DESC")
                 ? clusteringOrder.replace(" DESC", " ASC")
                 : clusteringOrder.replace(" ASC", " DESC");
-    }
-
-    private static Double boxed(Row row, int column) {
-        return row.isNull(column) ? null : row.getDouble(column);
     }
 
     @Override

@@ -16,14 +16,17 @@ final class FakeResults {
 
     /**
      * @param values the row's column values, in the statement's select order
-     * @return a row whose {@code getString(i)}, {@code getInstant(i)}, {@code getDouble(i)}, ... return
-     *         {@code values[i]}, and {@code isNull(i)} whether it is null
+     * @return a row whose {@code getString(i)}, {@code getInstant(i)}, {@code getDouble(i)}, ...,
+     *         {@code get(i, type)} return {@code values[i]}, and {@code isNull(i)} whether it is null
      */
     static Row row(Object... values) {
         return (Row) Proxy.newProxyInstance(
                 FakeResults.class.getClassLoader(), new Class<?>[] {Row.class}, (proxy, method, args) -> {
                     if (args != null && args.length == 1 && args[0] instanceof Integer i) {
                         return method.getName().equals("isNull") ? values[i] == null : values[i];
+                    }
+                    if (method.getName().equals("get") && args.length == 2 && args[0] instanceof Integer i) {
+                        return ((Class<?>) args[1]).cast(values[i]); // get(i, type)
                     }
                     throw new UnsupportedOperationException(method.getName());
                 });
