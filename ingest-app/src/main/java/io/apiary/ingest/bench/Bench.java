@@ -413,7 +413,6 @@ public final class Bench {
         return report(result(
                 Run.SPARK,
                 strategy,
-                "rows",
                 window,
                 window.completed() && landed >= options.rows(),
                 o.rowsPerRequest(),
@@ -591,7 +590,6 @@ public final class Bench {
         return report(result(
                 run,
                 strategy,
-                "rows",
                 window,
                 window.completed(),
                 (double) writes.acknowledgedRows() / Math.max(1, writes.requests()),
@@ -696,7 +694,6 @@ public final class Bench {
         return report(result(
                 run,
                 strategy,
-                "records",
                 window,
                 window.completed(),
                 Double.NaN,
@@ -714,7 +711,6 @@ public final class Bench {
         return report(result(
                 run,
                 strategy,
-                "rows",
                 window,
                 window.completed(),
                 batchRows == null ? Double.NaN : batchRows.mean(),
@@ -763,7 +759,6 @@ public final class Bench {
     private BenchResult result(
             Run run,
             ShardStrategy strategy,
-            String unit,
             RunMeter.Window w,
             boolean completed,
             double rowsPerRequest,
@@ -786,7 +781,7 @@ public final class Bench {
         return new BenchResult(
                 run.label(),
                 label(strategy),
-                unit,
+                run == Run.TOPOLOGY ? "records" : "rows", // the topology alone writes no rows
                 w.items(),
                 w.seconds(),
                 w.microsPerItem(w.clientCpuSeconds()),
