@@ -290,9 +290,10 @@ public final class StateBench {
             TopologyProcess.Resident resident = first.resident();
             residentPeak = resident == null ? -1 : resident.peakBytes();
             List<String> storeNames = List.of(
-                    HourlyActivityProcessor.SUMS_STORE,
-                    HourlyActivityProcessor.SEEN_STORE,
-                    HourlyActivityProcessor.CLOSE_TIME_STORE);
+                    HourlyActivityProcessor.HIVES_STORE,
+                    HourlyActivityProcessor.HOURS_STORE,
+                    HourlyActivityProcessor.SAMPLES_STORE,
+                    HourlyActivityProcessor.CORRECTIONS_STORE);
             folders = folderBytes(stateDir, storeNames);
             Map<String, long[]> changelogs =
                     changelogs(admin, config.getString(IngestConfig.TOPOLOGY_APPLICATION_ID), storeNames);

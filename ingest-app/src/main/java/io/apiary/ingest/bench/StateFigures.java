@@ -83,7 +83,7 @@ public record StateFigures(
     /**
      * One store of the hourly sums.
      *
-     * @param name             its name, e.g. {@code hourly-activity-sums}
+     * @param name             its name, e.g. {@code hourly-activity-hours}
      * @param keys             RocksDB's estimate of its keys at the peak, all tasks (-1 when in memory)
      * @param changelogBytes   its changelog topic's bytes, one copy of each partition (the largest
      *                         replica's log) at the peak

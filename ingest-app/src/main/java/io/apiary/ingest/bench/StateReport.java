@@ -2,6 +2,7 @@ package io.apiary.ingest.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.apiary.ingest.topology.HourlyActivityProcessor;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.reflect.RecordComponent;
@@ -85,18 +86,38 @@ public final class StateReport {
                 size(f.rocksDbBytes()),
                 size(f.rocksDbBoundBytes()),
                 size(f.rocksDbCacheCapacityBytes()));
-        StateFigures.Store sums = f.store(io.apiary.ingest.topology.HourlyActivityProcessor.SUMS_STORE);
-        StateFigures.Store seen = f.store(io.apiary.ingest.topology.HourlyActivityProcessor.SEEN_STORE);
-        if (sums != null && seen != null && sums.keys() >= 0) {
+        StateFigures.Store hives = f.store(HourlyActivityProcessor.HIVES_STORE);
+        StateFigures.Store sums = f.store(HourlyActivityProcessor.HOURS_STORE);
+        StateFigures.Store seen = f.store(HourlyActivityProcessor.SAMPLES_STORE);
+        if (hives != null && sums != null && seen != null) {
+            long perHourFolder = sums.folderBytesStopped() < 0 || seen.folderBytesStopped() < 0
+                    ? -1
+                    : sums.folderBytesStopped() + seen.folderBytesStopped();
             out.printf(
                     Locale.ROOT,
-                    "RocksDB's key estimates at the peak (an update still in a memtable counts as a key): %,d in"
-                            + " the open hours' store (%,d open hours), %,d in the sample identities' store (%,d"
-                            + " samples)%n",
-                    sums.keys(),
-                    f.openHiveHours(),
-                    seen.keys(),
-                    f.samples());
+                    "Per hive (%s): %s of changelog, %s of state folder after a clean stop. Per open hour (%s and"
+                            + " %s: its sums and its samples' identities): %s of changelog, %s of state folder after a"
+                            + " clean stop; a closed hour costs as much until the correction horizon has passed%n",
+                    hives.name(),
+                    bytes(f.perHiveHour(hives.changelogBytes())),
+                    bytes(f.perHiveHour(hives.folderBytesStopped())),
+                    sums.name(),
+                    seen.name(),
+                    bytes(f.perHiveHour(sums.changelogBytes() + seen.changelogBytes())),
+                    bytes(f.perHiveHour(perHourFolder)));
+            if (sums.keys() >= 0) {
+                out.printf(
+                        Locale.ROOT,
+                        "RocksDB's key estimates at the peak (an update still in a memtable counts as a key): %,d in"
+                                + " the hours' store (%,d open hours), %,d in the sample identities' store (%,d"
+                                + " samples), %,d in the hives' store (%,d hives)%n",
+                        sums.keys(),
+                        f.openHiveHours(),
+                        seen.keys(),
+                        f.samples(),
+                        hives.keys(),
+                        f.hives());
+            }
         }
         out.printf(
                 Locale.ROOT,

@@ -74,8 +74,8 @@ class StateBenchIT {
             assertThat(f.residentPeakBytes()).isGreaterThan(f.liveHeapBytes());
         }
         // every sample's identity is in a store and in its changelog
-        StateFigures.Store seen = f.store(HourlyActivityProcessor.SEEN_STORE);
-        StateFigures.Store sums = f.store(HourlyActivityProcessor.SUMS_STORE);
+        StateFigures.Store seen = f.store(HourlyActivityProcessor.SAMPLES_STORE);
+        StateFigures.Store sums = f.store(HourlyActivityProcessor.HOURS_STORE);
         assertThat(seen.keys()).as("RocksDB's estimate").isCloseTo(f.samples(), withinPercentage(5));
         assertThat(seen.changelogRecords()).isGreaterThanOrEqualTo(f.samples());
         assertThat(sums.keys()).isGreaterThanOrEqualTo(f.openHiveHours());

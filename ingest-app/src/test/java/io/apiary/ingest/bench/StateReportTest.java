@@ -45,10 +45,10 @@ class StateReportTest {
                 1 * MIB,
                 List.of(
                         new StateFigures.Store(
-                                HourlyActivityProcessor.SUMS_STORE, 9_000, 100_000, 9_000, 80_000, 120_000),
+                                HourlyActivityProcessor.HOURS_STORE, 9_000, 100_000, 9_000, 80_000, 120_000),
                         new StateFigures.Store(
-                                HourlyActivityProcessor.SEEN_STORE, 60_000, 1_200_000, 60_000, 80_000, 1_800_000),
-                        new StateFigures.Store(HourlyActivityProcessor.CLOSE_TIME_STORE, 4, 100, 10, 80_000, 90_000)),
+                                HourlyActivityProcessor.SAMPLES_STORE, 60_000, 1_200_000, 60_000, 80_000, 1_800_000),
+                        new StateFigures.Store(HourlyActivityProcessor.HIVES_STORE, 4, 100, 10, 80_000, 90_000)),
                 240_000,
                 50.0,
                 49.5,
@@ -77,7 +77,8 @@ class StateReportTest {
         assertThat(f.perSample(-1)).isNaN();
         assertThat(f.samplesPerSecond()).isEqualTo(5_000.0);
         assertThat(f.restoredPerSecond()).isEqualTo(27_600.0);
-        assertThat(f.store(HourlyActivityProcessor.SEEN_STORE).changelogBytes()).isEqualTo(1_200_000);
+        assertThat(f.store(HourlyActivityProcessor.SAMPLES_STORE).changelogBytes())
+                .isEqualTo(1_200_000);
         assertThat(f.store("none")).isNull();
     }
 
@@ -106,13 +107,16 @@ class StateReportTest {
                         + " samples/s)")
                 .contains("| figure | total | per open hive-hour | per sample held |")
                 .contains("| live heap growth | 10.0 MiB | 10,486 B | 175 B |")
-                .contains("| changelog hourly-activity-seen-samples | 1.1 MiB (60,000 offsets) | 1,200 B | 20.0 B |")
-                .contains("| changelog hourly-activity-close-time | 0.1 KiB (10 offsets) | 0.1 B | 0.0 B |")
+                .contains("| changelog hourly-activity-samples | 1.1 MiB (60,000 offsets) | 1,200 B | 20.0 B |")
+                .contains("| changelog hourly-activity-hives | 0.1 KiB (10 offsets) | 0.1 B | 0.0 B |")
                 .contains("| RocksDB memory, peak (block cache with memtables, index and filters; table readers)"
                         + " | 101.0 MiB of 128.0 MiB | 105,906 B | 1,765 B |")
                 .contains("RocksDB memory within its bound (101.0 MiB of 128.0 MiB, the cache's capacity 128.0 MiB)")
-                .contains("9,000 in the open hours' store (1,000 open hours), 60,000 in the sample identities' store"
-                        + " (60,000 samples)")
+                .contains("9,000 in the hours' store (1,000 open hours), 60,000 in the sample identities' store"
+                        + " (60,000 samples), 4 in the hives' store (1,000 hives)")
+                .contains("Per hive (hourly-activity-hives): 0.1 B of changelog, 90.0 B of state folder after a clean"
+                        + " stop. Per open hour (hourly-activity-hours and hourly-activity-samples: its sums and its"
+                        + " samples' identities): 1,300 B of changelog, 1,920 B of state folder after a clean stop")
                 .contains("Restore after a SIGKILL at the peak: 69,000 records of 12 changelog partitions in 2.5 s"
                         + " (27,600 records/s); RUNNING 50.0 s after the kill (49.5 s after the new JVM's launch)")
                 .contains("Hours closed 0, late samples 0");
@@ -146,7 +150,7 @@ class StateReportTest {
         assertThat(json.at("/context/cores").asInt()).isEqualTo(2);
         assertThat(json.at("/figures/hives").asInt()).isEqualTo(1_000);
         assertThat(json.at("/figures/graceMs").asLong()).isEqualTo(3_600_000);
-        assertThat(json.at("/figures/stores/1/name").asText()).isEqualTo(HourlyActivityProcessor.SEEN_STORE);
+        assertThat(json.at("/figures/stores/1/name").asText()).isEqualTo(HourlyActivityProcessor.SAMPLES_STORE);
         assertThat(json.at("/figures/stores/1/folderBytesStopped").asLong()).isEqualTo(1_800_000);
         assertThat(json.at("/derived/rocksdb_within_bound").asBoolean()).isTrue();
         assertThat(json.at("/derived/samples_per_second").asDouble()).isEqualTo(5_000.0);
@@ -154,7 +158,7 @@ class StateReportTest {
         assertThat(perUnit)
                 .hasSize(new StateReport(figures(1, 1), Map.of()).rows().size());
         JsonNode seen = perUnit.get(7);
-        assertThat(seen.get("figure").asText()).isEqualTo("changelog hourly-activity-seen-samples");
+        assertThat(seen.get("figure").asText()).isEqualTo("changelog hourly-activity-samples");
         assertThat(seen.get("per_sample").asDouble()).isEqualTo(20.0);
         assertThat(seen.get("per_open_hive_hour").asDouble()).isEqualTo(1_200.0);
     }

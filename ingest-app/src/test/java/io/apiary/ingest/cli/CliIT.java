@@ -477,6 +477,8 @@ class CliIT {
                 2315L,
                 2457L,
                 60,
+                0,
+                io.apiary.schema.ResultTiming.ON_TIME,
                 0);
         Map<String, Object> settings = new HashMap<>(config(Map.of()).kafkaClientSettings());
         try (KafkaProducer<byte[], byte[]> producer =

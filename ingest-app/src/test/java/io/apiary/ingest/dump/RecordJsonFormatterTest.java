@@ -40,6 +40,8 @@ class RecordJsonFormatterTest {
             2315L,
             2457L,
             60,
+            0,
+            io.apiary.schema.ResultTiming.ON_TIME,
             0);
 
     private static ConsumerRecord<byte[], byte[]> record(
@@ -81,7 +83,7 @@ class RecordJsonFormatterTest {
                 {"topic":"hive.activity.hourly.v1","partition":2,"offset":42,"timestamp":1626372000123,
                  "key":"3627",
                  "value":{"hive_id":"3627","day":18823,"hour":17,"window_start":1626368400000,
-                          "window_end":1626372000000,"entries":2315,"exits":2457,"samples":60,"revision":0}}
+                          "window_end":1626372000000,"entries":2315,"exits":2457,"samples":60,"revision":0,"timing":"ON_TIME","pane_index":0}}
                 """));
     }
 

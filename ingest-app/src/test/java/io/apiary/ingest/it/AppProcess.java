@@ -182,6 +182,24 @@ public final class AppProcess implements AutoCloseable {
     }
 
     /**
+     * Sends a signal with {@code kill}, e.g. {@code STOP} to pause the JVM (no thread runs, no
+     * heartbeat, no timer) and {@code CONT} to resume it.
+     *
+     * @param name the signal's name without {@code SIG}
+     * @throws IOException          if {@code kill} cannot be run or fails
+     * @throws InterruptedException if interrupted while it runs
+     */
+    public void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                .redirectErrorStream(true)
+                .start();
+        if (kill.waitFor() != 0) {
+            throw new IOException("kill -" + name + " " + process.pid() + " failed: "
+                    + new String(kill.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    /**
      * @param timeout how long to wait
      * @return true if the process ended within it
      * @throws InterruptedException if interrupted

@@ -24,9 +24,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * The hourly finals of {@code hive.activity.hourly.v1} as analysts read them (read committed),
- * and the exactness check of the integration tests that crash or move the topology: each
- * (hive, hour) once, with the sums of the samples sent. Thread-safe (stateless).
+ * The hourly results of {@code hive.activity.hourly.v1} as analysts read them (read committed), and
+ * the exactness checks of the integration tests: each (hive, hour) once with the sums of the samples
+ * sent ({@link #assertExactlyOnce}), or its newest result exact after corrections
+ * ({@link #assertNewestExact}). Thread-safe (stateless).
  */
 public final class HourlyFinals {
 
@@ -41,8 +42,21 @@ public final class HourlyFinals {
      * @return the finals in the order read
      */
     public static List<HourlyActivity> read(IngestConfig config, Duration quiet) {
+        return read(config, quiet, "read_committed");
+    }
+
+    /**
+     * Every result so far, with the given isolation: reads the topic from the start until nothing new
+     * arrives for {@code quiet}.
+     *
+     * @param config    the configuration naming the topic and the wire format, not null
+     * @param quiet     how long no record must arrive before the read ends
+     * @param isolation {@code read_committed}, or {@code read_uncommitted} to see open transactions too
+     * @return the results in the order read
+     */
+    public static List<HourlyActivity> read(IngestConfig config, Duration quiet, String isolation) {
         Map<String, Object> settings = new HashMap<>(config.kafkaClientSettings());
-        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         AvroWireSerde<HourlyActivity> serde = config.wireFormat().serde(HourlyActivity.class, false);
         List<HourlyActivity> finals = new ArrayList<>();
         try (KafkaConsumer<String, byte[]> consumer =
@@ -130,5 +144,47 @@ public final class HourlyFinals {
         finals.forEach(f -> actual.put(
                 key(f.getHiveId(), f.getWindowStart()), List.of(f.getEntries(), f.getExits(), (long) f.getSamples())));
         assertThat(actual).as("(hive, hour) -> [entries, exits, samples]").isEqualTo(expected);
+    }
+
+    /**
+     * Fails unless the results of every (hive, hour) are numbered 0, 1, ... without a gap or a repeat,
+     * the first ON_TIME and the rest LATE, and the newest (highest pane_index) of each is exactly
+     * {@code expected}.
+     *
+     * @param results  the results read, not null
+     * @param expected per (hive, hour), its entries, exits and samples ({@link #sums})
+     * @return per (hive, hour), how many results it had (1 when never corrected)
+     */
+    public static Map<String, Integer> assertNewestExact(
+            List<HourlyActivity> results, Map<String, List<Long>> expected) {
+        Map<String, List<HourlyActivity>> byHour = results.stream()
+                .collect(Collectors.groupingBy(
+                        r -> key(r.getHiveId(), r.getWindowStart()), TreeMap::new, Collectors.toList()));
+        Map<String, List<Long>> newest = new TreeMap<>();
+        Map<String, Integer> counts = new TreeMap<>();
+        byHour.forEach((hour, list) -> {
+            List<Integer> panes =
+                    list.stream().map(HourlyActivity::getPaneIndex).sorted().toList();
+            assertThat(panes)
+                    .as("pane indexes of %s", hour)
+                    .isEqualTo(java.util.stream.IntStream.range(0, list.size())
+                            .boxed()
+                            .toList());
+            list.forEach(r -> assertThat(r.getTiming())
+                    .as("timing of %s pane %d", hour, r.getPaneIndex())
+                    .isEqualTo(
+                            r.getPaneIndex() == 0
+                                    ? io.apiary.schema.ResultTiming.ON_TIME
+                                    : io.apiary.schema.ResultTiming.LATE));
+            HourlyActivity last = list.stream()
+                    .max(java.util.Comparator.comparingInt(HourlyActivity::getPaneIndex))
+                    .orElseThrow();
+            newest.put(hour, List.of(last.getEntries(), last.getExits(), (long) last.getSamples()));
+            counts.put(hour, list.size());
+        });
+        assertThat(newest)
+                .as("(hive, hour) -> newest [entries, exits, samples]")
+                .isEqualTo(expected);
+        return counts;
     }
 }

@@ -355,7 +355,17 @@ class PipelineIT {
                 String hive = hives.get(hour - 1);
                 Instant start = Instant.parse("2021-07-15T00:00:00Z").plus(Duration.ofHours(hour));
                 HourlyActivity row = new HourlyActivity(
-                        hive, LocalDate.of(2021, 7, 15), hour, start, start.plus(Duration.ofHours(1)), 5L, 6L, 1, 0);
+                        hive,
+                        LocalDate.of(2021, 7, 15),
+                        hour,
+                        start,
+                        start.plus(Duration.ofHours(1)),
+                        5L,
+                        6L,
+                        1,
+                        0,
+                        io.apiary.schema.ResultTiming.ON_TIME,
+                        0);
                 producer.send(new ProducerRecord<>(
                         topics.activityRows(),
                         0,

@@ -30,7 +30,7 @@ class BoundedRocksDbMemoryTest {
                 0.5);
         try (Options first = storeOptions();
                 Options second = storeOptions()) {
-            new BoundedRocksDbMemory().setConfig("hourly-activity-sums", first, configs);
+            new BoundedRocksDbMemory().setConfig("hourly-activity-hours", first, configs);
             new BoundedRocksDbMemory().setConfig("hourly-activity-seen", second, configs);
 
             assertThat(first.writeBufferManager()).isNotNull().isSameAs(second.writeBufferManager());

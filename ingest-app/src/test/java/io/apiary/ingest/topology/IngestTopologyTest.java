@@ -133,6 +133,8 @@ class IngestTopologyTest {
                         20L,
                         15L,
                         3,
+                        0,
+                        io.apiary.schema.ResultTiming.EARLY,
                         0));
         assertThat(latestByHive.get("b").getEntries()).isEqualTo(100);
     }

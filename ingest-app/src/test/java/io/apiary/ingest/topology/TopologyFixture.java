@@ -59,13 +59,23 @@ final class TopologyFixture implements AutoCloseable {
      * @param wallClockStart where the wall clock of the checks and of the driver starts
      */
     TopologyFixture(Map<String, Object> overrides, Instant wallClockStart) {
+        this(overrides, wallClockStart, InputLag.SYNCHRONOUS);
+    }
+
+    /**
+     * @param overrides      settings over the defaults
+     * @param wallClockStart where the wall clock of the checks and of the driver starts
+     * @param inputLag       what the quiet rule is told of the input partition's lag
+     */
+    TopologyFixture(Map<String, Object> overrides, Instant wallClockStart, InputLag inputLag) {
         wallClock.set(wallClockStart.toEpochMilli());
         config = ConfigLoader.load(null, Map.of(), singleObject(overrides));
         topics = config.topics();
         Properties props = StreamsProperties.from(config);
         props.put("state.dir", stateDir.toString());
         driver = new TopologyTestDriver(
-                IngestTopology.build(TopologySettings.from(config, () -> wallClock.getAndAdd(clockTickPerRead.get()))),
+                IngestTopology.build(TopologySettings.from(config, () -> wallClock.getAndAdd(clockTickPerRead.get()))
+                        .withInputLag(inputLag)),
                 props,
                 Instant.ofEpochMilli(wallClock.get()));
         telemetry = input(topics.telemetryTopic());
@@ -119,10 +129,25 @@ final class TopologyFixture implements AutoCloseable {
         return Instant.ofEpochMilli(wallClock.get());
     }
 
-    /** Moves the wall clock of the checks and of the driver's punctuation on together. */
+    /**
+     * Moves the wall clock of the checks and of the driver's punctuation on together, in one step: to
+     * the quiet rule, a step longer than the update interval is a stall of the stream thread.
+     */
     void advanceWallClock(Duration by) {
         wallClock.addAndGet(by.toMillis());
         driver.advanceWallClockTime(by);
+    }
+
+    /**
+     * Moves the wall clock on as a running stream thread sees it: in steps of {@code tick} (the last one
+     * shorter), each running the punctuation that is due.
+     */
+    void runFor(Duration total, Duration tick) {
+        for (Duration left = total; !left.isZero(); ) {
+            Duration step = left.compareTo(tick) < 0 ? left : tick;
+            advanceWallClock(step);
+            left = left.minus(step);
+        }
     }
 
     static TelemetryReading reading(String hive, SensorType type, String time, double value) {

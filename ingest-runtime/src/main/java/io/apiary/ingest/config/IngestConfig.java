@@ -63,6 +63,15 @@ public final class IngestConfig extends AbstractConfig {
      */
     public static final long ACTIVITY_IDLE_TIMEOUT_MAX_MS = ACTIVITY_GRACE_MAX_MS;
 
+    public static final String ACTIVITY_CORRECTION_HORIZON_MS = "activity.correction.horizon.ms";
+
+    /**
+     * The largest {@link #ACTIVITY_CORRECTION_HORIZON_MS}, ms: 730 days, like {@link #ACTIVITY_GRACE_MAX_MS}:
+     * a correction of an hour whose {@code hive_activity} row has expired would write a row with only the
+     * late samples, and the hour's end plus grace plus horizon stays far below {@link Long#MAX_VALUE}.
+     */
+    public static final long ACTIVITY_CORRECTION_HORIZON_MAX_MS = ACTIVITY_GRACE_MAX_MS;
+
     /**
      * The longest wait of the sink and of the service, ms: 1 day, for {@link #SINK_COMMIT_INTERVAL_MS},
      * {@link #SINK_RETRY_BACKOFF_MS}, {@link #SINK_RETRY_BACKOFF_MAX_MS}, {@link #SINK_DRAIN_TIMEOUT_MS} and
@@ -218,22 +227,25 @@ public final class IngestConfig extends AbstractConfig {
                     Duration.ofMinutes(1).toMillis(),
                     Range.between(1_000, ACTIVITY_IDLE_TIMEOUT_MAX_MS),
                     Importance.MEDIUM,
-                    "Quiet-partition rule of the hourly windows, ms of wall-clock time: once a partition has sent no record "
-                            + "for this long, its open hours whose end plus grace is before the wall "
-                            + "clock minus this timeout are closed and emitted: with live traffic at most this long "
-                            + "plus activity.update.interval.ms after they would have closed with traffic flowing; "
-                            + "after a replay of history, all of them. Raise it for replays that may pause longer. "
-                            + "At most 63,072,000,000 (730 days, hive_activity's retention: a quiet partition's hours "
-                            + "would stay open after their rows expired).")
+                    "Quiet rule of the hourly windows, ms of wall-clock time: once a hive has sent no sample for this "
+                            + "long, while its partition of the entrance-counter topic holds no record the topology has "
+                            + "not processed (no lag, no unprocessed fetched records, no stall of the stream thread "
+                            + "for this long), the hive's open hours whose end plus grace is before the wall clock minus "
+                            + "this timeout are closed: with live traffic at most this long plus "
+                            + "activity.update.interval.ms after its own samples would have closed them; after a replay "
+                            + "of history, all of them. A sample that comes later for such an hour is a correction "
+                            + "(activity.correction.horizon.ms). At most 63,072,000,000 (730 days, hive_activity's "
+                            + "retention: a quiet hive's hours would stay open after their rows expired).")
             .define(
                     ACTIVITY_UPDATE_INTERVAL_MS,
                     Type.LONG,
                     Duration.ofSeconds(10).toMillis(),
                     Range.between(100, 3_600_000),
                     Importance.LOW,
-                    "How often, ms of wall-clock time, the hours that changed are written to hive_activity before they "
-                            + "close (interim values; the final value follows at close), and the quiet-partition rule "
-                            + "is applied.")
+                    "How often, ms of wall-clock time, the open hours that changed are written to hive_activity "
+                            + "(interim values; the result follows at close), corrections of closed hours are published, "
+                            + "and the quiet rule is applied. A gap of more than this plus 1 s between two quiet checks "
+                            + "(the stream thread stalled) starts the quiet rule's wait again.")
             .define(
                     VALIDATION_MAX_FUTURE_SKEW_MS,
                     Type.LONG,
@@ -265,10 +277,25 @@ public final class IngestConfig extends AbstractConfig {
                     Duration.ofMinutes(10).toMillis(),
                     Range.between(0, ACTIVITY_GRACE_MAX_MS),
                     Importance.HIGH,
-                    "Grace period of the hourly windows, in milliseconds: how long after an hour ends (in stream time) "
-                            + "samples for it are still accepted before its final result is emitted. At most "
-                            + "63,072,000,000 (730 days, hive_activity's retention: an hour held open longer would "
-                            + "outlive its row).")
+                    "Grace period of the hourly windows, in milliseconds: how long after an hour ends, in the hive's own "
+                            + "event time (its latest sample), samples for it are still summed before its first result "
+                            + "is published. At most 63,072,000,000 (730 days, hive_activity's retention: an hour held "
+                            + "open longer would outlive its row).")
+            .define(
+                    ACTIVITY_CORRECTION_HORIZON_MS,
+                    Type.LONG,
+                    Duration.ofDays(2).toMillis(),
+                    Range.between(0, ACTIVITY_CORRECTION_HORIZON_MAX_MS),
+                    Importance.HIGH,
+                    "Correction horizon of the hourly windows, in milliseconds: how long after an hour has closed, in "
+                            + "the hive's own event time, a sample for it still corrects it (its hive_activity row gets "
+                            + "the new sums and a result with timing LATE and the next pane_index is published on the "
+                            + "hourly topic); later samples go to the late topic. The topology keeps each hour's sums and "
+                            + "its samples' identities until then, so state grows with it (docs/performance.md). The "
+                            + "default, 2 days, covers a gateway offline for a day while other gateways of its hive stay "
+                            + "live; a hive whose every gateway was offline is corrected after any outage, its close time "
+                            + "having stopped with its last sample. 0: no corrections. At most 63,072,000,000 (730 days, "
+                            + "hive_activity's retention).")
             .define(
                     SINK_GROUP_ID,
                     Type.STRING,

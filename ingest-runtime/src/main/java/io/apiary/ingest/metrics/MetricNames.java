@@ -36,7 +36,10 @@ public final class MetricNames {
     public static final String TAG_REASON = "reason";
     /** Tag of the topology's counters: the input stream, e.g. {@code entrance-counts}. */
     public static final String TAG_STREAM = "stream";
-    /** Tag of {@link #TOPOLOGY_HOURS_CLOSED}: {@code stream-time} or {@code quiet-partition}. */
+    /**
+     * Tag of {@link #TOPOLOGY_HOURS_CLOSED}: {@code hive-progress} (the hive's own samples passed the hour's
+     * end plus grace) or {@code quiet} (the quiet rule).
+     */
     public static final String TAG_BY = "by";
 
     /** Common tag of every meter: {@code apiary-ingest}. */
@@ -60,12 +63,20 @@ public final class MetricNames {
 
     // ---- topology ----
 
-    /** Counter, records: samples that arrived after their hour closed (sent to the late topic); tag {@link #TAG_STREAM}. */
+    /**
+     * Counter, records: samples that arrived after their hour closed and after the correction horizon (sent to
+     * the late topic); tag {@link #TAG_STREAM}.
+     */
     public static final String TOPOLOGY_LATE_RECORDS = "apiary.topology.late.records";
     /** Counter, records: samples seen again (same identity, same values) and not summed twice; tag {@link #TAG_STREAM}. */
     public static final String TOPOLOGY_DUPLICATE_RECORDS = "apiary.topology.duplicate.records";
-    /** Counter, hours: (hive, hour) windows closed and emitted as final; tag {@link #TAG_BY}. */
+    /** Counter, hours: (hive, hour) windows closed, their first result published; tag {@link #TAG_BY}. */
     public static final String TOPOLOGY_HOURS_CLOSED = "apiary.topology.hours.closed";
+    /**
+     * Counter, results: later results of closed hours (timing LATE) published on the hourly topic, each
+     * replacing the hour's earlier result; tag {@link #TAG_STREAM}.
+     */
+    public static final String TOPOLOGY_HOUR_CORRECTIONS = "apiary.topology.hour.corrections";
 
     // ---- sink: throughput and requests ----
 

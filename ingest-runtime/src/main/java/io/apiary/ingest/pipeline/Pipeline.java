@@ -12,6 +12,7 @@ import io.apiary.ingest.tables.TableCatalog;
 import io.apiary.ingest.tables.TableNames;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.ingest.topology.IngestTopology;
+import io.apiary.ingest.topology.InputProgress;
 import io.apiary.ingest.topology.TopologySettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -92,8 +93,13 @@ public final class Pipeline implements AutoCloseable {
                 sink = createSink(config, session, registry, binders, extraTables);
             }
             if (withTopology) {
+                InputProgress progress = new InputProgress();
+                java.util.Properties props = StreamsProperties.from(config);
+                props.put(InputProgress.CONFIG_KEY, progress);
                 streams = new KafkaStreams(
-                        IngestTopology.build(TopologySettings.from(config)), StreamsProperties.from(config));
+                        IngestTopology.build(TopologySettings.from(config).withInputLag(progress)),
+                        props,
+                        progress.clientSupplier());
                 KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
                 streamsMetrics.bindTo(registry);
                 binders.add(streamsMetrics);

@@ -3,6 +3,7 @@ package io.apiary.ingest.pipeline;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.deadletter.DeadLetterExceptionHandlers;
 import io.apiary.ingest.topology.BoundedRocksDbMemory;
+import io.apiary.ingest.topology.InputProgress;
 import io.apiary.ingest.topology.StateStoreOptions;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -10,7 +11,8 @@ import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The Kafka Streams settings of the topology: client settings ({@code kafka.*}), the
- * application id, state folder and processing guarantee, the dead letter handlers, RocksDB's
+ * application id, state folder and processing guarantee, the dead letter handlers (undecodable
+ * records through {@link InputProgress.DeserializationFailures}), RocksDB's
  * memory bound ({@link BoundedRocksDbMemory}), then any
  * {@code streams.*} override. Thread-safe (stateless).
  */
@@ -32,7 +34,7 @@ public final class StreamsProperties {
                 config.getString(IngestConfig.TOPOLOGY_PROCESSING_GUARANTEE));
         props.put(
                 StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
-                DeadLetterExceptionHandlers.Deserialization.class.getName());
+                InputProgress.DeserializationFailures.class.getName());
         props.put(
                 StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
                 DeadLetterExceptionHandlers.Processing.class.getName());

@@ -45,9 +45,9 @@ import org.apache.kafka.streams.state.Stores;
  * <pre>
  * hive.telemetry.v1 --check--&gt; bucket (UTC day, shard) --&gt; rows.hive_telemetry.v1 (key: hive_id, day, shard)
  * hive.activity.v1  --check--&gt; hourly sums per hive ({@link HourlyActivityProcessor})
- *                                 +--&gt; interim and final sums --&gt; rows.hive_activity.v1 (key: hive_id)
- *                                 +--&gt; final sums, once per (hive, hour) --&gt; hive.activity.hourly.v1 (key: hive_id)
- *                                 +--&gt; samples after their hour closed --&gt; hive.activity.late.v1 (key: hive_id)
+ *                                 +--&gt; interim sums, results, corrections --&gt; rows.hive_activity.v1 (key: hive_id)
+ *                                 +--&gt; a result per (hive, hour) at close, then corrections --&gt; hive.activity.hourly.v1 (key: hive_id)
+ *                                 +--&gt; samples beyond the correction horizon --&gt; hive.activity.late.v1 (key: hive_id)
  * weather.readings.v1 --check--&gt; bucket (UTC day, shard) --&gt; rows.weather_readings.v1 (key: station_id, day, shard)
  * agent.alerts.v1     --check--&gt; bucket (UTC day)        --&gt; rows.agent_alerts.v1 (key: agent_id, day)
  * undecodable or invalid records --&gt; dead letter topic (Streams' exception handlers)
@@ -59,13 +59,16 @@ import org.apache.kafka.streams.state.Stores;
  * one is a visible change (the test {@code TopologyDescriptionTest} compares the description with
  * the committed one).
  *
- * <p>The open hours live in state stores backed by changelog topics (with Streams' record cache in
+ * <p>The hourly state lives in state stores backed by changelog topics (with Streams' record cache in
  * front, so an hour's many updates within one commit interval reach the changelog once): RocksDB by
  * default, on disk in {@code topology.state.dir} within {@code topology.rocksdb.memory.bytes}, or on the
- * heap with {@code topology.store.type=in_memory}. Each hive holds at most two open hours of three
- * numbers plus the identities of their samples, and restoring reads at most window + grace of
- * changelog (an in-memory store at every start; RocksDB only the changelog's tail on the same volume). The changelogs use the broker's append time, like the
- * pipeline's topics, so the broker's retention does not delete the state of a replay of old readings.
+ * heap with {@code topology.store.type=in_memory}. Each hive holds its close time, and the sums and
+ * sample identities of its hours within grace plus correction horizon of it; restoring reads about
+ * that much changelog (an in-memory store at every start; RocksDB only the changelog's tail on the
+ * same volume). The changelogs use the broker's append time, like the pipeline's topics, so the
+ * broker's retention does not delete the state of a replay of old readings. The quiet rule learns
+ * whether the input is caught up from {@link TopologySettings#inputLag()}, which the check step of
+ * the entrance-counter stream tells of every record it takes.
  */
 public final class IngestTopology {
 
@@ -132,12 +135,28 @@ public final class IngestTopology {
             RecordValidator<V> validator,
             LongSupplier wallClock,
             String name) {
+        return validatedStream(builder, source, validator, wallClock, name, null);
+    }
+
+    /**
+     * As {@link #validatedStream(StreamsBuilder, Topic, RecordValidator, LongSupplier, String)}, with
+     * the check step telling {@code progress} of every record it takes (valid or not).
+     *
+     * @param progress told of each record the check step takes; null for none
+     */
+    private static <V> KStream<String, V> validatedStream(
+            StreamsBuilder builder,
+            Topic<String, V> source,
+            RecordValidator<V> validator,
+            LongSupplier wallClock,
+            String name,
+            InputLag progress) {
         return builder.stream(
                         source.name(),
                         Consumed.with(source.keySerde(), source.valueSerde())
                                 .withTimestampExtractor(new ValidatingTimestampExtractor<>(validator, wallClock))
                                 .withName(name + "-source"))
-                .processValues(() -> new CheckStep<>(validator, wallClock), Named.as(name + "-check"));
+                .processValues(() -> new CheckStep<>(validator, wallClock, progress), Named.as(name + "-check"));
     }
 
     /**
@@ -151,11 +170,14 @@ public final class IngestTopology {
 
         private final RecordValidator<V> validator;
         private final LongSupplier wallClock;
+        private final InputLag progress;
         private FixedKeyProcessorContext<String, V> context;
+        private org.apache.kafka.common.TopicPartition partition;
 
-        CheckStep(RecordValidator<V> validator, LongSupplier wallClock) {
+        CheckStep(RecordValidator<V> validator, LongSupplier wallClock, InputLag progress) {
             this.validator = validator;
             this.wallClock = wallClock;
+            this.progress = progress;
         }
 
         @Override
@@ -165,6 +187,16 @@ public final class IngestTopology {
 
         @Override
         public void process(FixedKeyRecord<String, V> record) {
+            if (progress != null) {
+                context.recordMetadata().ifPresent(source -> {
+                    if (partition == null
+                            || partition.partition() != source.partition()
+                            || !partition.topic().equals(source.topic())) {
+                        partition = new org.apache.kafka.common.TopicPartition(source.topic(), source.partition());
+                    }
+                    progress.handled(partition, source.offset());
+                });
+            }
             Rejection rejection = validator.check(record.key(), record.value(), wallClock.getAsLong());
             if (rejection == null && record.timestamp() != validator.eventTime(record.value())) {
                 rejection = new Rejection(
@@ -235,37 +267,50 @@ public final class IngestTopology {
     private static void addHourlyActivity(StreamsBuilder builder, TopologySettings settings) {
         Topics topics = settings.topics();
         builder.addStateStore(Stores.keyValueStoreBuilder(
-                        storeSupplier(settings, HourlyActivityProcessor.SUMS_STORE),
+                        storeSupplier(settings, HourlyActivityProcessor.HIVES_STORE),
+                        Serdes.String(),
+                        Serdes.ByteArray())
+                .withCachingEnabled()
+                .withLoggingEnabled(Topics.TOPIC_CONFIGS));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                        storeSupplier(settings, HourlyActivityProcessor.HOURS_STORE),
                         Serdes.Bytes(),
                         AvroSingleObjectSerde.of(HourlyActivityState.class))
                 .withCachingEnabled()
                 .withLoggingEnabled(Topics.TOPIC_CONFIGS));
         builder.addStateStore(Stores.keyValueStoreBuilder(
-                        storeSupplier(settings, HourlyActivityProcessor.SEEN_STORE), Serdes.Bytes(), Serdes.ByteArray())
+                        storeSupplier(settings, HourlyActivityProcessor.SAMPLES_STORE),
+                        Serdes.Bytes(),
+                        Serdes.ByteArray())
                 .withCachingEnabled()
                 .withLoggingEnabled(Topics.TOPIC_CONFIGS));
         builder.addStateStore(Stores.keyValueStoreBuilder(
-                        storeSupplier(settings, HourlyActivityProcessor.CLOSE_TIME_STORE),
-                        Serdes.String(),
-                        Serdes.Long())
+                        storeSupplier(settings, HourlyActivityProcessor.CORRECTIONS_STORE),
+                        Serdes.Bytes(),
+                        Serdes.ByteArray())
                 .withCachingEnabled()
                 .withLoggingEnabled(Topics.TOPIC_CONFIGS));
 
         Duration grace = settings.grace();
         Duration idleTimeout = settings.idleTimeout();
         Duration updateInterval = settings.updateInterval();
+        Duration horizon = settings.correctionHorizon();
+        InputLag inputLag = settings.inputLag();
+        String input = topics.entranceCounts();
         KStream<String, ActivityOutput> outputs = validatedStream(
                         builder,
                         topics.entranceCountsTopic(),
                         new EntranceCountValidator(settings.timeLimits(ACTIVITY_RETENTION)),
                         settings.wallClock(),
-                        "entrance-counts")
+                        "entrance-counts",
+                        inputLag)
                 .process(
-                        () -> new HourlyActivityProcessor(grace, idleTimeout, updateInterval),
+                        () -> new HourlyActivityProcessor(grace, idleTimeout, updateInterval, horizon, inputLag, input),
                         Named.as("hourly-activity-aggregate"),
-                        HourlyActivityProcessor.SUMS_STORE,
-                        HourlyActivityProcessor.SEEN_STORE,
-                        HourlyActivityProcessor.CLOSE_TIME_STORE);
+                        HourlyActivityProcessor.HIVES_STORE,
+                        HourlyActivityProcessor.HOURS_STORE,
+                        HourlyActivityProcessor.SAMPLES_STORE,
+                        HourlyActivityProcessor.CORRECTIONS_STORE);
 
         Topic<HiveActivityPartitionKey, HourlyActivity> rows = topics.activityRowsTopic();
         outputs.filter((hive, out) -> !(out instanceof ActivityOutput.Late), Named.as("hourly-activity-updates"))

@@ -12,6 +12,7 @@ import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.HourlyActivityState;
+import io.apiary.schema.ResultTiming;
 import io.apiary.schema.TelemetryReading;
 import io.apiary.schema.WeatherReading;
 import io.apiary.schema.WeatherReadingRow;
@@ -117,10 +118,13 @@ public record RowMapper(ShardStrategy shardStrategy, int shards) {
      *
      * @param hiveId    hive id, not null
      * @param hourStart start of the hour, ms since the epoch, a multiple of one hour
-     * @param state     the hour's sums, not null
+     * @param state     the hour's sums, not null; its {@code results} (results published before this
+     *                  one) is the result's {@code pane_index}
+     * @param timing    when the result is made, not null
      * @return the result, with day and hour of the hour's start and window_end one hour later
      */
-    public static HourlyActivity hourlyActivity(String hiveId, long hourStart, HourlyActivityState state) {
+    public static HourlyActivity hourlyActivity(
+            String hiveId, long hourStart, HourlyActivityState state, ResultTiming timing) {
         return HourlyActivity.newBuilder()
                 .setHiveId(hiveId)
                 .setDay(DayBucket.of(hourStart))
@@ -131,6 +135,8 @@ public record RowMapper(ShardStrategy shardStrategy, int shards) {
                 .setExits(state.getExits())
                 .setSamples(state.getSamples())
                 .setRevision(state.getRevision())
+                .setTiming(timing)
+                .setPaneIndex(state.getResults())
                 .build();
     }
 

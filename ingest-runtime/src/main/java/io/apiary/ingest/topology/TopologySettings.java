@@ -16,15 +16,20 @@ import java.util.function.LongSupplier;
  * @param shards         shards per day bucket of hive_telemetry, at least 1
  * @param weatherShards  shards per day bucket of weather_readings, at least 1
  * @param grace          grace period of the hourly windows, not negative
- * @param idleTimeout    quiet-partition rule: wall-clock time without stream-time progress after
- *                       which a partition's close time follows the wall clock, not negative
- * @param updateInterval wall-clock interval of interim hive_activity updates and of the
- *                       quiet-partition check, positive
+ * @param idleTimeout    quiet rule: wall-clock time without a sample of a hive, its partition
+ *                       caught up, after which the hive's close time follows the wall clock, not negative
+ * @param updateInterval wall-clock interval of interim hive_activity updates, of corrections and
+ *                       of the quiet rule's check, positive
+ * @param correctionHorizon how long after an hour closed (in its hive's event time) a sample still
+ *                       corrects it, not negative
  * @param maxFutureSkew  how far ahead of the wall clock an event time may be, not negative
  * @param maxAge         how far behind the wall clock an event time may be; null takes each
  *                       table's retention
  * @param wallClock      the wall clock of the validation checks, ms since the epoch, not null
  * @param storeType      where the hourly sums' state stores live, not null
+ * @param inputLag       whether a task's input partition holds unprocessed records, for the quiet
+ *                       rule: {@link InputLag#SYNCHRONOUS} where every record is processed as it is
+ *                       given (TopologyTestDriver), {@link InputProgress} with Kafka Streams; not null
  */
 public record TopologySettings(
         Topics topics,
@@ -34,10 +39,12 @@ public record TopologySettings(
         Duration grace,
         Duration idleTimeout,
         Duration updateInterval,
+        Duration correctionHorizon,
         Duration maxFutureSkew,
         Duration maxAge,
         LongSupplier wallClock,
-        StoreType storeType) {
+        StoreType storeType,
+        InputLag inputLag) {
 
     /** Where state stores live ({@value StateStoreOptions#TOPOLOGY_STORE_TYPE}). */
     public enum StoreType {
@@ -66,6 +73,8 @@ public record TopologySettings(
         Objects.requireNonNull(maxFutureSkew, "maxFutureSkew");
         Objects.requireNonNull(wallClock, "wallClock");
         Objects.requireNonNull(storeType, "storeType");
+        Objects.requireNonNull(correctionHorizon, "correctionHorizon");
+        Objects.requireNonNull(inputLag, "inputLag");
         if (shards < 1) {
             throw new IllegalArgumentException("shards must be at least 1, was " + shards);
         }
@@ -78,13 +87,18 @@ public record TopologySettings(
         if (idleTimeout.isNegative()) {
             throw new IllegalArgumentException("idleTimeout must not be negative, was " + idleTimeout);
         }
+        if (correctionHorizon.isNegative()) {
+            throw new IllegalArgumentException("correctionHorizon must not be negative, was " + correctionHorizon);
+        }
         if (updateInterval.isNegative() || updateInterval.isZero()) {
             throw new IllegalArgumentException("updateInterval must be positive, was " + updateInterval);
         }
     }
 
     /**
-     * The settings named by a configuration, with the system clock.
+     * The settings named by a configuration, with the system clock, for a topology whose records are
+     * processed as they are given ({@link InputLag#SYNCHRONOUS}); a {@code KafkaStreams} application
+     * takes {@link #withInputLag} with its {@link InputProgress}.
      *
      * @param config the configuration, not null
      * @return the settings
@@ -94,7 +108,8 @@ public record TopologySettings(
     }
 
     /**
-     * The settings named by a configuration.
+     * The settings named by a configuration, for a topology whose records are processed as they are
+     * given ({@link InputLag#SYNCHRONOUS}).
      *
      * @param config    the configuration, not null
      * @param wallClock the wall clock of the validation checks, not null
@@ -110,10 +125,34 @@ public record TopologySettings(
                 Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_GRACE_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_UPDATE_INTERVAL_MS)),
+                Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_CORRECTION_HORIZON_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.VALIDATION_MAX_FUTURE_SKEW_MS)),
                 maxAgeMs < 0 ? null : Duration.ofMillis(maxAgeMs),
                 wallClock,
-                StoreType.parse(config.getString(StateStoreOptions.TOPOLOGY_STORE_TYPE)));
+                StoreType.parse(config.getString(StateStoreOptions.TOPOLOGY_STORE_TYPE)),
+                InputLag.SYNCHRONOUS);
+    }
+
+    /**
+     * @param lag how the quiet rule learns whether a task's input partition holds unprocessed records,
+     *            not null
+     * @return these settings with {@code lag}
+     */
+    public TopologySettings withInputLag(InputLag lag) {
+        return new TopologySettings(
+                topics,
+                shardStrategy,
+                shards,
+                weatherShards,
+                grace,
+                idleTimeout,
+                updateInterval,
+                correctionHorizon,
+                maxFutureSkew,
+                maxAge,
+                wallClock,
+                storeType,
+                lag);
     }
 
     /**

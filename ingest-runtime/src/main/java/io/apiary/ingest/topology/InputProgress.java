@@ -1,0 +1,192 @@
+package io.apiary.ingest.topology;
+
+import io.apiary.ingest.deadletter.DeadLetterExceptionHandlers;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaClientSupplier;
+import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
+import org.apache.kafka.streams.errors.ErrorHandlerContext;
+
+/**
+ * What the stream threads of one {@code KafkaStreams} instance have fetched and processed of each
+ * input partition: the {@link InputLag} of a running topology. It is fed from three places:
+ * <ul>
+ *   <li>the main consumers, wrapped by {@link #clientSupplier()} (pass it to {@code KafkaStreams}): each
+ *       poll gives, per partition, the offset of the last record handed to Kafka Streams;</li>
+ *   <li>the check step of the entrance-counter stream ({@link InputLag#handled}): every record it
+ *       takes, valid or not;</li>
+ *   <li>the deserialization handler {@link DeserializationFailures} (with this object in the Streams
+ *       properties under {@link #CONFIG_KEY}): every record that could not be read.</li>
+ * </ul>
+ * A partition is caught up when its consumer's lag is 0 ({@link Consumer#currentLag}: the end offset,
+ * or the last stable offset under read_committed, minus the consumer's position, as of the last
+ * fetch response for the partition, which comes at least every {@code fetch.max.wait.ms} while the
+ * thread polls) and every record polled has been handled. Asked on a thread whose consumer this
+ * object did not wrap (another client supplier, or the {@code streams} group protocol, whose
+ * consumer Kafka Streams creates itself), the answer is "not caught up", so the quiet rule waits.
+ *
+ * <p>Thread-safe: each stream thread reports and asks about its own partitions only.
+ */
+public final class InputProgress implements InputLag {
+
+    /** Key of this object in the Kafka Streams properties, where {@link DeserializationFailures} finds it. */
+    public static final String CONFIG_KEY = "apiary.topology.input.progress";
+
+    private final Map<Thread, Consumer<?, ?>> consumers = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, Offsets> partitions = new ConcurrentHashMap<>();
+
+    /** Offsets of one partition; written by the one thread that owns the partition at a time. */
+    private static final class Offsets {
+        volatile long polled = -1;
+        volatile long handled = -1;
+    }
+
+    /**
+     * @return a client supplier of Kafka's own clients whose main consumers report their polls here;
+     *         restore and global consumers, producers and the admin client are not wrapped
+     */
+    public KafkaClientSupplier clientSupplier() {
+        return new KafkaClientSupplier() {
+            @Override
+            public Admin getAdmin(Map<String, Object> config) {
+                return Admin.create(config);
+            }
+
+            @Override
+            public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
+                return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+            }
+
+            @Override
+            public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
+                return tracked(new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer()));
+            }
+
+            @Override
+            public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
+                return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            }
+
+            @Override
+            public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
+                return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            }
+        };
+    }
+
+    /** The consumer, whose polls report to this object; every call is passed on unchanged. */
+    @SuppressWarnings("unchecked")
+    Consumer<byte[], byte[]> tracked(Consumer<byte[], byte[]> consumer) {
+        return (Consumer<byte[], byte[]>) Proxy.newProxyInstance(
+                Consumer.class.getClassLoader(), new Class<?>[] {Consumer.class}, (proxy, method, args) -> {
+                    Object result;
+                    try {
+                        result = method.invoke(consumer, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    if (result instanceof ConsumerRecords<?, ?> records
+                            && method.getName().equals("poll")) {
+                        polled(consumer, records);
+                    }
+                    return result;
+                });
+    }
+
+    /**
+     * Notes a poll of the calling thread's consumer.
+     *
+     * @param consumer the consumer polled, not null
+     * @param records  what the poll returned, not null
+     */
+    void polled(Consumer<?, ?> consumer, ConsumerRecords<?, ?> records) {
+        Thread thread = Thread.currentThread();
+        if (consumers.get(thread) != consumer) {
+            consumers.put(thread, consumer);
+        }
+        for (TopicPartition partition : records.partitions()) {
+            List<? extends ConsumerRecord<?, ?>> polled = records.records(partition);
+            if (!polled.isEmpty()) {
+                Offsets offsets = offsets(partition);
+                offsets.polled =
+                        Math.max(offsets.polled, polled.get(polled.size() - 1).offset());
+            }
+        }
+    }
+
+    @Override
+    public void handled(TopicPartition partition, long offset) {
+        Offsets offsets = offsets(partition);
+        if (offset > offsets.handled) {
+            offsets.handled = offset;
+        }
+    }
+
+    @Override
+    public boolean caughtUp(TopicPartition partition) {
+        Consumer<?, ?> consumer = consumers.get(Thread.currentThread());
+        if (consumer == null) {
+            return false;
+        }
+        OptionalLong lag;
+        try {
+            lag = consumer.currentLag(partition);
+        } catch (IllegalStateException notAssigned) {
+            return false;
+        }
+        if (lag.isEmpty() || lag.getAsLong() > 0) {
+            return false;
+        }
+        Offsets offsets = partitions.get(partition);
+        return offsets == null || offsets.handled >= offsets.polled;
+    }
+
+    private Offsets offsets(TopicPartition partition) {
+        Offsets offsets = partitions.get(partition);
+        return offsets != null ? offsets : partitions.computeIfAbsent(partition, p -> new Offsets());
+    }
+
+    /**
+     * The dead letter handler of records that cannot be read ({@link DeadLetterExceptionHandlers.Deserialization}),
+     * which also tells the {@link InputProgress} found under {@link #CONFIG_KEY} that the record is handled.
+     * Not thread-safe: Kafka Streams gives each stream thread its own.
+     */
+    public static final class DeserializationFailures implements DeserializationExceptionHandler {
+
+        private final DeadLetterExceptionHandlers.Deserialization deadLetter =
+                new DeadLetterExceptionHandlers.Deserialization();
+        private InputLag progress = SYNCHRONOUS;
+
+        @Override
+        public void configure(Map<String, ?> configs) {
+            deadLetter.configure(configs);
+            if (configs.get(CONFIG_KEY) instanceof InputLag given) {
+                progress = given;
+            }
+        }
+
+        @Override
+        public Response handleError(
+                ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
+            Response response = deadLetter.handleError(context, record, exception);
+            if (response.result() == Result.RESUME) {
+                progress.handled(new TopicPartition(context.topic(), context.partition()), context.offset());
+            }
+            return response;
+        }
+    }
+}
