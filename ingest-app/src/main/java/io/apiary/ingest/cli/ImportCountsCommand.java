@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
  * logs (bees in and out per interval) and event logs (one line per passage) are read by
  * {@link CountLogParser}; every line it cannot read is reported with its number. With
  * {@code --await} it then follows its samples through the topology ({@link ImportAudit}) and says
- * of each one whether it was summed, late (its hour had closed) or rejected (dead-lettered).
+ * of each one whether it was summed (into an open hour, or as a correction of a closed one), late
+ * (beyond its hour's correction horizon) or rejected (dead-lettered).
  */
 @Command(
         name = "import-counts",
@@ -53,10 +54,11 @@ import picocli.CommandLine.Spec;
             "  ingest-app import-counts --file passages.csv --time-column t --hive-id hive-7 \\",
             "    --direction-column dir --in-values in,1 --out-values out,-1 --bucket-seconds 60 --await --strict ...",
             "",
-            "The topology closes an hour of a partition once its stream time has passed the hour's end plus the",
-            "grace period (activity.window.grace.ms); a sample for a closed hour is late. History imported into",
-            "a topology that has seen newer samples of the same partition is late: see docs/commands.md, import-counts,",
-            "'Historical counts'."
+            "The topology closes an hour of a hive once the hive's own samples have passed the hour's end plus the",
+            "grace period (activity.window.grace.ms); a sample for a closed hour corrects it within the correction",
+            "horizon (activity.correction.horizon.ms) and is late beyond it. So a hive's history is summed when it is",
+            "imported before the hive's live samples, or within the horizon of them: see docs/commands.md,",
+            "import-counts, 'Historical counts'."
         })
 public final class ImportCountsCommand implements Callable<Integer> {
 
@@ -333,17 +335,19 @@ public final class ImportCountsCommand implements Callable<Integer> {
         ImportCsvCommand.warnOutsideLimits(err, label, "samples", limits, outsideLimits);
         if (outcome != null && !outcome.late().isEmpty()) {
             err.printf(
-                    "%s: %,d samples came after their hour had closed and went to %s, not summed. The topology"
-                            + " closes an hour of a partition of %s once that partition's stream time (its newest sample) has"
-                            + " passed the hour's end plus the grace period, activity.window.grace.ms = %s; so history"
-                            + " imported after newer samples of the same partition is late. Import all the history of a"
-                            + " data set in one run (several --file), before live samples or into a topology of its own"
+                    "%s: %,d samples came later than their hour's correction horizon and went to %s, not summed."
+                            + " The topology closes an hour of a hive once that hive's own samples have passed the"
+                            + " hour's end plus the grace period, activity.window.grace.ms = %s, and corrects it with"
+                            + " later samples until they are activity.correction.horizon.ms = %s past that; so a"
+                            + " hive's history older than that before its newest sample in %s is late. Import a"
+                            + " hive's history before its live samples, or into a topology of its own"
                             + " (docs/commands.md, import-counts: 'Historical counts').%n",
                     label,
                     outcome.late().size(),
                     topics.activityLate(),
-                    topics.entranceCounts(),
-                    TimeLimits.describe(Duration.ofMillis(cfg.getLong(IngestConfig.ACTIVITY_GRACE_MS))));
+                    TimeLimits.describe(Duration.ofMillis(cfg.getLong(IngestConfig.ACTIVITY_GRACE_MS))),
+                    TimeLimits.describe(Duration.ofMillis(cfg.getLong(IngestConfig.ACTIVITY_CORRECTION_HORIZON_MS))),
+                    topics.entranceCounts());
         }
         long rows = totals.stream().mapToLong(CountLogParser.FileTotals::rows).sum();
         if (rows > 0 && samples.isEmpty()) {

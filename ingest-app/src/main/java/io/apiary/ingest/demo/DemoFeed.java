@@ -2,6 +2,7 @@ package io.apiary.ingest.demo;
 
 import io.apiary.ingest.gateway.EntranceCountSimulator;
 import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.schema.EntranceCount;
 import io.apiary.schema.TelemetryReading;
 import java.time.Instant;
 import java.util.Map;
@@ -18,12 +19,24 @@ public final class DemoFeed {
      *
      * @param readings telemetry readings sent
      * @param samples  entrance-counter samples sent
-     * @param hours    distinct (hive, UTC hour) of the samples sent: the final hourly results to expect
+     * @param sums     per (hive, UTC hour) of the samples sent, their sums: the hourly results to expect;
+     *                 not null, unmodifiable
      */
-    public record Totals(long readings, long samples, long hours) {
+    public record Totals(long readings, long samples, Map<HourlyResults.Hour, HourlyResults.Sums> sums) {
+
+        /** Copies the sums. */
+        public Totals {
+            sums = Map.copyOf(sums);
+        }
+
         /** @return all records sent */
         public long total() {
             return readings + samples;
+        }
+
+        /** @return distinct (hive, UTC hour) of the samples sent: the hours with a result to expect */
+        public long hours() {
+            return sums.size();
         }
     }
 
@@ -65,22 +78,19 @@ public final class DemoFeed {
             end = Math.max(end, s[1].toEpochMilli());
         }
         long samples = 0;
-        long hours = 0;
-        Map<String, Long> lastHour = new java.util.HashMap<>();
+        Map<HourlyResults.Hour, HourlyResults.Sums> sums = new java.util.HashMap<>();
         for (long t = Math.floorDiv(start + step - 1, step) * step; t < end; t += step) {
             for (Map.Entry<String, UrbanDataset.HiveSpan> e : spans.entrySet()) {
                 Instant[] s = sampleSpan(e.getValue(), simulator);
                 if (t >= s[0].toEpochMilli() && t < s[1].toEpochMilli()) {
-                    producer.send(simulator.sample(e.getKey(), t));
+                    EntranceCount sample = simulator.sample(e.getKey(), t);
+                    producer.send(sample);
                     samples++;
-                    long hour = io.apiary.ingest.bucket.HourBucket.hourStart(t);
-                    if (!Long.valueOf(hour).equals(lastHour.put(e.getKey(), hour))) {
-                        hours++;
-                    }
+                    sums.merge(HourlyResults.Hour.of(sample), HourlyResults.Sums.of(sample), HourlyResults.Sums::plus);
                 }
             }
         }
         producer.flush();
-        return new Totals(readings, samples, hours);
+        return new Totals(readings, samples, sums);
     }
 }

@@ -105,8 +105,8 @@ final class DemoProgress {
                     && hoursClosed() < feed.getNow(null).hours()) {
                 announcedQuietWait = true;
                 out.printf(
-                        "  every record is processed; the last open hours close once the entrance-counter partitions"
-                                + " have been quiet for %d s (activity.idle.timeout.ms)...%n",
+                        "  every record is processed; each hive's last open hour closes once it has sent no sample for"
+                                + " %d s (activity.idle.timeout.ms, the quiet rule)...%n",
                         config.getLong(IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS) / 1000);
             }
             if (now > deadline) {

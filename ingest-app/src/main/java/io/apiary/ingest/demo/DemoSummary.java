@@ -28,7 +28,12 @@ final class DemoSummary {
         this.config = config;
     }
 
-    void print(
+    /**
+     * Prints the summary.
+     *
+     * @return whether every hour's newest result equals the samples sent
+     */
+    boolean print(
             UrbanDataset data,
             DemoFeed.Totals sent,
             DemoProgress.Result progress,
@@ -39,13 +44,13 @@ final class DemoSummary {
         Topics topics = config.topics();
         String ks = config.getString(IngestConfig.CASSANDRA_KEYSPACE);
         Map<String, Long> deadLetteredByReason;
-        long hourlyResults;
         long late;
         try (LagProbe probe = new LagProbe(config.kafkaClientSettings())) {
             deadLetteredByReason = probe.countByHeader(topics.deadLetter(), DeadLetterHeaders.REASON);
-            hourlyResults = probe.countRecords(topics.hourlyActivity());
             late = probe.countRecords(topics.activityLate());
         }
+        HourlyResults hourly = HourlyResults.read(config, Duration.ofMinutes(2));
+        java.util.List<HourlyResults.Hour> inexact = hourly.inexactHours(sent.sums());
         long deadLettered = deadLetteredByReason.values().stream()
                 .mapToLong(Long::longValue)
                 .sum();
@@ -71,8 +76,12 @@ final class DemoSummary {
                     topics.deadLetter(),
                     deadLetteredByReason.isEmpty() ? "" : " by reason: " + deadLetteredByReason);
             out.printf(
-                    "  late samples            %,12d  (topic %s); re-sent samples counted once: %,.0f%n",
-                    late, topics.activityLate(), duplicates);
+                    "  late samples            %,12d  (topic %s: samples that came later than the correction horizon,"
+                            + " %s after their hour closed, in no result); re-sent samples counted once: %,.0f%n",
+                    late,
+                    topics.activityLate(),
+                    java.time.Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_CORRECTION_HORIZON_MS)),
+                    duplicates);
             out.printf(
                     "  %-22s  %12s rows in Cassandra; the file holds %,d distinct (hive, sensor, time) readings%n",
                     TableNames.HIVE_TELEMETRY,
@@ -90,14 +99,48 @@ final class DemoSummary {
                             + "hour is upserted as its sums grow)%n",
                     shown(rowsInTable.get("hive_activity")), pipeline.sink().rowsWritten("hive_activity"));
             out.printf(
-                    "  final hourly results    %,12d  on %s, one per (hive, hour) with samples: %,d (an hour is "
-                            + "final once stream time passes its end plus the grace period)%n",
-                    hourlyResults, topics.hourlyActivity(), sent.hours());
+                    "  hourly results          %,12d  on %s for %,d (hive, hour) with samples: %,d corrections of %,d"
+                            + " hours (a correction replaces the hour's earlier result)%n",
+                    hourly.results().size(),
+                    topics.hourlyActivity(),
+                    sent.hours(),
+                    hourly.corrections(),
+                    hourly.correctedHours());
+            out.printf(
+                    "  exact hours             %,12d  of %,d: the newest result of each equals the samples sent%n",
+                    sent.hours()
+                            - inexact.stream()
+                                    .filter(h -> sent.sums().containsKey(h))
+                                    .count(),
+                    sent.hours());
             out.printf(
                     "  ingest                  %,.1f s from the first record sent until everything was written; "
                             + "sink %,.0f rows/s on average, %,.0f rows/s at peak (2 s ticks)%n",
                     Demo.seconds(ingest), progress.averageRowsPerSecond(), progress.peakRowsPerSecond());
             printHourly(session, ks, hive, day);
+        }
+        printWarnings(late, hourly, inexact);
+        return inexact.isEmpty();
+    }
+
+    /** Says plainly what is not as it should be: late samples, corrections, hours that are not exact. */
+    private void printWarnings(long late, HourlyResults hourly, java.util.List<HourlyResults.Hour> inexact) {
+        if (late > 0) {
+            out.printf(
+                    "%n  NOTE: %,d samples came after their hour's correction horizon: they are on %s and counted in"
+                            + " no hourly result, so those hours are short.%n",
+                    late, config.topics().activityLate());
+        }
+        if (hourly.corrections() > 0) {
+            out.printf(
+                    "%n  NOTE: %,d hours were published before all their samples had arrived and were then corrected"
+                            + " (%,d corrections); read the newest result of each hour (the highest pane_index).%n",
+                    hourly.correctedHours(), hourly.corrections());
+        }
+        if (!inexact.isEmpty()) {
+            out.printf(
+                    "%n  NOT EXACT: %,d hours' newest results differ from the samples sent, e.g. %s%n",
+                    inexact.size(), inexact.subList(0, Math.min(5, inexact.size())));
         }
     }
 

@@ -40,9 +40,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * (under exactly-once in the same transaction as the commit; under at-least-once flushed before
  * it), and {@link #collect} reads them, read committed, from the noted offsets to their ends.
  *
- * <p>A record the topology recognised as a re-send of a sample it had already summed in an open
- * hour (an import run twice) is neither late nor rejected, and counts as summed: its sample is in
- * the sums once. Not thread-safe.
+ * <p>A record the topology summed into a closed hour (a correction) or recognised as a re-send of a
+ * sample it had already summed (an import run twice) is neither late nor rejected, and counts as
+ * summed: its sample is in the sums once. Not thread-safe.
  */
 public final class ImportAudit {
 
@@ -75,7 +75,7 @@ public final class ImportAudit {
     /**
      * What the topology did with the import's records.
      *
-     * @param late     samples that came after their hour had closed, in line order
+     * @param late     samples that came after their hour's correction horizon, in line order
      * @param rejected samples the topology dead-lettered, in line order
      */
     public record Outcome(List<Flagged> late, List<Flagged> rejected) {}
@@ -241,7 +241,7 @@ public final class ImportAudit {
                                 "its hour "
                                         + DeadLetterHeaders.text(
                                                 record.headers(), HourlyActivityProcessor.LATE_HOUR_HEADER)
-                                        + " had closed: the partition's close time was "
+                                        + " had closed beyond its correction horizon: the hive's close time was "
                                         + DeadLetterHeaders.text(
                                                 record.headers(), HourlyActivityProcessor.LATE_CLOSE_TIME_HEADER)));
                     } else {

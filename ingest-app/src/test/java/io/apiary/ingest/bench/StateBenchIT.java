@@ -81,9 +81,11 @@ class StateBenchIT {
         assertThat(sums.keys()).isGreaterThanOrEqualTo(f.openHiveHours());
         assertThat(sums.changelogRecords()).isGreaterThanOrEqualTo(f.openHiveHours());
         assertThat(seen.changelogBytes()).isGreaterThan(sums.changelogBytes()).isPositive();
+        StateFigures.Store hives = f.store(HourlyActivityProcessor.HIVES_STORE);
+        assertThat(hives.changelogRecords()).as("a close time per hive").isGreaterThanOrEqualTo(f.hives());
         assertThat(f.changelogBytes()).isGreaterThanOrEqualTo(seen.changelogBytes() + sums.changelogBytes());
         // the restore read the changelogs back: every record, markers of transactions aside
-        assertThat(f.restoredPartitions()).isEqualTo(3 * 2);
+        assertThat(f.restoredPartitions()).as("4 stores, 2 partitions").isEqualTo(4 * 2);
         assertThat(f.restoredRecords())
                 .isGreaterThanOrEqualTo(f.samples() + f.openHiveHours())
                 .isLessThanOrEqualTo(f.changelogRecords());

@@ -515,7 +515,8 @@ class CliIT {
         assertThat(first.get("key").asText()).isEqualTo("3627");
         assertThat(first.get("value")).isEqualTo(json.readTree("""
                 {"hive_id":"3627","day":18823,"hour":17,"window_start":1626368400000,
-                 "window_end":1626372000000,"entries":2315,"exits":2457,"samples":60,"revision":0}"""));
+                 "window_end":1626372000000,"entries":2315,"exits":2457,"samples":60,"revision":0,
+                 "timing":"ON_TIME","pane_index":0}"""));
         JsonNode second = json.readTree(lines.get(1));
         assertThat(second.get("offset").asLong()).isEqualTo(first.get("offset").asLong() + 1);
         assertThat(second.get("error").asText())

@@ -25,11 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -237,54 +232,76 @@ class ImportCountsIT {
                             .containsExactly(sums);
                 }));
 
-        // now that hive a's hours have closed: a sample for one of them is late, one from 2001 is too old
+        // now that hive a's hours have closed: a sample for one of them within the correction horizon
+        // corrects it, one 3 days older than hive a's latest sample is beyond the horizon (late), one
+        // from 2001 is too old
         out.getBuffer().setLength(0);
         err.getBuffer().setLength(0);
         Path stale = Files.writeString(dir.resolve("stale.csv"), """
                 ended,in,out
-                2021-07-15 09:30:00,5,6
+                2021-07-15 09:32:30,5,6
+                2021-07-12 09:30:00,7,8
                 2001-05-01 12:00:00,1,1
                 """);
-        int staleExit = run(
-                "import-counts",
-                "--file",
-                stale.toString(),
-                "--time-column",
-                "ended",
-                "--hive-id",
-                "a",
-                "--in-column",
-                "in",
-                "--out-column",
-                "out",
-                "--interval-seconds",
-                "300",
-                "--await",
-                "--strict");
+        int staleExit = importHiveA(stale, settings);
 
         assertThat(staleExit).isEqualTo(3);
         assertThat(out.toString())
-                .contains("stale.csv: the topology consumed all 2 samples: 0 summed, 1 late (on"
+                .contains("stale.csv: the topology consumed all 3 samples: 1 summed, 1 late (on"
                         + " import-counts-it.topic.activity.late), 1 rejected (on import-counts-it.topic.dead.letter)");
         assertThat(err.toString())
                 .contains(
-                        "stale.csv: late: line 2: LATE, hive a interval ending"
-                                + " 2021-07-15T09:30:00Z (5 in, 6 out): its hour 2021-07-15T09:00:00Z had closed",
-                        "stale.csv: rejected: line 3: EXPIRED_TIMESTAMP, hive a interval ending 2001-05-01T12:00:00Z",
+                        "stale.csv: late: line 3: LATE, hive a interval ending"
+                                + " 2021-07-12T09:30:00Z (7 in, 8 out): its hour 2021-07-12T09:00:00Z had closed",
+                        "stale.csv: rejected: line 4: EXPIRED_TIMESTAMP, hive a interval ending 2001-05-01T12:00:00Z",
                         "1 of the samples are older than the maximum age",
-                        "Import all the history of a data set in one run");
-        Row hour9 = session.execute(
-                        "SELECT bees_in FROM " + KEYSPACE + ".hive_activity WHERE hive_id = 'a' AND"
-                                + " day = ? AND hour = 9",
-                        LocalDate.of(2021, 7, 15))
-                .one();
-        assertThat(hour9.getLong("bees_in")).isEqualTo(expected.get("a " + Instant.parse("2021-07-15T09:00:00Z"))[0]);
+                        "activity.correction.horizon.ms");
+        long[] hour9 = expected.get("a " + Instant.parse("2021-07-15T09:00:00Z"));
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> {
+                    assertThat(rowOfHiveA(LocalDate.of(2021, 7, 15), 9))
+                            .as("the hour of 09:00 corrected with the sample of the horizon")
+                            .containsExactly(hour9[0] + 5, hour9[1] + 6, hour9[2] + 1);
+                    assertThat(readHourly())
+                            .filteredOn(h -> h.getHiveId().equals("a")
+                                    && h.getWindowStart().equals(Instant.parse("2021-07-15T09:00:00Z")))
+                            .extracting(HourlyActivity::getPaneIndex, HourlyActivity::getEntries)
+                            .containsExactly(
+                                    org.assertj.core.groups.Tuple.tuple(0, hour9[0]),
+                                    org.assertj.core.groups.Tuple.tuple(1, hour9[0] + 5));
+                });
 
+        historyWithinTheHorizonIsSummedByTheLiveTopology();
         replayIntoATopologyOfItsOwn();
     }
 
     /**
-     * The recipe of docs/commands.md for history older than what the live topology has seen: a topology with
+     * A day of hive a's history, a day before its latest sample, imported into the live topology while
+     * hive a is live: within the correction horizon, every sample is summed and its hours exact.
+     */
+    private void historyWithinTheHorizonIsSummedByTheLiveTopology() throws Exception {
+        StringBuilder day = new StringBuilder("ended,in,out\n");
+        long[] hour8 = new long[3];
+        for (int i = 1; i <= 11; i++) {
+            day.append(String.format("2021-07-14 08:%02d:00,%d,%d%n", i * 5, i, 3 * i));
+            hour8[0] += i;
+            hour8[1] += 3 * i;
+            hour8[2]++;
+        }
+        Path file = Files.writeString(dir.resolve("yesterday.csv"), day.toString());
+        out.getBuffer().setLength(0);
+        int exit = importHiveA(file, settings);
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("yesterday.csv: the topology consumed all 11 samples: 11 summed, 0 late");
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() ->
+                        assertThat(rowOfHiveA(LocalDate.of(2021, 7, 14), 8)).containsExactly(hour8));
+    }
+
+    /**
+     * The recipe of docs/commands.md for history beyond the correction horizon of a live hive: a topology with
      * its own application id and gateway topics, writing the same row topic, so the live sink
      * writes its hours.
      */
@@ -309,7 +326,7 @@ class ImportCountsIT {
         StringBuilder day = new StringBuilder("ended,in,out\n");
         long[] hour10 = new long[3];
         for (int i = 1; i <= 12; i++) {
-            day.append("2021-07-14 10:")
+            day.append("2021-07-10 10:")
                     .append(String.format("%02d", i * 5 % 60))
                     .append(":00,")
                     .append(i)
@@ -326,47 +343,48 @@ class ImportCountsIT {
                 Files.writeString(dir.resolve("history.csv"), day.toString().replace("10:00:00,12,", "11:00:00,12,"));
         out.getBuffer().setLength(0);
         try (Pipeline replayTopology = Pipeline.start(replay, true, false, new SimpleMeterRegistry())) {
-            int exit = runWith(
-                    replayArgs,
-                    "import-counts",
-                    "--file",
-                    history.toString(),
-                    "--time-column",
-                    "ended",
-                    "--hive-id",
-                    "a",
-                    "--in-column",
-                    "in",
-                    "--out-column",
-                    "out",
-                    "--interval-seconds",
-                    "300",
-                    "--await",
-                    "--strict");
+            int exit = importHiveA(history, replayArgs);
             assertThat(exit).as(err.toString()).isZero();
             assertThat(out.toString()).contains("history.csv: the topology consumed all 12 samples: 12 summed, 0 late");
             await().atMost(Duration.ofMinutes(2))
                     .pollInterval(Duration.ofSeconds(1))
                     .untilAsserted(() -> {
-                        Row row = session.execute(
-                                        "SELECT bees_in, bees_out, samples FROM " + KEYSPACE + ".hive_activity"
-                                                + " WHERE hive_id = 'a' AND day = ? AND hour = 10",
-                                        LocalDate.of(2021, 7, 14))
-                                .one();
-                        assertThat(row).isNotNull();
-                        assertThat(new long[] {row.getLong("bees_in"), row.getLong("bees_out"), row.getInt("samples")})
-                                .containsExactly(hour10);
-                        Row next = session.execute(
-                                        "SELECT bees_in, bees_out, samples FROM " + KEYSPACE + ".hive_activity"
-                                                + " WHERE hive_id = 'a' AND day = ? AND hour = 11",
-                                        LocalDate.of(2021, 7, 14))
-                                .one();
-                        assertThat(next).isNotNull();
-                        assertThat(new long[] {next.getLong("bees_in"), next.getLong("bees_out"), next.getInt("samples")
-                                })
-                                .containsExactly(12, 24, 1);
+                        assertThat(rowOfHiveA(LocalDate.of(2021, 7, 10), 10)).containsExactly(hour10);
+                        assertThat(rowOfHiveA(LocalDate.of(2021, 7, 10), 11)).containsExactly(12, 24, 1);
                     });
         }
+    }
+
+    /** Imports an interval log of hive a (columns ended, in, out; 5-minute intervals) with --await --strict. */
+    private int importHiveA(Path file, List<String> with) {
+        List<String> args = new ArrayList<>(List.of(
+                "import-counts",
+                "--file",
+                file.toString(),
+                "--time-column",
+                "ended",
+                "--hive-id",
+                "a",
+                "--in-column",
+                "in",
+                "--out-column",
+                "out",
+                "--interval-seconds",
+                "300",
+                "--await",
+                "--strict"));
+        return runWith(with, args.toArray(String[]::new));
+    }
+
+    /** @return bees_in, bees_out and samples of hive a's hive_activity row of that hour, null when none */
+    private static long[] rowOfHiveA(LocalDate day, int hour) {
+        Row row = session.execute(
+                        "SELECT bees_in, bees_out, samples FROM " + KEYSPACE + ".hive_activity"
+                                + " WHERE hive_id = 'a' AND day = ? AND hour = ?",
+                        day,
+                        hour)
+                .one();
+        return row == null ? null : new long[] {row.getLong("bees_in"), row.getLong("bees_out"), row.getInt("samples")};
     }
 
     private static Instant hourOf(Instant t) {
@@ -374,26 +392,7 @@ class ImportCountsIT {
     }
 
     private static List<HourlyActivity> readHourly() {
-        Map<String, Object> consumerSettings = new HashMap<>(config.kafkaClientSettings());
-        consumerSettings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        io.apiary.ingest.serde.AvroWireSerde<HourlyActivity> serde =
-                config.wireFormat().serde(HourlyActivity.class, false);
-        List<HourlyActivity> all = new ArrayList<>();
-        String topic = config.topics().hourlyActivity();
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(consumerSettings, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    all.add(serde.decode(r.value()));
-                }
-            }
-        }
-        return all;
+        return io.apiary.ingest.demo.HourlyResults.read(config, Duration.ofMinutes(1))
+                .results();
     }
 }

@@ -302,8 +302,8 @@ class HourlyCorrectionsIT {
                 List<HourlyActivity> results = HourlyFinals.read(config, Duration.ofSeconds(2));
                 Map<String, Integer> perHour = HourlyFinals.assertNewestExact(results, expected);
                 assertThat(perHour.get(hour))
-                        .as("the result, then one correction")
-                        .isEqualTo(2);
+                        .as("the result, then the correction (in one result or several, as updates fall)")
+                        .isGreaterThanOrEqualTo(2);
                 assertThat(activityRows(session, config, List.of(hive))).isEqualTo(expected);
                 assertThat(lateSamples(config)).isZero();
             }
