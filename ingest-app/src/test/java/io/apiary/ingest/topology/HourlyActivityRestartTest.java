@@ -132,4 +132,27 @@ class HourlyActivityRestartTest {
         punctuate(again);
         assertThat(results(again)).as("published once: no longer pending").isEmpty();
     }
+
+    @Test
+    void clock_stored_once_per_hour_still_closes_the_latest_hour_by_the_quiet_rule_after_a_restart() {
+        MockProcessorContext<String, ActivityOutput> before = start();
+        process(sample("a", "2021-07-15T11:10:00Z", 1, 1)); // stored: a new hour
+        process(sample("a", "2021-07-15T11:40:00Z", 2, 2)); // same hour, same closed hour: not stored again
+        results(before);
+
+        MockProcessorContext<String, ActivityOutput> after = start();
+        long now = WALL_CLOCK.toEpochMilli();
+        for (int tick = 1; tick <= 8; tick++) { // caught up, and the hive quiet, for more than the idle timeout
+            after.scheduledPunctuators().get(0).getPunctuator().punctuate(now + tick * UPDATE.toMillis());
+        }
+
+        assertThat(results(after))
+                .as("the hour of 11:00, with the sample the stored clock had not seen")
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.getHour()).isEqualTo(11);
+                    assertThat(r.getEntries()).isEqualTo(3);
+                    assertThat(r.getTiming()).isEqualTo(ResultTiming.ON_TIME);
+                });
+    }
 }

@@ -23,6 +23,15 @@ final class HiveClock {
     long closeTime = Long.MIN_VALUE;
     /** Wall clock of the hive's last sample (or of the task's start), ms; not stored. */
     long lastSampleWallClock;
+    /**
+     * What the stored value decides, as last written: the hour of its event time, the last hour its
+     * close time closes and the last it forgets (hour starts, ms; {@link Long#MIN_VALUE} for none);
+     * not stored. The processor writes the value again only when one of these changes.
+     */
+    long storedHour = Long.MIN_VALUE;
+
+    long storedClosed = Long.MIN_VALUE;
+    long storedForgotten = Long.MIN_VALUE;
 
     HiveClock(String hive, long wallClock) {
         this.hive = hive;

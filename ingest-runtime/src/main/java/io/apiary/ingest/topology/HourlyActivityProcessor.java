@@ -204,6 +204,10 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
         try (KeyValueIterator<String, byte[]> stored = hiveStore.all()) {
             stored.forEachRemaining(kv -> {
                 HiveClock hive = HiveClock.decode(kv.key, kv.value, now);
+                hive.storedHour =
+                        hive.eventTime == Long.MIN_VALUE ? Long.MIN_VALUE : HourBucket.hourStart(hive.eventTime);
+                hive.storedClosed = lastHourEndingBy(hive.closeTime, graceMs);
+                hive.storedForgotten = lastHourEndingBy(hive.closeTime, graceMs + horizonMs);
                 hives.put(kv.key, hive);
                 if (hasOpenHours(hive)) {
                     openHives.put(kv.key, hive);
@@ -245,7 +249,7 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
             if (eventTime > hive.eventTime) {
                 hive.eventTime = eventTime;
                 advance(hive, eventTime, closedByHiveProgress);
-                hiveStore.put(hiveId, hive.encode());
+                store(hive);
             }
         }
         openHives.remove(hiveId);
@@ -367,11 +371,29 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
             }
             long candidate = Math.max(hive.eventTime, Math.min(quietFrom, hive.eventTime + WINDOW_MS + graceMs));
             if (advance(hive, candidate, closedByQuietRule)) {
-                hiveStore.put(hive.hive, hive.encode());
+                store(hive);
             }
             if (!hasOpenHours(hive)) {
                 quiet.remove();
             }
+        }
+    }
+
+    /**
+     * Stores a hive's clock when what it decides has changed: the hour of its latest sample, or the last
+     * hour it closes or forgets. Within those, a restored clock that is older decides the same (which
+     * hours are open, closed or forgotten; the quiet rule's bound still closes the latest sample's
+     * hour), so the store is written about once per hour per hive instead of once per sample.
+     */
+    private void store(HiveClock hive) {
+        long hour = hive.eventTime == Long.MIN_VALUE ? Long.MIN_VALUE : HourBucket.hourStart(hive.eventTime);
+        long closed = lastHourEndingBy(hive.closeTime, graceMs);
+        long forgotten = lastHourEndingBy(hive.closeTime, graceMs + horizonMs);
+        if (hour != hive.storedHour || closed != hive.storedClosed || forgotten != hive.storedForgotten) {
+            hiveStore.put(hive.hive, hive.encode());
+            hive.storedHour = hour;
+            hive.storedClosed = closed;
+            hive.storedForgotten = forgotten;
         }
     }
 
