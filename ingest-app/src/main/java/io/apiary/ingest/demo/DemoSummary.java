@@ -134,8 +134,9 @@ final class DemoSummary {
         if (hourly.corrections() > 0) {
             out.printf(
                     "%n  NOTE: %,d hours were published before all their samples had arrived and were then corrected"
-                            + " (%,d corrections); read the newest result of each hour (the highest pane_index).%n",
-                    hourly.correctedHours(), hourly.corrections());
+                            + " (%,d corrections), e.g. %s; read the newest result of each hour (the highest"
+                            + " pane_index).%n",
+                    hourly.correctedHours(), hourly.corrections(), String.join(", ", hourly.correctedExamples(5)));
         }
         if (!inexact.isEmpty()) {
             out.printf(

@@ -130,6 +130,28 @@ public record HourlyResults(List<HourlyActivity> results, Map<Hour, HourlyActivi
         return new HourlyResults(results, newest, corrections);
     }
 
+    /**
+     * @param most how many at most
+     * @return up to {@code most} corrected hours, each as {@code hive@hour-start (S1 then S2 samples)}: its
+     *     first result's sample count, then its newest's
+     */
+    public List<String> correctedExamples(int most) {
+        Map<Hour, HourlyActivity> first = new HashMap<>();
+        for (HourlyActivity r : results) {
+            if (r.getPaneIndex() == 0) {
+                first.put(Hour.of(r), r);
+            }
+        }
+        return newest.entrySet().stream()
+                .filter(e -> e.getValue().getPaneIndex() > 0)
+                .sorted(Map.Entry.comparingByKey(java.util.Comparator.comparing(Hour::toString)))
+                .limit(most)
+                .map(e -> e.getKey() + " ("
+                        + (first.containsKey(e.getKey()) ? first.get(e.getKey()).getSamples() : 0) + " then "
+                        + e.getValue().getSamples() + " samples)")
+                .toList();
+    }
+
     /** @return (hive, hour) with more than one result: corrected after they were first published */
     public long correctedHours() {
         return newest.values().stream().filter(r -> r.getPaneIndex() > 0).count();

@@ -33,6 +33,8 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sums entrance-counter samples per hive and UTC hour (event time), publishes each hour's result
@@ -80,6 +82,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <p>Not thread-safe: Kafka Streams gives each task its own instance.
  */
 public final class HourlyActivityProcessor implements Processor<String, EntranceCount, String, ActivityOutput> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HourlyActivityProcessor.class);
 
     /** Each hive's event time and close time. */
     public static final String HIVES_STORE = "hourly-activity-hives";
@@ -370,6 +374,18 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
                 break; // the rest sent a sample later still
             }
             long candidate = Math.max(hive.eventTime, Math.min(quietFrom, hive.eventTime + WINDOW_MS + graceMs));
+            if (LOG.isDebugEnabled() && candidate > hive.closeTime) {
+                LOG.debug(
+                        "Quiet rule on {}: hive {} sent its last sample {} ms ago (event time {}), input caught up for {}"
+                                + " ms; close time {} -> {}",
+                        partition,
+                        hive.hive,
+                        now - hive.lastSampleWallClock,
+                        Instant.ofEpochMilli(hive.eventTime),
+                        now - caughtUpSince,
+                        Instant.ofEpochMilli(hive.closeTime),
+                        Instant.ofEpochMilli(candidate));
+            }
             if (advance(hive, candidate, closedByQuietRule)) {
                 store(hive);
             }

@@ -5,7 +5,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -32,12 +31,17 @@ import org.apache.kafka.streams.errors.ErrorHandlerContext;
  *   <li>the deserialization handler {@link DeserializationFailures} (with this object in the Streams
  *       properties under {@link #CONFIG_KEY}): every record that could not be read.</li>
  * </ul>
- * A partition is caught up when its consumer's lag is 0 ({@link Consumer#currentLag}: the end offset,
- * or the last stable offset under read_committed, minus the consumer's position, as of the last
- * fetch response for the partition, which comes at least every {@code fetch.max.wait.ms} while the
- * thread polls) and every record polled has been handled. Asked on a thread whose consumer this
- * object did not wrap (another client supplier, or the {@code streams} group protocol, whose
- * consumer Kafka Streams creates itself), the answer is "not caught up", so the quiet rule waits.
+ * A partition is caught up when every record polled has been handled and the consumer's position
+ * has reached the partition's end offset (the last stable offset under read_committed), which is
+ * asked from the broker ({@link Consumer#endOffsets}) when the answer is older than
+ * {@value #END_OFFSETS_MAX_AGE_MS} ms: one request per stream thread for all its partitions, so the
+ * answer is never older than that. The consumer's own lag ({@link Consumer#currentLag}) is not
+ * enough: it is updated only when records are handed out, so a partition whose fetched records wait
+ * in the consumer's buffer behind other partitions' shows no lag, for as long as they wait (seen for
+ * over 10 s on a 2-core machine under load). Asked on a thread whose consumer this object did not
+ * wrap (another client supplier, or the {@code streams} group protocol, whose consumer Kafka Streams
+ * creates itself), or when the broker does not answer within {@value #END_OFFSETS_TIMEOUT_MS} ms,
+ * the answer is "not caught up", so the quiet rule waits.
  *
  * <p>Thread-safe: each stream thread reports and asks about its own partitions only.
  */
@@ -46,8 +50,36 @@ public final class InputProgress implements InputLag {
     /** Key of this object in the Kafka Streams properties, where {@link DeserializationFailures} finds it. */
     public static final String CONFIG_KEY = "apiary.topology.input.progress";
 
-    private final Map<Thread, Consumer<?, ?>> consumers = new ConcurrentHashMap<>();
+    /** Longest age of an end offset taken as the partition's end, ms. */
+    static final long END_OFFSETS_MAX_AGE_MS = 100;
+    /** Longest wait for the broker's end offsets, ms. */
+    static final long END_OFFSETS_TIMEOUT_MS = 2_000;
+
+    private final Map<Thread, ThreadConsumer> consumers = new ConcurrentHashMap<>();
     private final Map<TopicPartition, Offsets> partitions = new ConcurrentHashMap<>();
+
+    /** A stream thread's consumer and the end offsets last asked with it; used by that thread only. */
+    private static final class ThreadConsumer {
+        final Consumer<?, ?> consumer;
+        Map<TopicPartition, Long> ends = Map.of();
+        long endsAtNanos;
+
+        ThreadConsumer(Consumer<?, ?> consumer) {
+            this.consumer = consumer;
+        }
+
+        /** @return the partition's end offset, asked anew when the last answer is too old; null if unknown */
+        Long end(TopicPartition partition) {
+            long now = System.nanoTime();
+            if (!ends.containsKey(partition) || now - endsAtNanos > END_OFFSETS_MAX_AGE_MS * 1_000_000) {
+                java.util.Set<TopicPartition> asked = new java.util.HashSet<>(consumer.assignment());
+                asked.add(partition);
+                ends = consumer.endOffsets(asked, java.time.Duration.ofMillis(END_OFFSETS_TIMEOUT_MS));
+                endsAtNanos = now;
+            }
+            return ends.get(partition);
+        }
+    }
 
     /** Offsets of one partition; written by the one thread that owns the partition at a time. */
     private static final class Offsets {
@@ -115,8 +147,9 @@ public final class InputProgress implements InputLag {
      */
     void polled(Consumer<?, ?> consumer, ConsumerRecords<?, ?> records) {
         Thread thread = Thread.currentThread();
-        if (consumers.get(thread) != consumer) {
-            consumers.put(thread, consumer);
+        ThreadConsumer known = consumers.get(thread);
+        if (known == null || known.consumer != consumer) {
+            consumers.put(thread, new ThreadConsumer(consumer));
         }
         for (TopicPartition partition : records.partitions()) {
             List<? extends ConsumerRecord<?, ?>> polled = records.records(partition);
@@ -138,21 +171,22 @@ public final class InputProgress implements InputLag {
 
     @Override
     public boolean caughtUp(TopicPartition partition) {
-        Consumer<?, ?> consumer = consumers.get(Thread.currentThread());
-        if (consumer == null) {
-            return false;
-        }
-        OptionalLong lag;
-        try {
-            lag = consumer.currentLag(partition);
-        } catch (IllegalStateException notAssigned) {
-            return false;
-        }
-        if (lag.isEmpty() || lag.getAsLong() > 0) {
+        ThreadConsumer thread = consumers.get(Thread.currentThread());
+        if (thread == null) {
             return false;
         }
         Offsets offsets = partitions.get(partition);
-        return offsets == null || offsets.handled >= offsets.polled;
+        if (offsets != null && offsets.handled < offsets.polled) {
+            return false; // polled, still in the task's buffer
+        }
+        try {
+            Long end = thread.end(partition);
+            return end != null && thread.consumer.position(partition, java.time.Duration.ZERO) >= end;
+        } catch (org.apache.kafka.common.errors.WakeupException | org.apache.kafka.common.errors.InterruptException e) {
+            throw e;
+        } catch (org.apache.kafka.common.KafkaException | IllegalStateException unknown) {
+            return false; // no answer in time, no position yet, or the partition is not assigned
+        }
     }
 
     private Offsets offsets(TopicPartition partition) {
