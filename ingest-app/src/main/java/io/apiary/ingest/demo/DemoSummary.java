@@ -80,7 +80,8 @@ final class DemoSummary {
                             + " %s after their hour closed, in no result); re-sent samples counted once: %,.0f%n",
                     late,
                     topics.activityLate(),
-                    java.time.Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_CORRECTION_HORIZON_MS)),
+                    io.apiary.ingest.validation.TimeLimits.describe(
+                            Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_CORRECTION_HORIZON_MS))),
                     duplicates);
             out.printf(
                     "  %-22s  %12s rows in Cassandra; the file holds %,d distinct (hive, sensor, time) readings%n",
