@@ -58,7 +58,8 @@ public final class DemoCommand implements Callable<Integer> {
             names = "--report",
             paramLabel = "FILE",
             description = "Where to write the HTML report of the shown hive, for the week around the shown day "
-                    + "(default: apiary-demo/hive-HIVE-FROM-TO.html in the temporary folder).")
+                    + "(default: apiary-demo/run-YYYYMMDD-HHMMSS-PID/hive-HIVE-FROM-TO.html in the temporary folder, one"
+                    + " folder per run).")
     Path report;
 
     @Option(

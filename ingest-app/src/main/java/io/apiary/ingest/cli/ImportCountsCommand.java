@@ -10,6 +10,7 @@ import io.apiary.ingest.gateway.KafkaReachability;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.ingest.topology.IngestTopology;
 import io.apiary.ingest.topology.TopologySettings;
+import io.apiary.ingest.validation.EntranceCountValidator;
 import io.apiary.ingest.validation.Rejection;
 import io.apiary.ingest.validation.TimeLimits;
 import java.io.PrintWriter;
@@ -151,18 +152,8 @@ public final class ImportCountsCommand implements Callable<Integer> {
                     + " (event logs: 300) bytes of heap each at the peak (default: ${DEFAULT-VALUE}).")
     long maxSamples;
 
-    @Option(
-            names = "--await",
-            description = "After sending, wait until the topology has consumed every sample, then"
-                    + " report each one it did not sum (late or dead-lettered) with its lines.")
-    boolean await;
-
-    @Option(
-            names = "--await-timeout-seconds",
-            defaultValue = "300",
-            paramLabel = "S",
-            description = "How long --await waits for the topology (default: ${DEFAULT-VALUE}).")
-    long awaitTimeoutSeconds;
+    @Mixin
+    AwaitOptions awaiting;
 
     @Option(
             names = "--strict",
@@ -173,9 +164,6 @@ public final class ImportCountsCommand implements Callable<Integer> {
 
     @Mixin
     ConfigOptions config;
-
-    /** Longest --await-timeout-seconds: a week. */
-    static final long MAX_AWAIT_SECONDS = 7 * 24 * 3_600L;
 
     @Spec
     CommandSpec spec;
@@ -202,10 +190,7 @@ public final class ImportCountsCommand implements Callable<Integer> {
         List<CsvReadingParser.HiveSource> hives = new ArrayList<>();
         try {
             input.requireMaxReported();
-            if (awaitTimeoutSeconds < 1 || awaitTimeoutSeconds > MAX_AWAIT_SECONDS) {
-                throw new IllegalArgumentException("--await-timeout-seconds must be 1 to " + MAX_AWAIT_SECONDS
-                        + " (a week), was " + awaitTimeoutSeconds);
-            }
+            awaiting.check();
             java.util.Set<Path> seen = new java.util.HashSet<>();
             for (Path file : input.files) {
                 if (!seen.add(file.toAbsolutePath().normalize())) {
@@ -270,19 +255,22 @@ public final class ImportCountsCommand implements Callable<Integer> {
         }
         List<CountLogParser.Sample> samples = finished.samples();
         Topics topics = cfg.topics();
-        TimeLimits limits = TopologySettings.from(cfg).timeLimits(IngestTopology.ACTIVITY_RETENTION);
+        TopologySettings topology = TopologySettings.from(cfg);
+        TimeLimits limits = topology.timeLimits(IngestTopology.ACTIVITY_RETENTION);
+        EntranceCountValidator validator = topology.entranceCountValidator();
         long[] outsideLimits = {0, 0};
+        java.util.SortedMap<RejectReason, Long> withheld = new java.util.TreeMap<>();
         ImportAudit.Outcome outcome = null;
         if (!samples.isEmpty()) {
-            ImportAudit audit = await
+            ImportAudit audit = awaiting.await
                     ? ImportAudit.begin(
                             cfg.kafkaClientSettings(),
                             topics.activityLate(),
                             topics.deadLetter(),
-                            bytes -> topics.entranceCountsTopic()
+                            bytes -> ImportAudit.describe(topics.entranceCountsTopic()
                                     .valueSerde()
                                     .deserializer()
-                                    .deserialize(topics.entranceCounts(), bytes),
+                                    .deserialize(topics.entranceCounts(), bytes)),
                             Duration.ofSeconds(30))
                     : null;
             String runId =
@@ -292,10 +280,16 @@ public final class ImportCountsCommand implements Callable<Integer> {
             try (GatewayProducer producer = new GatewayProducer(
                     cfg.kafkaClientSettings(), topics.telemetryTopic(), topics.entranceCountsTopic())) {
                 for (CountLogParser.Sample sample : samples) {
-                    long eventTime = sample.count().getEventTime().toEpochMilli();
-                    Rejection time = limits.check("event_time", eventTime, now);
-                    if (time != null) {
-                        outsideLimits[time.reason() == RejectReason.FUTURE_TIMESTAMP ? 1 : 0]++;
+                    Rejection refused = validator.check(sample.count().getHiveId(), sample.count(), now);
+                    if (refused != null) {
+                        withheld.merge(refused.reason(), 1L, Long::sum);
+                        ImportCsvCommand.countOutsideLimits(refused, outsideLimits);
+                        report(
+                                err,
+                                reported,
+                                label + ": line " + sample.lines() + ": not sent, the topology would"
+                                        + " dead-letter it (" + refused.reason() + "): " + refused.message());
+                        continue;
                     }
                     producer.send(sample.count(), ImportAudit.headers(runId, sample.lines()));
                 }
@@ -308,17 +302,17 @@ public final class ImportCountsCommand implements Callable<Integer> {
             if (audit != null) {
                 String group = cfg.getString(IngestConfig.TOPOLOGY_APPLICATION_ID);
                 Map<TopicPartition, Long> behind =
-                        audit.awaitConsumed(group, lastOffsets, Duration.ofSeconds(awaitTimeoutSeconds));
+                        audit.awaitConsumed(group, lastOffsets, Duration.ofSeconds(awaiting.timeoutSeconds));
                 if (!behind.isEmpty()) {
                     printMoreProblems(err, label, reported);
-                    printSummary(totals, finished, topics, null);
+                    printSummary(totals, finished, topics, withheld, null);
                     err.printf(
                             "%s: the topology (consumer group %s) has not consumed the import's samples within %d s"
                                     + " in %d of %d partitions (%s); are the topology and this command configured alike? The"
                                     + " samples stay on %s and will be summed, late or dead-lettered when it reads them%n",
                             label,
                             group,
-                            awaitTimeoutSeconds,
+                            awaiting.timeoutSeconds,
                             behind.size(),
                             lastOffsets.size(),
                             describe(behind, lastOffsets),
@@ -331,7 +325,7 @@ public final class ImportCountsCommand implements Callable<Integer> {
             }
         }
         printMoreProblems(err, label, reported);
-        printSummary(totals, finished, topics, outcome);
+        printSummary(totals, finished, topics, withheld, outcome);
         ImportCsvCommand.warnOutsideLimits(err, label, "samples", limits, outsideLimits);
         if (outcome != null && !outcome.late().isEmpty()) {
             err.printf(
@@ -357,7 +351,12 @@ public final class ImportCountsCommand implements Callable<Integer> {
                     label);
             return 3;
         }
-        if (outcome != null && outcome.late().size() + outcome.rejected().size() == samples.size()) {
+        long sent = samples.size()
+                - withheld.values().stream().mapToLong(Long::longValue).sum();
+        if (!samples.isEmpty()
+                && (sent == 0
+                        || (outcome != null
+                                && outcome.late().size() + outcome.rejected().size() == sent))) {
             err.printf("%s: no sample was summed%n", label);
             return 3;
         }
@@ -366,6 +365,7 @@ public final class ImportCountsCommand implements Callable<Integer> {
                         .sum()
                 + finished.conflicts()
                 + finished.rejectedPassages()
+                + (samples.size() - sent)
                 + (outcome == null
                         ? 0
                         : outcome.late().size() + outcome.rejected().size());
@@ -390,6 +390,7 @@ public final class ImportCountsCommand implements Callable<Integer> {
             List<CountLogParser.FileTotals> totals,
             CountLogParser.Finished finished,
             Topics topics,
+            java.util.SortedMap<RejectReason, Long> withheld,
             ImportAudit.Outcome outcome) {
         PrintWriter out = spec.commandLine().getOut();
         for (int f = 0; f < totals.size(); f++) {
@@ -417,7 +418,8 @@ public final class ImportCountsCommand implements Callable<Integer> {
         String label = input.files.size() > 1 ? input.files.size() + " files" : CsvFileOptions.name(input.files.get(0));
         StringBuilder line = new StringBuilder(label)
                 .append(": ")
-                .append(finished.samples().size())
+                .append(finished.samples().size()
+                        - withheld.values().stream().mapToLong(Long::longValue).sum())
                 .append(" samples produced to ")
                 .append(topics.entranceCounts());
         if (layout.events != null) {
@@ -437,8 +439,17 @@ public final class ImportCountsCommand implements Callable<Integer> {
                     .append(finished.conflicts())
                     .append(" conflicting duplicates");
         }
-        out.println(line);
         long samples = finished.samples().size();
+        long notSent = withheld.values().stream().mapToLong(Long::longValue).sum();
+        if (notSent > 0) {
+            line.append(", ")
+                    .append(notSent)
+                    .append(" more not sent: the topology would dead-letter them (")
+                    .append(ImportCsvCommand.describe(withheld))
+                    .append(')');
+            samples -= notSent;
+        }
+        out.println(line);
         if (outcome != null) {
             long late = outcome.late().size();
             long rejected = outcome.rejected().size();
@@ -451,7 +462,7 @@ public final class ImportCountsCommand implements Callable<Integer> {
                     topics.activityLate(),
                     rejected,
                     topics.deadLetter());
-        } else if (!await && samples > 0) {
+        } else if (!awaiting.await && samples > 0) {
             out.printf(
                     "%s: not followed through the topology; --await reports which samples"
                             + " were summed, late or rejected%n",

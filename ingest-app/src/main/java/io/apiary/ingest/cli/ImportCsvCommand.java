@@ -5,6 +5,7 @@ import io.apiary.ingest.deadletter.RejectReason;
 import io.apiary.ingest.gateway.CsvReadingParser;
 import io.apiary.ingest.gateway.DuplicateReadings;
 import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.gateway.ImportAudit;
 import io.apiary.ingest.gateway.KafkaReachability;
 import io.apiary.ingest.gateway.SensorColumn;
 import io.apiary.ingest.gateway.SensorColumnSpec;
@@ -14,15 +15,21 @@ import io.apiary.ingest.topics.Topics;
 import io.apiary.ingest.topology.IngestTopology;
 import io.apiary.ingest.topology.TopologySettings;
 import io.apiary.ingest.validation.Rejection;
+import io.apiary.ingest.validation.TelemetryValidator;
 import io.apiary.ingest.validation.TimeLimits;
+import io.apiary.schema.TelemetryReading;
 import java.io.PrintWriter;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -124,11 +131,24 @@ public final class ImportCsvCommand implements Callable<Integer> {
     long duplicateCheckLimit = DuplicateReadings.DEFAULT_LIMIT;
 
     @Option(
+            names = "--missing-values",
+            split = ",",
+            paramLabel = "VALUE",
+            description = "Values that mean \"no reading\", read like an empty cell: counted as missing, not sent,"
+                    + " not rejected; comma-separated, e.g. --missing-values -100,-99.9,-999,9999,NA,nan. A number"
+                    + " matches the same number in any form (-100 matches -100.0); text matches ignoring case.")
+    List<String> missingValues = List.of();
+
+    @Option(
             names = "--strict",
-            description = "Exit with code 3 if any row or cell was rejected (in the long format, a line of a sensor"
-                    + " name no --sensor maps too) or any conflicting duplicate found (without it: only if no reading"
-                    + " at all could be read).")
+            description = "Exit with code 3 if any row or cell was rejected (a reading the topology would dead-letter"
+                    + " included; in the long format, a line of a sensor name no --sensor maps too), any conflicting"
+                    + " duplicate found, or (with --await) any reading dead-lettered (without it: only if no reading at"
+                    + " all could be read).")
     boolean strict;
+
+    @Mixin
+    AwaitOptions awaiting;
 
     @Mixin
     ConfigOptions config;
@@ -147,6 +167,7 @@ public final class ImportCsvCommand implements Callable<Integer> {
             columns = SensorMapping.resolve(
                     sensors.stream().map(SensorColumnSpec::parse).toList());
             input.requireMaxReported();
+            awaiting.check();
             duplicates = new DuplicateReadings(duplicateCheckLimit);
             parser = new CsvReadingParser(
                     input.timeColumn,
@@ -160,6 +181,7 @@ public final class ImportCsvCommand implements Callable<Integer> {
                             ? null
                             : new CsvReadingParser.LongFormat(
                                     longFormat.sensorColumn, longFormat.valueColumn, longFormat.unitColumn));
+            parser.missingValues(missingValues);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -182,23 +204,42 @@ public final class ImportCsvCommand implements Callable<Integer> {
                 err.println(name + ": " + problem);
             }
         };
-        TimeLimits limits = TopologySettings.from(cfg).timeLimits(IngestTopology.TELEMETRY_RETENTION);
+        TopologySettings topology = TopologySettings.from(cfg);
+        TimeLimits limits = topology.timeLimits(IngestTopology.TELEMETRY_RETENTION);
+        TelemetryValidator validator = topology.telemetryValidator();
         long startedAt = System.currentTimeMillis();
         long[] outsideLimits = {0, 0}; // expired, from the future
+        SortedMap<RejectReason, Long> withheld = new TreeMap<>();
+        ImportAudit audit = awaiting.await
+                ? ImportAudit.begin(
+                        cfg.kafkaClientSettings(),
+                        null,
+                        topics.deadLetter(),
+                        bytes -> describe(topics.telemetryTopic()
+                                .valueSerde()
+                                .deserializer()
+                                .deserialize(topics.telemetry(), bytes)),
+                        Duration.ofSeconds(30))
+                : null;
+        String runId =
+                audit != null ? audit.runId() : java.util.UUID.randomUUID().toString();
         CsvReadingParser.Totals totals;
+        Map<TopicPartition, Long> lastOffsets;
         try (GatewayProducer producer = new GatewayProducer(
                         cfg.kafkaClientSettings(), topics.telemetryTopic(), topics.entranceCountsTopic());
                 Reader reader = Files.newBufferedReader(file, input.charset)) {
             totals = parser.parseWithLines(
                     reader,
                     (reading, line) -> {
-                        Rejection time = limits.check(
-                                "reading_time", reading.getReadingTime().toEpochMilli(), startedAt);
-                        if (time != null) {
-                            outsideLimits[time.reason() == RejectReason.FUTURE_TIMESTAMP ? 1 : 0]++;
+                        Rejection refused = validator.check(reading.getHiveId(), reading, startedAt);
+                        if (refused != null) {
+                            withheld.merge(refused.reason(), 1L, Long::sum);
+                            countOutsideLimits(refused, outsideLimits);
+                            throw new CsvReadingParser.RejectedReading("not sent, the topology would dead-letter it ("
+                                    + refused.reason() + "): " + refused.message());
                         }
                         try {
-                            producer.send(reading);
+                            producer.send(reading, ImportAudit.headers(runId, Long.toString(line)));
                         } catch (RecordTooLargeException e) {
                             throw new CsvReadingParser.RejectedReading(e.getMessage());
                         }
@@ -209,38 +250,107 @@ public final class ImportCsvCommand implements Callable<Integer> {
                     },
                     report::accept);
             producer.flush();
+            lastOffsets = producer.lastOffsets();
         }
         if (reported[0] > maxReported) {
             err.printf(
                     "%s: %d more problems and conflicts not shown (--max-reported %d)%n",
                     name, reported[0] - maxReported, maxReported);
         }
-        spec.commandLine()
-                .getOut()
-                .printf(
-                        "%s: %d rows read, %d readings produced to %s, %d rows and %d cells"
-                                + " rejected, %d exact duplicates, %d conflicting duplicates%s%n",
-                        name,
-                        totals.rows(),
-                        totals.readings(),
-                        topics.telemetry(),
-                        totals.rejectedRows(),
-                        totals.rejectedCells(),
-                        duplicates.duplicates(),
-                        duplicates.conflicts(),
-                        (totals.resolvedTimes() == 0
-                                        ? ""
-                                        : ", " + totals.resolvedTimes() + " daylight-saving times resolved (--dst "
-                                                + input.dst.trim() + ")")
-                                + (input.commentPrefix == null
-                                        ? ""
-                                        : ", " + totals.commentLines() + " comment lines skipped"));
+        long withheldTotal =
+                withheld.values().stream().mapToLong(Long::longValue).sum();
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf(
+                "%s: %d rows read, %d readings produced to %s, %d rows and %d cells rejected%s, %d cells missing,"
+                        + " %d exact duplicates, %d conflicting duplicates%s%n",
+                name,
+                totals.rows(),
+                totals.readings(),
+                topics.telemetry(),
+                totals.rejectedRows(),
+                totals.rejectedCells(),
+                withheldTotal == 0
+                        ? ""
+                        : " (" + withheldTotal + " readings the topology would dead-letter, not sent: "
+                                + describe(withheld) + ")",
+                totals.missingCells(),
+                duplicates.duplicates(),
+                duplicates.conflicts(),
+                (totals.resolvedTimes() == 0
+                                ? ""
+                                : ", " + totals.resolvedTimes() + " daylight-saving times resolved (--dst "
+                                        + input.dst.trim() + ")")
+                        + (input.commentPrefix == null ? "" : ", " + totals.commentLines() + " comment lines skipped"));
         warn(err, name, duplicates, limits, outsideLimits);
         if (totals.rows() > 0 && totals.readings() == 0) {
             err.printf("%s: no reading could be read; check --time-column, --time-format, --zone and --sensor%n", name);
             return 3;
         }
-        return strict && (totals.rejectedRows() + totals.rejectedCells() + duplicates.conflicts()) > 0 ? 3 : 0;
+        long deadLettered = 0;
+        if (audit != null && totals.readings() > 0) {
+            String group = cfg.getString(IngestConfig.TOPOLOGY_APPLICATION_ID);
+            Map<TopicPartition, Long> behind =
+                    audit.awaitConsumed(group, lastOffsets, Duration.ofSeconds(awaiting.timeoutSeconds));
+            if (!behind.isEmpty()) {
+                err.printf(
+                        "%s: the topology (consumer group %s) has not consumed the import's readings within %d s in %d"
+                                + " of %d partitions; are the topology and this command configured alike? The readings"
+                                + " stay on %s and will be stored or dead-lettered when it reads them%n",
+                        name, group, awaiting.timeoutSeconds, behind.size(), lastOffsets.size(), topics.telemetry());
+                return 1;
+            }
+            ImportAudit.Outcome outcome = audit.collect(Duration.ofSeconds(60));
+            long[] shown = {0};
+            outcome.rejected().forEach(f -> {
+                if (shown[0]++ < maxReported) {
+                    err.println(name + ": dead-lettered: " + f);
+                }
+            });
+            deadLettered = outcome.rejected().size();
+            out.printf(
+                    "%s: the topology consumed all %d readings: %d passed to the sink, %d dead-lettered (on %s)%n",
+                    name, totals.readings(), totals.readings() - deadLettered, deadLettered, topics.deadLetter());
+        }
+        return strict && (totals.rejectedRows() + totals.rejectedCells() + duplicates.conflicts() + deadLettered) > 0
+                ? 3
+                : 0;
+    }
+
+    /**
+     * Counts a rejection of the time limits: [0] older than the maximum age, [1] from the future.
+     *
+     * @param rejection     a validator's rejection, not null
+     * @param outsideLimits the two counts, not null
+     */
+    static void countOutsideLimits(Rejection rejection, long[] outsideLimits) {
+        if (rejection.reason() == RejectReason.EXPIRED_TIMESTAMP) {
+            outsideLimits[0]++;
+        } else if (rejection.reason() == RejectReason.FUTURE_TIMESTAMP) {
+            outsideLimits[1]++;
+        }
+    }
+
+    /**
+     * @param counts records per reason code, not null
+     * @return e.g. {@code OUT_OF_RANGE 3, EXPIRED_TIMESTAMP 2}, in the reasons' order
+     */
+    static String describe(SortedMap<RejectReason, Long> counts) {
+        StringBuilder text = new StringBuilder();
+        counts.forEach((reason, n) -> text.append(text.length() == 0 ? "" : ", ")
+                .append(reason)
+                .append(' ')
+                .append(n));
+        return text.toString();
+    }
+
+    /**
+     * @param reading a reading, not null
+     * @return the reading described for a person, e.g. {@code hive h-1 HUMIDITY/default at 2021-06-01T10:00:00Z:
+     *         103.5 %RH}
+     */
+    static String describe(TelemetryReading reading) {
+        return "hive " + reading.getHiveId() + " " + reading.getSensorType() + "/" + reading.getSensorId() + " at "
+                + reading.getReadingTime() + ": " + reading.getValue() + " " + reading.getUnit();
     }
 
     private static void warn(
@@ -258,7 +368,8 @@ public final class ImportCsvCommand implements Callable<Integer> {
     }
 
     /**
-     * Warns of records the topology will dead-letter for their time under the importer's configuration.
+     * Explains the records not sent because the topology would dead-letter them for their time under the
+     * importer's configuration.
      *
      * @param err           where to print, not null
      * @param name          the file's name
@@ -269,10 +380,10 @@ public final class ImportCsvCommand implements Callable<Integer> {
     static void warnOutsideLimits(PrintWriter err, String name, String what, TimeLimits limits, long[] outsideLimits) {
         if (outsideLimits[0] > 0) {
             err.printf(
-                    "%s: warning: %,d of the %s are older than the maximum age of %s that a topology with this"
-                            + " configuration accepts; it will dead-letter them as EXPIRED_TIMESTAMP. To replay history, run"
-                            + " the topology with a larger validation.max.age.ms (ms; e.g. --set validation.max.age.ms=%d for"
-                            + " 20 years; the devstack settings file has it).%n",
+                    "%s: %,d of the %s are older than the maximum age of %s that a topology with this"
+                            + " configuration accepts (it would dead-letter them as EXPIRED_TIMESTAMP); they were not sent."
+                            + " To replay history, give the topology and this command a larger validation.max.age.ms (ms;"
+                            + " e.g. --set validation.max.age.ms=%d for 20 years; the devstack settings file has it).%n",
                     name,
                     outsideLimits[0],
                     what,
@@ -281,8 +392,9 @@ public final class ImportCsvCommand implements Callable<Integer> {
         }
         if (outsideLimits[1] > 0) {
             err.printf(
-                    "%s: warning: %,d of the %s are more than %s ahead of this machine's clock; the topology"
-                            + " will dead-letter them as FUTURE_TIMESTAMP (validation.max.future.skew.ms); check --zone.%n",
+                    "%s: %,d of the %s are more than %s ahead of this machine's clock; the topology would"
+                            + " dead-letter them as FUTURE_TIMESTAMP (validation.max.future.skew.ms), so they were not sent;"
+                            + " check --zone.%n",
                     name, outsideLimits[1], what, TimeLimits.describe(limits.maxFutureSkew()));
         }
     }

@@ -61,6 +61,15 @@ public final class IngestApp {
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new IngestApp());
         cli.setUsageHelpAutoWidth(true);
+        cli.setParameterExceptionHandler((e, args) -> {
+            // the message and where to read on: the full usage would bury the one line that matters
+            CommandLine failed = e.getCommandLine();
+            java.io.PrintWriter err = failed.getErr();
+            err.println("error: " + e.getMessage());
+            CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+            err.println("Run '" + failed.getCommandSpec().qualifiedName() + " --help' for its options.");
+            return failed.getCommandSpec().exitCodeOnInvalidInput();
+        });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             boolean badConfig = e instanceof ConfigException;
             String message = badConfig

@@ -93,6 +93,11 @@ public final class QueryCommand {
         /** @return the entity read */
         abstract String entity();
 
+        /** @return what the entity is, for messages: "hive", "station" or "agent" */
+        String entityName() {
+            return "hive";
+        }
+
         /**
          * @return the sensors asked for; empty for all
          * @throws IllegalArgumentException naming what is wrong with one
@@ -135,6 +140,12 @@ public final class QueryCommand {
                 }
                 out.flush();
                 err.println(summary(stats));
+                if (stats.rows() == 0 && pageToken == null) {
+                    err.println(
+                            "No rows: the " + entityName() + " id '" + entity() + "' is matched exactly, letter case"
+                                    + " included, and an unknown id gives no rows like an empty range does; check the id"
+                                    + " (for example with 'dump' of the gateway topic, keyed by it) and --from/--to.");
+                }
                 if (next != null) {
                     err.println("More rows: add --page-token " + next);
                 }
@@ -288,6 +299,11 @@ public final class QueryCommand {
         String entity() {
             return station;
         }
+
+        @Override
+        String entityName() {
+            return "station";
+        }
     }
 
     /** {@code query alerts}. */
@@ -310,6 +326,11 @@ public final class QueryCommand {
         @Override
         String entity() {
             return agent;
+        }
+
+        @Override
+        String entityName() {
+            return "agent";
         }
     }
 }

@@ -214,6 +214,20 @@ public final class RunCommand implements Callable<Integer> {
                 if (refused) {
                     throw e;
                 }
+                Throwable tls = e.getAllErrors().values().stream()
+                        .flatMap(List::stream)
+                        .map(RunCommand::tlsFailure)
+                        .filter(java.util.Objects::nonNull)
+                        .findFirst()
+                        .orElse(null);
+                if (tls != null) {
+                    // a certificate no retry can make trusted: stop with the reason, as for a wrong password
+                    throw new IllegalStateException(
+                            "TLS to Cassandra failed, which no retry mends: " + tls
+                                    + " (check cassandra.ssl.truststore.location and password, or the driver's"
+                                    + " advanced.ssl-engine-factory settings)",
+                            e);
+                }
                 startingDetail = "waiting for Cassandra: "
                         + e.getMessage().lines().findFirst().orElse("");
                 LOG.warn(
@@ -224,6 +238,23 @@ public final class RunCommand implements Callable<Integer> {
                 backoffMs = Math.min(backoffMs * 2, STARTUP_RETRY_MAX.toMillis());
             }
         }
+    }
+
+    /**
+     * @param error a node's connection error, not null
+     * @return the TLS failure in its causes that no retry mends (a certificate the trust store does
+     *         not trust: PKIX path building or validation failed), or null
+     */
+    static Throwable tlsFailure(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            // a handshake cut short (a node restarting) is transient: only a certificate failure is not
+            if (t instanceof java.security.cert.CertificateException
+                    || t instanceof java.security.cert.CertPathValidatorException
+                    || t instanceof java.security.cert.CertPathBuilderException) {
+                return t;
+            }
+        }
+        return null;
     }
 
     /**

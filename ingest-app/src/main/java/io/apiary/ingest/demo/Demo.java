@@ -62,14 +62,24 @@ public final class Demo {
      * @param hive the hive
      * @param from the report's first day
      * @param to   its last day
-     * @return {@code apiary-demo/hive-HIVE-FROM-TO.html} in the JVM's temporary folder
+     * @return {@code apiary-demo/run-YYYYMMDD-HHMMSS-PID/hive-HIVE-FROM-TO.html} in the JVM's temporary
+     *         folder: a folder of this run (UTC start time and process id), so that two demos never
+     *         write one file
      */
     public static Path defaultReportFile(String hive, LocalDate from, LocalDate to) {
         return Path.of(
                 System.getProperty("java.io.tmpdir"),
                 "apiary-demo",
+                RUN_FOLDER,
                 HiveReportFile.fileName(hive, from.toString(), to.toString()));
     }
+
+    /** This process's run folder name under {@code apiary-demo}. */
+    private static final String RUN_FOLDER = "run-"
+            + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+                    .withZone(java.time.ZoneOffset.UTC)
+                    .format(java.time.Instant.now())
+            + "-" + ProcessHandle.current().pid();
 
     private final Options options;
     private final PrintWriter out;
@@ -211,7 +221,10 @@ public final class Demo {
                     TimeRange.days(from, to),
                     file,
                     java.time.Instant.now(),
-                    1_000_000);
+                    1_000_000,
+                    "the hourly bees in and out are simulated by the demo (a counter following the sun at"
+                            + " Montreal, entries and exits balanced over the day), not measured; the temperature"
+                            + " and humidity are the UrBAN data set's real readings.");
             out.printf(
                     "%n  Report of hive %s from %s to %s (charts per sensor, hourly bees in and out, tables):%n"
                             + "    %s%n    %s%n",

@@ -77,7 +77,7 @@ final class DemoSummary {
                     deadLetteredByReason.isEmpty() ? "" : " by reason: " + deadLetteredByReason);
             out.printf(
                     "  late samples            %,12d  (topic %s: samples that came later than the correction horizon,"
-                            + " %s after their hour closed, in no result); re-sent samples counted once: %,.0f%n",
+                            + " %s of the hive's own event time after their hour closed, in no result); re-sent samples counted once: %,.0f%n",
                     late,
                     topics.activityLate(),
                     io.apiary.ingest.validation.TimeLimits.describe(

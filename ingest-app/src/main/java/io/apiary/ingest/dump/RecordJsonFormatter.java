@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.apiary.ingest.deadletter.DeadLetterHeaders;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.ingest.topics.Topics;
 import java.io.ByteArrayOutputStream;
@@ -15,6 +16,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.avro.io.EncoderFactory;
@@ -40,8 +42,11 @@ import org.apache.kafka.common.header.Header;
  *       null (a tombstone) stays null.</li>
  *   <li>{@code headers}: only when the record has headers, as an array of {@code {"key", "value"}}
  *       (value as UTF-8 text) or {@code {"key", "value_base64"}} when it is not UTF-8 text.</li>
- *   <li>Raw topics (the dead letter topic): no {@code key}/{@code value}, but {@code key_base64}
- *       and {@code value_base64} with the bytes (standard Base64), and the headers.</li>
+ *   <li>Raw topics (the dead letter topic): {@code key_base64} and {@code value_base64} with the
+ *       bytes (standard Base64), and the headers (the reason, message, source topic, partition and
+ *       offset, and the original record's own, such as an import's run and lines). Where the source
+ *       topic is one of the pipeline's and the bytes decode with its serdes, also {@code key} and
+ *       {@code value} as above; where they do not, {@code value_error} says why.</li>
  *   <li>A record that cannot be decoded: {@code error} (why), {@code key_base64} and
  *       {@code value_base64}.</li>
  * </ul>
@@ -52,9 +57,12 @@ public final class RecordJsonFormatter {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Topic<?, ?> topic;
+    /** For the dead letter topic: the pipeline's topics by name, to decode a copy by its source topic. */
+    private final Map<String, Topic<?, ?>> sources;
 
-    private RecordJsonFormatter(Topic<?, ?> topic) {
+    private RecordJsonFormatter(Topic<?, ?> topic, Map<String, Topic<?, ?>> sources) {
         this.topic = topic;
+        this.sources = sources;
     }
 
     /**
@@ -64,7 +72,7 @@ public final class RecordJsonFormatter {
      * @return the formatter
      */
     public static RecordJsonFormatter decoding(Topic<?, ?> topic) {
-        return new RecordJsonFormatter(Objects.requireNonNull(topic, "topic"));
+        return new RecordJsonFormatter(Objects.requireNonNull(topic, "topic"), Map.of());
     }
 
     /**
@@ -76,12 +84,10 @@ public final class RecordJsonFormatter {
      * @return the formatter, or empty if {@code name} is none of {@code topics}
      */
     public static Optional<RecordJsonFormatter> forTopic(Topics topics, String name) {
-        if (name.equals(topics.deadLetter())) {
-            return Optional.of(raw());
-        }
         if (!topics.all().contains(name)) {
             return Optional.empty(); // before any serde: naming a wrong topic needs no registry settings
         }
+        Map<String, Topic<?, ?>> byName = new java.util.HashMap<>();
         for (Topic<?, ?> topic : List.of(
                 topics.telemetryTopic(),
                 topics.entranceCountsTopic(),
@@ -93,11 +99,12 @@ public final class RecordJsonFormatter {
                 topics.alertsTopic(),
                 topics.weatherRowsTopic(),
                 topics.alertRowsTopic())) {
-            if (topic.name().equals(name)) {
-                return Optional.of(decoding(topic));
-            }
+            byName.put(topic.name(), topic);
         }
-        return Optional.empty();
+        if (name.equals(topics.deadLetter())) {
+            return Optional.of(new RecordJsonFormatter(null, Map.copyOf(byName)));
+        }
+        return Optional.ofNullable(byName.get(name)).map(RecordJsonFormatter::decoding);
     }
 
     /**
@@ -107,7 +114,7 @@ public final class RecordJsonFormatter {
      * @return the formatter
      */
     public static RecordJsonFormatter raw() {
-        return new RecordJsonFormatter(null);
+        return new RecordJsonFormatter(null, Map.of());
     }
 
     /**
@@ -125,6 +132,7 @@ public final class RecordJsonFormatter {
         line.put("timestamp", record.timestamp());
         if (topic == null) {
             putRaw(line, record);
+            putSourceRecord(line, record);
             putHeaders(line, record);
             return line.toString();
         }
@@ -139,6 +147,23 @@ public final class RecordJsonFormatter {
         }
         putHeaders(line, record);
         return line.toString();
+    }
+
+    /** A dead letter copy's key and value decoded with its source topic's serdes, where they decode. */
+    private void putSourceRecord(ObjectNode line, ConsumerRecord<byte[], byte[]> record) {
+        String sourceName = DeadLetterHeaders.text(record.headers(), DeadLetterHeaders.SOURCE_TOPIC);
+        Topic<?, ?> source = sourceName == null ? null : sources.get(sourceName);
+        if (source == null || record.value() == null) {
+            return;
+        }
+        try {
+            JsonNode key = toJson(source.keySerde().deserializer().deserialize(sourceName, record.key()));
+            JsonNode value = toJson(source.valueSerde().deserializer().deserialize(sourceName, record.value()));
+            line.set("key", key);
+            line.set("value", value);
+        } catch (RuntimeException e) {
+            line.put("value_error", e.getMessage() == null ? e.toString() : e.getMessage());
+        }
     }
 
     private static void putRaw(ObjectNode line, ConsumerRecord<byte[], byte[]> record) {

@@ -55,9 +55,37 @@ public final class CsvReadingParser {
      * @param resolvedTimes local times a daylight-saving change made missing or ambiguous, read by
      *                      the chosen resolution (each also reported, as a problem starting "resolved:")
      * @param commentLines  lines skipped as comments (with a comment marker), before the header included
+     * @param missingCells  values that are missing: empty cells and cells of a missing-value marker
+     *                      ({@link #missingValues}); neither read nor rejected, and not reported one by one
      */
     public record Totals(
-            long rows, long readings, long rejectedRows, long rejectedCells, long resolvedTimes, long commentLines) {
+            long rows,
+            long readings,
+            long rejectedRows,
+            long rejectedCells,
+            long resolvedTimes,
+            long commentLines,
+            long missingCells) {
+        /**
+         * Totals without missing cells.
+         *
+         * @param rows          data rows read
+         * @param readings      readings produced
+         * @param rejectedRows  rows rejected whole
+         * @param rejectedCells sensor cells rejected
+         * @param resolvedTimes daylight-saving times resolved
+         * @param commentLines  lines skipped as comments
+         */
+        public Totals(
+                long rows,
+                long readings,
+                long rejectedRows,
+                long rejectedCells,
+                long resolvedTimes,
+                long commentLines) {
+            this(rows, readings, rejectedRows, rejectedCells, resolvedTimes, commentLines, 0);
+        }
+
         /**
          * Totals without comment lines.
          *
@@ -169,6 +197,10 @@ public final class CsvReadingParser {
      * hive in the wide format (a row is one time of the hive), of each hive and sensor in the long format
      */
     private final Map<String, Instant> previousTimes = new HashMap<>();
+    /** Missing-value markers that are not numbers, in lower case. */
+    private java.util.Set<String> missingTexts = java.util.Set.of();
+    /** Missing-value markers that are numbers (0.0 for either zero). */
+    private java.util.Set<Double> missingNumbers = java.util.Set.of();
 
     /** Distinct (sensor, unit) conversions a long-format parser keeps; more are found again per line. */
     private static final int MAX_LINE_UNITS = 1_000;
@@ -330,7 +362,7 @@ public final class CsvReadingParser {
      *                              the expected character set)
      */
     public Totals parseWithLines(Reader in, LineReadings readings, Consumer<Problem> problems) {
-        long[] totals = new long[6]; // rows, readings, rejected rows, rejected cells, resolved times, comments
+        long[] totals = new long[7]; // rows, readings, rejected rows, rejected cells, resolved times, comments, missing
         Map<String, long[]> unmapped = new LinkedHashMap<>(); // name -> lines, first line, last line
         CSVParser parser = CsvFiles.open(in, delimiter, commentMarker);
         totals[5] = CsvFiles.forEachRecord(parser, columns(), record -> {
@@ -338,7 +370,7 @@ public final class CsvReadingParser {
             parseRow(record, parser, readings, problems, totals, unmapped);
         });
         reportUnmapped(unmapped, problems);
-        return new Totals(totals[0], totals[1], totals[2], totals[3], totals[4], totals[5]);
+        return new Totals(totals[0], totals[1], totals[2], totals[3], totals[4], totals[5], totals[6]);
     }
 
     private void parseRow(
@@ -371,7 +403,7 @@ public final class CsvReadingParser {
             return;
         }
         for (SensorColumn sensor : sensors) {
-            boolean read = read(
+            Outcome outcome = read(
                     record.get(sensor.column()),
                     sensor.column(),
                     sensor,
@@ -381,7 +413,7 @@ public final class CsvReadingParser {
                     line,
                     readings,
                     problems);
-            totals[read ? 1 : 3]++;
+            totals[outcome == Outcome.READ ? 1 : outcome == Outcome.MISSING ? 6 : 3]++;
         }
     }
 
@@ -421,7 +453,7 @@ public final class CsvReadingParser {
             }
             conversion = lineUnit.conversion();
         }
-        boolean read = read(
+        Outcome outcome = read(
                 record.get(longFormat.valueColumn()),
                 longFormat.valueColumn(),
                 sensor,
@@ -431,7 +463,7 @@ public final class CsvReadingParser {
                 line,
                 readings,
                 problems);
-        totals[read ? 1 : 2]++;
+        totals[outcome == Outcome.READ ? 1 : outcome == Outcome.MISSING ? 6 : 2]++;
     }
 
     /**
@@ -462,12 +494,22 @@ public final class CsvReadingParser {
         }
     }
 
+    /** What became of one value. */
+    private enum Outcome {
+        /** A reading was passed on and taken. */
+        READ,
+        /** The cell is empty or a missing-value marker: no reading, nothing reported. */
+        MISSING,
+        /** The value was reported as a problem. */
+        REJECTED
+    }
+
     /**
      * Reads one value in the unit of {@code conversion} into a reading of the sensor and passes it on.
      *
-     * @return whether a reading was passed on and taken; false when the value was reported instead
+     * @return what became of it
      */
-    private boolean read(
+    private Outcome read(
             String cell,
             String column,
             SensorColumn sensor,
@@ -477,15 +519,13 @@ public final class CsvReadingParser {
             long line,
             LineReadings readings,
             Consumer<Problem> problems) {
+        if (cell.isEmpty() || isMissing(cell)) {
+            return Outcome.MISSING;
+        }
         Double value = parseValue(cell);
         if (value == null) {
-            problems.accept(new Problem(
-                    line,
-                    column,
-                    cell.isEmpty()
-                            ? "empty cell, no reading"
-                            : "not a finite decimal number: " + CsvFiles.quote(cell)));
-            return false;
+            problems.accept(new Problem(line, column, "not a finite decimal number: " + CsvFiles.quote(cell)));
+            return Outcome.REJECTED;
         }
         double converted = conversion.apply(value);
         if (!Double.isFinite(converted) || (converted == 0 && value != 0 && conversion.apply(0) == 0)) {
@@ -494,7 +534,7 @@ public final class CsvReadingParser {
                     column,
                     CsvFiles.quote(cell) + " " + conversion.from() + " is " + converted + " " + sensor.unit()
                             + ", out of the range of a double"));
-            return false;
+            return Outcome.REJECTED;
         }
         try {
             readings.accept(
@@ -508,10 +548,10 @@ public final class CsvReadingParser {
                             sensor.unit(),
                             null),
                     line);
-            return true;
+            return Outcome.READ;
         } catch (RejectedReading e) {
             problems.accept(new Problem(line, column, e.getMessage()));
-            return false;
+            return Outcome.REJECTED;
         }
     }
 
@@ -600,6 +640,48 @@ public final class CsvReadingParser {
             all.addAll(longFormat.columns());
         }
         return all;
+    }
+
+    /**
+     * Names the values a logger writes for "no reading" (for example {@code -100}, {@code -99.9},
+     * {@code -999}, {@code 9999}, {@code NA}): a cell that holds one is read as missing, like an empty
+     * cell. A marker that is a decimal number matches every cell of the same number ({@code -100}
+     * matches {@code -100.0}); any other marker matches its text, ignoring letter case. Call before
+     * parsing.
+     *
+     * @param markers the markers, not null; none empty
+     * @return this parser
+     * @throws IllegalArgumentException if a marker is empty
+     */
+    public CsvReadingParser missingValues(java.util.Collection<String> markers) {
+        java.util.Set<String> texts = new java.util.HashSet<>();
+        java.util.Set<Double> numbers = new java.util.HashSet<>();
+        for (String marker : markers) {
+            String m = marker.trim();
+            if (m.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "a missing-value marker cannot be empty (an empty cell is missing" + " anyway)");
+            }
+            Double number = parseValue(m);
+            if (number != null) {
+                numbers.add(number == 0 ? 0.0 : number);
+            } else {
+                texts.add(m.toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        this.missingTexts = java.util.Set.copyOf(texts);
+        this.missingNumbers = java.util.Set.copyOf(numbers);
+        return this;
+    }
+
+    private boolean isMissing(String cell) {
+        if (missingTexts.isEmpty() && missingNumbers.isEmpty()) {
+            return false;
+        }
+        Double number = missingNumbers.isEmpty() ? null : parseValue(cell);
+        return number != null
+                ? missingNumbers.contains(number == 0 ? 0.0 : number)
+                : missingTexts.contains(cell.trim().toLowerCase(java.util.Locale.ROOT));
     }
 
     /** Plain decimal numbers, optionally with an exponent; not Java's hexadecimal or 'd'/'f' forms. */

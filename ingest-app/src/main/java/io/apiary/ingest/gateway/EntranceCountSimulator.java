@@ -15,13 +15,18 @@ import java.util.function.Consumer;
  *
  * <p>Traffic follows the sun at Montreal (solar time about UTC-5): none at night, peaking at
  * about {@value #PEAK_BEES_PER_MINUTE} bees per minute each way around solar noon, from a sine
- * over 06:00-20:00 solar time; bees_in trails bees_out a little. The figures are illustrative,
- * not measured. Immutable and thread-safe.
+ * over 06:00-20:00 solar time for bees_out; bees_in follows the same sine {@value #RETURN_DELAY_MINUTES}
+ * minutes later: the bees that left in an interval come back, give or take 5 %, that much later, so
+ * a day's entries and exits balance within a few percent (a colony neither gains nor loses foragers). The figures are illustrative, not measured.
+ * Immutable and thread-safe.
  */
 public final class EntranceCountSimulator {
 
     /** Peak traffic each way, bees per minute. */
     public static final int PEAK_BEES_PER_MINUTE = 40;
+
+    /** How much later in the day bees_in follows the shape of bees_out, minutes. */
+    public static final int RETURN_DELAY_MINUTES = 30;
 
     private static final long SOLAR_OFFSET_MILLIS = Duration.ofHours(-5).toMillis();
 
@@ -48,12 +53,16 @@ public final class EntranceCountSimulator {
      * @return the sample
      */
     public EntranceCount sample(String hiveId, long endMillis) {
-        SplittableRandom random = new SplittableRandom(hiveId.hashCode() * 0x9E3779B97F4A7C15L ^ endMillis);
         double solarHour = Math.floorMod(endMillis + SOLAR_OFFSET_MILLIS, 86_400_000L) / 3_600_000.0;
-        double daylight = solarHour < 6 || solarHour > 20 ? 0 : Math.sin(Math.PI * (solarHour - 6) / 14);
-        double expectedOut = daylight * PEAK_BEES_PER_MINUTE * interval.toSeconds() / 60.0;
-        int out = noisy(expectedOut, random);
-        int in = noisy(expectedOut * 0.97, random);
+        double perInterval = PEAK_BEES_PER_MINUTE * interval.toSeconds() / 60.0;
+        long delayMillis = RETURN_DELAY_MINUTES * 60_000L;
+        // the bees that left in the interval ending delayMillis ago come back now, give or take 5 %
+        int out = (int) Math.round(daylight(solarHour) * perInterval * tripFactor(hiveId, endMillis));
+        double returning = daylight(solarHour - RETURN_DELAY_MINUTES / 60.0)
+                * perInterval
+                * tripFactor(hiveId, endMillis - delayMillis)
+                * (0.95 + 0.1 * new SplittableRandom(seed(hiveId, endMillis) ^ 0x5DEECE66DL).nextDouble());
+        int in = (int) Math.round(returning);
         return new EntranceCount(
                 hiveId, gatewayId, Instant.ofEpochMilli(endMillis), in, out, (int) interval.toSeconds());
     }
@@ -84,11 +93,18 @@ public final class EntranceCountSimulator {
         return interval;
     }
 
-    private static int noisy(double expected, SplittableRandom random) {
-        if (expected <= 0) {
-            return 0;
-        }
-        double value = expected * (0.8 + 0.4 * random.nextDouble());
-        return (int) Math.round(value);
+    /** Share of the peak traffic at a solar hour (may be below 0 or past 24): a sine over 06:00-20:00. */
+    private static double daylight(double solarHour) {
+        double hour = (solarHour % 24 + 24) % 24;
+        return hour < 6 || hour > 20 ? 0 : Math.sin(Math.PI * (hour - 6) / 14);
+    }
+
+    /** The noise of the departures of one interval: 0.8 to 1.2 times the expected traffic. */
+    private static double tripFactor(String hiveId, long endMillis) {
+        return 0.8 + 0.4 * new SplittableRandom(seed(hiveId, endMillis)).nextDouble();
+    }
+
+    private static long seed(String hiveId, long endMillis) {
+        return hiveId.hashCode() * 0x9E3779B97F4A7C15L ^ endMillis;
     }
 }

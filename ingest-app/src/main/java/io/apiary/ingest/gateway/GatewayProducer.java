@@ -79,6 +79,19 @@ public final class GatewayProducer implements AutoCloseable {
     }
 
     /**
+     * Sends a reading asynchronously with record headers (for example, the import run and line that
+     * its dead letter copy keeps); the offsets Kafka gives them are kept ({@link #lastOffsets()}).
+     *
+     * @param reading the reading, not null
+     * @param headers headers of the record, not null
+     * @throws RecordTooLargeException if the encoded record is too large for Kafka (nothing is sent)
+     * @throws KafkaException if an earlier send failed
+     */
+    public void send(TelemetryReading reading, Headers headers) {
+        send(telemetry, reading.getHiveId(), reading, Objects.requireNonNull(headers, "headers"));
+    }
+
+    /**
      * Sends an entrance-counter sample asynchronously.
      *
      * @param sample the sample, not null

@@ -52,31 +52,38 @@ public final class ImportAudit {
     public static final String LINES_HEADER = "apiary.import.lines";
 
     /**
-     * A sample the topology did not sum.
+     * A record the topology did not sum or store.
      *
      * @param lines     the lines it came from, as in {@link #LINES_HEADER}, or "?" if the header is missing
-     * @param sample    the sample, or null if a dead letter copy could not be decoded (cut to fit)
+     * @param record    the record described for a person (e.g. {@code hive h-1 interval ending ... (3 in, 2
+     *                  out)}), or null if a dead letter copy could not be decoded (cut to fit)
      * @param outcome   {@code LATE}, or the dead letter reason code (e.g. {@code EXPIRED_TIMESTAMP})
      * @param detail    what happened, for the user: the closed hour and close time, or the dead letter message
      */
-    public record Flagged(String lines, EntranceCount sample, String outcome, String detail) {
+    public record Flagged(String lines, String record, String outcome, String detail) {
         @Override
         public String toString() {
-            return "line " + lines + ": " + outcome
-                    + (sample == null
-                            ? ""
-                            : ", hive " + sample.getHiveId()
-                                    + " interval ending " + sample.getEventTime() + " (" + sample.getBeesIn() + " in, "
-                                    + sample.getBeesOut() + " out)")
-                    + ": " + detail;
+            return "line " + lines + ": " + outcome + (record == null ? "" : ", " + record) + ": " + detail;
         }
+    }
+
+    /**
+     * Describes an entrance-count sample for {@link Flagged#record()}.
+     *
+     * @param sample the sample, not null
+     * @return e.g. {@code hive h-1 interval ending 2021-06-01T10:00:00Z (3 in, 2 out)}
+     */
+    public static String describe(EntranceCount sample) {
+        return "hive " + sample.getHiveId() + " interval ending " + sample.getEventTime() + " (" + sample.getBeesIn()
+                + " in, " + sample.getBeesOut() + " out)";
     }
 
     /**
      * What the topology did with the import's records.
      *
-     * @param late     samples that came after their hour's correction horizon, in line order
-     * @param rejected samples the topology dead-lettered, in line order
+     * @param late     samples that came after their hour's correction horizon, in line order (always
+     *                 empty for a run without a late topic)
+     * @param rejected records the topology dead-lettered, in line order
      */
     public record Outcome(List<Flagged> late, List<Flagged> rejected) {}
 
@@ -84,29 +91,29 @@ public final class ImportAudit {
     private final String runId;
     private final Map<TopicPartition, Long> startOffsets;
     private final String lateTopic;
-    private final Function<byte[], EntranceCount> decode;
+    private final Function<byte[], String> describe;
 
     private ImportAudit(
             Map<String, Object> kafkaSettings,
             String runId,
             Map<TopicPartition, Long> startOffsets,
             String lateTopic,
-            Function<byte[], EntranceCount> decode) {
+            Function<byte[], String> describe) {
         this.kafkaSettings = kafkaSettings;
         this.runId = runId;
         this.startOffsets = startOffsets;
         this.lateTopic = lateTopic;
-        this.decode = decode;
+        this.describe = describe;
     }
 
     /**
      * Notes where the late and dead letter topics end now, before the import sends anything.
      *
      * @param kafkaSettings   Kafka client settings, not null
-     * @param lateTopic       the late topic, not null
+     * @param lateTopic       the late topic, or null for records that are never late (telemetry)
      * @param deadLetterTopic the dead letter topic, not null
-     * @param decode          decodes an entrance-count value (the late topic's and the gateway topic's
-     *                        encoding), not null; may throw on bytes it cannot read
+     * @param describe        decodes a value (the gateway topic's encoding) and describes it for a
+     *                        person, not null; may throw on bytes it cannot read
      * @param timeout         how long Kafka may take to answer, positive
      * @return the audit of a new run, with a random run id
      * @throws KafkaException if a topic does not exist or Kafka does not answer in time
@@ -115,11 +122,12 @@ public final class ImportAudit {
             Map<String, Object> kafkaSettings,
             String lateTopic,
             String deadLetterTopic,
-            Function<byte[], EntranceCount> decode,
+            Function<byte[], String> describe,
             Duration timeout) {
         Map<TopicPartition, Long> start = new HashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(kafkaSettings)) {
-            for (String topic : List.of(lateTopic, deadLetterTopic)) {
+            List<String> topics = lateTopic == null ? List.of(deadLetterTopic) : List.of(lateTopic, deadLetterTopic);
+            for (String topic : topics) {
                 List<PartitionInfo> partitions = consumer.partitionsFor(topic, timeout);
                 if (partitions == null || partitions.isEmpty()) {
                     throw new KafkaException("The topic " + topic + " does not exist (run 'topics create')");
@@ -134,8 +142,8 @@ public final class ImportAudit {
                 Map.copyOf(kafkaSettings),
                 UUID.randomUUID().toString(),
                 start,
-                Objects.requireNonNull(lateTopic),
-                Objects.requireNonNull(decode));
+                lateTopic,
+                Objects.requireNonNull(describe));
     }
 
     /** @return the id of this run, as in {@link #RUN_HEADER} */
@@ -233,7 +241,7 @@ public final class ImportAudit {
                     }
                     String lines =
                             Objects.requireNonNullElse(DeadLetterHeaders.text(record.headers(), LINES_HEADER), "?");
-                    if (record.topic().equals(lateTopic)) {
+                    if (lateTopic != null && record.topic().equals(lateTopic)) {
                         late.add(new Flagged(
                                 lines,
                                 decodeOrNull(record.value()),
@@ -262,9 +270,9 @@ public final class ImportAudit {
         return new Outcome(List.copyOf(late), List.copyOf(rejected));
     }
 
-    private EntranceCount decodeOrNull(byte[] value) {
+    private String decodeOrNull(byte[] value) {
         try {
-            return value == null ? null : decode.apply(value);
+            return value == null ? null : describe.apply(value);
         } catch (RuntimeException e) {
             return null;
         }

@@ -330,10 +330,18 @@ public final class ReadingTimeParser {
         Instant earlier = local.toInstant(change.getOffsetBefore());
         Instant later = local.toInstant(change.getOffsetAfter());
         if (dst == DstResolution.REJECT || (dst == DstResolution.INFER && gap)) {
-            throw new DateTimeException(what + "; --dst earlier reads it as " + earlier + ", --dst later as " + later
-                    + (gap && dst == DstResolution.INFER
-                            ? " (--dst infer cannot infer a time that does not exist)"
-                            : ""));
+            throw new DateTimeException(what + "; "
+                    + (gap
+                            ? "--dst earlier reads it as " + earlier
+                                    + ", --dst later as " + later
+                                    + (dst == DstResolution.INFER
+                                            ? " (--dst infer cannot infer a time that does not exist)"
+                                            : "")
+                            : "--dst infer reads both readings of the repeated hour, each at its own instant, from the file's"
+                                    + " order (" + earlier + " on the first pass, " + later
+                                    + " once the times went back);"
+                                    + " --dst earlier reads every one as " + earlier + " and --dst later as " + later
+                                    + ", so the second reading of a sensor overwrites the first"));
         }
         boolean takeLater = dst == DstResolution.LATER
                 || (dst == DstResolution.INFER

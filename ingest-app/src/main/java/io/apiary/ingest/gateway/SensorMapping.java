@@ -14,8 +14,11 @@ import java.util.Map;
  * <p>The rule: an id given with the column ({@code COLUMN=TYPE:UNIT:SENSOR_ID}) is kept. Otherwise,
  * the only column of its sensor type gets {@link Identifiers#DEFAULT_SENSOR_ID}, so that history
  * imported from a file lines up with a live gateway that sends the default for its only sensor of
- * the type; when several columns hold one type, each gets the id {@link Identifiers#fromText}
- * derives from its column name ({@code Temp (inside)} becomes {@code Temp_inside}).
+ * the type; when several columns hold one type, each gets an id made from its column name
+ * ({@link #idFromColumn}): a unit in square brackets at its end is dropped, then
+ * {@link Identifiers#fromText} applies ({@code Ref.roof [deg]} becomes {@code Ref.roof},
+ * {@code Ref.body.top.HR [%]} becomes {@code Ref.body.top.HR}, {@code Temp (inside)} becomes
+ * {@code Temp_inside}).
  */
 public final class SensorMapping {
 
@@ -37,7 +40,7 @@ public final class SensorMapping {
             if (id == null && perType.get(spec.sensorType()) == 1) {
                 id = Identifiers.DEFAULT_SENSOR_ID;
             } else if (id == null) {
-                id = Identifiers.fromText(spec.column());
+                id = idFromColumn(spec.column());
                 if (id == null) {
                     throw new IllegalArgumentException(
                             "Sensor column '" + spec.column() + "': " + perType.get(spec.sensorType())
@@ -51,6 +54,24 @@ public final class SensorMapping {
         }
         requireDistinct(columns);
         return List.copyOf(columns);
+    }
+
+    /** A unit in square brackets at the end of a column name, with the spaces before it. */
+    private static final java.util.regex.Pattern TRAILING_UNIT =
+            java.util.regex.Pattern.compile("\\s*\\[[^\\[\\]]*\\]\\s*$");
+
+    /**
+     * The sensor id made from a column name: a unit in square brackets at its end is dropped (when
+     * something is left before it), then each run of characters an identifier may not hold becomes
+     * one {@code _}, and leading and trailing ones are dropped ({@link Identifiers#fromText}).
+     *
+     * @param column the column name, not null
+     * @return the id, or null when nothing of the name is left (e.g. {@code °C})
+     */
+    public static String idFromColumn(String column) {
+        String name = TRAILING_UNIT.matcher(column).replaceFirst("");
+        String id = name.isBlank() ? null : Identifiers.fromText(name);
+        return id != null ? id : Identifiers.fromText(column);
     }
 
     /**

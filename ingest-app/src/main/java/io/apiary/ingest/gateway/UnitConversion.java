@@ -1,6 +1,6 @@
 package io.apiary.ingest.gateway;
 
-import io.apiary.ingest.validation.PhysicalRanges;
+import io.apiary.ingest.validation.SensorRanges;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +17,7 @@ import tech.units.indriya.unit.Units;
 
 /**
  * Converts a CSV column's values from the unit they are written in to a unit the pipeline takes
- * for their sensor type ({@link PhysicalRanges#units}), for units of one quantity: grams to
+ * for their sensor type ({@link SensorRanges#units}), for units of one quantity: grams to
  * kilograms, millivolts to volts, degrees Fahrenheit or kelvin to degrees Celsius, metres per
  * second to millimetres per second. The units and the conversion are the units library's (Indriya,
  * the reference implementation of JSR 385 "Units of Measurement", with the US customary units of
@@ -72,7 +72,7 @@ public final class UnitConversion {
      *         type and those of the same quantity it converts from (when known)
      */
     public static UnitConversion find(String sensorType, String fileUnit) {
-        List<String> taken = new ArrayList<>(PhysicalRanges.units(sensorType));
+        List<String> taken = new ArrayList<>(SensorRanges.units(sensorType));
         if (taken.isEmpty() || taken.contains(fileUnit)) {
             return identity(fileUnit);
         }
@@ -198,6 +198,11 @@ public final class UnitConversion {
 
     @Override
     public String toString() {
-        return isIdentity() ? to : to + " (converted from " + from + ")";
+        if (isIdentity()) {
+            return to;
+        }
+        return converter == AbstractConverter.IDENTITY
+                ? to + " (written as " + from + ", value unchanged)"
+                : to + " (converted from " + from + ")";
     }
 }

@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param generatedAt    when the report was made, shown in its header, not null (passed in so
  *                       that the same input renders the same bytes)
  * @param readStatistics one line about the read (e.g. {@code 14 partitions read in 1.2 s}), or null
+ * @param note           a note shown under the header for every reader to see (e.g. that the counts
+ *                       are simulated), or null
  */
 public record HiveReport(
         String hiveId,
@@ -25,7 +27,28 @@ public record HiveReport(
         List<TelemetryRow> readings,
         List<ActivityRow> activity,
         Instant generatedAt,
-        String readStatistics) {
+        String readStatistics,
+        String note) {
+
+    /**
+     * A report without a note.
+     *
+     * @param hiveId         the hive, not null
+     * @param range          the UTC time range, not null
+     * @param readings       the readings, not null
+     * @param activity       the hourly counts, not null
+     * @param generatedAt    when the report was made, not null
+     * @param readStatistics one line about the read, or null
+     */
+    public HiveReport(
+            String hiveId,
+            TimeRange range,
+            List<TelemetryRow> readings,
+            List<ActivityRow> activity,
+            Instant generatedAt,
+            String readStatistics) {
+        this(hiveId, range, readings, activity, generatedAt, readStatistics, null);
+    }
 
     /** Checks the non-null fields and copies the lists. */
     public HiveReport {

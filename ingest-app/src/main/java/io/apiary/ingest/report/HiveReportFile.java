@@ -88,6 +88,33 @@ public final class HiveReportFile {
     public static Written write(
             HiveDataReader reader, String hive, TimeRange range, Path file, Instant generatedAt, int maxReadings)
             throws IOException {
+        return write(reader, hive, range, file, generatedAt, maxReadings, null);
+    }
+
+    /**
+     * As {@link #write(HiveDataReader, String, TimeRange, Path, Instant, int)}, with a note shown under
+     * the report's header.
+     *
+     * @param reader      reads the hive's rows, not null
+     * @param hive        the hive, not null
+     * @param range       the time range, not null
+     * @param file        where the report goes, not null
+     * @param generatedAt when the report is made, not null
+     * @param maxReadings the most readings read
+     * @param note        the note (e.g. that the counts are simulated), or null
+     * @return what was written
+     * @throws IllegalArgumentException as the other form
+     * @throws IOException          if the file cannot be written
+     */
+    public static Written write(
+            HiveDataReader reader,
+            String hive,
+            TimeRange range,
+            Path file,
+            Instant generatedAt,
+            int maxReadings,
+            String note)
+            throws IOException {
         checkTarget(file);
         List<TelemetryRow> readings = new ArrayList<>();
         ReadStats telemetryStats;
@@ -116,7 +143,8 @@ public final class HiveReportFile {
                 readings,
                 hours,
                 generatedAt.truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
-                written.summary()));
+                written.summary(),
+                note));
         if (target.getParent() != null) {
             Files.createDirectories(target.getParent());
         }

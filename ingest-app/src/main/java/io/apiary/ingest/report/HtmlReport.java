@@ -34,6 +34,7 @@ public final class HtmlReport {
             h1 { font-size: 1.6rem; margin: 0.2rem 0; }
             h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ccc; padding-bottom: 0.2rem; }
             .meta, .note, figcaption { color: #444; font-size: 0.9rem; }
+            .notice { color: #7a4a00; background: #fff6e0; border-left: 4px solid #e0a020; padding: 0.3rem 0.6rem; }
             .empty { border: 2px solid #b35900; background: #fff6ec; padding: 12px 16px; }
             figure { margin: 1rem 0 1.8rem; }
             figcaption { margin-bottom: 0.3rem; }
@@ -116,6 +117,11 @@ public final class HtmlReport {
         if (report.readStatistics() != null) {
             html.append("<p class=\"meta stats\">Read: ")
                     .append(escape(report.readStatistics()))
+                    .append("</p>");
+        }
+        if (report.note() != null) {
+            html.append("<p class=\"note notice\"><strong>Note:</strong> ")
+                    .append(escape(report.note()))
                     .append("</p>");
         }
         html.append("</header>\n");

@@ -119,4 +119,20 @@ final class ReportFormat {
     private static boolean isMidnight(Instant time) {
         return time.atOffset(ZoneOffset.UTC).toLocalTime().equals(LocalTime.MIDNIGHT);
     }
+
+    /**
+     * A unit as the pipeline stores it, written as a reader expects it: {@code degC} as
+     * {@code °C}, {@code degF} as {@code °F}; every other unit ({@code %RH}, {@code kg}, {@code hPa},
+     * {@code mm/s}, ...) as it is.
+     *
+     * @param unit the stored unit, not null
+     * @return its symbol
+     */
+    static String unitSymbol(String unit) {
+        return switch (unit) {
+            case "degC" -> "\u00B0C";
+            case "degF" -> "\u00B0F";
+            default -> unit;
+        };
+    }
 }

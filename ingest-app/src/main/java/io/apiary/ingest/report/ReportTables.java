@@ -116,7 +116,7 @@ final class ReportTables {
                     .append("</td><td>")
                     .append(ReportFormat.exact(row.value()))
                     .append("</td><td>")
-                    .append(escape(row.unit()))
+                    .append(escape(row.unit() == null ? "" : ReportFormat.unitSymbol(row.unit())))
                     .append("</td></tr>");
         }
         html.append("</tbody></table></div>");

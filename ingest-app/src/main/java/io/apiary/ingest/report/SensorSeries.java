@@ -250,9 +250,12 @@ final class SensorSeries {
         return units.size() > 1 || (someWithoutUnit && !units.isEmpty());
     }
 
-    /** @return the unit for the axis: the only unit, or empty if none; when mixed, the units joined with {@code , } */
+    /**
+     * @return the unit for the axis as a reader writes it ({@link ReportFormat#unitSymbol}): the only
+     *         unit, or empty if none; when mixed, the units joined with {@code , }
+     */
     String unitLabel() {
-        return String.join(", ", units);
+        return String.join(", ", units.stream().map(ReportFormat::unitSymbol).toList());
     }
 
     /**

@@ -294,7 +294,7 @@ class CsvReadingParserLongFormatTest {
     }
 
     @Test
-    void should_reject_empty_and_non_numeric_values_empty_sensor_names_bad_times_and_short_lines_by_line() {
+    void should_count_empty_values_as_missing_and_reject_non_numeric_values_empty_names_bad_times_and_short_lines() {
         CsvReadingParser parser =
                 parser(ISO, CsvReadingParser.HiveSource.column("hive"), WITH_UNITS, "T1=TEMPERATURE:degC");
 
@@ -310,11 +310,10 @@ class CsvReadingParserLongFormatTest {
                 2021-07-15T13:00:00Z,h1,T1,35.5,degC
                 """);
 
-        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(8, 1, 7, 0));
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(8, 1, 6, 0, 0, 0, 1));
         assertThat(problems)
                 .extracting(CsvReadingParser.Problem::line, CsvReadingParser.Problem::column)
                 .containsExactly(
-                        tuple(2L, "value"),
                         tuple(3L, "value"),
                         tuple(4L, "sensor"),
                         tuple(5L, "time"),
@@ -324,7 +323,6 @@ class CsvReadingParserLongFormatTest {
         assertThat(problems)
                 .extracting(CsvReadingParser.Problem::message)
                 .containsExactly(
-                        "empty cell, no reading",
                         "not a finite decimal number: 'NaN'",
                         "empty cell, no sensor name",
                         "cannot read time '2021-02-29T11:00:00Z' with the time format 'iso' (--time-format: iso,"

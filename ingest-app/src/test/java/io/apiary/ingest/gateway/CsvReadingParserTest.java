@@ -73,7 +73,7 @@ class CsvReadingParserTest {
                 2021-06-19 01:19:58+00:00,3629,26.0
                 """);
 
-        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(6, 3, 3, 3));
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(6, 3, 3, 2, 0, 0, 1));
         assertThat(problems)
                 .extracting(CsvReadingParser.Problem::toString)
                 .containsExactly(
@@ -83,7 +83,6 @@ class CsvReadingParserTest {
                                 + "parsed at index 0",
                         "line 4, column 'Tag number': no hive id",
                         "line 5, column 'temperature': not a finite decimal number: 'NaN'",
-                        "line 5, column 'humidity': empty cell, no reading",
                         "line 6, column 'temperature': not a finite decimal number: 'warm'",
                         "line 7: expected 4 fields, found 3");
     }
@@ -474,6 +473,36 @@ class CsvReadingParserTest {
         assertThat(readings)
                 .singleElement()
                 .satisfies(r -> assertThat(r.getValue()).as("32 degF").isEqualTo(0.0));
+    }
+
+    @Test
+    void should_read_missing_value_markers_as_missing_by_number_and_by_text_ignoring_case() {
+        parser.missingValues(List.of("-100", "9999", "NA", " n/a "));
+
+        CsvReadingParser.Totals totals = parse("""
+                Date,Tag number,temperature,humidity
+                2021-06-19 00:04:58+00:00,3629,-100.0,na
+                2021-06-19 00:19:58+00:00,3629,-100,9999.00
+                2021-06-19 00:34:58+00:00,3629,-100.5,N/A
+                2021-06-19 00:49:58+00:00,3629,-99.9,
+                2021-06-19 01:04:58+00:00,3629,NaN,99999
+                """);
+
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(5, 3, 0, 1, 0, 0, 6));
+        assertThat(readings)
+                .extracting(TelemetryReading::getValue)
+                .as("-100.5, -99.9 and 99999 are not markers: read as values (for the validator to judge)")
+                .containsExactly(-100.5, -99.9, 99999.0);
+        assertThat(problems)
+                .extracting(CsvReadingParser.Problem::toString)
+                .containsExactly("line 6, column 'temperature': not a finite decimal number: 'NaN'");
+    }
+
+    @Test
+    void should_refuse_an_empty_missing_value_marker() {
+        assertThatThrownBy(() -> parser.missingValues(List.of("-100", " ")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot be empty");
     }
 
     private CsvReadingParser.Totals parse(String csv) {

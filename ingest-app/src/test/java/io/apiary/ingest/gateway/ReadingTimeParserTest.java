@@ -160,8 +160,10 @@ class ReadingTimeParserTest {
         String twice = "2017-10-29 02:30:00";
         assertThatThrownBy(() -> new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", BERLIN).parse(twice))
                 .hasMessageContaining("occurs twice in Europe/Berlin")
-                .hasMessageContaining(
-                        "--dst earlier reads it as 2017-10-29T00:30:00Z, --dst later as 2017-10-29T01:30:00Z");
+                .hasMessageContaining("--dst infer reads both readings of the repeated hour, each at its own instant,"
+                        + " from the file's order (2017-10-29T00:30:00Z on the first pass, 2017-10-29T01:30:00Z once"
+                        + " the times went back); --dst earlier reads every one as 2017-10-29T00:30:00Z and --dst"
+                        + " later as 2017-10-29T01:30:00Z, so the second reading of a sensor overwrites the first");
 
         ReadingTimeParser.Parsed earlier =
                 new ReadingTimeParser("yyyy-MM-dd HH:mm:ss", BERLIN, DstResolution.EARLIER, null).parseWithNote(twice);

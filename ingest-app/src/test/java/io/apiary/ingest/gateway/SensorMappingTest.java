@@ -77,6 +77,20 @@ class SensorMappingTest {
     }
 
     @Test
+    void should_drop_a_unit_in_square_brackets_from_a_derived_id_by_one_rule() {
+        assertThat(resolve(
+                        "Ref.roof [deg]=TEMPERATURE:degC",
+                        "Ref.body.top.HR [%]=HUMIDITY:%",
+                        "Ref.body.low.HR [%RH]=HUMIDITY:%RH",
+                        "Temp (inside) [degC]=TEMPERATURE:degC",
+                        "[degC]=TEMPERATURE:degC"))
+                .extracting(SensorColumn::sensorId)
+                .containsExactly("Ref.roof", "Ref.body.top.HR", "Ref.body.low.HR", "Temp_inside", "degC");
+        assertThat(SensorMapping.idFromColumn("T [a] [b]")).isEqualTo("T_a");
+        assertThat(SensorMapping.idFromColumn("° [°]")).isNull();
+    }
+
+    @Test
     void should_print_the_mapping_of_a_column() {
         assertThat(resolve("Temp (inside)=TEMPERATURE:degC", "t2=TEMPERATURE:degC")
                         .get(0)

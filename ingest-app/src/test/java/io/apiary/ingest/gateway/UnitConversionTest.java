@@ -35,6 +35,14 @@ class UnitConversionTest {
         assertThat(conversion).hasToString(to + " (converted from " + from + ")");
     }
 
+    @org.junit.jupiter.api.Test
+    void a_percent_humidity_column_is_renamed_not_converted() {
+        UnitConversion conversion = UnitConversion.find("HUMIDITY", "%");
+
+        assertThat(conversion.apply(100.1)).isEqualTo(100.1);
+        assertThat(conversion).hasToString("%RH (written as %, value unchanged)");
+    }
+
     @ParameterizedTest
     @CsvSource({"TEMPERATURE,degC", "WEIGHT,kg", "BATTERY,mV", "BATTERY,V", "HUMIDITY,%RH", "CO2,ppm"})
     void a_unit_the_pipeline_takes_passes_unchanged(String type, String unit) {

@@ -432,4 +432,29 @@ class HtmlReportTest {
                 .contains("14 partitions read in 0.4 s");
         assertThat(html.one("/html/head/title").getTextContent()).contains("3627");
     }
+
+    @Test
+    void should_show_a_note_in_the_header_and_write_units_as_symbols() {
+        HiveReport report = new HiveReport(
+                "3627",
+                TimeRange.days(DAY, DAY),
+                List.of(new io.apiary.ingest.read.TelemetryRow(
+                        "3627",
+                        "TEMPERATURE",
+                        "default",
+                        DAY.atStartOfDay(java.time.ZoneOffset.UTC).toInstant().plusSeconds(3600),
+                        21.5,
+                        "degC",
+                        "gw")),
+                List.of(hour(6, 1, 1)),
+                Instant.parse("2021-07-19T08:30:05Z"),
+                null,
+                "the hourly bees in and out are simulated");
+
+        String rendered = HtmlReport.render(report);
+        ReportDocument html = ReportDocument.parse(rendered);
+
+        assertThat(html.one("//header").getTextContent()).contains("Note: the hourly bees in and out are simulated");
+        assertThat(rendered).contains("\u00B0C").doesNotContain("degC");
+    }
 }

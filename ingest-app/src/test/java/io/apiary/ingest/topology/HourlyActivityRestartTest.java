@@ -49,6 +49,11 @@ class HourlyActivityRestartTest {
 
     /** A processor started on the stores as they are, with a context of its own: a restarted task. */
     private MockProcessorContext<String, ActivityOutput> start() {
+        return start(Duration.ofMinutes(10), Duration.ofDays(2));
+    }
+
+    /** As {@link #start()}, with another grace period and correction horizon: a restart with changed settings. */
+    private MockProcessorContext<String, ActivityOutput> start(Duration grace, Duration horizon) {
         MockProcessorContext<String, ActivityOutput> context = new MockProcessorContext<>();
         context.setCurrentSystemTimeMs(WALL_CLOCK.toEpochMilli());
         for (StateStore store : List.of(hives, hours, samples, corrections)) {
@@ -57,8 +62,8 @@ class HourlyActivityRestartTest {
             }
             context.addStateStore(store);
         }
-        HourlyActivityProcessor processor = new HourlyActivityProcessor(
-                Duration.ofMinutes(10), Duration.ofMinutes(1), UPDATE, Duration.ofDays(2), InputLag.SYNCHRONOUS, "t");
+        HourlyActivityProcessor processor =
+                new HourlyActivityProcessor(grace, Duration.ofMinutes(1), UPDATE, horizon, InputLag.SYNCHRONOUS, "t");
         processor.init(context);
         this.processor = processor;
         return context;
@@ -154,5 +159,64 @@ class HourlyActivityRestartTest {
                     assertThat(r.getEntries()).isEqualTo(3);
                     assertThat(r.getTiming()).isEqualTo(ResultTiming.ON_TIME);
                 });
+    }
+
+    @Test
+    void a_horizon_raised_across_a_restart_sends_a_sample_of_a_forgotten_hour_to_the_late_topic() {
+        MockProcessorContext<String, ActivityOutput> before = start();
+        process(sample("a", "2021-07-15T10:05:00Z", 5, 0));
+        process(sample("a", "2021-07-18T12:00:00Z", 0, 0)); // hour 10 of the 15th closed and forgotten
+        assertThat(results(before))
+                .singleElement()
+                .satisfies(r -> assertThat(r.getEntries()).isEqualTo(5));
+
+        MockProcessorContext<String, ActivityOutput> after = start(Duration.ofMinutes(10), Duration.ofDays(7));
+        process(sample("a", "2021-07-15T10:20:00Z", 3, 0));
+        punctuate(after);
+
+        assertThat(results(after))
+                .as("no second first result of 3 without the 5")
+                .isEmpty();
+        assertThat(after.forwarded())
+                .extracting(f -> f.record().value())
+                .singleElement()
+                .isInstanceOf(ActivityOutput.Late.class);
+    }
+
+    @Test
+    void a_grace_lowered_across_a_restart_still_publishes_the_hour_open_before_it() {
+        MockProcessorContext<String, ActivityOutput> before = start(Duration.ofMinutes(60), Duration.ofDays(2));
+        process(sample("a", "2021-07-15T10:05:00Z", 3, 0));
+        process(sample("a", "2021-07-15T11:30:00Z", 1, 0)); // 10:00 open: 11:00 + 60 min not reached
+        assertThat(results(before)).isEmpty();
+
+        MockProcessorContext<String, ActivityOutput> after = start(Duration.ofMinutes(10), Duration.ofDays(2));
+        process(sample("a", "2021-07-15T14:00:00Z", 0, 0));
+
+        assertThat(results(after))
+                .extracting(HourlyActivity::getHour, HourlyActivity::getEntries, HourlyActivity::getPaneIndex)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(10, 3L, 0), org.assertj.core.groups.Tuple.tuple(11, 1L, 0));
+    }
+
+    @Test
+    void a_grace_raised_across_a_restart_corrects_an_hour_published_before_it() {
+        MockProcessorContext<String, ActivityOutput> before = start();
+        process(sample("a", "2021-07-15T10:05:00Z", 3, 0));
+        process(sample("a", "2021-07-15T11:15:00Z", 0, 0)); // 10:00 closed under 10 minutes of grace
+        assertThat(results(before))
+                .singleElement()
+                .satisfies(r -> assertThat(r.getPaneIndex()).isZero());
+
+        MockProcessorContext<String, ActivityOutput> after = start(Duration.ofMinutes(60), Duration.ofDays(2));
+        process(sample("a", "2021-07-15T10:50:00Z", 16, 0)); // open again under 60 minutes: still a correction
+        punctuate(after);
+
+        assertThat(results(after)).singleElement().satisfies(r -> {
+            assertThat(r.getHour()).isEqualTo(10);
+            assertThat(r.getEntries()).isEqualTo(19);
+            assertThat(r.getTiming()).isEqualTo(ResultTiming.LATE);
+            assertThat(r.getPaneIndex()).isEqualTo(1);
+        });
     }
 }

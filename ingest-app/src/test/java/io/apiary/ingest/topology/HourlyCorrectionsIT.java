@@ -185,6 +185,61 @@ class HourlyCorrectionsIT {
     }
 
     @Test
+    void quiet_hive_closes_by_the_quiet_rule_while_other_hives_keep_its_partition_busy() throws Exception {
+        IngestConfig config = ItPipelineSettings.of(
+                "steady-traffic",
+                Map.of(
+                        IngestConfig.TOPIC_PARTITIONS, 1, // the quiet hive shares its partition with the busy ones
+                        IngestConfig.ACTIVITY_IDLE_TIMEOUT_MS, 3_000,
+                        IngestConfig.ACTIVITY_UPDATE_INTERVAL_MS, 500));
+        java.util.concurrent.atomic.AtomicBoolean traffic = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicLong busySent = new java.util.concurrent.atomic.AtomicLong();
+        try (CqlSession session = CassandraSessions.open(config)) {
+            ItPipelineSettings.prepare(config, session);
+            try (Pipeline pipeline = Pipeline.start(config, true, true, new SimpleMeterRegistry())) {
+                Thread busy = new Thread(
+                        () -> {
+                            try (GatewayProducer producer = producer(config)) {
+                                Instant t = FIRST.plus(Duration.ofHours(5));
+                                while (traffic.get()) { // about 50 samples a second, live, from 40 hives
+                                    producer.send(new EntranceCount("busy-" + busySent.get() % 40, "gw", t, 1, 1, 30));
+                                    producer.flush();
+                                    busySent.incrementAndGet();
+                                    t = t.plusMillis(100);
+                                    Thread.sleep(20);
+                                }
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        },
+                        "busy-hives");
+                busy.start();
+                try {
+                    AppProcess.await("the busy hives flowing", Duration.ofMinutes(1), () -> busySent.get() > 100);
+                    send(config, List.of(new EntranceCount("quiet", "gw", FIRST.plusSeconds(300), 7, 5, 30)));
+                    long sent = System.nanoTime();
+                    AppProcess.await(
+                            "the quiet hive's hour closed while the traffic goes on",
+                            Duration.ofMinutes(1),
+                            () -> published(config, r -> hasResult(r, "quiet", "2021-07-15T10:00:00Z", 0)));
+                    double seconds = (System.nanoTime() - sent) / 1e9;
+                    assertThat(traffic.get()).isTrue();
+                    assertThat(seconds)
+                            .as("idle timeout 3 s plus a few checks, not the end of the traffic")
+                            .isLessThan(30);
+                    System.out.printf(
+                            "steady traffic: the quiet hive's hour closed %.1f s after its sample, %,d busy samples"
+                                    + " sent meanwhile%n",
+                            seconds, busySent.get());
+                } finally {
+                    traffic.set(false);
+                    busy.join();
+                }
+            }
+        }
+    }
+
+    @Test
     void topology_paused_in_the_middle_of_a_backlog_closes_no_hour_early() throws Exception {
         List<String> hives = new ArrayList<>();
         for (int i = 0; i < 200; i++) {

@@ -41,11 +41,11 @@ class InputProgressTest {
     }
 
     @Test
-    void caught_up_once_everything_up_to_the_end_was_polled_and_handled() {
+    void caught_up_once_everything_that_was_there_at_the_last_question_was_polled_and_handled() {
         records(0, 9, 10);
         assertThat(tracked.poll(Duration.ZERO)).hasSize(10);
         assertThat(progress.caughtUp(PARTITION))
-                .as("polled, waiting in the buffer")
+                .as("the first question notes the end only")
                 .isFalse();
 
         progress.handled(PARTITION, 8);
@@ -55,10 +55,33 @@ class InputProgressTest {
     }
 
     @Test
+    void records_appended_since_the_last_question_do_not_count_so_steady_traffic_is_caught_up() {
+        records(0, 9, 10);
+        tracked.poll(Duration.ZERO);
+        progress.handled(PARTITION, 9);
+        progress.caughtUp(PARTITION); // notes end 10
+
+        for (long offset = 10; offset < 15; offset++) {
+            consumer.addRecord(new ConsumerRecord<>(PARTITION.topic(), 0, offset, new byte[0], new byte[0]));
+        }
+        consumer.updateEndOffsets(Map.of(PARTITION, 15L));
+        assertThat(tracked.poll(Duration.ZERO)).hasSize(5);
+        assertThat(progress.caughtUp(PARTITION))
+                .as("all 10 records there at the last question handled; 5 newer ones buffered")
+                .isTrue();
+        assertThat(progress.caughtUp(PARTITION))
+                .as("those 5 were there at the last question and still wait")
+                .isFalse();
+        progress.handled(PARTITION, 14);
+        assertThat(progress.caughtUp(PARTITION)).isTrue();
+    }
+
+    @Test
     void records_not_fetched_yet_are_lag() {
         records(0, 4, 10);
         tracked.poll(Duration.ZERO);
         progress.handled(PARTITION, 4);
+        progress.caughtUp(PARTITION);
         assertThat(progress.caughtUp(PARTITION)).as("5 records on the broker").isFalse();
     }
 
@@ -67,6 +90,7 @@ class InputProgressTest {
         records(0, 0, 1);
         tracked.poll(Duration.ZERO);
         progress.handled(PARTITION, 0);
+        progress.caughtUp(PARTITION);
         AtomicBoolean elsewhere = new AtomicBoolean(true);
         Thread other = new Thread(() -> elsewhere.set(progress.caughtUp(PARTITION)));
         other.start();
@@ -80,9 +104,11 @@ class InputProgressTest {
         records(0, 2, 3);
         tracked.poll(Duration.ZERO);
         progress.handled(PARTITION, 1);
+        progress.caughtUp(PARTITION);
         InputProgress.DeserializationFailures handler = new InputProgress.DeserializationFailures();
         handler.configure(Map.of(
                 StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, "dlq", InputProgress.CONFIG_KEY, progress));
+        assertThat(progress.caughtUp(PARTITION)).as("record 2 waits").isFalse();
 
         DeserializationExceptionHandler.Response response = handler.handleError(
                 context(2),

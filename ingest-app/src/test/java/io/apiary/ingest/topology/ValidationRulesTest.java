@@ -139,12 +139,37 @@ class ValidationRulesTest {
     }
 
     @Test
-    void humidity_over_100_percent_is_rejected_as_OUT_OF_RANGE() {
+    void humidity_beyond_the_sensors_tolerance_above_100_percent_is_rejected_as_OUT_OF_RANGE() {
         assertTelemetryRejected(
                 "a",
-                reading("a", SensorType.HUMIDITY, "2021-07-15T10:00:00Z", 100.5),
+                reading("a", SensorType.HUMIDITY, "2021-07-15T10:00:00Z", 103.01),
                 "OUT_OF_RANGE",
-                "outside the physically possible range [0.0, 100.0] %RH");
+                "value of HUMIDITY 103.01 %RH is outside the accepted range [0, 103] %RH"
+                        + " (validation.range.humidity)");
+    }
+
+    @Test
+    void readings_a_working_sensor_reports_near_its_limits_are_stored_as_read_not_clamped() {
+        fixture.telemetry.pipeInput("a", reading("a", SensorType.HUMIDITY, "2021-07-15T10:00:00Z", 100.1));
+        fixture.telemetry.pipeInput("a", reading("a", SensorType.HUMIDITY, "2021-07-15T10:15:00Z", 103));
+        fixture.telemetry.pipeInput("a", reading("a", SensorType.WEIGHT, "2021-07-15T10:00:00Z", -3.2));
+
+        assertThat(fixture.deadLetter.isEmpty()).isTrue();
+        assertThat(fixture.telemetryRows.readValuesToList())
+                .extracting(r -> r.getValue())
+                .containsExactly(100.1, 103.0, -3.2);
+    }
+
+    @Test
+    void a_range_setting_moves_the_bound_the_topology_checks() {
+        fixture.close();
+        fixture = new TopologyFixture(Map.of("validation.range.humidity", "0,100"));
+
+        assertTelemetryRejected(
+                "a",
+                reading("a", SensorType.HUMIDITY, "2021-07-15T10:00:00Z", 100.1),
+                "OUT_OF_RANGE",
+                "[0, 100] %RH (validation.range.humidity)");
     }
 
     @Test
@@ -153,7 +178,7 @@ class ValidationRulesTest {
                 "a",
                 reading("a", SensorType.TEMPERATURE, "2021-07-15T10:00:00Z", -127),
                 "OUT_OF_RANGE",
-                "[-50.0, 80.0] degC");
+                "[-50, 80] degC");
     }
 
     @Test

@@ -280,7 +280,8 @@ public final class IngestConfig extends AbstractConfig {
                     "Grace period of the hourly windows, in milliseconds: how long after an hour ends, in the hive's own "
                             + "event time (its latest sample), samples for it are still summed before its first result "
                             + "is published. At most 63,072,000,000 (730 days, hive_activity's retention: an hour held "
-                            + "open longer would outlive its row).")
+                            + "open longer would outlive its row). Changed across a restart, it applies to hours not yet "
+                            + "closed; a closed hour stays closed (a later sample corrects it).")
             .define(
                     ACTIVITY_CORRECTION_HORIZON_MS,
                     Type.LONG,
@@ -292,10 +293,11 @@ public final class IngestConfig extends AbstractConfig {
                             + "the new sums and a result with timing LATE and the next pane_index is published on the "
                             + "hourly topic); later samples go to the late topic. The topology keeps each hour's sums and "
                             + "its samples' identities until then, so state grows with it (docs/performance.md). The "
-                            + "default, 2 days, covers a gateway offline for a day while other gateways of its hive stay "
+                            + "default, 2 days, covers a gateway offline for up to two days while other gateways of its hive stay "
                             + "live; a hive whose every gateway was offline is corrected after any outage, its close time "
                             + "having stopped with its last sample. 0: no corrections. At most 63,072,000,000 (730 days, "
-                            + "hive_activity's retention).")
+                            + "hive_activity's retention). Raised across a restart, it does not bring back hours already "
+                            + "forgotten: their samples stay late.")
             .define(
                     SINK_GROUP_ID,
                     Type.STRING,

@@ -210,8 +210,12 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
                 HiveClock hive = HiveClock.decode(kv.key, kv.value, now);
                 hive.storedHour =
                         hive.eventTime == Long.MIN_VALUE ? Long.MIN_VALUE : HourBucket.hourStart(hive.eventTime);
-                hive.storedClosed = lastHourEndingBy(hive.closeTime, graceMs);
-                hive.storedForgotten = lastHourEndingBy(hive.closeTime, graceMs + horizonMs);
+                if (hive.legacy) { // stored by a version that computed them from the settings
+                    hive.closedHour = lastHourEndingBy(hive.closeTime, graceMs);
+                    hive.forgottenHour = lastHourEndingBy(hive.closeTime, graceMs + horizonMs);
+                }
+                hive.storedClosed = hive.closedHour;
+                hive.storedForgotten = hive.forgottenHour;
                 hives.put(kv.key, hive);
                 if (hasOpenHours(hive)) {
                     openHives.put(kv.key, hive);
@@ -237,12 +241,12 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
             hives.put(hiveId, hive);
         }
         hive.lastSampleWallClock = now;
-        if (hourStart + WINDOW_MS + graceMs + horizonMs <= hive.closeTime) {
+        if (hourStart <= forgottenHour(hive)) {
             sendLate(record, hourStart, hive.closeTime);
         } else {
             Bytes hourKey = ActivityKeys.hour(hiveId, hourStart);
             if (sum(hourKey, hiveId, hourStart, eventTime, sample)) {
-                if (hourStart + WINDOW_MS + graceMs <= hive.closeTime) {
+                if (hourStart <= closedHour(hive)) {
                     if (pending.add(hourKey)) {
                         correctionStore.put(hourKey, PENDING);
                     }
@@ -403,8 +407,8 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
      */
     private void store(HiveClock hive) {
         long hour = hive.eventTime == Long.MIN_VALUE ? Long.MIN_VALUE : HourBucket.hourStart(hive.eventTime);
-        long closed = lastHourEndingBy(hive.closeTime, graceMs);
-        long forgotten = lastHourEndingBy(hive.closeTime, graceMs + horizonMs);
+        long closed = hive.closedHour;
+        long forgotten = hive.forgottenHour;
         if (hour != hive.storedHour || closed != hive.storedClosed || forgotten != hive.storedForgotten) {
             hiveStore.put(hive.hive, hive.encode());
             hive.storedHour = hour;
@@ -414,8 +418,24 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
     }
 
     private boolean hasOpenHours(HiveClock hive) {
-        return hive.eventTime != Long.MIN_VALUE
-                && HourBucket.hourStart(hive.eventTime) + WINDOW_MS + graceMs > hive.closeTime;
+        return hive.eventTime != Long.MIN_VALUE && HourBucket.hourStart(hive.eventTime) > closedHour(hive);
+    }
+
+    /**
+     * The last closed hour of a hive: the one stored, or a later one its close time closes under the
+     * grace period now (hour start, ms; {@link Long#MIN_VALUE} for none). An hour up to it has had its
+     * first result; a sample for it is a correction.
+     */
+    private long closedHour(HiveClock hive) {
+        return Math.max(hive.closedHour, lastHourEndingBy(hive.closeTime, graceMs));
+    }
+
+    /**
+     * The last forgotten hour of a hive: the one stored, or a later one its close time takes beyond the
+     * correction horizon now. A sample for an hour up to it is late: its state is gone, or goes.
+     */
+    private long forgottenHour(HiveClock hive) {
+        return Math.max(hive.forgottenHour, lastHourEndingBy(hive.closeTime, graceMs + horizonMs));
     }
 
     /**
@@ -439,16 +459,18 @@ public final class HourlyActivityProcessor implements Processor<String, Entrance
         if (candidate <= hive.closeTime) {
             return false;
         }
-        long closedBefore = lastHourEndingBy(hive.closeTime, graceMs);
-        long forgottenBefore = lastHourEndingBy(hive.closeTime, graceMs + horizonMs);
+        long closedBefore = hive.closedHour;
+        long forgottenBefore = hive.forgottenHour;
         hive.closeTime = candidate;
-        long closedNow = lastHourEndingBy(candidate, graceMs);
-        long forgottenNow = lastHourEndingBy(candidate, graceMs + horizonMs);
+        long closedNow = closedHour(hive);
+        long forgottenNow = forgottenHour(hive);
         if (closedNow > closedBefore) {
             closeHours(hive.hive, closedBefore == Long.MIN_VALUE ? 0 : closedBefore + WINDOW_MS, closedNow, cause);
+            hive.closedHour = closedNow;
         }
         if (forgottenNow > forgottenBefore) {
             forgetHours(hive.hive, forgottenBefore == Long.MIN_VALUE ? 0 : forgottenBefore + WINDOW_MS, forgottenNow);
+            hive.forgottenHour = forgottenNow;
         }
         return true;
     }

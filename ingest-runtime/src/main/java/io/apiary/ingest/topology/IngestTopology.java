@@ -7,10 +7,8 @@ import io.apiary.ingest.tables.TableNames;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.ingest.validation.AgentAlertValidator;
-import io.apiary.ingest.validation.EntranceCountValidator;
 import io.apiary.ingest.validation.RecordValidator;
 import io.apiary.ingest.validation.Rejection;
-import io.apiary.ingest.validation.TelemetryValidator;
 import io.apiary.ingest.validation.WeatherReadingValidator;
 import io.apiary.schema.AgentAlertRow;
 import io.apiary.schema.AgentAlertsPartitionKey;
@@ -218,7 +216,7 @@ public final class IngestTopology {
         validatedStream(
                         builder,
                         settings.topics().telemetryTopic(),
-                        new TelemetryValidator(settings.timeLimits(TELEMETRY_RETENTION)),
+                        settings.telemetryValidator(),
                         settings.wallClock(),
                         "telemetry")
                 .map((hiveId, reading) -> rows.telemetryRow(reading), Named.as("telemetry-bucket"))
@@ -300,7 +298,7 @@ public final class IngestTopology {
         KStream<String, ActivityOutput> outputs = validatedStream(
                         builder,
                         topics.entranceCountsTopic(),
-                        new EntranceCountValidator(settings.timeLimits(ACTIVITY_RETENTION)),
+                        settings.entranceCountValidator(),
                         settings.wallClock(),
                         "entrance-counts",
                         inputLag)

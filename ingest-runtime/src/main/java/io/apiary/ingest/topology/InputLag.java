@@ -14,10 +14,15 @@ public interface InputLag {
     InputLag SYNCHRONOUS = partition -> true;
 
     /**
+     * Asked once per check of the quiet rule (every {@code activity.update.interval.ms}).
+     *
      * @param partition an input partition of the calling stream thread's task, not null
-     * @return true only if every record of the partition up to its end (its last stable offset under
-     *         read_committed), as last known to the calling thread, has been processed; false when
-     *         records wait or when that is not known (no fetch yet, restoring, after a rebalance)
+     * @return true only if every record that was in the partition when this was last asked (up to
+     *         its end then, the last stable offset under read_committed) has been processed; false
+     *         when some of those records wait, and when that is not known (the first question, no
+     *         fetch yet, restoring, after a rebalance). Records appended since the last question do
+     *         not count: under steady traffic a partition is never empty, but it is caught up when
+     *         the topology keeps pace with it.
      */
     boolean caughtUp(TopicPartition partition);
 

@@ -31,11 +31,14 @@ import org.apache.kafka.streams.errors.ErrorHandlerContext;
  *   <li>the deserialization handler {@link DeserializationFailures} (with this object in the Streams
  *       properties under {@link #CONFIG_KEY}): every record that could not be read.</li>
  * </ul>
- * A partition is caught up when every record polled has been handled and the consumer's position
- * has reached the partition's end offset (the last stable offset under read_committed), which is
+ * Each question notes the partition's end offset (the last stable offset under read_committed),
  * asked from the broker ({@link Consumer#endOffsets}) when the answer is older than
  * {@value #END_OFFSETS_MAX_AGE_MS} ms: one request per stream thread for all its partitions, so the
- * answer is never older than that. The consumer's own lag ({@link Consumer#currentLag}) is not
+ * answer is never older than that. The next question answers whether everything up to that noted
+ * end has been processed: the consumer's position has reached it and every record polled below it
+ * has been handled. Records appended since do not count, so a partition with steady traffic is
+ * caught up while the topology keeps pace with it, and one whose records wait (a stalled or starved
+ * stream thread, a backlog) is not. The consumer's own lag ({@link Consumer#currentLag}) is not
  * enough: it is updated only when records are handed out, so a partition whose fetched records wait
  * in the consumer's buffer behind other partitions' shows no lag, for as long as they wait (seen for
  * over 10 s on a 2-core machine under load). Asked on a thread whose consumer this object did not
@@ -85,6 +88,10 @@ public final class InputProgress implements InputLag {
     private static final class Offsets {
         volatile long polled = -1;
         volatile long handled = -1;
+        /** The end offset noted at the last question, or -1. */
+        volatile long target = -1;
+        /** The highest offset polled below {@link #target}, or -1. */
+        volatile long polledBelowTarget = -1;
     }
 
     /**
@@ -157,6 +164,13 @@ public final class InputProgress implements InputLag {
                 Offsets offsets = offsets(partition);
                 offsets.polled =
                         Math.max(offsets.polled, polled.get(polled.size() - 1).offset());
+                for (int i = polled.size() - 1; i >= 0; i--) {
+                    long offset = polled.get(i).offset();
+                    if (offset < offsets.target) {
+                        offsets.polledBelowTarget = Math.max(offsets.polledBelowTarget, offset);
+                        break;
+                    }
+                }
             }
         }
     }
@@ -175,13 +189,20 @@ public final class InputProgress implements InputLag {
         if (thread == null) {
             return false;
         }
-        Offsets offsets = partitions.get(partition);
-        if (offsets != null && offsets.handled < offsets.polled) {
-            return false; // polled, still in the task's buffer
-        }
+        Offsets offsets = offsets(partition);
+        long target = offsets.target;
+        long polledBelow = offsets.polledBelowTarget;
+        offsets.target = -1; // unknown until this question's end is noted
         try {
             Long end = thread.end(partition);
-            return end != null && thread.consumer.position(partition, java.time.Duration.ZERO) >= end;
+            boolean caughtUp = target >= 0
+                    && thread.consumer.position(partition, java.time.Duration.ZERO) >= target
+                    && offsets.handled >= polledBelow; // nothing polled below it waits in the task's buffer
+            if (end != null) {
+                offsets.polledBelowTarget = offsets.polled; // every record polled so far is below the end
+                offsets.target = end;
+            }
+            return caughtUp;
         } catch (org.apache.kafka.common.errors.WakeupException | org.apache.kafka.common.errors.InterruptException e) {
             throw e;
         } catch (org.apache.kafka.common.KafkaException | IllegalStateException unknown) {

@@ -3,6 +3,8 @@ package io.apiary.ingest.topology;
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.topics.Topics;
+import io.apiary.ingest.validation.SensorRangeOptions;
+import io.apiary.ingest.validation.SensorRanges;
 import io.apiary.ingest.validation.TimeLimits;
 import java.time.Duration;
 import java.util.Objects;
@@ -25,6 +27,7 @@ import java.util.function.LongSupplier;
  * @param maxFutureSkew  how far ahead of the wall clock an event time may be, not negative
  * @param maxAge         how far behind the wall clock an event time may be; null takes each
  *                       table's retention
+ * @param sensorRanges   the telemetry values accepted per sensor type and unit, not null
  * @param wallClock      the wall clock of the validation checks, ms since the epoch, not null
  * @param storeType      where the hourly sums' state stores live, not null
  * @param inputLag       whether a task's input partition holds unprocessed records, for the quiet
@@ -42,6 +45,7 @@ public record TopologySettings(
         Duration correctionHorizon,
         Duration maxFutureSkew,
         Duration maxAge,
+        SensorRanges sensorRanges,
         LongSupplier wallClock,
         StoreType storeType,
         InputLag inputLag) {
@@ -72,6 +76,7 @@ public record TopologySettings(
         Objects.requireNonNull(updateInterval, "updateInterval");
         Objects.requireNonNull(maxFutureSkew, "maxFutureSkew");
         Objects.requireNonNull(wallClock, "wallClock");
+        Objects.requireNonNull(sensorRanges, "sensorRanges");
         Objects.requireNonNull(storeType, "storeType");
         Objects.requireNonNull(correctionHorizon, "correctionHorizon");
         Objects.requireNonNull(inputLag, "inputLag");
@@ -128,6 +133,7 @@ public record TopologySettings(
                 Duration.ofMillis(config.getLong(IngestConfig.ACTIVITY_CORRECTION_HORIZON_MS)),
                 Duration.ofMillis(config.getLong(IngestConfig.VALIDATION_MAX_FUTURE_SKEW_MS)),
                 maxAgeMs < 0 ? null : Duration.ofMillis(maxAgeMs),
+                SensorRangeOptions.ranges(config),
                 wallClock,
                 StoreType.parse(config.getString(StateStoreOptions.TOPOLOGY_STORE_TYPE)),
                 InputLag.SYNCHRONOUS);
@@ -150,6 +156,7 @@ public record TopologySettings(
                 correctionHorizon,
                 maxFutureSkew,
                 maxAge,
+                sensorRanges,
                 wallClock,
                 storeType,
                 lag);
@@ -164,5 +171,24 @@ public record TopologySettings(
      */
     public TimeLimits timeLimits(Duration tableRetention) {
         return new TimeLimits(maxFutureSkew, maxAge != null ? maxAge : tableRetention);
+    }
+
+    /**
+     * The telemetry validator the topology runs: importers run the same one before they send.
+     *
+     * @return the validator of hive telemetry under these settings
+     */
+    public io.apiary.ingest.validation.TelemetryValidator telemetryValidator() {
+        return new io.apiary.ingest.validation.TelemetryValidator(
+                timeLimits(IngestTopology.TELEMETRY_RETENTION), sensorRanges);
+    }
+
+    /**
+     * The entrance-count validator the topology runs: importers run the same one before they send.
+     *
+     * @return the validator of entrance-counter samples under these settings
+     */
+    public io.apiary.ingest.validation.EntranceCountValidator entranceCountValidator() {
+        return new io.apiary.ingest.validation.EntranceCountValidator(timeLimits(IngestTopology.ACTIVITY_RETENTION));
     }
 }

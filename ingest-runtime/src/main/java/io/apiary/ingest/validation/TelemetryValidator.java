@@ -12,16 +12,30 @@ import java.util.Objects;
  * equals {@code hive_id} (KEY_MISMATCH), sensor type known to this version, not the schema's
  * default {@code UNKNOWN} (UNKNOWN_SENSOR_TYPE), reading time set and inside 1970..9999 (INVALID_TIMESTAMP),
  * value finite (NON_FINITE_VALUE), value possible for its sensor type and unit (OUT_OF_RANGE,
- * UNKNOWN_UNIT; see {@link PhysicalRanges}), reading time not too far ahead of the wall clock
+ * UNKNOWN_UNIT; see {@link SensorRanges}), reading time not too far ahead of the wall clock
  * (FUTURE_TIMESTAMP) nor older than the maximum age (EXPIRED_TIMESTAMP). Thread-safe (immutable).
  */
 public final class TelemetryValidator implements RecordValidator<TelemetryReading> {
 
     private final TimeLimits limits;
+    private final SensorRanges ranges;
 
-    /** @param limits the event times accepted, not null */
+    /**
+     * A validator with the default sensor ranges ({@link SensorRanges#DEFAULTS}).
+     *
+     * @param limits the event times accepted, not null
+     */
     public TelemetryValidator(TimeLimits limits) {
+        this(limits, SensorRanges.DEFAULTS);
+    }
+
+    /**
+     * @param limits the event times accepted, not null
+     * @param ranges the values accepted per sensor type and unit, not null
+     */
+    public TelemetryValidator(TimeLimits limits, SensorRanges ranges) {
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.ranges = Objects.requireNonNull(ranges, "ranges");
     }
 
     @Override
@@ -62,7 +76,7 @@ public final class TelemetryValidator implements RecordValidator<TelemetryReadin
             rejection = Checks.finite("value", reading.getValue());
         }
         if (rejection == null) {
-            rejection = PhysicalRanges.check(reading.getSensorType().name(), reading.getUnit(), reading.getValue());
+            rejection = ranges.check(reading.getSensorType().name(), reading.getUnit(), reading.getValue());
         }
         if (rejection == null) {
             rejection = limits.check("reading_time", eventTime(reading), nowMillis);
