@@ -60,7 +60,7 @@ public final class ConfigCommand {
             mixinStandardHelpOptions = true,
             description =
                     "Validates the settings of --config, APIARY_* variables and --set (and reads the "
-                            + "Cassandra trust and key stores when TLS is on) and prints every effective value (passwords, "
+                            + "Cassandra trust and key stores when TLS is on, and the sink.extra.tables registrations) and prints every effective value (passwords, "
                             + "secrets and JAAS configs masked). Exit 2 if one is invalid or unknown (a pass-through "
                             + "kafka.*, streams.* or sink.consumer.* setting its Kafka client does not know counts as unknown).")
     static final class Show implements Callable<Integer> {
@@ -82,6 +82,7 @@ public final class ConfigCommand {
             } catch (IllegalArgumentException e) {
                 throw new org.apache.kafka.common.config.ConfigException(e.getMessage());
             }
+            RunCommand.checkExtraTables(cfg); // the registration files, read and checked as run reads them
             for (Map.Entry<String, String> setting : cfg.describe().entrySet()) {
                 spec.commandLine().getOut().println(setting.getKey() + "=" + setting.getValue());
             }

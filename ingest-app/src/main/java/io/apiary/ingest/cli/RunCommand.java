@@ -119,6 +119,9 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         IngestConfig cfg = config.load();
+        if (component != Component.topology) { // only the sink writes them
+            checkExtraTables(cfg);
+        }
         ServiceSettings service = ServiceSettings.from(cfg);
         Duration shutdownTimeout = service.shutdownTimeout();
         long drainMs = cfg.getLong(IngestConfig.SINK_DRAIN_TIMEOUT_MS);
@@ -237,6 +240,21 @@ public final class RunCommand implements Callable<Integer> {
                 TimeUnit.MILLISECONDS.sleep(backoffMs);
                 backoffMs = Math.min(backoffMs * 2, STARTUP_RETRY_MAX.toMillis());
             }
+        }
+    }
+
+    /**
+     * Reads the registrations of {@code sink.extra.tables} before anything starts.
+     *
+     * @param cfg the configuration, not null
+     * @throws org.apache.kafka.common.config.ConfigException (exit 2) naming the file and its fault
+     */
+    static void checkExtraTables(IngestConfig cfg) {
+        try {
+            io.apiary.ingest.pipeline.Pipeline.extraTables(cfg);
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new org.apache.kafka.common.config.ConfigException(
+                    IngestConfig.SINK_EXTRA_TABLES + ": " + e.getMessage());
         }
     }
 

@@ -22,15 +22,25 @@ public record SensorSelector(String sensorType, String sensorId) {
      */
     public SensorSelector {
         Objects.requireNonNull(sensorType, "sensorType");
-        List<String> known = SensorType.getClassSchema().getEnumSymbols();
+        List<String> known = storedTypes();
         if (!known.contains(sensorType)) {
-            throw new IllegalArgumentException(
-                    sensorType + " is not a sensor type: use one of " + String.join(", ", known));
+            throw new IllegalArgumentException(sensorType
+                    + (SensorType.UNKNOWN.name().equals(sensorType)
+                            ? " is never stored (the pipeline dead-letters readings of an unknown type)"
+                            : " is not a sensor type")
+                    + ": use one of " + String.join(", ", known));
         }
         if (sensorId != null && Identifiers.problem(sensorId) != null) {
             throw new IllegalArgumentException(
                     sensorType + ":" + sensorId + ": the sensor id " + Identifiers.problem(sensorId));
         }
+    }
+
+    /** @return the sensor types a table can hold: every symbol but {@code UNKNOWN}, in the schema's order */
+    public static List<String> storedTypes() {
+        return SensorType.getClassSchema().getEnumSymbols().stream()
+                .filter(symbol -> !symbol.equals(SensorType.UNKNOWN.name()))
+                .toList();
     }
 
     /**

@@ -34,7 +34,7 @@ final class SvgCharts {
     private static final int LEFT = 64;
     private static final int RIGHT = 48;
     private static final int TOP = 34;
-    private static final int BOTTOM = 46;
+    private static final int BOTTOM = 58; // two rows of tick labels, then the axis title on a row of its own
     private static final long HOUR = 3_600_000L;
 
     private SvgCharts() {}

@@ -39,6 +39,21 @@ class ConfigCommandTest {
     }
 
     @Test
+    void show_reads_the_extra_table_registrations_and_refuses_a_broken_one_with_exit_2(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path missing = dir.resolve("nowhere.properties");
+        java.nio.file.Path broken = java.nio.file.Files.writeString(dir.resolve("broken.properties"), "table=\n");
+
+        for (java.nio.file.Path file : java.util.List.of(missing, broken)) {
+            CliRun run = CliRun.of("config", "show", "--set", IngestConfig.SINK_EXTRA_TABLES + "=" + file);
+
+            assertThat(run.exit()).as(run.err()).isEqualTo(2);
+            assertThat(run.err())
+                    .contains(IngestConfig.SINK_EXTRA_TABLES, file.getFileName().toString());
+        }
+    }
+
+    @Test
     void show_gives_the_allowed_range_of_a_drain_timeout_of_292_million_years() {
         CliRun run = CliRun.of("config", "show", "--set", IngestConfig.SINK_DRAIN_TIMEOUT_MS + "=" + Long.MAX_VALUE);
 

@@ -77,7 +77,9 @@ class ReadTypesTest {
                 .as("case matters in ids")
                 .isEqualTo("Inside");
         assertThatThrownBy(() -> SensorSelector.parse("NOISE:x"))
-                .hasMessageContaining("NOISE is not a sensor type: " + "use one of UNKNOWN, TEMPERATURE, HUMIDITY");
+                .hasMessageContaining("NOISE is not a sensor type: use one of TEMPERATURE, HUMIDITY")
+                .hasMessageNotContaining("UNKNOWN");
+        assertThatThrownBy(() -> SensorSelector.parse("unknown")).hasMessageContaining("UNKNOWN is never stored");
         assertThatThrownBy(() -> SensorSelector.parse("TEMPERATURE:in side"))
                 .hasMessage("TEMPERATURE:in side: the sensor id has the character U+0020 at position 3; "
                         + "only ASCII letters, digits, '_', '-' and '.' are accepted");

@@ -457,4 +457,42 @@ class HtmlReportTest {
         assertThat(html.one("//header").getTextContent()).contains("Note: the hourly bees in and out are simulated");
         assertThat(rendered).contains("\u00B0C").doesNotContain("degC");
     }
+
+    @Test
+    void should_put_the_time_axis_title_on_a_row_below_every_tick_label_so_they_never_collide() {
+        // a week of readings: the last tick sits near the right end, with a date under its time
+        HiveReport report = new HiveReport(
+                "h",
+                TimeRange.days(DAY, DAY.plusDays(6)),
+                ReportRows.readings(
+                        "TEMPERATURE",
+                        "degC",
+                        DAY.atStartOfDay(java.time.ZoneOffset.UTC).toInstant(),
+                        7 * 96,
+                        900),
+                List.of(hour(6, 1, 1)),
+                ReportRows.GENERATED,
+                null);
+
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report));
+
+        for (org.w3c.dom.Element axis : html.all("//*[local-name()='g'][@class='axis x']")) {
+            double title = -1;
+            double lowestLabel = -1;
+            org.w3c.dom.NodeList texts = axis.getElementsByTagName("text");
+            for (int i = 0; i < texts.getLength(); i++) {
+                org.w3c.dom.Element text = (org.w3c.dom.Element) texts.item(i);
+                double y = Double.parseDouble(text.getAttribute("y"));
+                if ("axis-title".equals(text.getAttribute("class"))) {
+                    title = y;
+                } else {
+                    lowestLabel = Math.max(lowestLabel, y);
+                }
+            }
+            assertThat(title).as("the axis title's baseline").isGreaterThan(0);
+            assertThat(title - lowestLabel)
+                    .as("a font's height (12 units) between the lowest tick label and the title")
+                    .isGreaterThanOrEqualTo(12);
+        }
+    }
 }

@@ -121,7 +121,7 @@ public final class Pipeline implements AutoCloseable {
      * @throws IllegalArgumentException naming the file and the fault if one cannot be used, or if it
      *                                  names a table of {@code cql/} or one of the pipeline's topics
      */
-    static List<ExtraTables.Registration> extraTables(IngestConfig config) {
+    public static List<ExtraTables.Registration> extraTables(IngestConfig config) {
         List<ExtraTables.Registration> registrations =
                 ExtraTables.readAll(config.getList(IngestConfig.SINK_EXTRA_TABLES).stream()
                         .map(String::trim)
