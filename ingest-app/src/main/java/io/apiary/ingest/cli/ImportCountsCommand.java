@@ -280,7 +280,12 @@ public final class ImportCountsCommand implements Callable<Integer> {
             try (GatewayProducer producer = new GatewayProducer(
                     cfg.kafkaClientSettings(), topics.telemetryTopic(), topics.entranceCountsTopic())) {
                 for (CountLogParser.Sample sample : samples) {
-                    Rejection refused = validator.check(sample.count().getHiveId(), sample.count(), now);
+                    Rejection refused = ImportCsvCommand.withMargin(
+                            validator.check(sample.count().getHiveId(), sample.count(), now),
+                            limits,
+                            "event_time",
+                            sample.count().getEventTime().toEpochMilli(),
+                            now);
                     if (refused != null) {
                         withheld.merge(refused.reason(), 1L, Long::sum);
                         ImportCsvCommand.countOutsideLimits(refused, outsideLimits);

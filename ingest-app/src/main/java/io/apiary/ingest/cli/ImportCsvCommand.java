@@ -231,7 +231,12 @@ public final class ImportCsvCommand implements Callable<Integer> {
             totals = parser.parseWithLines(
                     reader,
                     (reading, line) -> {
-                        Rejection refused = validator.check(reading.getHiveId(), reading, startedAt);
+                        Rejection refused = withMargin(
+                                validator.check(reading.getHiveId(), reading, startedAt),
+                                limits,
+                                "reading_time",
+                                reading.getReadingTime().toEpochMilli(),
+                                startedAt);
                         if (refused != null) {
                             withheld.merge(refused.reason(), 1L, Long::sum);
                             countOutsideLimits(refused, outsideLimits);
@@ -314,6 +319,37 @@ public final class ImportCsvCommand implements Callable<Integer> {
         return strict && (totals.rejectedRows() + totals.rejectedCells() + duplicates.conflicts() + deadLettered) > 0
                 ? 3
                 : 0;
+    }
+
+    /**
+     * How long after an import the topology may read its records, for the maximum age: a record that
+     * would expire within it is not sent, since the topology checks the age with its own, later clock.
+     */
+    static final Duration AGE_MARGIN = Duration.ofHours(1);
+
+    /**
+     * A validator's verdict on a record, with the age checked as the topology will check it later:
+     * a record that the maximum age reaches within {@link #AGE_MARGIN} is refused too.
+     *
+     * @param verdict   the validator's verdict at {@code now}, or null
+     * @param limits    the topology's time limits under the importer's configuration, not null
+     * @param field     the event time's field name, for the message
+     * @param eventTime the record's event time, ms
+     * @param now       the wall clock the validator used, ms
+     * @return the verdict, or null when the record is accepted with the margin too
+     */
+    static Rejection withMargin(Rejection verdict, TimeLimits limits, String field, long eventTime, long now) {
+        if (verdict != null) {
+            return verdict;
+        }
+        Rejection later = limits.check(field, eventTime, now + AGE_MARGIN.toMillis());
+        if (later == null || later.reason() != RejectReason.EXPIRED_TIMESTAMP) {
+            return null;
+        }
+        return new Rejection(
+                RejectReason.EXPIRED_TIMESTAMP,
+                later.message() + "; it would be, within " + TimeLimits.describe(AGE_MARGIN)
+                        + ", by the time the topology reads it");
     }
 
     /**

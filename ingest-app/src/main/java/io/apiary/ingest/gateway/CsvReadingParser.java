@@ -692,6 +692,6 @@ public final class CsvReadingParser {
             return null;
         }
         double v = Double.parseDouble(cell);
-        return Double.isFinite(v) ? v : null;
+        return Double.isFinite(v) ? (v == 0 ? 0.0 : v) : null; // -0 is 0: one value, not a conflicting duplicate
     }
 }
