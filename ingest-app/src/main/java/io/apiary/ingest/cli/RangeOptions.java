@@ -10,8 +10,8 @@ public final class RangeOptions {
             names = "--from",
             required = true,
             paramLabel = "TIME",
-            description = "Start of the range, included: a UTC date (2021-07-15), a UTC date and time "
-                    + "(2021-07-15T10:00) or an instant (2021-07-15T10:00:00Z, 2021-07-15T12:00+02:00).")
+            description = "Start of the range, included: a date (2021-07-15) or a date and time (2021-07-15T10:00), "
+                    + "read in UTC (report: in --zone), or an instant (2021-07-15T10:00:00Z, 2021-07-15T12:00+02:00).")
     String from;
 
     @Option(
@@ -27,5 +27,14 @@ public final class RangeOptions {
      */
     TimeRange range() {
         return TimeArgument.range(from, to);
+    }
+
+    /**
+     * @param zone the zone of dates and local times, not null
+     * @return the range
+     * @throws IllegalArgumentException naming the accepted forms, or if the end is not after the start
+     */
+    TimeRange range(java.time.ZoneId zone) {
+        return TimeArgument.range(from, to, zone);
     }
 }

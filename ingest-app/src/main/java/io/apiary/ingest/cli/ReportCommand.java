@@ -9,6 +9,7 @@ import io.apiary.ingest.read.TimeRange;
 import io.apiary.ingest.report.HiveReportFile;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,7 +32,8 @@ import picocli.CommandLine.Spec;
         footer = {
             "",
             "Example:",
-            "  ingest-app report --hive 3627 --from 2021-07-12 --to 2021-07-18 " + "--config apiary-devstack.properties"
+            "  ingest-app report --hive 3627 --from 2021-07-12 --to 2021-07-18 --zone America/Toronto "
+                    + "--config apiary-devstack.properties"
         })
 public final class ReportCommand implements Callable<Integer> {
 
@@ -46,6 +48,15 @@ public final class ReportCommand implements Callable<Integer> {
             paramLabel = "FILE",
             description = "Where to write the report (default: hive-ID-FROM-TO.html in the current folder).")
     Path output;
+
+    @Option(
+            names = "--zone",
+            defaultValue = "UTC",
+            paramLabel = "ZONE",
+            description = "Display zone of the report's times, e.g. America/Toronto, Europe/Berlin, -05:00 "
+                    + "(default: ${DEFAULT-VALUE}); the offset from UTC is shown. Dates and local times of "
+                    + "--from and --to are read in it too.")
+    ZoneId zone;
 
     @Option(
             names = "--max-readings",
@@ -68,7 +79,7 @@ public final class ReportCommand implements Callable<Integer> {
         }
         TimeRange range;
         try {
-            range = dates.range();
+            range = dates.range(zone);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -85,7 +96,14 @@ public final class ReportCommand implements Callable<Integer> {
         IngestConfig cfg = config.load();
         try (CqlSession session = CassandraSessions.open(cfg)) {
             HiveReportFile.Written written = HiveReportFile.write(
-                    new HiveDataReader(session, ReadSettings.from(cfg)), hive, range, file, Instant.now(), maxReadings);
+                    new HiveDataReader(session, ReadSettings.from(cfg)),
+                    hive,
+                    range,
+                    file,
+                    Instant.now(),
+                    maxReadings,
+                    null,
+                    zone);
             spec.commandLine().getErr().println(written.summary());
             spec.commandLine().getOut().println(written.file());
         }

@@ -218,15 +218,16 @@ public final class Demo {
             HiveReportFile.Written written = HiveReportFile.write(
                     new HiveDataReader(session, ReadSettings.from(config)),
                     options.showHive(),
-                    TimeRange.days(from, to),
+                    TimeRange.days(from, to, UrbanDataset.ZONE),
                     file,
                     java.time.Instant.now(),
                     1_000_000,
                     "the hourly bees in and out are simulated by the demo (a counter following the sun at"
                             + " Montreal, entries and exits balanced over the day), not measured; the temperature"
-                            + " and humidity are the UrBAN data set's real readings.");
+                            + " and humidity are the UrBAN data set's real readings.",
+                    UrbanDataset.ZONE);
             out.printf(
-                    "%n  Report of hive %s from %s to %s (charts per sensor, hourly bees in and out, tables):%n"
+                    "%n  Report of hive %s from %s to %s in Montreal time (charts per sensor, hourly bees in and out, tables):%n"
                             + "    %s%n    %s%n",
                     options.showHive(), from, to, written.file().toUri(), written.summary());
         }

@@ -12,6 +12,7 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,9 @@ public final class UrbanDataset {
 
     /** Classpath location of the CSV. */
     public static final String RESOURCE = "/data/urban-montreal/sensor_2021.csv";
+    /** The apiary's time zone (Montreal's in the tz database), the demo report's display zone. */
+    public static final ZoneId ZONE = ZoneId.of("America/Toronto");
+
     /** Gateway id given to its readings. */
     public static final String GATEWAY_ID = "urban-montreal";
 

@@ -2,6 +2,7 @@ package io.apiary.ingest.read;
 
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Objects;
 
@@ -38,12 +39,25 @@ public record TimeRange(Instant from, Instant to) {
      * @throws IllegalArgumentException if {@code last} is before {@code first}
      */
     public static TimeRange days(LocalDate first, LocalDate last) {
+        return days(first, last, ZoneOffset.UTC);
+    }
+
+    /**
+     * Whole days of a zone.
+     *
+     * @param first the first day, not null
+     * @param last  the last day, included, not before {@code first}
+     * @param zone  the zone whose days they are, not null
+     * @return from the start of {@code first} in the zone to the start of the day after {@code last} in the zone
+     * @throws IllegalArgumentException if {@code last} is before {@code first}
+     */
+    public static TimeRange days(LocalDate first, LocalDate last, ZoneId zone) {
         if (last.isBefore(first)) {
             throw new IllegalArgumentException("the last day (" + last + ") is before the first (" + first + ")");
         }
         return new TimeRange(
-                first.atStartOfDay().toInstant(ZoneOffset.UTC),
-                last.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC));
+                first.atStartOfDay(zone).toInstant(),
+                last.plusDays(1).atStartOfDay(zone).toInstant());
     }
 
     /** @return {@link #from()} in milliseconds since 1970-01-01T00:00:00Z */

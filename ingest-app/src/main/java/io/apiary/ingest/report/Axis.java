@@ -1,6 +1,9 @@
 package io.apiary.ingest.report;
 
 import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -84,10 +87,10 @@ final class Axis {
     }
 
     /**
-     * A UTC time tick.
+     * A time tick.
      *
      * @param time  epoch milliseconds
-     * @param upper the first label line ({@code HH:mm}, or the date when ticks are whole days)
+     * @param upper the first label line ({@code HH:mm} in the display zone, or the date when ticks are whole days)
      * @param lower the second label line (the date where it changes), empty if none
      */
     record TimeTick(long time, String upper, String lower) {}
@@ -96,11 +99,14 @@ final class Axis {
      * @param from     the axis' start, epoch milliseconds
      * @param to       the axis' end, after {@code from}
      * @param maxTicks the most ticks wanted, at least 2
-     * @return ticks at multiples (since 1970 UTC) of the shortest step from 1 minute to 28 days giving
-     *         at most {@code maxTicks} ticks; with steps under a day, the date is written under the
-     *         first tick and under each tick on a new day
+     * @param time     the display zone
+     * @return ticks at round times of the display zone: the shortest step from 1 minute to 28 days that gives at most
+     *         {@code maxTicks} ticks; steps under a day fall on local times that are multiples of the step since
+     *         local midnight (a local time a daylight-saving gap skips gives no tick), steps of days on local
+     *         midnights of days that are multiples of the step since 1970-01-01; with steps under a day, the date is
+     *         written under the first tick and under each tick on a new day
      */
-    static List<TimeTick> times(long from, long to, int maxTicks) {
+    static List<TimeTick> times(long from, long to, int maxTicks, ReportTime time) {
         long step = TIME_STEPS[TIME_STEPS.length - 1];
         for (long candidate : TIME_STEPS) {
             if ((to - from) / candidate <= maxTicks - 1) {
@@ -109,15 +115,36 @@ final class Axis {
             }
         }
         List<TimeTick> ticks = new ArrayList<>();
-        String previousDay = "";
-        for (long t = Math.floorDiv(from + step - 1, step) * step; t <= to; t += step) {
-            String day = ReportFormat.day(t);
-            if (step >= DAY) {
-                ticks.add(new TimeTick(t, day, ""));
-            } else {
-                ticks.add(new TimeTick(t, ReportFormat.hourMinute(t), day.equals(previousDay) ? "" : day));
+        if (step >= DAY) {
+            long days = step / DAY;
+            LocalDate first = time.localDate(from);
+            first = first.plusDays(Math.floorMod(-first.toEpochDay(), days));
+            for (LocalDate d = first; ; d = d.plusDays(days)) {
+                long t = time.instant(d.atStartOfDay());
+                if (t > to) {
+                    break;
+                }
+                if (t >= from) {
+                    ticks.add(new TimeTick(t, time.day(t), ""));
+                }
             }
+            return ticks;
+        }
+        String previousDay = "";
+        long previous = Long.MIN_VALUE;
+        Duration stepLength = Duration.ofMillis(step);
+        for (LocalDateTime local = time.localDate(from).atStartOfDay(); ; local = local.plus(stepLength)) {
+            long t = time.instant(local);
+            if (t > to) {
+                break;
+            }
+            if (t < from || t <= previous || !local.equals(time.localDateTime(t))) {
+                continue; // before the axis, or a local time that a spring gap skips
+            }
+            String day = time.day(t);
+            ticks.add(new TimeTick(t, time.hourMinute(t), day.equals(previousDay) ? "" : day));
             previousDay = day;
+            previous = t;
         }
         return ticks;
     }

@@ -4,6 +4,8 @@ import io.apiary.ingest.read.ActivityRow;
 import io.apiary.ingest.read.TelemetryRow;
 import io.apiary.ingest.read.TimeRange;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Objects;
 
@@ -20,6 +22,8 @@ import java.util.Objects;
  * @param readStatistics one line about the read (e.g. {@code 14 partitions read in 1.2 s}), or null
  * @param note           a note shown under the header for every reader to see (e.g. that the counts
  *                       are simulated), or null
+ * @param zone           the display zone of every time in the report (e.g. the apiary's
+ *                       {@code America/Toronto}), not null
  */
 public record HiveReport(
         String hiveId,
@@ -28,10 +32,33 @@ public record HiveReport(
         List<ActivityRow> activity,
         Instant generatedAt,
         String readStatistics,
-        String note) {
+        String note,
+        ZoneId zone) {
 
     /**
-     * A report without a note.
+     * A report in UTC.
+     *
+     * @param hiveId         the hive, not null
+     * @param range          the UTC time range, not null
+     * @param readings       the readings, not null
+     * @param activity       the hourly counts, not null
+     * @param generatedAt    when the report was made, not null
+     * @param readStatistics one line about the read, or null
+     * @param note           the note, or null
+     */
+    public HiveReport(
+            String hiveId,
+            TimeRange range,
+            List<TelemetryRow> readings,
+            List<ActivityRow> activity,
+            Instant generatedAt,
+            String readStatistics,
+            String note) {
+        this(hiveId, range, readings, activity, generatedAt, readStatistics, note, ZoneOffset.UTC);
+    }
+
+    /**
+     * A report in UTC without a note.
      *
      * @param hiveId         the hive, not null
      * @param range          the UTC time range, not null
@@ -47,7 +74,7 @@ public record HiveReport(
             List<ActivityRow> activity,
             Instant generatedAt,
             String readStatistics) {
-        this(hiveId, range, readings, activity, generatedAt, readStatistics, null);
+        this(hiveId, range, readings, activity, generatedAt, readStatistics, null, ZoneOffset.UTC);
     }
 
     /** Checks the non-null fields and copies the lists. */
@@ -55,6 +82,7 @@ public record HiveReport(
         Objects.requireNonNull(hiveId, "hiveId");
         Objects.requireNonNull(range, "range");
         Objects.requireNonNull(generatedAt, "generatedAt");
+        Objects.requireNonNull(zone, "zone");
         readings = List.copyOf(Objects.requireNonNull(readings, "readings"));
         activity = List.copyOf(Objects.requireNonNull(activity, "activity"));
     }

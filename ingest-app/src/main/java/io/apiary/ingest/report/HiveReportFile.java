@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -73,37 +74,18 @@ public final class HiveReportFile {
      * Reads and writes the report; the file appears complete or not at all (written beside it,
      * then moved).
      *
-     * @param reader      the reader, not null
+     * @param reader      reads the hive's rows, not null
      * @param hive        the hive id, not blank
-     * @param range       the range, not null
+     * @param range       the time range, not null
      * @param file        where to write; its folder is created if missing
      * @param generatedAt the time shown as the report's creation, not null
      * @param maxReadings most readings the report may hold (all are kept in memory), at least 1
+     * @param note        a note shown under the report's header (e.g. that the counts are simulated), or null
+     * @param zone        the display zone of the report's times, not null
      * @return what was written
      * @throws IllegalArgumentException if {@link #checkTarget} refuses the file, or the hive has more
      *                                  than {@code maxReadings} readings in the range
      * @throws io.apiary.ingest.read.ReadException if Cassandra cannot answer
-     * @throws IOException          if the file cannot be written
-     */
-    public static Written write(
-            HiveDataReader reader, String hive, TimeRange range, Path file, Instant generatedAt, int maxReadings)
-            throws IOException {
-        return write(reader, hive, range, file, generatedAt, maxReadings, null);
-    }
-
-    /**
-     * As {@link #write(HiveDataReader, String, TimeRange, Path, Instant, int)}, with a note shown under
-     * the report's header.
-     *
-     * @param reader      reads the hive's rows, not null
-     * @param hive        the hive, not null
-     * @param range       the time range, not null
-     * @param file        where the report goes, not null
-     * @param generatedAt when the report is made, not null
-     * @param maxReadings the most readings read
-     * @param note        the note (e.g. that the counts are simulated), or null
-     * @return what was written
-     * @throws IllegalArgumentException as the other form
      * @throws IOException          if the file cannot be written
      */
     public static Written write(
@@ -113,7 +95,8 @@ public final class HiveReportFile {
             Path file,
             Instant generatedAt,
             int maxReadings,
-            String note)
+            String note,
+            ZoneId zone)
             throws IOException {
         checkTarget(file);
         List<TelemetryRow> readings = new ArrayList<>();
@@ -144,7 +127,8 @@ public final class HiveReportFile {
                 hours,
                 generatedAt.truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
                 written.summary(),
-                note));
+                note,
+                zone));
         if (target.getParent() != null) {
             Files.createDirectories(target.getParent());
         }

@@ -16,7 +16,8 @@ import java.util.stream.Collectors;
  * bars, an hourly table and the raw readings per sensor (collapsed). The page works offline: inline style sheet, inline SVG charts
  * ({@link SvgCharts}), no script, no font, no image, no URL. The markup is HTML5 that is also
  * well-formed XML; every text from the data is escaped ({@link Html#escape}). Numbers are formatted
- * with {@link java.util.Locale#ROOT}, times in UTC.
+ * with {@link java.util.Locale#ROOT}; times are in the report's {@link HiveReport#zone() display zone}, with
+ * its offset from UTC named ({@link ReportTime}).
  *
  * <p>All charts share one time axis: the report's range, widened to any row outside it. Charts follow
  * {@link SensorSeries}' downsampling and gap rules.
@@ -60,6 +61,10 @@ public final class HtmlReport {
             table.summary th { text-align: left; font-weight: 600; }
             table.summary td { text-align: left; white-space: normal; }
             .table-wrap { overflow-x: auto; max-width: 100%; }
+            table.hourly thead th { white-space: normal; min-width: 4.5em; }
+            table.hourly tbody td { white-space: normal; }
+            table.hourly tbody th { white-space: nowrap; }
+            table.hourly .range { display: block; font-size: 0.8em; color: #555; white-space: nowrap; }
             details { margin: 0.5rem 0; }
             summary { cursor: pointer; font-weight: 600; }
             @media print { body { max-width: none; padding: 0; } figure, tr { break-inside: avoid; }
@@ -96,7 +101,8 @@ public final class HtmlReport {
                                 type.getKey(), sensor.getKey(), type.getValue().size(), sensor.getValue(), span)))
                 .toList();
 
-        String range = ReportFormat.range(report.range());
+        ReportTime time = new ReportTime(report.zone(), from, to);
+        String range = time.range(report.range()) + " (" + escape(time.label()) + ")";
         StringBuilder html = new StringBuilder(1 << 16);
         html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>")
@@ -112,8 +118,8 @@ public final class HtmlReport {
                 .append("</h1><p class=\"meta\">")
                 .append(range)
                 .append(" · generated ")
-                .append(ReportFormat.second(report.generatedAt()))
-                .append(" UTC</p>");
+                .append(time.secondWithOffset(report.generatedAt()))
+                .append("</p>");
         if (report.readStatistics() != null) {
             html.append("<p class=\"meta stats\">Read: ")
                     .append(escape(report.readStatistics()))
@@ -132,17 +138,19 @@ public final class HtmlReport {
                     .append(range)
                     .append(".</strong></p>")
                     .append("<p>Check the hive id (it is matched exactly, case included) and the date range ")
-                    .append("(days are UTC days).</p></section>\n");
+                    .append("(days are days in ")
+                    .append(escape(time.isUtc() ? "UTC" : time.zone().getId()))
+                    .append(").</p></section>\n");
         } else {
             summary(html, series, hours, to - from);
-            sensors(html, series, from, to);
-            activity(html, hours, from, to);
-            html.append("<section class=\"hourly\"><h2>Hourly figures (UTC)</h2>")
-                    .append(ReportTables.hourly(series, hours))
+            sensors(html, series, from, to, time);
+            activity(html, hours, from, to, time);
+            html.append("<section class=\"hourly\"><h2>Hourly figures</h2>")
+                    .append(ReportTables.hourly(series, hours, time))
                     .append("</section>\n");
             if (!series.isEmpty()) {
                 html.append("<section class=\"raw\"><h2>Raw readings</h2>");
-                series.forEach(s -> html.append(ReportTables.raw(s)).append('\n'));
+                series.forEach(s -> html.append(ReportTables.raw(s, time)).append('\n'));
                 html.append("</section>\n");
             }
         }
@@ -175,7 +183,7 @@ public final class HtmlReport {
                 .append("</tbody></table></section>\n");
     }
 
-    private static void sensors(StringBuilder html, List<SensorSeries> series, long from, long to) {
+    private static void sensors(StringBuilder html, List<SensorSeries> series, long from, long to, ReportTime time) {
         html.append("<section class=\"sensors\"><h2>Sensor readings</h2>");
         if (series.isEmpty()) {
             html.append("<p class=\"note\">No sensor readings in this range.</p>");
@@ -214,21 +222,21 @@ public final class HtmlReport {
                     .append(ReportFormat.number(SensorSeries.GAP_FACTOR, 1))
                     .append("× the median interval apart.")
                     .append("</figcaption>")
-                    .append(SvgCharts.sensorChart(s, from, to))
+                    .append(SvgCharts.sensorChart(s, from, to, time))
                     .append("</figure>\n");
         }
         html.append("</section>\n");
     }
 
-    private static void activity(StringBuilder html, List<HourActivity> hours, long from, long to) {
-        html.append("<section class=\"activity\"><h2>Bee traffic per UTC hour</h2>");
+    private static void activity(StringBuilder html, List<HourActivity> hours, long from, long to, ReportTime time) {
+        html.append("<section class=\"activity\"><h2>Bee traffic per hour</h2>");
         if (hours.isEmpty()) {
             html.append("<p class=\"note\">No hourly activity data in this range.</p>");
         } else {
             html.append("<figure><figcaption>Bees in (up, blue) and out (down, orange) per hour; ")
                     .append(hours.size())
                     .append(" hours with data.</figcaption>")
-                    .append(SvgCharts.activityChart(hours, from, to))
+                    .append(SvgCharts.activityChart(hours, from, to, time))
                     .append("</figure>");
         }
         html.append("</section>\n");

@@ -1,30 +1,14 @@
 package io.apiary.ingest.report;
 
-import io.apiary.ingest.read.TimeRange;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.time.Instant;
-import java.time.LocalTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
- * Locale-independent ({@link Locale#ROOT}) text of the report's numbers and UTC times. Stateless,
+ * Locale-independent ({@link Locale#ROOT}) text of the report's numbers and units (times: {@link ReportTime}). Stateless,
  * thread-safe.
  */
 final class ReportFormat {
-
-    private static final DateTimeFormatter MINUTE =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm", Locale.ROOT).withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter SECOND =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter MILLI =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSS", Locale.ROOT).withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter DAY =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT).withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter HOUR_MINUTE =
-            DateTimeFormatter.ofPattern("HH:mm", Locale.ROOT).withZone(ZoneOffset.UTC);
 
     private ReportFormat() {}
 
@@ -79,45 +63,6 @@ final class ReportFormat {
         }
         BigDecimal exact = BigDecimal.valueOf(value).stripTrailingZeros();
         return exact.signum() == 0 ? "0" : exact.toPlainString();
-    }
-
-    /** @return e.g. {@code 2021-07-12 06:15} (UTC) */
-    static String minute(long epochMillis) {
-        return MINUTE.format(Instant.ofEpochMilli(epochMillis));
-    }
-
-    /** @return e.g. {@code 2021-07-12 06:15:04}, with {@code .SSS} when the milliseconds are not 0 (UTC) */
-    static String second(Instant time) {
-        return (time.getNano() == 0 ? SECOND : MILLI).format(time);
-    }
-
-    /** @return e.g. {@code 2021-07-12} (UTC) */
-    static String day(long epochMillis) {
-        return DAY.format(Instant.ofEpochMilli(epochMillis));
-    }
-
-    /** @return e.g. {@code 06:00} (UTC) */
-    static String hourMinute(long epochMillis) {
-        return HOUR_MINUTE.format(Instant.ofEpochMilli(epochMillis));
-    }
-
-    /**
-     * @return {@code 2021-07-12 to 2021-07-18 (UTC days)} for whole days,
-     *         {@code 2021-07-12 (UTC)} for one day, else
-     *         {@code 2021-07-12 06:00 to 2021-07-12 18:00 UTC (end excluded)}
-     */
-    static String range(TimeRange range) {
-        boolean wholeDays = isMidnight(range.from()) && isMidnight(range.to());
-        if (!wholeDays) {
-            return minute(range.fromMillis()) + " to " + minute(range.toMillis()) + " UTC (end excluded)";
-        }
-        String first = day(range.fromMillis());
-        String last = day(range.toMillis() - 86_400_000L);
-        return first.equals(last) ? first + " (UTC)" : first + " to " + last + " (UTC days)";
-    }
-
-    private static boolean isMidnight(Instant time) {
-        return time.atOffset(ZoneOffset.UTC).toLocalTime().equals(LocalTime.MIDNIGHT);
     }
 
     /**

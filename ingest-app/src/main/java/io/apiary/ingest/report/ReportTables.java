@@ -26,11 +26,14 @@ final class ReportTables {
     /**
      * @param series the sensors' series, in column order
      * @param hours  the hours with activity data, time order
-     * @return a {@code <table class="hourly">}: per UTC hour with any data, each sensor's mean (min–max)
-     *         (a column per sensor, headed by its label)
+     * @param time   the display zone
+     * @return a {@code <table class="hourly">}: per hour with any data (the pipeline's hours, which are UTC hours,
+     *         labelled by their start in the display zone), each sensor's mean (min–max), the range in a
+     *         {@code <span class="range">} the style sheet puts on a line of its own so that six sensors fit 1,280
+     *         pixels (a column per sensor, headed by its label)
      *         and the bees in, bees out and samples; {@code –} where the hour has no such data
      */
-    static String hourly(List<SensorSeries> series, List<HourActivity> hours) {
+    static String hourly(List<SensorSeries> series, List<HourActivity> hours, ReportTime time) {
         TreeSet<Long> starts = new TreeSet<>();
         List<Map<Long, Bucket>> perSensor = new ArrayList<>();
         for (SensorSeries s : series) {
@@ -50,7 +53,9 @@ final class ReportTables {
             starts.add(h.start());
         }
         StringBuilder html = new StringBuilder(128 * starts.size() * (series.size() + 2) + 1024);
-        html.append("<div class=\"table-wrap\"><table class=\"hourly\"><thead><tr><th scope=\"col\">UTC hour</th>");
+        html.append("<div class=\"table-wrap\"><table class=\"hourly\"><thead><tr><th scope=\"col\">hour (")
+                .append(escape(time.label()))
+                .append(")</th>");
         for (SensorSeries s : series) {
             String unit = s.mixedUnits() ? "mixed units" : s.unitLabel();
             html.append("<th scope=\"col\">")
@@ -61,9 +66,7 @@ final class ReportTables {
         html.append("<th scope=\"col\">bees in</th><th scope=\"col\">bees out</th><th scope=\"col\">samples</th>")
                 .append("</tr></thead><tbody>");
         for (long start : starts) {
-            html.append("<tr><th scope=\"row\">")
-                    .append(ReportFormat.minute(start))
-                    .append("</th>");
+            html.append("<tr><th scope=\"row\">").append(time.minute(start)).append("</th>");
             for (int i = 0; i < perSensor.size(); i++) {
                 Bucket b = perSensor.get(i).get(start);
                 int d = series.get(i).decimals();
@@ -71,8 +74,9 @@ final class ReportTables {
                         .append(
                                 b == null
                                         ? "–"
-                                        : ReportFormat.fixed(b.mean(), d) + " (" + ReportFormat.fixed(b.min(), d) + "–"
-                                                + ReportFormat.fixed(b.max(), d) + ")")
+                                        : ReportFormat.fixed(b.mean(), d) + " <span class=\"range\">("
+                                                + ReportFormat.fixed(b.min(), d) + "–"
+                                                + ReportFormat.fixed(b.max(), d) + ")</span>")
                         .append("</td>");
             }
             HourActivity h = activity.get(start);
@@ -89,10 +93,11 @@ final class ReportTables {
 
     /**
      * @param series a sensor's series
+     * @param time   the display zone
      * @return a closed {@code <details class="raw" data-sensor="TYPE" data-sensor-id="ID">} listing its readings (time, value,
      *         unit), the first {@value #MAX_RAW_ROWS} only, saying so when it cuts
      */
-    static String raw(SensorSeries series) {
+    static String raw(SensorSeries series, ReportTime time) {
         List<TelemetryRow> rows = series.readings();
         int shown = Math.min(rows.size(), MAX_RAW_ROWS);
         StringBuilder html = new StringBuilder(80 * shown + 512);
@@ -108,11 +113,12 @@ final class ReportTables {
         if (shown < rows.size()) {
             html.append(" (the first ").append(ReportFormat.count(shown)).append(" are listed)");
         }
-        html.append("</summary><div class=\"table-wrap\"><table class=\"raw\"><thead><tr><th scope=\"col\">time (UTC)")
-                .append("</th><th scope=\"col\">value</th><th scope=\"col\">unit</th></tr></thead><tbody>");
+        html.append("</summary><div class=\"table-wrap\"><table class=\"raw\"><thead><tr><th scope=\"col\">time (")
+                .append(escape(time.label()))
+                .append(")</th><th scope=\"col\">value</th><th scope=\"col\">unit</th></tr></thead><tbody>");
         for (TelemetryRow row : rows.subList(0, shown)) {
             html.append("<tr><td>")
-                    .append(ReportFormat.second(row.readingTime()))
+                    .append(time.second(row.readingTime()))
                     .append("</td><td>")
                     .append(ReportFormat.exact(row.value()))
                     .append("</td><td>")

@@ -34,7 +34,8 @@ final class SvgCharts {
     private static final int LEFT = 64;
     private static final int RIGHT = 48;
     private static final int TOP = 34;
-    private static final int BOTTOM = 58; // two rows of tick labels, then the axis title on a row of its own
+    private static final int BOTTOM =
+            62; // two rows of tick labels clear of the lowest value label, then the axis title on a row of its own
     private static final long HOUR = 3_600_000L;
 
     private SvgCharts() {}
@@ -55,9 +56,10 @@ final class SvgCharts {
      * @param series the sensor's series
      * @param from   the time axis' start, epoch milliseconds
      * @param to     the time axis' end, after {@code from}, not before the last point
+     * @param time   the display zone of the time axis and tooltips
      * @return the chart's {@code <svg>} element
      */
-    static String sensorChart(SensorSeries series, long from, long to) {
+    static String sensorChart(SensorSeries series, long from, long to, ReportTime time) {
         List<Point> points = series.points();
         double lo = points.stream().mapToDouble(Point::min).min().orElse(0);
         double hi = points.stream().mapToDouble(Point::max).max().orElse(1);
@@ -79,7 +81,7 @@ final class SvgCharts {
                 .append(escape(series.sensorId()))
                 .append("\">");
         valueAxis(svg, frame, ticks, false);
-        timeAxis(svg, frame);
+        timeAxis(svg, frame, time);
         svg.append("<text class=\"unit\" x=\"")
                 .append(LEFT - 8)
                 .append("\" y=\"")
@@ -123,8 +125,8 @@ final class SvgCharts {
                         .append("\" cy=\"")
                         .append(c(frame.y(p.value())))
                         .append("\"><title>")
-                        .append(ReportFormat.minute(p.time()))
-                        .append(" UTC: ")
+                        .append(time.minute(p.time()))
+                        .append(time.offsetChanges() ? ": " : " " + time.offsetAt(p.time()) + ": ")
                         .append(escape(tooltipValue(series, p)))
                         .append("</title></circle>");
             }
@@ -149,28 +151,29 @@ final class SvgCharts {
      * @param hours the hours with data, time order
      * @param from  the time axis' start, epoch milliseconds
      * @param to    the time axis' end, after {@code from}, not before the last hour's end
+     * @param time  the display zone of the time axis and tooltips
      * @return the chart's {@code <svg>} element
      */
-    static String activityChart(List<HourActivity> hours, long from, long to) {
+    static String activityChart(List<HourActivity> hours, long from, long to, ReportTime time) {
         long max =
                 hours.stream().mapToLong(h -> Math.max(h.in(), h.out())).max().orElse(0);
         Axis.Ticks ticks = Axis.values(0, Math.max(max, 1), 4);
         Frame frame = new Frame(from, to, -ticks.hi(), ticks.hi());
         StringBuilder svg = new StringBuilder(200 * hours.size() + 4096);
-        open(svg, "chart activity-chart", "Bees in and out per UTC hour, " + hours.size() + " hours with data")
+        open(svg, "chart activity-chart", "Bees in and out per hour, " + hours.size() + " hours with data")
                 .append(" data-bars=\"")
                 .append(hours.size())
                 .append("\">");
         valueAxis(svg, frame, new Axis.Ticks(mirrored(ticks.values()), ticks.scale()), true);
-        timeAxis(svg, frame);
+        timeAxis(svg, frame, time);
         double hourWidth = frame.x(from + HOUR) - frame.x(from);
         double barWidth = Math.max(1.0, hourWidth * 0.8);
         double zero = frame.y(0);
         for (HourActivity h : hours) {
             double x = frame.x(h.start()) + (hourWidth - barWidth) / 2;
             svg.append("<g class=\"hour\"><title>")
-                    .append(ReportFormat.minute(h.start()))
-                    .append(" UTC: ")
+                    .append(time.minute(h.start()))
+                    .append(time.offsetChanges() ? ": " : " " + time.offsetAt(h.start()) + ": ")
                     .append(ReportFormat.count(h.in()))
                     .append(" in, ")
                     .append(ReportFormat.count(h.out()))
@@ -270,7 +273,7 @@ final class SvgCharts {
         svg.append("</g>");
     }
 
-    private static void timeAxis(StringBuilder svg, Frame frame) {
+    private static void timeAxis(StringBuilder svg, Frame frame, ReportTime time) {
         int maxTicks = Math.max(2, (WIDTH - LEFT - RIGHT) / 80);
         double bottom = HEIGHT - BOTTOM;
         svg.append("<g class=\"axis x\"><line x1=\"")
@@ -282,7 +285,7 @@ final class SvgCharts {
                 .append("\" y2=\"")
                 .append(c(bottom))
                 .append("\"/>");
-        for (Axis.TimeTick tick : Axis.times(frame.from(), frame.to(), maxTicks)) {
+        for (Axis.TimeTick tick : Axis.times(frame.from(), frame.to(), maxTicks, time)) {
             String x = c(frame.x(tick.time()));
             svg.append("<line class=\"vgrid\" x1=\"")
                     .append(x)
@@ -296,7 +299,7 @@ final class SvgCharts {
                     .append("<text x=\"")
                     .append(x)
                     .append("\" y=\"")
-                    .append(c(bottom + 18))
+                    .append(c(bottom + 22))
                     .append("\" text-anchor=\"middle\">")
                     .append(tick.upper())
                     .append("</text>");
@@ -304,7 +307,7 @@ final class SvgCharts {
                 svg.append("<text x=\"")
                         .append(x)
                         .append("\" y=\"")
-                        .append(c(bottom + 33))
+                        .append(c(bottom + 37))
                         .append("\" text-anchor=\"middle\">")
                         .append(tick.lower())
                         .append("</text>");
@@ -314,7 +317,9 @@ final class SvgCharts {
                 .append(WIDTH - RIGHT)
                 .append("\" y=\"")
                 .append(HEIGHT - 4)
-                .append("\" text-anchor=\"end\">UTC</text></g>");
+                .append("\" text-anchor=\"end\">")
+                .append(escape(time.label()))
+                .append("</text></g>");
     }
 
     private static void pair(StringBuilder svg, double x, double y) {

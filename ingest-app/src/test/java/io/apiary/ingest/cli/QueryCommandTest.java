@@ -172,10 +172,25 @@ class QueryCommandTest {
     }
 
     @Test
+    void should_read_dates_and_local_times_in_the_zone_when_one_is_given() {
+        java.time.ZoneId toronto = java.time.ZoneId.of("America/Toronto");
+
+        assertThat(TimeArgument.range("2021-07-12", "2021-07-18", toronto))
+                .isEqualTo(new TimeRange(Instant.parse("2021-07-12T04:00:00Z"), Instant.parse("2021-07-19T04:00:00Z")));
+        assertThat(TimeArgument.range("2021-11-07T00:00", "2021-11-08T00:00", toronto))
+                .as("the day daylight saving time ends has 25 hours")
+                .isEqualTo(new TimeRange(Instant.parse("2021-11-07T04:00:00Z"), Instant.parse("2021-11-08T05:00:00Z")));
+        assertThat(TimeArgument.range("2021-07-12T10:00Z", "2021-07-12T14:00+02:00", toronto))
+                .as("an instant keeps its own offset")
+                .isEqualTo(new TimeRange(Instant.parse("2021-07-12T10:00:00Z"), Instant.parse("2021-07-12T12:00:00Z")));
+    }
+
+    @Test
     void should_name_the_accepted_forms_for_a_time_it_cannot_read() {
         assertThatThrownBy(() -> TimeArgument.instant("--to", "2021-13-01", true))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("--to '2021-13-01' is not a time: write a UTC date (2021-07-15)");
+                .hasMessageContaining(
+                        "--to '2021-13-01' is not a time: write a date (2021-07-15), a date and time (2021-07-15T10:00), both read in UTC");
     }
 
     @Test

@@ -304,7 +304,7 @@ class HtmlReportTest {
         assertThat(html.all("//table[@class='hourly']/thead/tr/th"))
                 .extracting(Element::getTextContent)
                 .containsExactly(
-                        "UTC hour",
+                        "hour (UTC)",
                         "HUMIDITY (%)mean (min–max)",
                         "TEMPERATURE inside (C)mean (min–max)",
                         "TEMPERATURE outside (C)mean (min–max)",
@@ -427,7 +427,7 @@ class HtmlReportTest {
         // Then
         String header = html.one("//header").getTextContent();
         assertThat(header)
-                .contains("2021-07-12 to 2021-07-18 (UTC days)")
+                .contains("2021-07-12 to 2021-07-18 (UTC)")
                 .contains("generated 2021-07-19 08:30:05 UTC")
                 .contains("14 partitions read in 0.4 s");
         assertThat(html.one("/html/head/title").getTextContent()).contains("3627");
@@ -494,5 +494,45 @@ class HtmlReportTest {
                     .as("a font's height (12 units) between the lowest tick label and the title")
                     .isGreaterThanOrEqualTo(12);
         }
+    }
+
+    @Test
+    void should_show_every_time_in_the_display_zone_with_its_offset_when_a_zone_is_given() {
+        // Given: a Montreal apiary's readings and bees at 21:00 UTC, 17:00 local (EDT, UTC-04:00)
+        java.time.ZoneId toronto = java.time.ZoneId.of("America/Toronto");
+        Instant fivePm = Instant.parse("2021-07-12T21:00:00Z");
+        HiveReport report = new HiveReport(
+                ReportRows.HIVE,
+                TimeRange.days(DAY, DAY, toronto),
+                readings("TEMPERATURE", "degC", fivePm, 4, 900),
+                List.of(new ActivityRow(ReportRows.HIVE, DAY, 21, 420, 400, 60)),
+                Instant.parse("2021-07-13T08:00:00Z"),
+                null,
+                null,
+                toronto);
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report));
+
+        // Then
+        String zone = "America/Toronto, UTC\u221204:00";
+        assertThat(html.one("//header").getTextContent())
+                .contains("2021-07-12 (" + zone + ")")
+                .contains("generated 2021-07-13 04:00:00 UTC\u221204:00");
+        assertThat(html.one("//table[@class='hourly']/thead/tr/th[1]").getTextContent())
+                .isEqualTo("hour (" + zone + ")");
+        assertThat(html.all("//table[@class='hourly']/tbody/tr/th"))
+                .extracting(Element::getTextContent)
+                .containsExactly("2021-07-12 17:00");
+        assertThat(html.all("//*[local-name()='text'][@class='axis-title']"))
+                .extracting(Element::getTextContent)
+                .containsOnly(zone);
+        assertThat(html.one("//*[local-name()='g'][@class='hour']/*[local-name()='title']")
+                        .getTextContent())
+                .isEqualTo("2021-07-12 17:00 UTC\u221204:00: 420 in, 400 out");
+        assertThat(html.one("//table[@class='raw']/tbody/tr[1]/td[1]").getTextContent())
+                .isEqualTo("2021-07-12 17:00:00");
+        assertThat(html.one("//table[@class='raw']/thead/tr/th[1]").getTextContent())
+                .isEqualTo("time (" + zone + ")");
     }
 }
