@@ -211,18 +211,25 @@ public final class ImportCountsCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        List<Path> withoutData = new ArrayList<>();
         for (int f = 0; f < input.files.size(); f++) {
             Path file = input.files.get(f);
             CsvFileOptions.requireReadable(file);
             try (Reader header = Files.newBufferedReader(file, input.charset)) {
-                parser.checkHeader(header, hives.get(f));
+                if (!parser.checkHeader(header, hives.get(f))) {
+                    withoutData.add(file);
+                }
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), CsvFileOptions.name(file) + ": " + e.getMessage(), e);
             }
         }
+        PrintWriter err = spec.commandLine().getErr();
+        withoutData.forEach(file -> err.println(ImportCsvCommand.noDataRows(CsvFileOptions.name(file))));
+        if (withoutData.size() == input.files.size()) {
+            return 0;
+        }
         IngestConfig cfg = config.load();
         KafkaReachability.require(cfg.kafkaClientSettings(), Duration.ofSeconds(30));
-        PrintWriter err = spec.commandLine().getErr();
         boolean several = input.files.size() > 1;
         String label = several ? input.files.size() + " files" : CsvFileOptions.name(input.files.get(0));
         long[] reported = {0};
@@ -348,13 +355,8 @@ public final class ImportCountsCommand implements Callable<Integer> {
                     TimeLimits.describe(Duration.ofMillis(cfg.getLong(IngestConfig.ACTIVITY_CORRECTION_HORIZON_MS))),
                     topics.entranceCounts());
         }
-        long rows = totals.stream().mapToLong(CountLogParser.FileTotals::rows).sum();
-        if (rows > 0 && samples.isEmpty()) {
-            err.printf(
-                    "%s: no sample could be read; check --time-column, --time-format, --zone and the count or"
-                            + " direction columns%n",
-                    label);
-            return 3;
+        if (samples.isEmpty()) {
+            return explainNoSamples(err, label, totals, layout.events != null);
         }
         long sent = samples.size()
                 - withheld.values().stream().mapToLong(Long::longValue).sum();
@@ -375,6 +377,44 @@ public final class ImportCountsCommand implements Callable<Integer> {
                         ? 0
                         : outcome.late().size() + outcome.rejected().size());
         return strict && problems > 0 ? 3 : 0;
+    }
+
+    /**
+     * Explains an input that gave no sample and decides the exit code: 0 when it has no data rows
+     * (nothing to import, as {@code import-csv}), 3 when lines were rejected; when every rejected line's
+     * count (or direction) cells were empty it says so, since an empty cell is no count, not 0.
+     *
+     * @param err       where to print, not null
+     * @param label     the file's name, or "N files"
+     * @param totals    each file's totals, not null
+     * @param eventLogs whether the layout is an event log
+     * @return the exit code
+     */
+    static int explainNoSamples(
+            PrintWriter err, String label, List<CountLogParser.FileTotals> totals, boolean eventLogs) {
+        long rows = totals.stream().mapToLong(CountLogParser.FileTotals::rows).sum();
+        if (rows == 0) {
+            err.println(ImportCsvCommand.noDataRows(label));
+            return 0;
+        }
+        long rejected = totals.stream()
+                .mapToLong(CountLogParser.FileTotals::rejectedRows)
+                .sum();
+        long empty =
+                totals.stream().mapToLong(CountLogParser.FileTotals::emptyRows).sum();
+        String cells = eventLogs ? "direction cell" : "count cells";
+        if (empty > 0 && empty == rejected && rejected == rows) {
+            err.printf(
+                    "%s: every line's %s %s empty (%d lines): an empty cell is no count, not 0 (a counter that"
+                            + " saw no bee writes 0), so every line was rejected and nothing was sent%n",
+                    label, cells, eventLogs ? "was" : "were", rows);
+            return 3;
+        }
+        err.printf(
+                "%s: no sample could be read: %d of %d lines rejected (each reported above%s); check --time-column,"
+                        + " --time-format, --zone and the count or direction columns%n",
+                label, rejected, rows, empty == 0 ? "" : "; " + empty + " of them with an empty " + cells);
+        return 3;
     }
 
     private void printMoreProblems(PrintWriter err, String label, long[] reported) {

@@ -136,15 +136,18 @@ public final class ImportCsvCommand implements Callable<Integer> {
             paramLabel = "VALUE",
             description = "Values that mean \"no reading\", read like an empty cell: counted as missing, not sent,"
                     + " not rejected; comma-separated, e.g. --missing-values -100,-99.9,-999,9999,NA,nan. A number"
-                    + " matches the same number in any form (-100 matches -100.0); text matches ignoring case.")
+                    + " matches the same number in any form (-100 matches -100.0); text matches ignoring case. A marker"
+                    + " inside a column's accepted range is warned of at the start; the summary counts each marker's"
+                    + " cells.")
     List<String> missingValues = List.of();
 
     @Option(
             names = "--strict",
             description = "Exit with code 3 if any row or cell was rejected (a reading the topology would dead-letter"
                     + " included; in the long format, a line of a sensor name no --sensor maps too), any conflicting"
-                    + " duplicate found, or (with --await) any reading dead-lettered (without it: only if no reading at"
-                    + " all could be read).")
+                    + " duplicate found, or (with --await) any reading dead-lettered (without it: only if rows were read"
+                    + " and none gave a reading because rows or cells were rejected; a file of no data rows, or of"
+                    + " missing values only, exits 0).")
     boolean strict;
 
     @Mixin
@@ -186,16 +189,24 @@ public final class ImportCsvCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         CsvFileOptions.requireReadable(file);
+        boolean hasData;
         try (Reader header = Files.newBufferedReader(file, input.charset)) {
-            parser.checkHeader(header);
+            hasData = parser.checkHeader(header);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), CsvFileOptions.name(file) + ": " + e.getMessage(), e);
         }
         PrintWriter err = spec.commandLine().getErr();
         String name = CsvFileOptions.name(file);
+        if (!hasData) {
+            err.println(noDataRows(name));
+            return 0;
+        }
         int maxReported = input.maxReported;
         parser.mapping().forEach(sensor -> err.println(name + ": " + sensor));
         IngestConfig cfg = config.load();
+        TopologySettings topology = TopologySettings.from(cfg);
+        parser.missingValuesInRange(topology.sensorRanges())
+                .forEach(warning -> err.println(name + ": warning: " + warning));
         KafkaReachability.require(cfg.kafkaClientSettings(), Duration.ofSeconds(30));
         Topics topics = cfg.topics();
         long[] reported = {0};
@@ -204,7 +215,6 @@ public final class ImportCsvCommand implements Callable<Integer> {
                 err.println(name + ": " + problem);
             }
         };
-        TopologySettings topology = TopologySettings.from(cfg);
         TimeLimits limits = topology.timeLimits(IngestTopology.TELEMETRY_RETENTION);
         TelemetryValidator validator = topology.telemetryValidator();
         long startedAt = System.currentTimeMillis();
@@ -266,7 +276,7 @@ public final class ImportCsvCommand implements Callable<Integer> {
                 withheld.values().stream().mapToLong(Long::longValue).sum();
         PrintWriter out = spec.commandLine().getOut();
         out.printf(
-                "%s: %d rows read, %d readings produced to %s, %d rows and %d cells rejected%s, %d cells missing,"
+                "%s: %d rows read, %d readings produced to %s, %d rows and %d cells rejected%s, %d cells missing%s,"
                         + " %d exact duplicates, %d conflicting duplicates%s%n",
                 name,
                 totals.rows(),
@@ -274,11 +284,9 @@ public final class ImportCsvCommand implements Callable<Integer> {
                 topics.telemetry(),
                 totals.rejectedRows(),
                 totals.rejectedCells(),
-                withheldTotal == 0
-                        ? ""
-                        : " (" + withheldTotal + " readings the topology would dead-letter, not sent: "
-                                + describe(withheld) + ")",
+                rejectedReasons(totals, withheldTotal, withheld),
                 totals.missingCells(),
+                missingMarkers(totals, parser.missingValueMatches()),
                 duplicates.duplicates(),
                 duplicates.conflicts(),
                 (totals.resolvedTimes() == 0
@@ -287,9 +295,8 @@ public final class ImportCsvCommand implements Callable<Integer> {
                                         + input.dst.trim() + ")")
                         + (input.commentPrefix == null ? "" : ", " + totals.commentLines() + " comment lines skipped"));
         warn(err, name, duplicates, limits, outsideLimits);
-        if (totals.rows() > 0 && totals.readings() == 0) {
-            err.printf("%s: no reading could be read; check --time-column, --time-format, --zone and --sensor%n", name);
-            return 3;
+        if (totals.readings() == 0) {
+            return explainNoReadings(err, name, totals, parser.missingValueMatches());
         }
         long deadLettered = 0;
         if (audit != null && totals.readings() > 0) {
@@ -364,6 +371,101 @@ public final class ImportCsvCommand implements Callable<Integer> {
         } else if (rejection.reason() == RejectReason.FUTURE_TIMESTAMP) {
             outsideLimits[1]++;
         }
+    }
+
+    /**
+     * What a header-only file is told: a file of no data rows is not rejected input (an export of a
+     * period without data), so the command ends with 0 without sending anything.
+     *
+     * @param name the file's name
+     * @return the line for stderr
+     */
+    static String noDataRows(String name) {
+        return name + ": the file has no data rows (a header and nothing after it but comment or blank lines):"
+                + " nothing to import, nothing was sent";
+    }
+
+    /**
+     * The reasons of the rejected values that are not the parser's plain refusals, for the summary
+     * line: values a double cannot hold, then readings the topology would dead-letter.
+     *
+     * @param totals        the parse's totals, not null
+     * @param withheldTotal readings withheld for the validator
+     * @param withheld      those per reason, not null
+     * @return e.g. {@code  (values a double cannot hold: 1 too large, 2 too small; 3 readings the topology
+     *         would dead-letter, not sent: OUT_OF_RANGE 3)}, or empty
+     */
+    static String rejectedReasons(
+            CsvReadingParser.Totals totals, long withheldTotal, SortedMap<RejectReason, Long> withheld) {
+        List<String> parts = new java.util.ArrayList<>();
+        if (totals.tooLarge() + totals.tooSmall() > 0) {
+            parts.add("values a double cannot hold: " + totals.tooLarge() + " too large, " + totals.tooSmall()
+                    + " too small");
+        }
+        if (withheldTotal > 0) {
+            parts.add(withheldTotal + " readings the topology would dead-letter, not sent: " + describe(withheld));
+        }
+        return parts.isEmpty() ? "" : " (" + String.join("; ", parts) + ")";
+    }
+
+    /**
+     * @param totals  the parse's totals, not null
+     * @param matches the cells each missing-value marker matched, not null
+     * @return for the summary line, e.g. {@code  (2 empty; --missing-values '0' 5, 'NA' 0)}; empty without markers
+     */
+    static String missingMarkers(CsvReadingParser.Totals totals, Map<String, Long> matches) {
+        if (matches.isEmpty()) {
+            return "";
+        }
+        StringBuilder text = new StringBuilder(" (")
+                .append(totals.missingCells() - sum(matches))
+                .append(" empty; --missing-values");
+        String[] separator = {" "};
+        matches.forEach((marker, n) -> {
+            text.append(separator[0]).append('\'').append(marker).append("' ").append(n);
+            separator[0] = ", ";
+        });
+        return text.append(')').toString();
+    }
+
+    private static long sum(Map<String, Long> counts) {
+        return counts.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * Explains a file that gave no reading and decides the exit code: 3 when rows or values were
+     * rejected (nothing could be read), 0 when there was nothing to read (no data rows, or every sensor
+     * value missing: neither is a problem of the input, see docs/commands.md).
+     *
+     * @param err     where to print, not null
+     * @param name    the file's name
+     * @param totals  the parse's totals, with no reading, not null
+     * @param matches the cells each missing-value marker matched, not null
+     * @return the exit code
+     */
+    static int explainNoReadings(
+            PrintWriter err, String name, CsvReadingParser.Totals totals, Map<String, Long> matches) {
+        long rejected = totals.rejectedRows() + totals.rejectedCells();
+        if (totals.rows() == 0) {
+            err.println(noDataRows(name));
+            return 0;
+        }
+        long markers = sum(matches);
+        String missing = totals.missingCells() + " cells missing (" + (totals.missingCells() - markers) + " empty, "
+                + markers + " matching a --missing-values marker)";
+        if (rejected == 0) {
+            err.printf(
+                    "%s: every sensor cell was missing: %s in %d rows, so the file holds no reading and nothing was"
+                            + " sent; nothing was rejected either. If the readings are in other columns, check --sensor;"
+                            + " if a marker matched real readings, check --missing-values%n",
+                    name, missing, totals.rows());
+            return 0;
+        }
+        err.printf(
+                "%s: no reading could be read: %d rows and %d cells rejected (each reported above)%s; check"
+                        + " --time-column, --time-format, --zone and --sensor%n",
+                name, totals.rejectedRows(), totals.rejectedCells(), totals.missingCells() == 0 ? "" : ", " + missing);
+        return 3;
     }
 
     /**

@@ -169,8 +169,11 @@ public final class CountLogParser {
      * @param rejectedRows  rows rejected whole
      * @param resolvedTimes daylight-saving times resolved by the chosen resolution, each reported
      * @param commentLines  lines skipped as comments
+     * @param emptyRows     rows rejected (among {@code rejectedRows}) whose count cells (interval logs) or
+     *                      direction cell (event logs) are all empty
      */
-    public record FileTotals(long rows, long passages, long rejectedRows, long resolvedTimes, long commentLines) {}
+    public record FileTotals(
+            long rows, long passages, long rejectedRows, long resolvedTimes, long commentLines, long emptyRows) {}
 
     /**
      * The samples of every file read.
@@ -283,12 +286,13 @@ public final class CountLogParser {
      * connects or sends anything.
      *
      * @param in the CSV; closed by the caller
+     * @return whether a data line follows the header (as {@link CsvReadingParser#checkHeader})
      * @throws IllegalArgumentException if the file is empty or its header lacks a configured column,
      *                                  saying which columns it has
      * @throws UncheckedIOException if reading fails
      */
-    public void checkHeader(Reader in) {
-        checkHeader(in, hive);
+    public boolean checkHeader(Reader in) {
+        return checkHeader(in, hive);
     }
 
     /**
@@ -296,9 +300,10 @@ public final class CountLogParser {
      *
      * @param in   the CSV; closed by the caller
      * @param hive where its hive ids come from, not null
+     * @return whether a data line follows the header (as {@link CsvReadingParser#checkHeader})
      */
-    public void checkHeader(Reader in, CsvReadingParser.HiveSource hive) {
-        CsvFiles.requireColumns(CsvFiles.open(in, delimiter, commentMarker).getHeaderMap(), columns(hive));
+    public boolean checkHeader(Reader in, CsvReadingParser.HiveSource hive) {
+        return CsvFiles.checkHeader(CsvFiles.open(in, delimiter, commentMarker), columns(hive));
     }
 
     /**
@@ -350,7 +355,7 @@ public final class CountLogParser {
         }
         sources.add(source);
         int sourceIndex = sources.size() - 1;
-        long[] totals = new long[8]; // rows, passages, -, rejected, -, -, resolved, comments
+        long[] totals = new long[8]; // rows, passages, empty rows, rejected, -, -, resolved, comments
         Map<String, Instant> previousTimes = new HashMap<>();
         CSVParser parser = CsvFiles.open(in, delimiter, commentMarker);
         totals[7] = CsvFiles.forEachRecord(parser, columns(hive), record -> {
@@ -392,7 +397,7 @@ public final class CountLogParser {
                 totals[1]++;
             }
         });
-        return new FileTotals(totals[0], totals[1], totals[3], totals[6], totals[7]);
+        return new FileTotals(totals[0], totals[1], totals[3], totals[6], totals[7], totals[2]);
     }
 
     /**
@@ -448,6 +453,14 @@ public final class CountLogParser {
         if (hiveId.isEmpty()) {
             problems.accept(new CsvReadingParser.Problem(line, hive.column(), "no hive id"));
             return null;
+        }
+        if (layout instanceof Intervals i
+                ? record.get(i.inColumn()).isEmpty()
+                        && record.get(i.outColumn()).isEmpty()
+                : record.get(((Events) layout).directionColumn()).isEmpty()
+                        && !((Events) layout).inValues().contains("")
+                        && !((Events) layout).outValues().contains("")) {
+            totals[2]++; // rejected below, with the message of its first empty cell
         }
         int in;
         int out;

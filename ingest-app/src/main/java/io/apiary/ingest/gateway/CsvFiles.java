@@ -108,6 +108,24 @@ final class CsvFiles {
     }
 
     /**
+     * Checks a header ({@link #requireColumns}) and whether a data record follows it.
+     *
+     * @param parser  an open parser, not null; read as far as its first record; not closed
+     * @param columns the configured columns, not null
+     * @return whether a record follows the header; true also when the next line cannot be read (reading
+     *         the whole file reports that, with its line)
+     * @throws IllegalArgumentException as {@link #requireColumns}
+     */
+    static boolean checkHeader(CSVParser parser, List<String> columns) {
+        requireColumns(parser.getHeaderMap(), columns);
+        try {
+            return parser.iterator().hasNext();
+        } catch (UncheckedIOException e) {
+            return true;
+        }
+    }
+
+    /**
      * Reads every record after the header, counting comment lines.
      *
      * @param parser  an open parser, not null; closed at the end

@@ -57,6 +57,11 @@ public final class CsvReadingParser {
      * @param commentLines  lines skipped as comments (with a comment marker), before the header included
      * @param missingCells  values that are missing: empty cells and cells of a missing-value marker
      *                      ({@link #missingValues}); neither read nor rejected, and not reported one by one
+     * @param tooLarge      values (cells in the wide format, lines in the long format; among the rejected
+     *                      ones) whose decimal text, or its conversion, is beyond the largest double: they
+     *                      would read as infinity
+     * @param tooSmall      values (among the rejected ones) whose decimal text, or its conversion, is not zero
+     *                      but nearer zero than the smallest double: they would read as 0
      */
     public record Totals(
             long rows,
@@ -65,7 +70,31 @@ public final class CsvReadingParser {
             long rejectedCells,
             long resolvedTimes,
             long commentLines,
-            long missingCells) {
+            long missingCells,
+            long tooLarge,
+            long tooSmall) {
+        /**
+         * Totals without values a double cannot hold.
+         *
+         * @param rows          data rows read
+         * @param readings      readings produced
+         * @param rejectedRows  rows rejected whole
+         * @param rejectedCells sensor cells rejected
+         * @param resolvedTimes daylight-saving times resolved
+         * @param commentLines  lines skipped as comments
+         * @param missingCells  values that are missing
+         */
+        public Totals(
+                long rows,
+                long readings,
+                long rejectedRows,
+                long rejectedCells,
+                long resolvedTimes,
+                long commentLines,
+                long missingCells) {
+            this(rows, readings, rejectedRows, rejectedCells, resolvedTimes, commentLines, missingCells, 0, 0);
+        }
+
         /**
          * Totals without missing cells.
          *
@@ -197,10 +226,12 @@ public final class CsvReadingParser {
      * hive in the wide format (a row is one time of the hive), of each hive and sensor in the long format
      */
     private final Map<String, Instant> previousTimes = new HashMap<>();
-    /** Missing-value markers that are not numbers, in lower case. */
-    private java.util.Set<String> missingTexts = java.util.Set.of();
-    /** Missing-value markers that are numbers (0.0 for either zero). */
-    private java.util.Set<Double> missingNumbers = java.util.Set.of();
+    /** Missing-value markers that are not numbers, in lower case, to the marker as given. */
+    private Map<String, String> missingTexts = Map.of();
+    /** Missing-value markers that are numbers (0.0 for either zero), to the marker as given. */
+    private Map<Double, String> missingNumbers = Map.of();
+    /** Cells each missing-value marker matched, by the marker as given, in the order given. */
+    private final Map<String, Long> missingMatches = new LinkedHashMap<>();
 
     /** Distinct (sensor, unit) conversions a long-format parser keeps; more are found again per line. */
     private static final int MAX_LINE_UNITS = 1_000;
@@ -362,7 +393,8 @@ public final class CsvReadingParser {
      *                              the expected character set)
      */
     public Totals parseWithLines(Reader in, LineReadings readings, Consumer<Problem> problems) {
-        long[] totals = new long[7]; // rows, readings, rejected rows, rejected cells, resolved times, comments, missing
+        // rows, readings, rejected rows, rejected cells, resolved times, comments, missing, too large, too small
+        long[] totals = new long[9];
         Map<String, long[]> unmapped = new LinkedHashMap<>(); // name -> lines, first line, last line
         CSVParser parser = CsvFiles.open(in, delimiter, commentMarker);
         totals[5] = CsvFiles.forEachRecord(parser, columns(), record -> {
@@ -370,7 +402,25 @@ public final class CsvReadingParser {
             parseRow(record, parser, readings, problems, totals, unmapped);
         });
         reportUnmapped(unmapped, problems);
-        return new Totals(totals[0], totals[1], totals[2], totals[3], totals[4], totals[5], totals[6]);
+        return new Totals(
+                totals[0], totals[1], totals[2], totals[3], totals[4], totals[5], totals[6], totals[7], totals[8]);
+    }
+
+    /** Counts one value's outcome: read, missing, or rejected ({@code rejected} the index of the rejected count). */
+    private static void count(Outcome outcome, long[] totals, int rejected) {
+        switch (outcome) {
+            case READ -> totals[1]++;
+            case MISSING -> totals[6]++;
+            case TOO_LARGE -> {
+                totals[rejected]++;
+                totals[7]++;
+            }
+            case TOO_SMALL -> {
+                totals[rejected]++;
+                totals[8]++;
+            }
+            case REJECTED -> totals[rejected]++;
+        }
     }
 
     private void parseRow(
@@ -413,7 +463,7 @@ public final class CsvReadingParser {
                     line,
                     readings,
                     problems);
-            totals[outcome == Outcome.READ ? 1 : outcome == Outcome.MISSING ? 6 : 3]++;
+            count(outcome, totals, 3);
         }
     }
 
@@ -463,7 +513,7 @@ public final class CsvReadingParser {
                 line,
                 readings,
                 problems);
-        totals[outcome == Outcome.READ ? 1 : outcome == Outcome.MISSING ? 6 : 2]++;
+        count(outcome, totals, 2);
     }
 
     /**
@@ -501,7 +551,11 @@ public final class CsvReadingParser {
         /** The cell is empty or a missing-value marker: no reading, nothing reported. */
         MISSING,
         /** The value was reported as a problem. */
-        REJECTED
+        REJECTED,
+        /** Reported: its decimal text, or its conversion, is beyond the largest double. */
+        TOO_LARGE,
+        /** Reported: its decimal text, or its conversion, is not zero but would be read as 0. */
+        TOO_SMALL
     }
 
     /**
@@ -524,8 +578,12 @@ public final class CsvReadingParser {
         }
         Double value = parseValue(cell);
         if (value == null) {
-            problems.accept(new Problem(line, column, "not a finite decimal number: " + CsvFiles.quote(cell)));
-            return Outcome.REJECTED;
+            Outcome lost = lostInParsing(cell);
+            problems.accept(new Problem(
+                    line,
+                    column,
+                    lost == null ? "not a finite decimal number: " + CsvFiles.quote(cell) : lostMessage(cell, lost)));
+            return lost == null ? Outcome.REJECTED : lost;
         }
         double converted = conversion.apply(value);
         if (!Double.isFinite(converted) || (converted == 0 && value != 0 && conversion.apply(0) == 0)) {
@@ -534,7 +592,7 @@ public final class CsvReadingParser {
                     column,
                     CsvFiles.quote(cell) + " " + conversion.from() + " is " + converted + " " + sensor.unit()
                             + ", out of the range of a double"));
-            return Outcome.REJECTED;
+            return Double.isFinite(converted) ? Outcome.TOO_SMALL : Outcome.TOO_LARGE;
         }
         try {
             readings.accept(
@@ -620,13 +678,15 @@ public final class CsvReadingParser {
      * Reads only the header line and checks it as {@link #parseWithLines} does, so that a command
      * can refuse a file whose header lacks a configured column before it connects or sends anything.
      *
-     * @param in the CSV; read as far as its header line; closed by the caller
+     * @param in the CSV; read as far as its header line and the first data line; closed by the caller
+     * @return whether a data line follows the header (comment and blank lines are not data lines); true
+     *         also when the line after the header cannot be read, which {@link #parseWithLines} reports
      * @throws IllegalArgumentException if the file is empty, or its header lacks a configured column or
      *                                  names one twice, saying which columns it has
-     * @throws UncheckedIOException if reading fails
+     * @throws UncheckedIOException if reading the header fails
      */
-    public void checkHeader(Reader in) {
-        CsvFiles.requireColumns(CsvFiles.open(in, delimiter, commentMarker).getHeaderMap(), columns());
+    public boolean checkHeader(Reader in) {
+        return CsvFiles.checkHeader(CsvFiles.open(in, delimiter, commentMarker), columns());
     }
 
     private List<String> columns() {
@@ -645,17 +705,19 @@ public final class CsvReadingParser {
     /**
      * Names the values a logger writes for "no reading" (for example {@code -100}, {@code -99.9},
      * {@code -999}, {@code 9999}, {@code NA}): a cell that holds one is read as missing, like an empty
-     * cell. A marker that is a decimal number matches every cell of the same number ({@code -100}
-     * matches {@code -100.0}); any other marker matches its text, ignoring letter case. Call before
-     * parsing.
+     * cell, and counted per marker ({@link #missingValueMatches}). A marker that is a decimal number
+     * matches every cell of the same number ({@code -100} matches {@code -100.0}); any other marker
+     * matches its text, ignoring letter case. Call before parsing.
      *
      * @param markers the markers, not null; none empty
      * @return this parser
-     * @throws IllegalArgumentException if a marker is empty
+     * @throws IllegalArgumentException if a marker is empty, or a decimal number that a double cannot
+     *                                  hold (it would match another number: {@code 1e-400} every 0)
      */
     public CsvReadingParser missingValues(java.util.Collection<String> markers) {
-        java.util.Set<String> texts = new java.util.HashSet<>();
-        java.util.Set<Double> numbers = new java.util.HashSet<>();
+        Map<String, String> texts = new LinkedHashMap<>();
+        Map<Double, String> numbers = new LinkedHashMap<>();
+        missingMatches.clear();
         for (String marker : markers) {
             String m = marker.trim();
             if (m.isEmpty()) {
@@ -663,15 +725,77 @@ public final class CsvReadingParser {
                         "a missing-value marker cannot be empty (an empty cell is missing" + " anyway)");
             }
             Double number = parseValue(m);
-            if (number != null) {
-                numbers.add(number == 0 ? 0.0 : number);
-            } else {
-                texts.add(m.toLowerCase(java.util.Locale.ROOT));
+            Outcome lost = number == null ? lostInParsing(m) : null;
+            if (lost != null) {
+                throw new IllegalArgumentException(
+                        "the missing-value marker " + lostMessage(m, lost).replace("; not read", ""));
+            }
+            String first = number != null
+                    ? numbers.putIfAbsent(number, m)
+                    : texts.putIfAbsent(m.toLowerCase(java.util.Locale.ROOT), m);
+            if (first == null) {
+                missingMatches.put(m, 0L);
             }
         }
-        this.missingTexts = java.util.Set.copyOf(texts);
-        this.missingNumbers = java.util.Set.copyOf(numbers);
+        this.missingTexts = java.util.Collections.unmodifiableMap(texts);
+        this.missingNumbers = java.util.Collections.unmodifiableMap(numbers); // in the order given
         return this;
+    }
+
+    /**
+     * @return the cells (values in the long format) each missing-value marker matched so far, by the
+     *         marker as given, in the order given (a marker that repeats an earlier one, {@code -100.0}
+     *         after {@code -100}, is counted under the first); empty without markers; unmodifiable
+     */
+    public Map<String, Long> missingValueMatches() {
+        return java.util.Collections.unmodifiableMap(missingMatches);
+    }
+
+    /**
+     * Names each missing-value marker that is a number a sensor of this file could really read:
+     * one inside the accepted range of a sensor's type (after the sensor's unit conversion), so that
+     * its real readings of that value are read as missing and not sent.
+     *
+     * @param ranges the accepted ranges the topology checks, not null
+     * @return one line per such marker, for a person, naming the sensor types, their ranges and the
+     *         columns (sensor names in the long format); empty when no marker lies in a range
+     */
+    public List<String> missingValuesInRange(io.apiary.ingest.validation.SensorRanges ranges) {
+        List<String> lines = new ArrayList<>();
+        missingNumbers.forEach((number, marker) -> {
+            List<String> inside = new ArrayList<>();
+            for (SensorColumn sensor : sensors) {
+                double value = sensor.conversion().apply(number);
+                io.apiary.ingest.validation.SensorRanges.Range range =
+                        ranges.range(sensor.sensorType().name(), sensor.unit());
+                if (range != null && (value < range.min() || value > range.max())) {
+                    continue;
+                }
+                inside.add(sensor.sensorType()
+                        + (range == null
+                                ? " (no range: any finite value)"
+                                : " [" + number(range.min()) + ", " + number(range.max()) + "] " + sensor.unit())
+                        + " (" + (longFormat == null ? "column '" : "sensor name '") + sensor.column() + "'"
+                        + (sensor.conversion().isIdentity()
+                                ? ""
+                                : ", where " + marker + " "
+                                        + sensor.conversion().from() + " is " + number(value) + " " + sensor.unit())
+                        + ")");
+            }
+            if (!inside.isEmpty()) {
+                lines.add("--missing-values marker '" + marker + "' lies inside the accepted range of "
+                        + String.join(", ", inside) + ": real readings of " + marker + " there are read as missing"
+                        + " and not sent (the summary line counts the cells each marker matched)");
+            }
+        });
+        return lines;
+    }
+
+    /** A number as a person writes it: no trailing ".0". */
+    private static String number(double value) {
+        return value == Math.rint(value) && Math.abs(value) < 1e15
+                ? Long.toString((long) value)
+                : Double.toString(value);
     }
 
     private boolean isMissing(String cell) {
@@ -679,19 +803,58 @@ public final class CsvReadingParser {
             return false;
         }
         Double number = missingNumbers.isEmpty() ? null : parseValue(cell);
-        return number != null
-                ? missingNumbers.contains(number == 0 ? 0.0 : number)
-                : missingTexts.contains(cell.trim().toLowerCase(java.util.Locale.ROOT));
+        String marker = number != null
+                ? missingNumbers.get(number)
+                : missingTexts.get(cell.trim().toLowerCase(java.util.Locale.ROOT));
+        if (marker == null) {
+            return false;
+        }
+        missingMatches.merge(marker, 1L, Long::sum);
+        return true;
     }
 
     /** Plain decimal numbers, optionally with an exponent; not Java's hexadecimal or 'd'/'f' forms. */
     private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
 
+    /** A digit other than 0 before the exponent: the text is not zero. */
+    private static final Pattern NON_ZERO_MANTISSA = Pattern.compile("[^eE]*[1-9].*");
+
+    /**
+     * @return the value of a plain decimal text that a double holds, or null for any other text, and for
+     *         one a double cannot hold ({@link #lostInParsing}): beyond the largest, or not zero but read as 0
+     */
     private static Double parseValue(String cell) {
         if (cell.isEmpty() || !DECIMAL.matcher(cell).matches()) {
             return null;
         }
         double v = Double.parseDouble(cell);
-        return Double.isFinite(v) ? (v == 0 ? 0.0 : v) : null; // -0 is 0: one value, not a conflicting duplicate
+        if (!Double.isFinite(v) || (v == 0 && NON_ZERO_MANTISSA.matcher(cell).matches())) {
+            return null;
+        }
+        return v == 0 ? 0.0 : v; // -0 is 0: one value, not a conflicting duplicate
+    }
+
+    /**
+     * @return TOO_LARGE or TOO_SMALL for a plain decimal text whose double is infinite or 0 although the
+     *         text is not zero, else null
+     */
+    private static Outcome lostInParsing(String cell) {
+        if (cell.isEmpty() || !DECIMAL.matcher(cell).matches()) {
+            return null;
+        }
+        double v = Double.parseDouble(cell);
+        if (!Double.isFinite(v)) {
+            return Outcome.TOO_LARGE;
+        }
+        return v == 0 && NON_ZERO_MANTISSA.matcher(cell).matches() ? Outcome.TOO_SMALL : null;
+    }
+
+    /** @return why a decimal text that a double cannot hold is not read */
+    private static String lostMessage(String cell, Outcome lost) {
+        return lost == Outcome.TOO_LARGE
+                ? CsvFiles.quote(cell) + " is too large for a double (largest " + Double.MAX_VALUE
+                        + "): it would be read as " + (cell.startsWith("-") ? "-" : "") + "Infinity; not read"
+                : CsvFiles.quote(cell) + " is not zero but too small for a double (smallest " + Double.MIN_VALUE
+                        + "): it would be read as 0; not read";
     }
 }

@@ -2,6 +2,7 @@ package io.apiary.ingest.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.gateway.CountLogParser;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -180,5 +181,69 @@ class ImportCountsCommandTest {
                 "t=TEMPERATURE:degC");
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).contains("import-csv reads one --file, was given 2");
+    }
+
+    @Test
+    void should_exit_0_for_files_of_no_data_rows_saying_so_before_kafka_is_asked() throws Exception {
+        Path csv = dir.resolve("empty.csv");
+        Files.writeString(csv, "time,in,out\n\n");
+
+        int exit = execute(
+                "--file",
+                csv.toString(),
+                "--time-column",
+                "time",
+                "--hive-id",
+                "h",
+                "--in-column",
+                "in",
+                "--out-column",
+                "out",
+                "--interval-seconds",
+                "300",
+                "--strict");
+
+        assertThat(exit).isZero();
+        assertThat(err.toString())
+                .isEqualTo("empty.csv: the file has no data rows (a header and nothing after it but comment or blank"
+                        + " lines): nothing to import, nothing was sent" + System.lineSeparator());
+    }
+
+    @Test
+    void should_exit_3_saying_plainly_that_every_count_cell_was_empty() {
+        StringWriter text = new StringWriter();
+
+        int exit = ImportCountsCommand.explainNoSamples(
+                new PrintWriter(text, true),
+                "2 files",
+                List.of(
+                        new CountLogParser.FileTotals(2, 0, 2, 0, 0, 2),
+                        new CountLogParser.FileTotals(1, 0, 1, 0, 0, 1)),
+                false);
+
+        assertThat(exit).as("an empty count cell rejects its line").isEqualTo(3);
+        assertThat(text.toString())
+                .isEqualTo("2 files: every line's count cells were empty (3 lines): an empty cell is no count, not 0"
+                        + " (a counter that saw no bee writes 0), so every line was rejected and nothing was sent"
+                        + System.lineSeparator());
+    }
+
+    @Test
+    void should_exit_3_naming_the_empty_lines_among_other_rejected_ones_and_0_for_no_rows() {
+        StringWriter text = new StringWriter();
+        PrintWriter out = new PrintWriter(text, true);
+
+        assertThat(ImportCountsCommand.explainNoSamples(
+                        out, "a.csv", List.of(new CountLogParser.FileTotals(3, 0, 3, 0, 0, 1)), true))
+                .isEqualTo(3);
+        assertThat(ImportCountsCommand.explainNoSamples(
+                        out, "b.csv", List.of(new CountLogParser.FileTotals(0, 0, 0, 0, 2, 0)), true))
+                .isZero();
+        assertThat(text.toString())
+                .isEqualTo("a.csv: no sample could be read: 3 of 3 lines rejected (each reported above; 1 of them with"
+                        + " an empty direction cell); check --time-column, --time-format, --zone and the count or"
+                        + " direction columns" + System.lineSeparator()
+                        + "b.csv: the file has no data rows (a header and nothing after it but comment or blank"
+                        + " lines): nothing to import, nothing was sent" + System.lineSeparator());
     }
 }

@@ -2,12 +2,15 @@ package io.apiary.ingest.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiary.ingest.deadletter.RejectReason;
+import io.apiary.ingest.gateway.CsvReadingParser;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -209,5 +212,81 @@ class ImportCsvCommandTest {
                     .as(option)
                     .startsWith("Long format");
         }
+    }
+
+    @Test
+    void should_exit_0_for_a_file_of_no_data_rows_saying_so_before_kafka_is_asked() throws Exception {
+        Path csv = dir.resolve("empty.csv");
+        Files.writeString(csv, "# export of a day without data\nt,t2\n\n# end\n");
+        file = csv.toString();
+
+        int exit = run("--hive-id", "h", "--comment-prefix", "#", "--sensor", "t2=HUMIDITY:%RH", "--strict");
+
+        assertThat(exit).isZero();
+        assertThat(err.toString())
+                .isEqualTo("empty.csv: the file has no data rows (a header and nothing after it but comment or blank"
+                        + " lines): nothing to import, nothing was sent" + System.lineSeparator());
+    }
+
+    private static CsvReadingParser.Totals totals(long rows, long rejectedRows, long rejectedCells, long missing) {
+        return new CsvReadingParser.Totals(rows, 0, rejectedRows, rejectedCells, 0, 0, missing);
+    }
+
+    @Test
+    void should_exit_0_when_every_sensor_cell_was_missing_saying_so_with_the_counts() {
+        PrintWriter out = new PrintWriter(err, true);
+
+        int exit = ImportCsvCommand.explainNoReadings(out, "a.csv", totals(3, 0, 0, 6), Map.of("-100", 4L));
+
+        assertThat(exit)
+                .as("missing values are no problem of the input: not exit 3")
+                .isZero();
+        assertThat(err.toString())
+                .isEqualTo("a.csv: every sensor cell was missing: 6 cells missing (2 empty, 4 matching a"
+                        + " --missing-values marker) in 3 rows, so the file holds no reading and nothing was sent;"
+                        + " nothing was rejected either. If the readings are in other columns, check --sensor; if a"
+                        + " marker matched real readings, check --missing-values" + System.lineSeparator())
+                .doesNotContain("--time-column");
+    }
+
+    @Test
+    void should_exit_3_when_nothing_could_be_read_because_rows_or_cells_were_rejected() {
+        PrintWriter out = new PrintWriter(err, true);
+
+        int exit = ImportCsvCommand.explainNoReadings(out, "a.csv", totals(3, 2, 1, 3), Map.of());
+
+        assertThat(exit).isEqualTo(3);
+        assertThat(err.toString())
+                .isEqualTo("a.csv: no reading could be read: 2 rows and 1 cells rejected (each reported above), 3"
+                        + " cells missing (3 empty, 0 matching a --missing-values marker); check --time-column,"
+                        + " --time-format, --zone and --sensor" + System.lineSeparator());
+    }
+
+    @Test
+    void should_exit_0_naming_a_file_without_data_rows_after_the_parse_too() {
+        PrintWriter out = new PrintWriter(err, true);
+
+        assertThat(ImportCsvCommand.explainNoReadings(out, "a.csv", totals(0, 0, 0, 0), Map.of()))
+                .isZero();
+        assertThat(err.toString()).contains("a.csv: the file has no data rows");
+    }
+
+    @Test
+    void should_give_the_summary_the_values_a_double_cannot_hold_and_the_cells_each_marker_matched() {
+        CsvReadingParser.Totals totals = new CsvReadingParser.Totals(5, 1, 0, 4, 0, 0, 7, 1, 2);
+        java.util.SortedMap<RejectReason, Long> withheld =
+                new java.util.TreeMap<>(Map.of(RejectReason.OUT_OF_RANGE, 1L));
+        Map<String, Long> matches = new java.util.LinkedHashMap<>();
+        matches.put("0", 5L);
+        matches.put("NA", 0L);
+
+        assertThat(ImportCsvCommand.rejectedReasons(totals, 1, withheld))
+                .isEqualTo(" (values a double cannot hold: 1 too large, 2 too small; 1 readings the topology would"
+                        + " dead-letter, not sent: OUT_OF_RANGE 1)");
+        assertThat(ImportCsvCommand.rejectedReasons(totals(1, 0, 0, 0), 0, new java.util.TreeMap<>()))
+                .isEmpty();
+        assertThat(ImportCsvCommand.missingMarkers(totals, matches))
+                .isEqualTo(" (2 empty; --missing-values '0' 5, 'NA' 0)");
+        assertThat(ImportCsvCommand.missingMarkers(totals, Map.of())).isEmpty();
     }
 }

@@ -112,7 +112,8 @@ class ImportCsvValidationIT {
                         "line 9, column 'rh': not sent, the topology would dead-letter it (OUT_OF_RANGE)");
         assertThat(out.toString())
                 .contains(", 0 rows and 3 cells rejected (3 readings the topology would dead-letter, not sent:"
-                        + " OUT_OF_RANGE 3), 6 cells missing,")
+                        + " OUT_OF_RANGE 3), 6 cells missing (2 empty; --missing-values '-100' 1, '-999' 1, '9999' 1,"
+                        + " 'nan' 1),")
                 .contains("the topology consumed all 15 readings: 15 passed to the sink, 0 dead-lettered");
         awaitRows("messy-2", 15);
     }

@@ -440,4 +440,42 @@ class CountLogParserTest {
         assertThatThrownBy(() -> intervals(FIVE_MINUTES).checkHeader(new StringReader("time,hive,bees_in,out\n")))
                 .hasMessage("The CSV header lacks column(s) 'in'; its columns are [time, hive, bees_in, out]");
     }
+
+    @Test
+    void should_tell_whether_a_data_line_follows_the_header() {
+        assertThat(intervals(FIVE_MINUTES).checkHeader(new StringReader("time,hive,in,out\n\n")))
+                .isFalse();
+        assertThat(intervals(FIVE_MINUTES)
+                        .checkHeader(new StringReader("time,hive,in,out\n2021-07-15 10:05:00,a,1,2\n")))
+                .isTrue();
+    }
+
+    @Test
+    void should_count_the_rejected_lines_whose_count_or_direction_cells_are_all_empty() {
+        CountLogParser counts = intervals(FIVE_MINUTES);
+        CountLogParser.FileTotals totals =
+                counts.read(new StringReader("""
+                        time,hive,in,out
+                        2021-07-15 10:05:00,a,,
+                        2021-07-15 10:10:00,a,3,
+                        2021-07-15 10:15:00,a,,
+                        """), CsvReadingParser.HiveSource.column("hive"), null, problems::add);
+
+        assertThat(totals).isEqualTo(new CountLogParser.FileTotals(3, 0, 3, 0, 0, 2));
+        assertThat(problems)
+                .extracting(CsvReadingParser.Problem::toString)
+                .containsExactly(
+                        "line 2, column 'in': empty cell, no count (a counter that saw no bee writes 0)",
+                        "line 3, column 'out': empty cell, no count (a counter that saw no bee writes 0)",
+                        "line 4, column 'in': empty cell, no count (a counter that saw no bee writes 0)");
+
+        CountLogParser events = parser(
+                PER_MINUTE, CsvReadingParser.HiveSource.fixed("h"), new ReadingTimeParser("iso", ZoneOffset.UTC), null);
+        assertThat(events.read(
+                        new StringReader("time,dir\n2021-07-15T10:00:05Z,\n2021-07-15T10:00:06Z,in\n"),
+                        CsvReadingParser.HiveSource.fixed("h"),
+                        null,
+                        problems::add))
+                .isEqualTo(new CountLogParser.FileTotals(2, 1, 1, 0, 0, 1));
+    }
 }

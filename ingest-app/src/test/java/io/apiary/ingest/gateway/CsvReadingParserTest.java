@@ -468,7 +468,7 @@ class CsvReadingParserTest {
                 readings::add,
                 problems::add);
 
-        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(1, 1, 0, 2));
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(1, 1, 0, 2, 0, 0, 0, 1, 1));
         assertThat(problems).extracting(CsvReadingParser.Problem::column).containsExactly("b", "w");
         assertThat(readings)
                 .singleElement()
@@ -503,6 +503,108 @@ class CsvReadingParserTest {
         assertThatThrownBy(() -> parser.missingValues(List.of("-100", " ")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("cannot be empty");
+    }
+
+    @Test
+    void should_withhold_a_value_whose_decimal_text_a_double_cannot_hold_naming_its_line_column_and_reason() {
+        CsvReadingParser.Totals totals = parse("""
+                Date,Tag number,temperature,humidity
+                2021-06-19 00:04:58+00:00,3629,1e-400,1e400
+                2021-06-19 00:19:58+00:00,3629,-1e400,0e-400
+                2021-06-19 00:34:58+00:00,3629,0.0000e-999,1e-300
+                """);
+
+        assertThat(totals)
+                .as("1e-400 is not 0 and 1e400 not infinity: withheld, not stored as 0.0 or refused as text")
+                .isEqualTo(new CsvReadingParser.Totals(3, 3, 0, 3, 0, 0, 0, 2, 1));
+        assertThat(readings).extracting(TelemetryReading::getValue).containsExactly(0.0, 0.0, 1e-300);
+        assertThat(problems)
+                .extracting(CsvReadingParser.Problem::toString)
+                .containsExactly(
+                        "line 2, column 'temperature': '1e-400' is not zero but too small for a double (smallest"
+                                + " 4.9E-324): it would be read as 0; not read",
+                        "line 2, column 'humidity': '1e400' is too large for a double (largest"
+                                + " 1.7976931348623157E308): it would be read as Infinity; not read",
+                        "line 3, column 'temperature': '-1e400' is too large for a double (largest"
+                                + " 1.7976931348623157E308): it would be read as -Infinity; not read");
+    }
+
+    @Test
+    void should_refuse_a_missing_value_marker_that_a_double_cannot_hold() {
+        assertThatThrownBy(() -> parser.missingValues(List.of("NA", "1e-400")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the missing-value marker '1e-400' is not zero but too small for a double (smallest"
+                        + " 4.9E-324): it would be read as 0");
+    }
+
+    @Test
+    void should_count_the_cells_each_missing_value_marker_matched_and_the_empty_ones_apart() {
+        parser.missingValues(List.of("0", "NA", "-100", "-100.0"));
+
+        CsvReadingParser.Totals totals = parse("""
+                Date,Tag number,temperature,humidity
+                2021-06-19 00:04:58+00:00,3629,0.0,na
+                2021-06-19 00:19:58+00:00,3629,-100,0
+                2021-06-19 00:34:58+00:00,3629,,-0
+                2021-06-19 00:49:58+00:00,3629,-100.00,
+                """);
+
+        assertThat(totals).isEqualTo(new CsvReadingParser.Totals(4, 0, 0, 0, 0, 0, 8));
+        assertThat(parser.missingValueMatches())
+                .as("-100.0 repeats -100: counted under the first")
+                .containsExactly(
+                        java.util.Map.entry("0", 3L), java.util.Map.entry("NA", 1L), java.util.Map.entry("-100", 2L));
+    }
+
+    @Test
+    void should_name_each_numeric_marker_inside_a_sensor_types_accepted_range_with_the_columns() {
+        CsvReadingParser grams = new CsvReadingParser(
+                        "time",
+                        new ReadingTimeParser("iso", ZoneOffset.UTC),
+                        "hive",
+                        columns("t=TEMPERATURE:degC", "rh=HUMIDITY:%RH", "w=WEIGHT:g"),
+                        "gw",
+                        ',')
+                .missingValues(List.of("0", "-100", "NA", "9999"));
+
+        assertThat(grams.missingValuesInRange(io.apiary.ingest.validation.SensorRanges.DEFAULTS))
+                .containsExactly(
+                        "--missing-values marker '0' lies inside the accepted range of TEMPERATURE [-50, 80] degC"
+                                + " (column 't'), HUMIDITY [0, 103] %RH (column 'rh'), WEIGHT [-10, 500] kg (column"
+                                + " 'w', where 0 g is 0 kg): real readings of 0 there are read as missing and not sent"
+                                + " (the summary line counts the cells each marker matched)",
+                        "--missing-values marker '-100' lies inside the accepted range of WEIGHT [-10, 500] kg"
+                                + " (column 'w', where -100 g is -0.1 kg): real readings of -100 there are read as"
+                                + " missing and not sent (the summary line counts the cells each marker matched)",
+                        "--missing-values marker '9999' lies inside the accepted range of WEIGHT [-10, 500] kg"
+                                + " (column 'w', where 9999 g is 9.999 kg): real readings of 9999 there are read as"
+                                + " missing and not sent (the summary line counts the cells each marker matched)");
+        assertThat(grams.missingValuesInRange(io.apiary.ingest.validation.SensorRanges.DEFAULTS
+                        .with("TEMPERATURE", new io.apiary.ingest.validation.SensorRanges.Range(1, 40))
+                        .with("HUMIDITY", new io.apiary.ingest.validation.SensorRanges.Range(1, 100))
+                        .with("WEIGHT", new io.apiary.ingest.validation.SensorRanges.Range(1, 5))))
+                .as("the configured ranges, not the defaults")
+                .isEmpty();
+    }
+
+    @Test
+    void should_tell_whether_a_data_row_follows_the_header_skipping_comment_and_blank_lines() {
+        CsvReadingParser commented = new CsvReadingParser(
+                "time",
+                new ReadingTimeParser("iso", ZoneOffset.UTC),
+                CsvReadingParser.HiveSource.fixed("h"),
+                columns("t=TEMPERATURE:degC"),
+                "gw",
+                ',',
+                '#',
+                null);
+
+        assertThat(commented.checkHeader(new StringReader("# export\ntime,t\n\n# nothing today\n")))
+                .isFalse();
+        assertThat(commented.checkHeader(new StringReader("time,t\n2021-06-19T00:00:00Z,20\n")))
+                .isTrue();
+        assertThat(commented.parse(new StringReader("time,t\n"), readings::add, problems::add))
+                .isEqualTo(new CsvReadingParser.Totals(0, 0, 0, 0));
     }
 
     private CsvReadingParser.Totals parse(String csv) {
