@@ -6,6 +6,7 @@ import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.tablecopy.CopyPlan;
 import io.apiary.ingest.tablecopy.CopyRefused;
 import io.apiary.ingest.tablecopy.CopySettings;
+import io.apiary.ingest.tablecopy.RestoreCheck;
 import io.apiary.ingest.tablecopy.TableCopy;
 import io.apiary.ingest.tablecopy.TableJobs;
 import io.apiary.ingest.tablecopy.TableRef;
@@ -151,9 +152,13 @@ public final class TableCommand {
                         + "time and remaining TTL. Writes through the sink's batching, in-flight limit, rows/s limit and "
                         + "retries; saves its progress in the table table_copy_progress, so a run killed at any point and "
                         + "started again with the same arguments resumes where it stopped.",
+                "After copying, the rows the last table verify named as missing or different in the ranges this "
+                        + "run copied are read back: a row still missing or different (a delete or write in --to newer "
+                        + "than the source's write time shadows the copy's write) is named on stderr, with a pointer to "
+                        + "--fresh-write-time.",
                 "Exit code 0 when every range of this worker is copied, 1 when rows could not be written (named on "
-                        + "stderr; run again to retry them) or on an error, 2 for bad usage or tables that cannot be "
-                        + "copied (nothing written)."
+                        + "stderr; run again to retry them), when rows named by the last verify are still not restored, "
+                        + "or on an error, 2 for bad usage or tables that cannot be copied (nothing written)."
             })
     static final class Copy implements Callable<Integer> {
 
@@ -171,6 +176,16 @@ public final class TableCommand {
                 names = "--restart",
                 description = "Forget this worker's saved progress and copy its ranges from the start.")
         boolean restart;
+
+        @Option(
+                names = "--fresh-write-time",
+                description = "Write each row with the current time (microseconds, as Cassandra's default) instead of "
+                        + "the source's write time, so that it replaces a newer delete or write in --to (a row table "
+                        + "verify still names after --restart). Cost: it also overwrites every newer write the pipeline "
+                        + "made to a copied row in --to, and later pipeline writes of these rows (their write times come "
+                        + "from event time) lose to it. Safe once nothing else writes --to's copied rows (the dual write "
+                        + "stopped), or for a copy whose rows verify named.")
+        boolean freshWriteTime;
 
         @Option(
                 names = "--progress-seconds",
@@ -201,7 +216,7 @@ public final class TableCommand {
                 long cpuBefore = cpuNanos();
                 TableCopy.Result result;
                 try {
-                    result = TableJobs.copy(session, cfg, plan, settings, restart, err);
+                    result = TableJobs.copy(session, cfg, plan, settings, restart, freshWriteTime, err);
                 } catch (CopyRefused e) {
                     err.println("error: " + e.getMessage());
                     return USAGE;
@@ -239,6 +254,15 @@ public final class TableCommand {
                 err.printf(
                         "Copy '%s': %,d of %,d ranges done by all workers%n",
                         plan.copyId(), TableJobs.rangesDone(session, cfg, plan, settings), settings.splits());
+                RestoreCheck.Result check;
+                try {
+                    check = TableJobs.checkRestored(session, cfg, plan, settings, result.rangesCopied(), err);
+                } catch (IllegalStateException e) {
+                    err.println("error: checking the rows the last table verify named failed: " + e.getMessage()
+                            + "; the copy is done: run table verify to see whether they are restored");
+                    return INCOMPLETE;
+                }
+                boolean restored = reportCheck(check, plan.target().toString(), err);
                 if (!result.complete()) {
                     err.printf(
                             "error: %,d rows could not be written and %,d ranges are not done; fix the cause and run "
@@ -246,8 +270,42 @@ public final class TableCommand {
                             result.rowsFailed(), result.ranges() - result.rangesDone());
                     return INCOMPLETE;
                 }
+                if (!restored) {
+                    return INCOMPLETE;
+                }
             }
             return 0;
+        }
+
+        /** Prints what the check of the last verify's rows found; false when some are not restored. */
+        private boolean reportCheck(RestoreCheck.Result check, String target, PrintWriter err) {
+            if (check.checked() == 0) {
+                return true;
+            }
+            err.printf(
+                    "Checked the %,d rows the last table verify named in the ranges this run copied: %,d restored, %,d "
+                            + "not restored, %,d no longer in the source%n",
+                    check.checked(), check.restored(), check.notRestoredCount(), check.notInSource());
+            if (check.notRestoredCount() == 0) {
+                return true;
+            }
+            check.notRestored().forEach(err::println);
+            if (freshWriteTime) {
+                err.printf(
+                        "error: %,d rows are not in %s as the source holds them although the copy wrote them with the "
+                                + "current time: a delete or write with a later timestamp (a client clock ahead?) or a "
+                                + "write after the copy's shadows them; fix them by hand or run the copy again%n",
+                        check.notRestoredCount(), target);
+            } else {
+                err.printf(
+                        "error: %,d rows could not be restored: %s holds a delete or write of them newer than the "
+                                + "source's write time, which the copy keeps, so the copy's write is shadowed. Run the "
+                                + "same command with --restart --fresh-write-time to write the rows with the current "
+                                + "time; it also overwrites newer writes the pipeline made to the rows it copies: use it "
+                                + "once the dual write is stopped (docs/platform.md, \"Changing a table's key\")%n",
+                        check.notRestoredCount(), target);
+            }
+            return false;
         }
     }
 
@@ -259,8 +317,11 @@ public final class TableCommand {
             description = {
                 "Compares --to with --from range by range, mapping --from's rows as table copy does: digests "
                         + "of each range first, then the rows of the ranges that differ. Names each differing row on stdout "
-                        + "(missing in target, extra in target, different values or write time; TTLs are not compared), at "
-                        + "most --max-reported, and a summary on stderr.",
+                        + "(missing in target, extra in target, different values or an older write time in the target; "
+                        + "equal values with a newer write time are no difference, TTLs are not compared), at most "
+                        + "--max-reported, and a summary on stderr. Keeps the rows missing or different (at most 10,000 "
+                        + "per worker) in the table table_verify_findings, for table copy to check after copying them "
+                        + "again.",
                 "Exit code 0 when both hold the same rows, 1 when some differ (or on an error), 2 for bad usage or "
                         + "tables that cannot be compared."
             })
@@ -310,7 +371,7 @@ public final class TableCommand {
                 TableVerify.Result result;
                 try {
                     plan = TableJobs.plan(session, cfg, source, target, settings.splits());
-                    result = TableJobs.verify(session, plan, settings, cutoff, maxHeld, out, err);
+                    result = TableJobs.verify(session, cfg, plan, settings, cutoff, maxHeld, out, err);
                 } catch (CopyRefused e) {
                     err.println("error: " + e.getMessage());
                     return USAGE;
@@ -344,6 +405,12 @@ public final class TableCommand {
                                                 "; %,d source rows shared a target key with another "
                                                         + "(one row in the target, the one with the greater write time)",
                                                 result.merged()))
+                                + (result.rewritten() == 0
+                                        ? ""
+                                        : String.format(
+                                                "; %,d rows written again in the target with equal values and a newer "
+                                                        + "write time (e.g. by table copy --fresh-write-time; not differences)",
+                                                result.rewritten()))
                                 + (result.superseded() == 0
                                         ? ""
                                         : String.format(

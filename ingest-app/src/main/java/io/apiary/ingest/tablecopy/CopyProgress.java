@@ -61,20 +61,38 @@ public final class CopyProgress {
      * @throws IllegalStateException if it does not appear in time
      */
     public void ensureTable(boolean create, Duration wait) {
+        ensure(session, table, createCql(), create, wait);
+        save = session.prepare("INSERT INTO " + table + " (copy_id, range_start, range_end, last_token, rows_copied, "
+                + "done, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    }
+
+    /**
+     * Creates a table of the command's own when missing ({@code create}), or waits until it exists:
+     * concurrent creation of one table is unsafe in Cassandra 5.0, so only worker 0 creates it.
+     *
+     * @param session   an open session
+     * @param table     {@code keyspace.table}
+     * @param createCql its {@code CREATE TABLE IF NOT EXISTS} statement
+     * @param create    whether to create it
+     * @param wait      how long to wait for it otherwise
+     * @throws IllegalStateException if it does not appear in time, or when interrupted
+     */
+    static void ensure(CqlSession session, String table, String createCql, boolean create, Duration wait) {
         String keyspace = table.substring(0, table.indexOf('.'));
+        String name = table.substring(table.indexOf('.') + 1);
         long deadline = System.nanoTime() + wait.toNanos();
         while (session.getMetadata()
                 .getKeyspace(keyspace)
-                .flatMap(k -> k.getTable(TableNames.TABLE_COPY_PROGRESS))
+                .flatMap(k -> k.getTable(name))
                 .isEmpty()) {
             if (create) {
-                session.execute(SimpleStatement.newInstance(createCql()).setTimeout(Duration.ofSeconds(60)));
-                break;
+                session.execute(SimpleStatement.newInstance(createCql).setTimeout(Duration.ofSeconds(60)));
+                return;
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the progress table " + table + " does not exist after "
-                        + wait.toSeconds() + " s: worker 0 creates it; start worker 0 (--worker-index 0) or create "
-                        + "it with: " + createCql());
+                throw new IllegalStateException("the table " + table + " does not exist after " + wait.toSeconds()
+                        + " s: worker 0 creates it; start worker 0 (--worker-index 0) or create it with: "
+                        + createCql);
             }
             try {
                 Thread.sleep(1_000);
@@ -83,8 +101,6 @@ public final class CopyProgress {
                 throw new IllegalStateException("interrupted while waiting for " + table, e);
             }
         }
-        save = session.prepare("INSERT INTO " + table + " (copy_id, range_start, range_end, last_token, rows_copied, "
-                + "done, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
     }
 
     /**

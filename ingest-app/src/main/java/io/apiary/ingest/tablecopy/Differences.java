@@ -13,8 +13,11 @@ import java.util.function.Predicate;
  * Names the rows that differ between the two sides of some token ranges: the source's rows
  * (mapped to the target's layout) are held by target key, then the target's rows are compared
  * with them one by one as they are read. A target row without a source row is extra, a source
- * row without a target row missing, and two rows of one key whose values or write time differ are
- * different. Two source rows that map to one target key (the same reading stored under two shard
+ * row without a target row missing, and two rows of one key whose values differ, or whose target
+ * write time is older than the source's, are different. Two rows of one key with equal values
+ * and a newer write time in the target are no difference: the target row was written again with
+ * the same values (by {@code table copy --fresh-write-time}, which gives the current time, or by
+ * the pipeline), and they are counted as rewritten. Two source rows that map to one target key (the same reading stored under two shard
  * schemes) are one target row: the one with the greater write time is kept, as Cassandra keeps
  * it, and the other is counted as merged, not as a difference. A legacy reading the target holds
  * under another sensor id or under a write of the pipeline is superseded ({@link SupersededReadings}),
@@ -51,6 +54,7 @@ final class Differences {
     private long extra;
     private long different;
     private long merged;
+    private long rewritten;
 
     /** @param report receives each difference as it is found */
     Differences(Consumer<Difference> report) {
@@ -102,6 +106,10 @@ final class Differences {
             extra++;
             report.accept(new Difference(Kind.EXTRA, null, row));
         } else if (source.hash() != row.hash()
+                && source.valuesHash() == row.valuesHash()
+                && row.writeTimeMicros() > source.writeTimeMicros()) {
+            rewritten++;
+        } else if (source.hash() != row.hash()
                 && readingKey != null
                 && source.writeTimeMicros() != row.writeTimeMicros()
                 && pipelineWrite.test(row)) {
@@ -144,6 +152,11 @@ final class Differences {
     /** @return source rows that shared a target key with another */
     long merged() {
         return merged;
+    }
+
+    /** @return rows of one key with equal values and a newer write time in the target (not differences) */
+    long rewritten() {
+        return rewritten;
     }
 
     /** @return legacy source rows whose reading the target holds under another write (not differences) */

@@ -34,14 +34,21 @@ import org.apache.avro.specific.SpecificRecord;
  * with the same arguments resumes there. A row without any regular cell (no write time or TTL to
  * read) is written with the sink's own write time and the target's TTL, and counted. A legacy
  * reading the target already holds under any sensor id is skipped and counted as superseded
- * ({@link SupersededReadings}), as the read path hides it.
+ * ({@link SupersededReadings}), as the read path hides it. With {@code freshWriteTimes}
+ * ({@code --fresh-write-time}) every row with cells is written with the current time
+ * ({@link FreshWriteTimes}) instead of the source's write time, so that it is newer than a delete
+ * or write the target received before: rows without cells keep the sink's own write time.
  * Not thread-safe: {@link #run} drives it on the calling thread.
  *
  * @param <T> the target's row record type
  */
 public final class TableCopy<T extends SpecificRecord> {
 
-    /** What a run did. */
+    /**
+     * What a run did: rows and ranges counted, {@code seconds} of wall time, and
+     * {@code rangesCopied}, the ranges of the share this run copied to their end (sorted; not those
+     * done before it).
+     */
     public record Result(
             long rowsCopied,
             long rowsFailed,
@@ -51,7 +58,8 @@ public final class TableCopy<T extends SpecificRecord> {
             int ranges,
             int rangesDoneBefore,
             long retries,
-            double seconds) {
+            double seconds,
+            List<TokenRange> rangesCopied) {
         /** @return whether every range of the share is done and no row failed */
         public boolean complete() {
             return rowsFailed == 0 && rangesDone == ranges;
@@ -110,7 +118,10 @@ public final class TableCopy<T extends SpecificRecord> {
                 }
                 try {
                     SinkTable.Write write = row.hasCells()
-                            ? table.bindCopy(target, row.writeTimeMicros(), row.ttlSeconds())
+                            ? table.bindCopy(
+                                    target,
+                                    freshWriteTimes == null ? row.writeTimeMicros() : freshWriteTimes.getAsLong(),
+                                    row.ttlSeconds())
                             : table.bind(target);
                     if (!row.hasCells()) {
                         rowsWithoutCells++;
@@ -260,6 +271,7 @@ public final class TableCopy<T extends SpecificRecord> {
     private long reported;
     private RuntimeException fatal;
     private final RateLimitedLog retryWarnings;
+    private final FreshWriteTimes freshWriteTimes;
 
     /**
      * @param session       an open session
@@ -270,6 +282,7 @@ public final class TableCopy<T extends SpecificRecord> {
      * @param progress      where progress is kept (its table ensured)
      * @param routing       the source's keyspace and token map, or null
      * @param err           where progress lines and failed rows go
+     * @param freshWriteTimes the write times of {@code --fresh-write-time}, or null to keep the source's
      */
     TableCopy(
             CqlSession session,
@@ -279,8 +292,10 @@ public final class TableCopy<T extends SpecificRecord> {
             long batchMaxBytes,
             CopyProgress progress,
             RangeReader.Routing routing,
-            PrintWriter err) {
+            PrintWriter err,
+            FreshWriteTimes freshWriteTimes) {
         this.session = session;
+        this.freshWriteTimes = freshWriteTimes;
         this.plan = plan;
         this.table = table;
         this.settings = settings;
@@ -361,6 +376,7 @@ public final class TableCopy<T extends SpecificRecord> {
         long start = System.nanoTime();
         ProgressLine line = new ProgressLine(start, settings.progressInterval());
         List<Job> active = new ArrayList<>();
+        List<TokenRange> copied = new ArrayList<>();
         int done = doneBefore;
         while ((!waiting.isEmpty() || !active.isEmpty()) && fatal == null) {
             while (active.size() < settings.scanConcurrency() && !waiting.isEmpty()) {
@@ -372,7 +388,10 @@ public final class TableCopy<T extends SpecificRecord> {
                 job.step(now);
                 if (job.finished()) {
                     it.remove();
-                    done += job.cursor.done() ? 1 : 0;
+                    if (job.cursor.done()) {
+                        done++;
+                        copied.add(job.cursor.range());
+                    }
                 }
             }
             writer.pump();
@@ -391,7 +410,8 @@ public final class TableCopy<T extends SpecificRecord> {
                 share.size(),
                 doneBefore,
                 writer.retries(),
-                (System.nanoTime() - start) / 1e9);
+                (System.nanoTime() - start) / 1e9,
+                copied.stream().sorted().toList());
     }
 
     private void report(String line) {

@@ -126,6 +126,8 @@ public final class TableJobs {
      * @param plan     what to copy
      * @param settings how
      * @param restart  whether to forget this worker's saved progress first
+     * @param freshWriteTime whether to write every row with the current time instead of the
+     *                 source's write time ({@code --fresh-write-time}, {@link FreshWriteTimes})
      * @param err      progress lines and failed rows
      * @param <T>      the target's record type
      * @return what was done, and how the whole copy stands ({@link #rangesDone})
@@ -137,6 +139,7 @@ public final class TableJobs {
             CopyPlan<T> plan,
             CopySettings settings,
             boolean restart,
+            boolean freshWriteTime,
             PrintWriter err)
             throws InterruptedException {
         SinkTable<T> table = target(session, plan, settings);
@@ -151,8 +154,54 @@ public final class TableJobs {
                         batchMaxBytes,
                         progress,
                         routing(session, plan.source().keyspace()),
-                        err)
+                        err,
+                        freshWriteTime ? new FreshWriteTimes() : null)
                 .run(restart);
+    }
+
+    /**
+     * After a copy, checks the rows the last {@code table verify} of this copy named as missing or
+     * different in the ranges the copy just copied ({@link RestoreCheck}): reads each back from the
+     * source and the target, one partition of each per distinct partition, and names those the
+     * copy could not restore (a newer delete or write in the target shadows it).
+     *
+     * @param session  an open session
+     * @param config   the configuration (keyspace of the findings table)
+     * @param plan     the copy
+     * @param settings the settings (scans, consistency, --max-reported)
+     * @param copied   the ranges the copy copied ({@link TableCopy.Result#rangesCopied})
+     * @param err      warnings of retried reads
+     * @param <T>      the target's record type
+     * @return what became of them; {@link RestoreCheck.Result#NONE} when no verification left findings
+     *         in those ranges or the driver has no token map
+     * @throws InterruptedException if interrupted
+     * @throws IllegalStateException if a partition cannot be read (after retries of what may pass)
+     */
+    public static <T extends SpecificRecord> RestoreCheck.Result checkRestored(
+            CqlSession session,
+            IngestConfig config,
+            CopyPlan<T> plan,
+            CopySettings settings,
+            List<io.apiary.ingest.tablecopy.TokenRange> copied,
+            PrintWriter err)
+            throws InterruptedException {
+        Optional<TokenMap> tokenMap = session.getMetadata().getTokenMap();
+        if (copied.isEmpty() || tokenMap.isEmpty()) {
+            return RestoreCheck.Result.NONE;
+        }
+        List<VerifyFindings.Finding> found = findings(session, config, settings).load(plan.copyId());
+        if (found.isEmpty()) {
+            return RestoreCheck.Result.NONE;
+        }
+        return new RestoreCheck<>(
+                        new RangeScans(session, settings, err),
+                        plan,
+                        target(session, plan, settings),
+                        routing(session, plan.source().keyspace()),
+                        routing(session, plan.target().keyspace()),
+                        tokenMap.get(),
+                        settings.maxReported())
+                .run(found, copied);
     }
 
     /**
@@ -169,9 +218,11 @@ public final class TableJobs {
     }
 
     /**
-     * Verifies this worker's share of the target.
+     * Verifies this worker's share of the target, and keeps the rows found missing or different
+     * for the copy's check ({@link VerifyFindings}, replacing the findings of the share's ranges).
      *
      * @param session  an open session
+     * @param config   the configuration (keyspace of the findings table)
      * @param plan     the copy to verify
      * @param settings how
      * @param before   leave out rows of event time at or after it; null for none
@@ -185,6 +236,7 @@ public final class TableJobs {
      */
     public static <T extends SpecificRecord> TableVerify.Result verify(
             CqlSession session,
+            IngestConfig config,
             CopyPlan<T> plan,
             CopySettings settings,
             Instant before,
@@ -198,19 +250,23 @@ public final class TableJobs {
                         () -> new CopyRefused(
                                 "the driver has no "
                                         + "token map (advanced.metadata.token-map.enabled is false?): table verify computes tokens with it"));
-        return new TableVerify<>(
-                        new RangeScans(session, settings, err),
-                        plan,
-                        target(session, plan, settings),
-                        settings,
-                        routing(session, plan.source().keyspace()),
-                        routing(session, plan.target().keyspace()),
-                        tokenMap,
-                        before,
-                        maxHeld,
-                        out,
-                        err)
-                .run();
+        VerifyFindings findings = findings(session, config, settings);
+        findings.ensureTable(settings.workerIndex() == 0, PROGRESS_TABLE_WAIT);
+        TableVerify<T> verify = new TableVerify<>(
+                new RangeScans(session, settings, err),
+                plan,
+                target(session, plan, settings),
+                settings,
+                routing(session, plan.source().keyspace()),
+                routing(session, plan.target().keyspace()),
+                tokenMap,
+                before,
+                maxHeld,
+                out,
+                err);
+        TableVerify.Result result = verify.run();
+        findings.replace(plan.copyId(), verify.share(), verify.findings());
+        return result;
     }
 
     private static <T extends SpecificRecord> SinkTable<T> target(
@@ -238,6 +294,11 @@ public final class TableJobs {
                         .trim()
                 : "";
         return level(level.isEmpty() ? config.getString(IngestConfig.SINK_CONSISTENCY) : level);
+    }
+
+    private static VerifyFindings findings(CqlSession session, IngestConfig config, CopySettings settings) {
+        return new VerifyFindings(
+                session, config.getString(IngestConfig.CASSANDRA_KEYSPACE), settings.writeConsistency());
     }
 
     private static CopyProgress progress(CqlSession session, IngestConfig config, CopySettings settings) {

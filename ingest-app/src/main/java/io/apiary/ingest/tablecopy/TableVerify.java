@@ -21,7 +21,9 @@ import org.apache.avro.specific.SpecificRecord;
  * whose digests differ are looked at closely: a range with at most {@code maxHeld} source rows is
  * compared row by row ({@link Differences}), reading only the source tokens its rows came from;
  * a larger one is cut in 16 and digested again. Rows with an event time at or after
- * {@code before} are left out on both sides (rows the new pipeline wrote after the switch). Not
+ * {@code before} are left out on both sides (rows the new pipeline wrote after the switch). Rows
+ * missing in the target or different are also kept as {@link #findings} (at most
+ * {@link VerifyFindings#MAX_KEPT}), for {@code table copy}'s {@link RestoreCheck}. Not
  * thread-safe: {@link #run} drives it on the calling thread.
  *
  * @param <T> the target's row record type
@@ -32,7 +34,8 @@ public final class TableVerify<T extends SpecificRecord> {
      * What a verification found, for this worker's share of the ring. Counts are rows unless named
      * otherwise; {@code uncopyable}: source rows that cannot be target rows (a required value is
      * null); {@code leftOut}: source rows whose event time is at or after {@code --before};
-     * {@code seconds}: wall time.
+     * {@code rewritten}: rows of one key with equal values and a newer write time in the target
+     * (written again, not differences); {@code seconds}: wall time.
      */
     public record Result(
             long sourceRows,
@@ -43,6 +46,7 @@ public final class TableVerify<T extends SpecificRecord> {
             long extra,
             long different,
             long merged,
+            long rewritten,
             long superseded,
             long uncopyable,
             long leftOut,
@@ -79,6 +83,8 @@ public final class TableVerify<T extends SpecificRecord> {
     private long leftOut;
 
     private boolean namingUncopyable;
+    private final List<VerifyFindings.Finding> findings = new ArrayList<>();
+    private List<TokenRange> share = List.of();
 
     /**
      * @param scans         reads the tables
@@ -127,7 +133,7 @@ public final class TableVerify<T extends SpecificRecord> {
      */
     public Result run() throws InterruptedException {
         List<TokenRange> all = TokenRanges.split(settings.splits());
-        List<TokenRange> share = TokenRanges.share(all, settings.workers(), settings.workerIndex());
+        share = TokenRanges.share(all, settings.workers(), settings.workerIndex());
         counting = true;
         namingUncopyable = true;
         List<RangeDigest[]> digests = digest(share, share, share);
@@ -210,6 +216,7 @@ public final class TableVerify<T extends SpecificRecord> {
                 differences.extra(),
                 differences.different(),
                 differences.merged(),
+                differences.rewritten(),
                 differences.superseded(),
                 uncopyable,
                 leftOut,
@@ -320,11 +327,42 @@ public final class TableVerify<T extends SpecificRecord> {
     }
 
     private long tokenOf(ByteBuffer partitionKey) {
+        return tokenOf(tokenMap, partitionKey);
+    }
+
+    /**
+     * @param tokenMap     the cluster's token map
+     * @param partitionKey a serialized partition key
+     * @return its Murmur3 token
+     */
+    static long tokenOf(TokenMap tokenMap, ByteBuffer partitionKey) {
         Token token = tokenMap.newToken(partitionKey);
         return token instanceof Murmur3Token murmur3 ? murmur3.getValue() : Long.parseLong(tokenMap.format(token));
     }
 
+    /**
+     * @return the rows of this worker's share found missing in the target or different, at most
+     *         {@link VerifyFindings#MAX_KEPT} (the first found), after {@link #run}
+     */
+    List<VerifyFindings.Finding> findings() {
+        return List.copyOf(findings);
+    }
+
+    /** @return this worker's share of the target's ranges, after {@link #run} */
+    List<TokenRange> share() {
+        return share;
+    }
+
     private void report(Differences.Difference difference) {
+        if (difference.source() != null && findings.size() < VerifyFindings.MAX_KEPT) {
+            VerifiedRow row = difference.source();
+            findings.add(new VerifyFindings.Finding(
+                    row.targetToken(),
+                    row.key(),
+                    row.sourceToken(),
+                    difference.kind().name(),
+                    RowText.key(table, row.row())));
+        }
         reported++;
         if (reported > settings.maxReported()) {
             return;

@@ -10,19 +10,27 @@ import org.apache.avro.specific.SpecificRecord;
  * One row as a verification compares it, on either side: its target primary key (serialized
  * partition key and clustering values, as the target's {@link SinkTable} binds them), a 64-bit
  * hash of that key, of its regular values ({@link SinkTable.Write#fingerprint}) and of its write
- * time (the greatest of its cells'; the TTL is not compared, it ticks), the target token of its
+ * time (the greatest of its cells'; the TTL is not compared, it ticks), the same hash without the
+ * write time (to tell a row written again with equal values from a changed one), the target token of its
  * partition, and the row itself for naming it. A source row is first mapped as the copy maps it,
  * so both sides go through the same binding and equal rows have equal bytes. Immutable.
  *
  * @param key             the target primary key's bytes
  * @param hash            the hash of key, values and write time
+ * @param valuesHash      the hash of key and values alone ({@link #valuesHash})
  * @param targetToken     the Murmur3 token of its target partition
  * @param sourceToken     the token it was read at
  * @param writeTimeMicros its write time, or {@link ScannedRow#NO_CELLS}
  * @param row             the row, in the target's record type
  */
 record VerifiedRow(
-        ByteBuffer key, long hash, long targetToken, long sourceToken, long writeTimeMicros, SpecificRecord row) {
+        ByteBuffer key,
+        long hash,
+        long valuesHash,
+        long targetToken,
+        long sourceToken,
+        long writeTimeMicros,
+        SpecificRecord row) {
 
     /**
      * @param table the target's binding
@@ -50,6 +58,7 @@ record VerifiedRow(
         return new VerifiedRow(
                 key,
                 hash(key, write.fingerprint(), writeTimeMicros),
+                valuesHash(key, write.fingerprint()),
                 tokenOf.applyAsLong(partition),
                 sourceToken,
                 writeTimeMicros,
@@ -63,9 +72,19 @@ record VerifiedRow(
      * @return a 64-bit hash of the three, every bit depending on all of them
      */
     static long hash(ByteBuffer key, long valuesFingerprint, long writeTimeMicros) {
+        return mix(valuesHash(key, valuesFingerprint) ^ writeTimeMicros);
+    }
+
+    /**
+     * @param key               a row's primary key bytes
+     * @param valuesFingerprint the fingerprint of its regular values
+     * @return a 64-bit hash of the two: equal for two rows of one key and equal values, whatever
+     *         their write times
+     */
+    static long valuesHash(ByteBuffer key, long valuesFingerprint) {
         byte[] bytes = new byte[key.remaining()];
         key.duplicate().get(bytes);
-        return mix(mix(mix(SchemaNormalization.fingerprint64(bytes)) ^ valuesFingerprint) ^ writeTimeMicros);
+        return mix(mix(SchemaNormalization.fingerprint64(bytes)) ^ valuesFingerprint);
     }
 
     /**

@@ -505,6 +505,86 @@ class TableCopyIT {
         }
     }
 
+    @Test
+    @Order(7)
+    void should_say_a_row_deleted_in_the_target_cannot_be_restored_until_copied_with_a_fresh_write_time() {
+        String keyspace = "table_copy_it_deleted";
+        String legacy = keyspace + "." + TableNames.LEGACY_HIVE_TELEMETRY;
+        String current = keyspace + "." + TableNames.HIVE_TELEMETRY;
+        Instant time = Instant.parse("2026-11-20T10:00:00Z");
+        try (CqlSession session = CassandraSessions.open(config(Map.of()))) {
+            createBothReadingsTables(session, keyspace);
+            for (int i = 0; i < 3; i++) {
+                session.execute(SimpleStatement.newInstance(
+                        "INSERT INTO " + legacy + " (hive_id, day, shard, sensor_type,"
+                                + " reading_time, gateway_id, value, unit) VALUES (?, '2026-11-20', ?, 'TEMPERATURE', ?, "
+                                + "'gw', 30.5, 'degC')",
+                        "d" + i,
+                        ShardStrategy.TIME.shard("d" + i, "TEMPERATURE", time.toEpochMilli(), 96),
+                        time));
+            }
+            String[] copy = {"table", "copy", "--from", legacy, "--to", current, "--splits", "1"};
+            String[] verify = {"table", "verify", "--from", legacy, "--to", current, "--splits", "1"};
+            String[] settings = {"--config", config.toString()};
+            Run first = Run.of(concat(copy, settings));
+            assertThat(first.exit()).as(first.output()).isZero();
+            assertThat(first.output()).contains("Copied 3 rows");
+
+            int shard = ShardStrategy.TIME.shard("d1", "TEMPERATURE", time.toEpochMilli(), 96);
+            String deletedKey = "hive_id=d1, day=2026-11-20, shard=" + shard
+                    + ", sensor_type=TEMPERATURE, sensor_id=default, reading_time=" + time;
+            // a delete in the target at the server's clock: newer than the source's write time the copy keeps
+            session.execute(SimpleStatement.newInstance(
+                    "DELETE FROM " + current + " WHERE hive_id = 'd1' AND day = '2026-11-20' AND shard = ? AND "
+                            + "sensor_type = 'TEMPERATURE' AND sensor_id = 'default' AND reading_time = ?",
+                    shard,
+                    time));
+            Run missing = Run.of(concat(verify, settings));
+            assertThat(missing.exit()).as(missing.output()).isEqualTo(1);
+            assertThat(missing.output())
+                    .contains("1 differences (1 missing in target, 0 extra in target, 0 different)")
+                    .contains("missing in target: " + deletedKey);
+
+            Run restart = Run.of(concat(copy, concat(settings, "--restart")));
+            System.out.println("TABLE-COPY-IT copy --restart over a deleted target row: " + restart.output());
+            assertThat(restart.exit()).as(restart.output()).isEqualTo(1);
+            assertThat(restart.output())
+                    .contains("Copied 3 rows")
+                    .contains("0 rows failed")
+                    .contains("Checked the 1 rows the last table verify named in the ranges this run copied: 0 "
+                            + "restored, 1 not restored")
+                    .contains("not restored: missing in target: " + deletedKey)
+                    .contains("error: 1 rows could not be restored")
+                    .contains("--restart --fresh-write-time");
+            Run stillMissing = Run.of(concat(verify, settings));
+            assertThat(stillMissing.exit()).as(stillMissing.output()).isEqualTo(1);
+            assertThat(stillMissing.output()).contains("1 missing in target");
+
+            Run fresh = Run.of(concat(copy, concat(settings, "--restart", "--fresh-write-time")));
+            System.out.println("TABLE-COPY-IT copy --restart --fresh-write-time: " + fresh.output());
+            assertThat(fresh.exit()).as(fresh.output()).isZero();
+            assertThat(fresh.output())
+                    .contains("Copied 3 rows")
+                    .contains("Checked the 1 rows the last table verify named in the ranges this run copied: 1 "
+                            + "restored, 0 not restored");
+            Row restored = session.execute(SimpleStatement.newInstance(
+                            "SELECT value, WRITETIME(value) FROM " + current + " WHERE hive_id = 'd1' AND day = "
+                                    + "'2026-11-20' AND shard = ? AND sensor_type = 'TEMPERATURE' AND sensor_id = "
+                                    + "'default' AND reading_time = ?",
+                            shard,
+                            time))
+                    .one();
+            assertThat(restored).as("the deleted row is back").isNotNull();
+            assertThat(restored.getDouble(0)).isEqualTo(30.5);
+
+            Run equal = Run.of(concat(verify, settings));
+            assertThat(equal.exit()).as(equal.output()).isZero();
+            assertThat(equal.output())
+                    .contains("0 differences (0 missing in target, 0 extra in target, 0 different)")
+                    .contains("3 rows written again in the target with equal values and a newer write time");
+        }
+    }
+
     /** Creates {@code keyspace} afresh with an empty legacy hive_telemetry and an empty hive_telemetry_v2. */
     private static void createBothReadingsTables(CqlSession session, String keyspace) {
         session.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)

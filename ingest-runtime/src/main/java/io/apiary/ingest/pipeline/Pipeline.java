@@ -131,7 +131,9 @@ public final class Pipeline implements AutoCloseable {
         List<String> topics = config.topics().all();
         for (ExtraTables.Registration extra : registrations) {
             String table = extra.table().name();
-            if (TableCatalog.bundled().find(table).isPresent() || table.equals(TableNames.TABLE_COPY_PROGRESS)) {
+            if (TableCatalog.bundled().find(table).isPresent()
+                    || table.equals(TableNames.TABLE_COPY_PROGRESS)
+                    || table.equals(TableNames.TABLE_VERIFY_FINDINGS)) {
                 throw new IllegalArgumentException("table registration " + extra.file() + ": table " + table
                         + " is one of cql/'s (or table copy's); a registered table needs a name of its own");
             }

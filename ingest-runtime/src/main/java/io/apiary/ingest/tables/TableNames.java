@@ -35,6 +35,13 @@ public final class TableNames {
      */
     public static final String TABLE_COPY_PROGRESS = "table_copy_progress";
 
+    /**
+     * Where {@code ingest-app table verify} keeps the rows it last named as missing or different,
+     * so that {@code table copy} can check that copying them again restored them; created by the
+     * command itself, not part of {@code cql/}.
+     */
+    public static final String TABLE_VERIFY_FINDINGS = "table_verify_findings";
+
     /** The tables the sink writes, in the order of {@code cql/}. */
     public static final List<String> CURRENT = List.of(HIVE_TELEMETRY, HIVE_ACTIVITY, WEATHER_READINGS, AGENT_ALERTS);
 
