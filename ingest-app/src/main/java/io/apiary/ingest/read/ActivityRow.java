@@ -7,16 +7,18 @@ import java.util.Objects;
 
 /**
  * One row of {@code hive_activity}: a hive's bee entries and exits in one UTC hour. Until the
- * hour has closed (its end plus the grace period, in stream time) the sums may still grow.
+ * hour has closed (its end plus the grace period, in stream time) the sums may still grow. A
+ * number whose cell is null (a row another writer or a partial update left without it) is null,
+ * never 0: 0 is a real count.
  *
  * @param hiveId  the hive (partition key {@code hive_id}), not null
  * @param day     the UTC day of the hour (clustering column {@code day}), not null
  * @param hour    the UTC hour of day, 0 to 23 (clustering column {@code hour})
- * @param beesIn  bees that entered in the hour ({@code bees_in})
- * @param beesOut bees that left in the hour ({@code bees_out})
- * @param samples entrance-counter samples summed ({@code samples})
+ * @param beesIn  bees that entered in the hour ({@code bees_in}), null if the cell is null
+ * @param beesOut bees that left in the hour ({@code bees_out}), null if the cell is null
+ * @param samples entrance-counter samples summed ({@code samples}), null if the cell is null
  */
-public record ActivityRow(String hiveId, LocalDate day, int hour, long beesIn, long beesOut, int samples)
+public record ActivityRow(String hiveId, LocalDate day, int hour, Long beesIn, Long beesOut, Integer samples)
         implements TimedRow {
 
     /** Checks the non-null fields and the hour. */

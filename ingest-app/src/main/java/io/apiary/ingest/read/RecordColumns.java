@@ -20,10 +20,13 @@ import java.util.function.Function;
  * it. {@code RecordColumnsTest} holds every row record's names to its table's columns in
  * {@code cql/}.
  *
- * <p>Values are read with the driver's codec for the component's type: a primitive component
- * ({@code double}, {@code int}, {@code long}) reads a null cell as 0, as the driver's
- * {@code getDouble}/{@code getInt}/{@code getLong} do; a reference component ({@code String},
- * {@code Instant}, {@code LocalDate}, {@code Double}) reads it as null. Immutable, thread-safe.
+ * <p>Values are read with the driver's codec for the component's type. A reference component
+ * ({@code String}, {@code Instant}, {@code LocalDate}, {@code Double}, {@code Long},
+ * {@code Integer}) reads a null cell as null, so every column that may be null (every regular
+ * column) is one. A primitive component ({@code int}, {@code long}, {@code double}) is for a key
+ * column, which is never null: a null cell there fails the mapping with an
+ * {@link IllegalStateException} rather than read as 0, as the driver's {@code getInt} would.
+ * Immutable, thread-safe.
  *
  * @param <R> the row record
  */
@@ -94,7 +97,8 @@ final class RecordColumns<R extends Record> {
     /**
      * @return a driver row whose columns are {@link #names()}, selected in that order, as the record;
      *         the mapping throws what the record's constructor throws (e.g. a
-     *         {@link NullPointerException} for a null key column)
+     *         {@link NullPointerException} for a null key column), and an {@link IllegalStateException}
+     *         for a null cell of a primitive component
      */
     Function<Row, R> mapper() {
         return row -> {
@@ -106,7 +110,11 @@ final class RecordColumns<R extends Record> {
         };
     }
 
-    private static Object read(Row row, int index, Class<?> type) {
+    private Object read(Row row, int index, Class<?> type) {
+        if (type.isPrimitive() && row.isNull(index)) {
+            throw new IllegalStateException("column " + names.get(index) + " is null, but " + this.type.getSimpleName()
+                    + " reads it into a primitive component, which is only for key columns (never null)");
+        }
         if (type == double.class) {
             return row.getDouble(index);
         }

@@ -46,7 +46,7 @@ final class TableLayout<R extends TimedRow> {
                     row.getString(1),
                     Identifiers.DEFAULT_SENSOR_ID,
                     row.getInstant(2),
-                    row.getDouble(3),
+                    row.get(3, Double.class),
                     row.getString(4),
                     row.getString(5)));
 

@@ -15,7 +15,9 @@ import java.util.Objects;
  *                    column {@code sensor_id}), not null
  * @param readingTime when the reading was taken (clustering column {@code reading_time}),
  *                    millisecond precision, not null
- * @param value       the reading, in {@code unit}
+ * @param value       the reading, in {@code unit}; null when the cell is null (a row another writer
+ *                    or a partial update left without a value), never read as 0; may be NaN or
+ *                    infinite
  * @param unit        the unit the gateway sent (e.g. {@code degC}, {@code %RH}), null when it sent none
  * @param gatewayId   the gateway that sent the reading, null if the column is empty
  */
@@ -24,7 +26,7 @@ public record TelemetryRow(
         String sensorType,
         String sensorId,
         Instant readingTime,
-        double value,
+        Double value,
         String unit,
         String gatewayId)
         implements TimedRow {
@@ -35,6 +37,11 @@ public record TelemetryRow(
         Objects.requireNonNull(sensorType, "sensorType");
         Objects.requireNonNull(sensorId, "sensorId");
         Objects.requireNonNull(readingTime, "readingTime");
+    }
+
+    /** @return whether {@link #value()} is a number to plot or average: not null, not NaN, not infinite */
+    public boolean hasFiniteValue() {
+        return value != null && Double.isFinite(value);
     }
 
     @Override

@@ -44,9 +44,10 @@ final class Buckets {
         Map<Long, long[]> sums = new TreeMap<>();
         for (ActivityRow row : rows) {
             long[] sum = sums.computeIfAbsent(row.time().toEpochMilli(), k -> new long[3]);
-            sum[0] += row.beesIn();
-            sum[1] += row.beesOut();
-            sum[2] += row.samples();
+            // A null cell is absent: it adds nothing.
+            sum[0] += row.beesIn() == null ? 0 : row.beesIn();
+            sum[1] += row.beesOut() == null ? 0 : row.beesOut();
+            sum[2] += row.samples() == null ? 0 : row.samples();
         }
         List<HourActivity> hours = new ArrayList<>(sums.size());
         sums.forEach((start, sum) -> hours.add(new HourActivity(start, sum[0], sum[1], sum[2])));

@@ -37,9 +37,8 @@ final class ReportTables {
         TreeSet<Long> starts = new TreeSet<>();
         List<Map<Long, Bucket>> perSensor = new ArrayList<>();
         for (SensorSeries s : series) {
-            List<TelemetryRow> finite = s.readings().stream()
-                    .filter(r -> Double.isFinite(r.value()))
-                    .toList();
+            List<TelemetryRow> finite =
+                    s.readings().stream().filter(TelemetryRow::hasFiniteValue).toList();
             Map<Long, Bucket> byHour = new HashMap<>();
             for (Bucket b : Buckets.of(finite, HOUR)) {
                 byHour.put(b.start(), b);
@@ -120,7 +119,7 @@ final class ReportTables {
             html.append("<tr><td>")
                     .append(time.second(row.readingTime()))
                     .append("</td><td>")
-                    .append(ReportFormat.exact(row.value()))
+                    .append(row.value() == null ? "–" : ReportFormat.exact(row.value()))
                     .append("</td><td>")
                     .append(escape(row.unit() == null ? "" : ReportFormat.unitSymbol(row.unit())))
                     .append("</td></tr>");

@@ -26,7 +26,7 @@ import java.util.TreeSet;
  * <p><b>Gap rule.</b> The line is broken between two consecutive points further apart than
  * {@value #GAP_FACTOR} times the median of the positive intervals between consecutive points.
  *
- * <p>Readings with a non-finite value (NaN, infinity) are not plotted; {@link #unplotted()} counts them.
+ * <p>Readings with a non-finite value (NaN, infinity) or none (a null cell) are not plotted; {@link #unplotted()} counts them.
  */
 final class SensorSeries {
 
@@ -106,7 +106,7 @@ final class SensorSeries {
         this.someWithoutUnit = someWithoutUnit;
         this.unplotted = unplotted;
         this.decimals = readings.stream()
-                .filter(r -> Double.isFinite(r.value()))
+                .filter(TelemetryRow::hasFiniteValue)
                 .mapToInt(r -> Math.max(
                         0, BigDecimal.valueOf(r.value()).stripTrailingZeros().scale()))
                 .map(scale -> Math.min(scale, MAX_DECIMALS))
@@ -137,7 +137,7 @@ final class SensorSeries {
             }
         }
         List<TelemetryRow> plottable =
-                sorted.stream().filter(r -> Double.isFinite(r.value())).toList();
+                sorted.stream().filter(TelemetryRow::hasFiniteValue).toList();
         long width = 0;
         List<Point> points;
         if (plottable.size() > MAX_POINTS) {

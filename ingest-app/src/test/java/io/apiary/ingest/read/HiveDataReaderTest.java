@@ -310,7 +310,7 @@ class HiveDataReaderTest {
                     "WEIGHT",
                     "default",
                     Instant.parse("2021-07-01T06:00:00Z").plus(java.time.Duration.ofDays(day)),
-                    40 + day,
+                    40.0 + day,
                     "kg",
                     "gw"));
         }

@@ -80,9 +80,64 @@ class RecordColumnsTest {
         assertThat(RowColumns.ACTIVITY)
                 .extracting(OutputColumn::name)
                 .containsExactly("hive_id", "day", "hour", "bees_in", "bees_out", "samples");
-        assertThat(RowColumns.ACTIVITY.get(1).value().apply(new ActivityRow("h", LocalDate.EPOCH, 3, 4, 5, 6)))
+        assertThat(RowColumns.ACTIVITY.get(1).value().apply(new ActivityRow("h", LocalDate.EPOCH, 3, 4L, 5L, 6)))
                 .isEqualTo(LocalDate.EPOCH);
         assertThat(RowColumns.of(AlertRow.class)).isSameAs(RowColumns.ALERT);
+    }
+
+    @Test
+    void every_column_outside_the_primary_key_is_a_reference_component_so_a_null_cell_reads_as_null() {
+        ROWS.forEach((table, rowType) -> {
+            TableDescriptor descriptor = TableCatalog.bundled().table(table);
+            List<String> names = RecordColumns.of(rowType).names();
+            var components = rowType.getRecordComponents();
+            for (int i = 0; i < components.length; i++) {
+                String column = names.get(i);
+                if (!descriptor.partitionKey().contains(column)
+                        && !descriptor.clusteringColumns().contains(column)) {
+                    assertThat(components[i].getType().isPrimitive())
+                            .as("%s.%s may be null: a primitive would read it as 0", table, column)
+                            .isFalse();
+                }
+            }
+        });
+    }
+
+    @Test
+    void a_null_number_cell_reads_as_null_and_a_zero_as_zero() {
+        Instant t = Instant.parse("2021-07-15T11:00:00Z");
+        var telemetry = RecordColumns.of(TelemetryRow.class).mapper();
+        var activity = RecordColumns.of(ActivityRow.class).mapper();
+
+        assertThat(telemetry.apply(FakeResults.row("h", "S", "default", t, null, "C", "gw")))
+                .isEqualTo(new TelemetryRow("h", "S", "default", t, null, "C", "gw"));
+        assertThat(telemetry
+                        .apply(FakeResults.row("h", "S", "default", t, 0.0, "C", "gw"))
+                        .value())
+                .isEqualTo(0.0);
+        assertThat(activity.apply(FakeResults.row("h", LocalDate.EPOCH, 3, null, 0L, null)))
+                .isEqualTo(new ActivityRow("h", LocalDate.EPOCH, 3, null, 0L, null));
+        assertThat(activity.apply(FakeResults.row("h", LocalDate.EPOCH, 3, 0L, null, 0)))
+                .isEqualTo(new ActivityRow("h", LocalDate.EPOCH, 3, 0L, null, 0));
+    }
+
+    @Test
+    void a_null_cell_of_a_primitive_component_fails_the_mapping_rather_than_read_as_zero() {
+        var activity = RecordColumns.of(ActivityRow.class).mapper();
+
+        assertThatThrownBy(() -> activity.apply(FakeResults.row("h", LocalDate.EPOCH, null, 1L, 2L, 3)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("column hour is null, but ActivityRow reads it into a primitive");
+    }
+
+    @Test
+    void a_legacy_reading_with_a_null_value_reads_as_null() {
+        Instant t = Instant.parse("2021-07-15T11:00:00Z");
+
+        assertThat(TableLayout.LEGACY_TELEMETRY
+                        .map(FakeResults.row("h", "S", t, null, "C", "gw"))
+                        .value())
+                .isNull();
     }
 
     @Test

@@ -120,6 +120,44 @@ class RowOutputTest {
         assertThat(activity.get("bees_in").longValue()).isEqualTo(1200L);
     }
 
+    @Test
+    void should_print_a_null_number_as_an_empty_field_and_a_zero_as_zero_when_writing_csv() throws IOException {
+        // When
+        List<CSVRecord> telemetry = parseCsv(write(
+                OutputFormat.CSV, TelemetryRow.class, List.of(OutputRows.TELEMETRY_NULL, OutputRows.TELEMETRY_ZERO)));
+        List<CSVRecord> activity = parseCsv(write(
+                OutputFormat.CSV, ActivityRow.class, List.of(OutputRows.ACTIVITY_NULLS, OutputRows.ACTIVITY_ZEROS)));
+
+        // Then
+        assertThat(telemetry.get(0).get(4)).isEqualTo("value");
+        assertThat(telemetry.get(1).get(4)).isEmpty();
+        assertThat(telemetry.get(2).get(4)).isEqualTo("0.0");
+        assertThat(activity.get(0).toList().subList(3, 6)).containsExactly("bees_in", "bees_out", "samples");
+        assertThat(activity.get(1).toList().subList(3, 6)).containsExactly("", "0", "");
+        assertThat(activity.get(2).toList().subList(3, 6)).containsExactly("0", "", "0");
+    }
+
+    @Test
+    void should_print_a_null_number_as_json_null_and_a_zero_as_the_number_zero_when_writing_json() throws IOException {
+        // When
+        List<JsonNode> telemetry =
+                jsonLines(TelemetryRow.class, List.of(OutputRows.TELEMETRY_NULL, OutputRows.TELEMETRY_ZERO));
+        List<JsonNode> activity =
+                jsonLines(ActivityRow.class, List.of(OutputRows.ACTIVITY_NULLS, OutputRows.ACTIVITY_ZEROS));
+
+        // Then
+        assertThat(telemetry.get(0).get("value").isNull()).isTrue();
+        assertThat(telemetry.get(1).get("value").isNumber()).isTrue();
+        assertThat(telemetry.get(1).get("value").doubleValue()).isZero();
+        assertThat(activity.get(0).get("bees_in").isNull()).isTrue();
+        assertThat(activity.get(0).get("bees_out").isIntegralNumber()).isTrue();
+        assertThat(activity.get(0).get("bees_out").longValue()).isZero();
+        assertThat(activity.get(0).get("samples").isNull()).isTrue();
+        assertThat(activity.get(1).get("bees_in").longValue()).isZero();
+        assertThat(activity.get(1).get("bees_out").isNull()).isTrue();
+        assertThat(activity.get(1).get("samples").isIntegralNumber()).isTrue();
+    }
+
     @ParameterizedTest
     @EnumSource(
             value = OutputFormat.class,
@@ -187,7 +225,7 @@ class RowOutputTest {
         Iterator<TelemetryRow> rows = LongStream.range(0, total)
                 .mapToObj(i -> {
                     pulled.incrementAndGet();
-                    return new TelemetryRow("h", "S", "default", Instant.ofEpochMilli(i), i, "C", "g");
+                    return new TelemetryRow("h", "S", "default", Instant.ofEpochMilli(i), (double) i, "C", "g");
                 })
                 .iterator();
         Writer out = new Writer() {
@@ -240,6 +278,13 @@ class RowOutputTest {
 
         // Then
         assertThat(target.toString()).endsWith("after");
+    }
+
+    private static <R extends TimedRow> List<JsonNode> jsonLines(Class<R> type, List<R> rows) throws IOException {
+        return write(OutputFormat.JSON, type, rows)
+                .lines()
+                .map(RowOutputTest::readJson)
+                .toList();
     }
 
     private static JsonNode readJson(String line) {

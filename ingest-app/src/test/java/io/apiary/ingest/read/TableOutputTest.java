@@ -67,6 +67,28 @@ class TableOutputTest {
     }
 
     @Test
+    void should_show_a_dash_for_a_null_number_and_0_for_a_zero() throws IOException {
+        // When
+        List<String> telemetry = table(List.of(OutputRows.TELEMETRY_NULL, OutputRows.TELEMETRY_ZERO), 1_000)
+                .lines()
+                .toList();
+        StringWriter out = new StringWriter();
+        TableOutput.write(
+                RowColumns.ACTIVITY,
+                List.of(OutputRows.ACTIVITY_NULLS, OutputRows.ACTIVITY_ZEROS).iterator(),
+                out,
+                10);
+        List<String> activity = out.toString().lines().toList();
+
+        // Then
+        assertThat(telemetry.get(2)).endsWith("    -  C     gw");
+        assertThat(telemetry.get(3)).endsWith("  0.0  C     gw");
+        assertThat(activity.get(0)).endsWith("bees_in  bees_out  samples");
+        assertThat(activity.get(2)).endsWith("  17        -         0        -");
+        assertThat(activity.get(3)).endsWith("  18        0         -        0");
+    }
+
+    @Test
     void should_keep_one_row_on_one_line_when_a_value_holds_line_breaks_tabs_and_controls() throws IOException {
         // Given
         TelemetryRow row = reading("evil\nhive\r\there\u0007\u202e", 1.0, "C");

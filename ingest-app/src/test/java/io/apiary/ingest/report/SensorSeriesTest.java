@@ -27,7 +27,7 @@ class SensorSeriesTest {
         // Given: pairs of readings at the same time, 10 minutes apart
         List<TelemetryRow> rows = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            rows.add(new TelemetryRow("h", "S", "default", START.plusSeconds(600L * (i / 2)), i, "C", null));
+            rows.add(new TelemetryRow("h", "S", "default", START.plusSeconds(600L * (i / 2)), (double) i, "C", null));
         }
 
         // When
