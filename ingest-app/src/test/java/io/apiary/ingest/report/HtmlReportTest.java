@@ -505,7 +505,7 @@ class HtmlReportTest {
                 ReportRows.HIVE,
                 TimeRange.days(DAY, DAY, toronto),
                 readings("TEMPERATURE", "degC", fivePm, 4, 900),
-                List.of(new ActivityRow(ReportRows.HIVE, DAY, 21, 420, 400, 60)),
+                List.of(new ActivityRow(ReportRows.HIVE, DAY, 21, 420L, 400L, 60)),
                 Instant.parse("2021-07-13T08:00:00Z"),
                 null,
                 null,
