@@ -7,7 +7,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -44,11 +43,12 @@ class DemoIT {
                 .contains("Demo finished in")
                 .contains("Report of hive 3627 from 2021-07-12 to 2021-07-18")
                 .contains(report.toUri().toString());
-        // One chart per sensor of the real hive, with one point per distinct reading of the week.
+        // One chart per sensor of the real hive, with one point per distinct reading of the week (Montreal days).
+        io.apiary.ingest.read.TimeRange week = io.apiary.ingest.read.TimeRange.days(
+                java.time.LocalDate.of(2021, 7, 12), java.time.LocalDate.of(2021, 7, 18), UrbanDataset.ZONE);
         Map<String, Long> expected = UrbanDataset.load().readings().stream()
                 .filter(r -> r.getHiveId().equals("3627"))
-                .filter(r -> !r.getReadingTime().isBefore(Instant.parse("2021-07-12T00:00:00Z"))
-                        && r.getReadingTime().isBefore(Instant.parse("2021-07-19T00:00:00Z")))
+                .filter(r -> week.contains(r.getReadingTime().toEpochMilli()))
                 .map(r -> r.getSensorType() + "|" + r.getReadingTime())
                 .distinct()
                 .collect(Collectors.groupingBy(
@@ -61,5 +61,6 @@ class DemoIT {
         }
         assertThat(expected).containsOnlyKeys("TEMPERATURE", "HUMIDITY");
         assertThat(charted).isEqualTo(expected);
+        assertThat(Files.readString(report)).contains("hour (America/Toronto, UTC\u221204:00)");
     }
 }
