@@ -73,7 +73,16 @@ final class TimeArgument {
             } else if (t.endsWith("Z") || t.endsWith("z") || t.matches(".*[+-]\\d\\d:?\\d\\d$")) {
                 instant = OffsetDateTime.parse(t.replace('z', 'Z')).toInstant();
             } else {
-                instant = LocalDateTime.parse(t).atZone(zone).toInstant();
+                LocalDateTime local = LocalDateTime.parse(t);
+                java.time.zone.ZoneOffsetTransition gap = zone.getRules().getTransition(local);
+                if (gap != null && gap.isGap()) {
+                    throw new IllegalArgumentException(option + " " + t + " does not exist in " + where
+                            + ": its clocks went from "
+                            + gap.getDateTimeBefore().toLocalTime() + " to "
+                            + gap.getDateTimeAfter().toLocalTime() + " that day; write a time after the change or"
+                            + " an instant with its offset");
+                }
+                instant = local.atZone(zone).toInstant(); // a time an autumn overlap repeats: the earlier instant
             }
             // Cassandra's timestamps are milliseconds since 1970 in a long: refuse what does not fit.
             long unused = instant.toEpochMilli(); // throws ArithmeticException when it does not fit

@@ -60,6 +60,19 @@ public record TimeRange(Instant from, Instant to) {
                 last.plusDays(1).atStartOfDay(zone).toInstant());
     }
 
+    /**
+     * @return this range widened to whole UTC hours: the start rounded down, the end rounded up to a multiple of
+     *         an hour since 1970-01-01T00:00:00Z; this range itself when both already are
+     */
+    public TimeRange wholeHours() {
+        long hour = 3_600_000L;
+        long start = Math.floorDiv(fromMillis(), hour) * hour;
+        long end = -Math.floorDiv(-toMillis(), hour) * hour;
+        return start == fromMillis() && end == toMillis()
+                ? this
+                : new TimeRange(Instant.ofEpochMilli(start), Instant.ofEpochMilli(end));
+    }
+
     /** @return {@link #from()} in milliseconds since 1970-01-01T00:00:00Z */
     public long fromMillis() {
         return from.toEpochMilli();

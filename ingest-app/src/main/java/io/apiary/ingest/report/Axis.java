@@ -6,6 +6,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * Tick positions and labels of the charts' axes. Stateless, thread-safe.
@@ -103,8 +104,10 @@ final class Axis {
      * @return ticks at round times of the display zone: the shortest step from 1 minute to 28 days that gives at most
      *         {@code maxTicks} ticks; steps under a day fall on local times that are multiples of the step since
      *         local midnight (a local time a daylight-saving gap skips gives no tick), steps of days on local
-     *         midnights of days that are multiples of the step since 1970-01-01; with steps under a day, the date is
-     *         written under the first tick and under each tick on a new day
+     *         midnights of days that are multiples of the step since 1970-01-01; a local time an autumn overlap
+     *         repeats gives a tick at each of its instants; with steps under a day, the date is written under the
+     *         first tick and under each tick on a new day, and where the zone's offset changes within the span, the
+     *         new offset under the first tick after a change on the same day
      */
     static List<TimeTick> times(long from, long to, int maxTicks, ReportTime time) {
         long step = TIME_STEPS[TIME_STEPS.length - 1];
@@ -130,21 +133,29 @@ final class Axis {
             }
             return ticks;
         }
-        String previousDay = "";
-        long previous = Long.MIN_VALUE;
+        TreeSet<Long> instants = new TreeSet<>();
         Duration stepLength = Duration.ofMillis(step);
         for (LocalDateTime local = time.localDate(from).atStartOfDay(); ; local = local.plus(stepLength)) {
-            long t = time.instant(local);
-            if (t > to) {
+            long earlier = time.instant(local);
+            if (earlier > to) {
                 break;
             }
-            if (t < from || t <= previous || !local.equals(time.localDateTime(t))) {
-                continue; // before the axis, or a local time that a spring gap skips
+            if (local.equals(time.localDateTime(earlier))) { // else a spring gap skips this local time
+                instants.add(earlier);
+                instants.add(time.laterInstant(local)); // the same when the local time happens once
             }
+        }
+        String previousDay = "";
+        String previousOffset = "";
+        for (long t : instants.subSet(from, true, to, true)) {
             String day = time.day(t);
-            ticks.add(new TimeTick(t, time.hourMinute(t), day.equals(previousDay) ? "" : day));
+            String offset = time.offsetAt(t);
+            String lower = !day.equals(previousDay)
+                    ? day
+                    : time.offsetChanges() && !offset.equals(previousOffset) ? offset : "";
+            ticks.add(new TimeTick(t, time.hourMinute(t), lower));
             previousDay = day;
-            previous = t;
+            previousOffset = offset;
         }
         return ticks;
     }

@@ -28,30 +28,45 @@ final class Buckets {
      * A hive's bee traffic in one UTC hour.
      *
      * @param start   the hour's start, epoch milliseconds
-     * @param in      bees that entered
-     * @param out     bees that left
-     * @param samples entrance-counter samples
+     * @param in      bees that entered, or null when every row of the hour has a null {@code bees_in}
+     * @param out     bees that left, or null when every row of the hour has a null {@code bees_out}
+     * @param samples entrance-counter samples, or null when every row of the hour has a null {@code samples}
      */
-    record HourActivity(long start, long in, long out, long samples) {}
+    record HourActivity(long start, Long in, Long out, Long samples) {
+
+        /** @return {@link #in()}, 0 where it is null (for sums and bar heights) */
+        long inOrZero() {
+            return in == null ? 0 : in;
+        }
+
+        /** @return {@link #out()}, 0 where it is null (for sums and bar heights) */
+        long outOrZero() {
+            return out == null ? 0 : out;
+        }
+    }
 
     private Buckets() {}
 
     /**
-     * @param rows activity rows, any order; rows of the same hour are summed
+     * @param rows activity rows, any order; rows of the same hour are summed, null cells skipped
      * @return one entry per hour with a row, in time order
      */
     static List<HourActivity> hours(List<ActivityRow> rows) {
-        Map<Long, long[]> sums = new TreeMap<>();
+        Map<Long, Long[]> sums = new TreeMap<>();
         for (ActivityRow row : rows) {
-            long[] sum = sums.computeIfAbsent(row.time().toEpochMilli(), k -> new long[3]);
-            // A null cell is absent: it adds nothing.
-            sum[0] += row.beesIn() == null ? 0 : row.beesIn();
-            sum[1] += row.beesOut() == null ? 0 : row.beesOut();
-            sum[2] += row.samples() == null ? 0 : row.samples();
+            Long[] sum = sums.computeIfAbsent(row.time().toEpochMilli(), k -> new Long[3]);
+            // A null cell is absent: it adds nothing; an hour whose every row has it null has no such figure.
+            sum[0] = add(sum[0], row.beesIn());
+            sum[1] = add(sum[1], row.beesOut());
+            sum[2] = add(sum[2], row.samples() == null ? null : row.samples().longValue());
         }
         List<HourActivity> hours = new ArrayList<>(sums.size());
         sums.forEach((start, sum) -> hours.add(new HourActivity(start, sum[0], sum[1], sum[2])));
         return hours;
+    }
+
+    private static Long add(Long sum, Long value) {
+        return value == null ? sum : sum == null ? value : Long.valueOf(sum + value);
     }
 
     /**

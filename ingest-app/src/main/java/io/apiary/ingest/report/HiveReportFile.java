@@ -99,9 +99,11 @@ public final class HiveReportFile {
             ZoneId zone)
             throws IOException {
         checkTarget(file);
+        // Bees are counted per UTC hour: read whole hours, so that every hour shown has all its readings and counts.
+        TimeRange hours = range.wholeHours();
         List<TelemetryRow> readings = new ArrayList<>();
         ReadStats telemetryStats;
-        try (MergedRows<TelemetryRow> rows = reader.stream(ReadRequest.of(SeriesTable.TELEMETRY, hive, range))) {
+        try (MergedRows<TelemetryRow> rows = reader.stream(ReadRequest.of(SeriesTable.TELEMETRY, hive, hours))) {
             while (rows.hasNext()) {
                 if (readings.size() == maxReadings) {
                     throw new IllegalArgumentException("hive " + hive + " has more than " + maxReadings
@@ -112,19 +114,19 @@ public final class HiveReportFile {
             }
             telemetryStats = rows.stats();
         }
-        List<ActivityRow> hours = new ArrayList<>();
+        List<ActivityRow> activity = new ArrayList<>();
         ReadStats activityStats;
-        try (MergedRows<ActivityRow> rows = reader.stream(ReadRequest.of(SeriesTable.ACTIVITY, hive, range))) {
-            rows.forEachRemaining(hours::add);
+        try (MergedRows<ActivityRow> rows = reader.stream(ReadRequest.of(SeriesTable.ACTIVITY, hive, hours))) {
+            rows.forEachRemaining(activity::add);
             activityStats = rows.stats();
         }
         Path target = checkTarget(file);
-        Written written = new Written(target, readings.size(), hours.size(), telemetryStats, activityStats);
+        Written written = new Written(target, readings.size(), activity.size(), telemetryStats, activityStats);
         String html = HtmlReport.render(new HiveReport(
                 hive,
                 range,
                 readings,
-                hours,
+                activity,
                 generatedAt.truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
                 written.summary(),
                 note,

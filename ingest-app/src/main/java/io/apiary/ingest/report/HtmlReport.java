@@ -3,6 +3,7 @@ package io.apiary.ingest.report;
 import static io.apiary.ingest.report.Html.escape;
 
 import io.apiary.ingest.read.TelemetryRow;
+import io.apiary.ingest.read.TimeRange;
 import io.apiary.ingest.report.Buckets.HourActivity;
 import java.util.List;
 import java.util.Map;
@@ -62,9 +63,10 @@ public final class HtmlReport {
             table.summary td { text-align: left; white-space: normal; }
             .table-wrap { overflow-x: auto; max-width: 100%; }
             table.hourly thead th { white-space: normal; min-width: 4.5em; }
+            table.hourly .sensor-id { overflow-wrap: anywhere; }
             table.hourly tbody td { white-space: normal; }
             table.hourly tbody th { white-space: nowrap; }
-            table.hourly .range { display: block; font-size: 0.8em; color: #555; white-space: nowrap; }
+            table.hourly .range { display: block; font-size: 0.8em; color: #555; }
             details { margin: 0.5rem 0; }
             summary { cursor: pointer; font-weight: 600; }
             @media print { body { max-width: none; padding: 0; } figure, tr { break-inside: avoid; }
@@ -78,8 +80,9 @@ public final class HtmlReport {
      * @return the whole HTML document (UTF-8 text, starting with {@code <!DOCTYPE html>})
      */
     public static String render(HiveReport report) {
-        long from = report.range().fromMillis();
-        long to = report.range().toMillis();
+        TimeRange shown = report.range().wholeHours();
+        long from = shown.fromMillis();
+        long to = shown.toMillis();
         for (TelemetryRow row : report.readings()) {
             from = Math.min(from, row.readingTime().toEpochMilli());
             to = Math.max(to, row.readingTime().toEpochMilli() + 1);
@@ -120,6 +123,14 @@ public final class HtmlReport {
                 .append(" · generated ")
                 .append(time.secondWithOffset(report.generatedAt()))
                 .append("</p>");
+        if (!shown.equals(report.range())) {
+            html.append("<p class=\"meta widened\">Shown from ")
+                    .append(time.minute(shown.fromMillis()))
+                    .append(" to ")
+                    .append(time.minute(shown.toMillis()))
+                    .append(": the range widened to whole UTC hours, since bees are counted per UTC hour, so that")
+                    .append(" every hour shown holds all its readings and counts.</p>");
+        }
         if (report.readStatistics() != null) {
             html.append("<p class=\"meta stats\">Read: ")
                     .append(escape(report.readStatistics()))
@@ -164,8 +175,8 @@ public final class HtmlReport {
                         .map(s -> escape(s.label()) + ": "
                                 + ReportFormat.count(s.readings().size()))
                         .collect(Collectors.joining(" · "));
-        long in = hours.stream().mapToLong(HourActivity::in).sum();
-        long out = hours.stream().mapToLong(HourActivity::out).sum();
+        long in = hours.stream().mapToLong(HourActivity::inOrZero).sum();
+        long out = hours.stream().mapToLong(HourActivity::outOrZero).sum();
         html.append("<section class=\"summary\"><h2>Summary</h2><table class=\"summary\"><tbody>")
                 .append("<tr><th scope=\"row\">Readings per sensor</th><td>")
                 .append(readings)

@@ -16,6 +16,12 @@ import java.util.TreeSet;
  */
 final class ReportTables {
 
+    /**
+     * The most sensor columns in one hourly table: more sensors get further tables, so that a table fits a
+     * 1,280-pixel window whatever the sensor ids (checked by ReportBrowserTest).
+     */
+    static final int MAX_SENSOR_COLUMNS = 5;
+
     /** The most raw readings listed per sensor. */
     static final int MAX_RAW_ROWS = 5_000;
 
@@ -27,11 +33,12 @@ final class ReportTables {
      * @param series the sensors' series, in column order
      * @param hours  the hours with activity data, time order
      * @param time   the display zone
-     * @return a {@code <table class="hourly">}: per hour with any data (the pipeline's hours, which are UTC hours,
-     *         labelled by their start in the display zone), each sensor's mean (min–max), the range in a
-     *         {@code <span class="range">} the style sheet puts on a line of its own so that six sensors fit 1,280
-     *         pixels (a column per sensor, headed by its label)
-     *         and the bees in, bees out and samples; {@code –} where the hour has no such data
+     * @return {@code <table class="hourly">}s of {@value #MAX_SENSOR_COLUMNS} sensors at most (further tables after a
+     *         {@code <p class="note table-part">} naming their sensors), each with the same rows: per hour with any
+     *         data (the pipeline's hours, which are UTC hours, labelled by their start in the display zone), each
+     *         sensor's mean (min–max), the range in a {@code <span class="range">} the style sheet puts on a line
+     *         of its own (a column per sensor, headed by its label); the first table also the bees in, bees out
+     *         and samples; {@code –} where the hour has no such data or only null cells
      */
     static String hourly(List<SensorSeries> series, List<HourActivity> hours, ReportTime time) {
         TreeSet<Long> starts = new TreeSet<>();
@@ -52,18 +59,56 @@ final class ReportTables {
             starts.add(h.start());
         }
         StringBuilder html = new StringBuilder(128 * starts.size() * (series.size() + 2) + 1024);
+        for (int first = 0; first < Math.max(1, series.size()); first += MAX_SENSOR_COLUMNS) {
+            int last = Math.min(series.size(), first + MAX_SENSOR_COLUMNS);
+            if (series.size() > MAX_SENSOR_COLUMNS) {
+                html.append("<p class=\"note table-part\">Sensors ")
+                        .append(first + 1)
+                        .append(" to ")
+                        .append(last)
+                        .append(" of ")
+                        .append(series.size())
+                        .append(first == 0 ? ", with the bees per hour" : "")
+                        .append(":</p>");
+            }
+            table(
+                    html,
+                    series.subList(first, last),
+                    perSensor.subList(first, last),
+                    starts,
+                    first == 0 ? activity : null,
+                    time);
+        }
+        return html.toString();
+    }
+
+    private static void table(
+            StringBuilder html,
+            List<SensorSeries> series,
+            List<Map<Long, Bucket>> perSensor,
+            TreeSet<Long> starts,
+            Map<Long, HourActivity> activity,
+            ReportTime time) {
         html.append("<div class=\"table-wrap\"><table class=\"hourly\"><thead><tr><th scope=\"col\">hour (")
                 .append(escape(time.label()))
                 .append(")</th>");
         for (SensorSeries s : series) {
             String unit = s.mixedUnits() ? "mixed units" : s.unitLabel();
+            String type = s.sensorType();
+            String label = s.label();
             html.append("<th scope=\"col\">")
-                    .append(escape(s.label()))
+                    .append(
+                            label.startsWith(type + " ")
+                                    ? escape(type) + " <span class=\"sensor-id\">"
+                                            + escape(label.substring(type.length() + 1)) + "</span>"
+                                    : escape(label))
                     .append(unit.isEmpty() ? "" : " (" + escape(unit) + ")")
                     .append("<br/>mean (min–max)</th>");
         }
-        html.append("<th scope=\"col\">bees in</th><th scope=\"col\">bees out</th><th scope=\"col\">samples</th>")
-                .append("</tr></thead><tbody>");
+        if (activity != null) {
+            html.append("<th scope=\"col\">bees in</th><th scope=\"col\">bees out</th><th scope=\"col\">samples</th>");
+        }
+        html.append("</tr></thead><tbody>");
         for (long start : starts) {
             html.append("<tr><th scope=\"row\">").append(time.minute(start)).append("</th>");
             for (int i = 0; i < perSensor.size(); i++) {
@@ -78,16 +123,18 @@ final class ReportTables {
                                                 + ReportFormat.fixed(b.max(), d) + ")</span>")
                         .append("</td>");
             }
-            HourActivity h = activity.get(start);
-            html.append("<td>")
-                    .append(h == null ? "–" : ReportFormat.count(h.in()))
-                    .append("</td><td>")
-                    .append(h == null ? "–" : ReportFormat.count(h.out()))
-                    .append("</td><td>")
-                    .append(h == null ? "–" : ReportFormat.count(h.samples()))
-                    .append("</td></tr>");
+            if (activity != null) {
+                HourActivity h = activity.get(start);
+                html.append("<td>")
+                        .append(h == null || h.in() == null ? "–" : ReportFormat.count(h.in()))
+                        .append("</td><td>")
+                        .append(h == null || h.out() == null ? "–" : ReportFormat.count(h.out()))
+                        .append("</td><td>")
+                        .append(h == null || h.samples() == null ? "–" : ReportFormat.count(h.samples()));
+            }
+            html.append("</td></tr>");
         }
-        return html.append("</tbody></table></div>").toString();
+        html.append("</tbody></table></div>");
     }
 
     /**

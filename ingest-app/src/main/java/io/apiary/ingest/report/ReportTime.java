@@ -4,7 +4,6 @@ import io.apiary.ingest.read.TimeRange;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -40,7 +39,8 @@ final class ReportTime {
     /**
      * @param zone the display zone, not null
      * @param from the start of the report's span, epoch milliseconds
-     * @param to   the end of the report's span, epoch milliseconds, after {@code from}
+     * @param to   the end of the report's span, epoch milliseconds, after {@code from} (an offset that starts
+     *             there counts as one within the span: the end is shown)
      */
     ReportTime(ZoneId zone, long from, long to) {
         this.zone = zone;
@@ -51,7 +51,7 @@ final class ReportTime {
         Instant end = Instant.ofEpochMilli(to);
         seen.add(rules.getOffset(t));
         for (ZoneOffsetTransition next = rules.nextTransition(t);
-                next != null && next.getInstant().isBefore(end);
+                next != null && !next.getInstant().isAfter(end);
                 next = rules.nextTransition(next.getInstant())) {
             seen.add(next.getOffsetAfter());
         }
@@ -79,11 +79,12 @@ final class ReportTime {
      *         {@code America/Toronto, UTC−05:00 and UTC−04:00}
      */
     String label() {
+        ZoneRules rules = zone.getRules();
         if (utc) {
             return "UTC";
         }
         String names = offsets.stream().map(ReportTime::offsetName).collect(Collectors.joining(" and "));
-        return zone instanceof ZoneOffset ? names : zone.getId() + ", " + names;
+        return rules.isFixedOffset() ? names : zone.getId() + ", " + names;
     }
 
     /**
@@ -147,6 +148,11 @@ final class ReportTime {
         return LocalDateTime.ofInstant(Instant.ofEpochMilli(epochMillis), zone);
     }
 
+    /** @return the later instant of a local date and time an autumn overlap repeats, else as {@link #instant} */
+    long laterInstant(LocalDateTime local) {
+        return local.atZone(zone).withLaterOffsetAtOverlap().toInstant().toEpochMilli();
+    }
+
     /** @return the first instant of the local date and time in the zone (the later one after a spring gap) */
     long instant(LocalDateTime local) {
         return local.atZone(zone).toInstant().toEpochMilli();
@@ -167,8 +173,9 @@ final class ReportTime {
         return first.equals(last) ? first : first + " to " + last;
     }
 
+    /** @return whether the time starts a day of the zone (midnight, or the first instant where a gap skips it) */
     private boolean isMidnight(Instant time) {
-        return time.atZone(zone).toLocalTime().equals(LocalTime.MIDNIGHT);
+        return time.equals(time.atZone(zone).toLocalDate().atStartOfDay(zone).toInstant());
     }
 
     private String withOffset(DateTimeFormatter format, Instant time) {

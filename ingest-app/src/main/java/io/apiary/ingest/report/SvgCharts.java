@@ -31,20 +31,34 @@ final class SvgCharts {
     static final int HEIGHT = 300;
     static final int MAX_TOOLTIPS = 1_000;
 
-    private static final int LEFT = 64;
+    private static final int LEFT = 64; // the least left margin; wider where value labels need it (Frame.left)
     private static final int RIGHT = 48;
     private static final int TOP = 34;
-    private static final int BOTTOM =
-            62; // two rows of tick labels clear of the lowest value label, then the axis title on a row of its own
+    /** Two rows of tick labels clear of the lowest value label, then the axis title on a row of its own. */
+    private static final int BOTTOM = 64;
+
     private static final long HOUR = 3_600_000L;
 
     private SvgCharts() {}
 
     /** Maps times and values to the plot area. */
-    private record Frame(long from, long to, double lo, double hi) {
+    private record Frame(long from, long to, double lo, double hi, int left) {
+
+        /**
+         * @param ticks the value axis' ticks, whose labels the left margin must hold
+         * @return a frame whose left margin holds the longest value label (about 9 units per character at 14 units
+         *         font size) and 8 units of space, and at least 64 units
+         */
+        static Frame of(long from, long to, double lo, double hi, Axis.Ticks ticks) {
+            int longest = ticks.values().stream()
+                    .mapToInt(v -> ticks.label(Math.abs(v)).length() + (v < 0 ? 1 : 0))
+                    .max()
+                    .orElse(0);
+            return new Frame(from, to, lo, hi, Math.max(LEFT, 16 + 9 * longest));
+        }
 
         double x(long time) {
-            return LEFT + (double) (time - from) / (to - from) * (WIDTH - LEFT - RIGHT);
+            return left + (double) (time - from) / (to - from) * (WIDTH - left - RIGHT);
         }
 
         double y(double value) {
@@ -64,7 +78,7 @@ final class SvgCharts {
         double lo = points.stream().mapToDouble(Point::min).min().orElse(0);
         double hi = points.stream().mapToDouble(Point::max).max().orElse(1);
         Axis.Ticks ticks = Axis.values(lo, hi, 6);
-        Frame frame = new Frame(from, to, ticks.lo(), ticks.hi());
+        Frame frame = Frame.of(from, to, ticks.lo(), ticks.hi(), ticks);
         String unit = series.unitLabel();
         String label = series.label() + " over time, "
                 + (series.downsampled()
@@ -83,7 +97,7 @@ final class SvgCharts {
         valueAxis(svg, frame, ticks, false);
         timeAxis(svg, frame, time);
         svg.append("<text class=\"unit\" x=\"")
-                .append(LEFT - 8)
+                .append(frame.left() - 8)
                 .append("\" y=\"")
                 .append(TOP - 14)
                 .append("\" text-anchor=\"end\">")
@@ -155,10 +169,12 @@ final class SvgCharts {
      * @return the chart's {@code <svg>} element
      */
     static String activityChart(List<HourActivity> hours, long from, long to, ReportTime time) {
-        long max =
-                hours.stream().mapToLong(h -> Math.max(h.in(), h.out())).max().orElse(0);
+        long max = hours.stream()
+                .mapToLong(h -> Math.max(h.inOrZero(), h.outOrZero()))
+                .max()
+                .orElse(0);
         Axis.Ticks ticks = Axis.values(0, Math.max(max, 1), 4);
-        Frame frame = new Frame(from, to, -ticks.hi(), ticks.hi());
+        Frame frame = Frame.of(from, to, -ticks.hi(), ticks.hi(), ticks);
         StringBuilder svg = new StringBuilder(200 * hours.size() + 4096);
         open(svg, "chart activity-chart", "Bees in and out per hour, " + hours.size() + " hours with data")
                 .append(" data-bars=\"")
@@ -174,17 +190,17 @@ final class SvgCharts {
             svg.append("<g class=\"hour\"><title>")
                     .append(time.minute(h.start()))
                     .append(time.offsetChanges() ? ": " : " " + time.offsetAt(h.start()) + ": ")
-                    .append(ReportFormat.count(h.in()))
+                    .append(h.in() == null ? "– (null)" : ReportFormat.count(h.in()))
                     .append(" in, ")
-                    .append(ReportFormat.count(h.out()))
+                    .append(h.out() == null ? "– (null)" : ReportFormat.count(h.out()))
                     .append(" out</title>");
-            double top = frame.y(h.in());
+            double top = frame.y(h.inOrZero());
             bar(svg, "bar in", x, top, barWidth, zero - top);
-            bar(svg, "bar out", x, zero, barWidth, frame.y(-h.out()) - zero);
+            bar(svg, "bar out", x, zero, barWidth, frame.y(-h.outOrZero()) - zero);
             svg.append("</g>");
         }
         svg.append("<line class=\"zero\" x1=\"")
-                .append(LEFT)
+                .append(frame.left())
                 .append("\" x2=\"")
                 .append(WIDTH - RIGHT)
                 .append("\" y1=\"")
@@ -251,7 +267,7 @@ final class SvgCharts {
         for (double v : ticks.values()) {
             double y = frame.y(v);
             svg.append("<line x1=\"")
-                    .append(LEFT)
+                    .append(frame.left())
                     .append("\" x2=\"")
                     .append(WIDTH - RIGHT)
                     .append("\" y1=\"")
@@ -263,7 +279,7 @@ final class SvgCharts {
         svg.append("</g><g class=\"axis y\">");
         for (double v : ticks.values()) {
             svg.append("<text x=\"")
-                    .append(LEFT - 8)
+                    .append(frame.left() - 8)
                     .append("\" y=\"")
                     .append(c(frame.y(v) + 4))
                     .append("\" text-anchor=\"end\">")
@@ -274,10 +290,10 @@ final class SvgCharts {
     }
 
     private static void timeAxis(StringBuilder svg, Frame frame, ReportTime time) {
-        int maxTicks = Math.max(2, (WIDTH - LEFT - RIGHT) / 80);
+        int maxTicks = Math.max(2, (WIDTH - frame.left() - RIGHT) / 80);
         double bottom = HEIGHT - BOTTOM;
         svg.append("<g class=\"axis x\"><line x1=\"")
-                .append(LEFT)
+                .append(frame.left())
                 .append("\" x2=\"")
                 .append(WIDTH - RIGHT)
                 .append("\" y1=\"")
@@ -307,7 +323,7 @@ final class SvgCharts {
                 svg.append("<text x=\"")
                         .append(x)
                         .append("\" y=\"")
-                        .append(c(bottom + 37))
+                        .append(c(bottom + 40))
                         .append("\" text-anchor=\"middle\">")
                         .append(tick.lower())
                         .append("</text>");

@@ -186,6 +186,15 @@ class QueryCommandTest {
     }
 
     @Test
+    void should_say_a_local_time_does_not_exist_when_a_spring_gap_skips_it() {
+        assertThatThrownBy(() -> TimeArgument.range(
+                        "2024-03-31T02:30", "2024-03-31T03:30", java.time.ZoneId.of("Europe/Berlin")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--from 2024-03-31T02:30 does not exist in Europe/Berlin: its clocks went from 02:00 to"
+                        + " 03:00 that day; write a time after the change or an instant with its offset");
+    }
+
+    @Test
     void should_name_the_accepted_forms_for_a_time_it_cannot_read() {
         assertThatThrownBy(() -> TimeArgument.instant("--to", "2021-13-01", true))
                 .isInstanceOf(IllegalArgumentException.class)

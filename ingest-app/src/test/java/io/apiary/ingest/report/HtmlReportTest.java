@@ -535,4 +535,29 @@ class HtmlReportTest {
         assertThat(html.one("//table[@class='raw']/thead/tr/th[1]").getTextContent())
                 .isEqualTo("time (" + zone + ")");
     }
+
+    @Test
+    void should_show_whole_utc_hours_and_say_so_when_the_range_starts_inside_an_hour() {
+        // Given: a day of Kolkata (UTC+05:30), which starts at 18:30 UTC
+        java.time.ZoneId kolkata = java.time.ZoneId.of("Asia/Kolkata");
+        HiveReport report = new HiveReport(
+                ReportRows.HIVE,
+                TimeRange.days(DAY, DAY, kolkata),
+                readings("TEMPERATURE", "degC", Instant.parse("2021-07-11T18:00:00Z"), 4, 900),
+                List.of(new ActivityRow(ReportRows.HIVE, DAY.minusDays(1), 18, 4L, 2L, 12)),
+                ReportRows.GENERATED,
+                null,
+                null,
+                kolkata);
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(report));
+
+        // Then
+        assertThat(html.one("//p[@class='meta widened']").getTextContent())
+                .startsWith("Shown from 2021-07-11 23:30 to 2021-07-13 00:30: the range widened to whole UTC hours");
+        assertThat(html.all("//table[@class='hourly']/tbody/tr"))
+                .extracting(Element::getTextContent)
+                .containsExactly("2021-07-11 23:3020.38 (20.00–20.75)4212");
+    }
 }

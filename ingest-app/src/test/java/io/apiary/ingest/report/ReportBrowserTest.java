@@ -59,6 +59,10 @@ class ReportBrowserTest {
                   return { text: t.textContent, box: t.getBoundingClientRect() };
                 }).filter(function (t) { return t.box.width > 0; });
                 out.push('texts ' + c + ' ' + texts.length);
+                var edge = svg.getBoundingClientRect().left;
+                texts.forEach(function (t) {
+                  if (t.box.left < edge - 0.5) { out.push('cut ' + c + ' [' + t.text + ']'); }
+                });
                 for (var i = 0; i < texts.length; i++) {
                   for (var j = i + 1; j < texts.length; j++) {
                     var a = texts[i].box, b = texts[j].box;
@@ -132,6 +136,21 @@ class ReportBrowserTest {
                 .contains("hour (America/Toronto, UTC\u221204:00)")
                 .contains("2021-07-12 17:00")
                 .contains("Note: the hourly bees in and out are simulated");
+    }
+
+    @Test
+    void should_fit_1280_pixels_when_eight_sensors_have_long_ids_and_values_near_a_billion() throws Exception {
+        // Given: eight sensors with 30-character ids, one of them reading around 1e9
+        HiveReport report = report(LocalDate.of(2021, 7, 12), LocalDate.of(2021, 7, 13), TORONTO, 8, true);
+
+        // When
+        Measured page = render(report, "eight-sensors-long-ids");
+
+        // Then
+        assertFits(page);
+        assertThat(page.lines("cut"))
+                .as("value labels cut at a chart's left edge")
+                .isEmpty();
     }
 
     @Test
@@ -251,6 +270,10 @@ class ReportBrowserTest {
      *         more temperature), a reading every 10 minutes with a daily cycle, hourly bees with a daytime peak
      */
     private static HiveReport report(LocalDate first, LocalDate last, ZoneId zone, int sensors) {
+        return report(first, last, zone, sensors, false);
+    }
+
+    private static HiveReport report(LocalDate first, LocalDate last, ZoneId zone, int sensors, boolean longIds) {
         TimeRange range = TimeRange.days(first, last, zone);
         String[][] kinds = {
             {"TEMPERATURE", "brood", "degC"},
@@ -260,6 +283,7 @@ class ReportBrowserTest {
             {"HUMIDITY", "outside", "%RH"},
             {"TEMPERATURE", "roof", "degC"},
             {"TEMPERATURE", "floor", "degC"},
+            {"CO2", "default", "ppm"},
         };
         Random random = new Random(42);
         List<TelemetryRow> readings = new ArrayList<>();
@@ -270,12 +294,13 @@ class ReportBrowserTest {
                 double value = switch (kind[0]) {
                     case "HUMIDITY" -> 70 + 25 * day + random.nextDouble() * 3;
                     case "WEIGHT" -> 48.25 + 0.4 * day + random.nextDouble() * 0.05;
+                    case "CO2" -> longIds ? 1e9 + random.nextInt(37) : 800 + 400 * day;
                     default -> 22 + 8 * day + random.nextDouble();
                 };
                 readings.add(new TelemetryRow(
                         "3627",
                         kind[0],
-                        kind[1],
+                        longIds ? (kind[1] + "_north_wall_shade_probe_b_xyz").substring(0, 30) : kind[1],
                         Instant.ofEpochMilli(t),
                         Math.round(value * 100) / 100.0,
                         kind[2],

@@ -47,7 +47,26 @@ class ReportNullsTest {
         List<HourActivity> hours = Buckets.hours(rows);
 
         // Then
-        assertThat(hours).containsExactly(new HourActivity(TEN.toEpochMilli(), 3, 5, 60));
+        assertThat(hours).containsExactly(new HourActivity(TEN.toEpochMilli(), 3L, 5L, 60L));
+    }
+
+    @Test
+    void should_show_a_dash_not_0_when_every_row_of_an_hour_has_a_null_count() {
+        // Given: hour 10 has a null bees_out and samples, hour 12 a null bees_in and a real 0 out
+        List<ActivityRow> rows =
+                List.of(new ActivityRow(HIVE, DAY, 10, 5L, null, null), new ActivityRow(HIVE, DAY, 12, null, 0L, 3));
+
+        // When
+        ReportDocument html = ReportDocument.parse(HtmlReport.render(ReportRows.report(List.of(), rows)));
+
+        // Then
+        assertThat(html.all("//table[@class='hourly']/tbody/tr"))
+                .extracting(org.w3c.dom.Element::getTextContent)
+                .containsExactly("2021-07-12 10:005––", "2021-07-12 12:00–03");
+        assertThat(html.all("//*[local-name()='g'][@class='hour']/*[local-name()='title']"))
+                .extracting(org.w3c.dom.Element::getTextContent)
+                .containsExactly(
+                        "2021-07-12 10:00 UTC: 5 in, – (null) out", "2021-07-12 12:00 UTC: – (null) in, 0 out");
     }
 
     @Test

@@ -131,4 +131,64 @@ class ReportTimeTest {
             }
         }
     }
+
+    @Test
+    void should_tick_both_instants_of_a_repeated_local_time_and_name_the_new_offset_when_clocks_go_back() {
+        // Given: 2024-10-27 03:00 CEST became 02:00 CET in Berlin; 02:00 to 03:00 local happened twice
+        ZoneId berlin = ZoneId.of("Europe/Berlin");
+        long from = millis("2024-10-27T00:00:00Z"); // 02:00 CEST
+        long to = millis("2024-10-27T02:00:00Z"); // 03:00 CET
+        ReportTime time = new ReportTime(berlin, from, to);
+
+        // When
+        List<Axis.TimeTick> ticks = Axis.times(from, to, 9, time);
+
+        // Then
+        assertThat(ticks).extracting(Axis.TimeTick::time).isSorted().doesNotHaveDuplicates();
+        assertThat(ticks)
+                .extracting(t -> t.upper() + "|" + t.lower())
+                .containsExactly(
+                        "02:00|2024-10-27",
+                        "02:15|",
+                        "02:30|",
+                        "02:45|",
+                        "02:00|UTC+01:00",
+                        "02:15|",
+                        "02:30|",
+                        "02:45|",
+                        "03:00|");
+    }
+
+    @Test
+    void should_name_an_offset_zone_once_and_read_whole_days_where_midnight_is_skipped() {
+        assertThat(new ReportTime(ZoneId.of("UTC+05:45"), 0, 1).label()).isEqualTo("UTC+05:45");
+
+        // Santiago skipped 2024-09-08 00:00: the day began at 01:00 (UTC-03:00)
+        ZoneId santiago = ZoneId.of("America/Santiago");
+        TimeRange day = TimeRange.days(LocalDate.of(2024, 9, 8), LocalDate.of(2024, 9, 8), santiago);
+        assertThat(new ReportTime(santiago, day.fromMillis(), day.toMillis()).range(day))
+                .isEqualTo("2024-09-08");
+    }
+
+    @Test
+    void should_name_the_offset_of_the_range_end_when_a_change_falls_on_it() {
+        // Given: Santiago moved from UTC-04:00 to UTC-03:00 at the end of 2024-09-07 (local)
+        ZoneId santiago = ZoneId.of("America/Santiago");
+        TimeRange day = TimeRange.days(LocalDate.of(2024, 9, 7), LocalDate.of(2024, 9, 7), santiago);
+
+        // Then
+        assertThat(new ReportTime(santiago, day.fromMillis(), day.toMillis()).label())
+                .isEqualTo("America/Santiago, UTC\u221204:00 and UTC\u221203:00");
+    }
+
+    @Test
+    void should_widen_a_range_to_whole_utc_hours_when_it_starts_or_ends_inside_one() {
+        TimeRange kolkataDay =
+                TimeRange.days(LocalDate.of(2024, 4, 7), LocalDate.of(2024, 4, 7), ZoneId.of("Asia/Kolkata"));
+
+        assertThat(kolkataDay.wholeHours())
+                .isEqualTo(new TimeRange(Instant.parse("2024-04-06T18:00:00Z"), Instant.parse("2024-04-07T19:00:00Z")));
+        TimeRange utcDay = TimeRange.days(LocalDate.of(2024, 4, 7), LocalDate.of(2024, 4, 7));
+        assertThat(utcDay.wholeHours()).isSameAs(utcDay);
+    }
 }
