@@ -3,6 +3,7 @@ package io.apiary.ingest.demo;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.devstack.LocalStack;
 import io.apiary.ingest.devstack.StackFiles;
+import io.apiary.ingest.service.ServiceOptions;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -29,9 +30,11 @@ public final class LocalStackSession {
 
     /**
      * The settings that point the application at a local stack: Kafka, Cassandra, its
-     * datacenter, 4 partitions per topic, a state folder inside the stack's work folder, and a
-     * maximum event-time age of {@link #REPLAY_MAX_AGE} for replays of history, and the stack's
-     * schema registry (or, without one, the single-object wire format). On a secured stack
+     * datacenter, 4 partitions per topic, a state folder inside the stack's work folder, a
+     * maximum event-time age of {@link #REPLAY_MAX_AGE} for replays of history, the stack's
+     * schema registry (or, without one, the single-object wire format), and HTTP endpoints on
+     * 127.0.0.1 at {@link LocalStack#appHttpPort()}, so that {@code run} against a second stack on
+     * the same machine does not find 8080 taken. On a secured stack
      * ({@link LocalStack#security()}) also the SASL_SSL, TLS and credential settings of the
      * Kafka and Cassandra super users, and the trust store of the registry's HTTPS: these hold
      * passwords, never print them.
@@ -52,6 +55,8 @@ public final class LocalStackSession {
                 IngestConfig.TOPOLOGY_STATE_DIR,
                 stack.workDir().resolve("topology-state").toString());
         settings.put(IngestConfig.VALIDATION_MAX_AGE_MS, Long.toString(REPLAY_MAX_AGE.toMillis()));
+        settings.put(ServiceOptions.HTTP_HOST, "127.0.0.1"); // where the port was found free
+        settings.put(ServiceOptions.HTTP_PORT, Integer.toString(stack.appHttpPort()));
         stack.security().ifPresent(security -> {
             // the super users: a settings file for a person's experiments, kept owner-only
             io.apiary.ingest.devstack.StackSecurity.Credentials kafka = security.kafkaAdmin();

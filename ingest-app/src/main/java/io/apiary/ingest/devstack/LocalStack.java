@@ -50,6 +50,7 @@ public final class LocalStack implements AutoCloseable {
     private final CassandraNode cassandra;
     private final RegistryServer registry; // null without one
     private final StackSecurity security; // null unless secured
+    private final int appHttpPort;
     private final List<ManagedServer> servers;
     private final Thread shutdownHook;
     private boolean closed; // guarded by this
@@ -62,13 +63,15 @@ public final class LocalStack implements AutoCloseable {
             KafkaBroker kafka,
             CassandraNode cassandra,
             RegistryServer registry,
-            StackSecurity security) {
+            StackSecurity security,
+            int appHttpPort) {
         this.options = options;
         this.workDir = workDir;
         this.kafka = kafka;
         this.cassandra = cassandra;
         this.registry = registry;
         this.security = security;
+        this.appHttpPort = appHttpPort;
         this.servers = registry == null ? List.of(kafka, cassandra) : List.of(kafka, cassandra, registry);
         this.shutdownHook = new Thread(this::closeOnExit, "apiary-devstack-shutdown");
     }
@@ -91,14 +94,14 @@ public final class LocalStack implements AutoCloseable {
         Path workDir = createWorkDir(options);
         Path watchdogDir = installWatchdog(workDir);
         StackSecurity security = options.secure() ? createSecurity(runtime, workDir) : null;
-        int[] ports = StackFiles.freePorts(7);
+        int[] ports = StackFiles.freePorts(8); // the last for the application's HTTP endpoints
         KafkaBroker kafka = new KafkaBroker(runtime, options, workDir, watchdogDir, ports[0], ports[1], security);
         CassandraNode cassandra = new CassandraNode(
                 runtime, options, workDir, watchdogDir, ports[2], ports[3], ports[4], ports[5], security);
         RegistryServer registry = options.registry()
                 ? new RegistryServer(runtime, options, workDir, watchdogDir, ports[6], security)
                 : null;
-        LocalStack stack = new LocalStack(options, workDir, kafka, cassandra, registry, security);
+        LocalStack stack = new LocalStack(options, workDir, kafka, cassandra, registry, security, ports[7]);
         LOG.info(
                 "Starting Kafka {}{} Cassandra {}{} with {} in {}",
                 kafka.version(),
@@ -200,6 +203,18 @@ public final class LocalStack implements AutoCloseable {
      */
     public java.util.Optional<StackSecurity> security() {
         return java.util.Optional.ofNullable(security);
+    }
+
+    /**
+     * A loopback port for the HTTP endpoints ({@code http.port}) of an application run against this
+     * stack, picked free together with the servers' ports when the stack started, so that two stacks
+     * on one machine give their applications different ports. Nothing listens on it until such an
+     * application starts; another process may still take it first.
+     *
+     * @return the port, 1 to 65535
+     */
+    public int appHttpPort() {
+        return appHttpPort;
     }
 
     /** @return the work folder holding the servers' configuration, data and logs */
