@@ -1,5 +1,6 @@
 package io.apiary.ingest.cli;
 
+import io.apiary.ingest.logging.LogEnvironment;
 import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -9,7 +10,8 @@ import picocli.CommandLine.Command;
  * {@code schema apply}, {@code topics create}, {@code devstack}, {@code dump}, {@code table copy} and
  * {@code table verify}, among others. Errors are printed as one
  * actionable line on stderr (stack traces with {@code APIARY_LOG_LEVEL=DEBUG}); exit code 1 on
- * error, 2 on bad usage or invalid configuration (nothing was started).
+ * error, 2 on bad usage or invalid configuration (nothing was started), an invalid
+ * {@code APIARY_LOG_FORMAT} included.
  */
 @Command(
         name = "ingest-app",
@@ -44,11 +46,13 @@ public final class IngestApp {
     public static void main(String[] args) {
         io.apiary.ingest.serde.AvroSingleObjectSerde.limitValueSizes();
         // Before any logger exists: demo and bench print their own progress, so their logs start at WARN.
-        String level = System.getenv("APIARY_LOG_LEVEL");
-        if (level == null || level.isBlank()) {
-            level = args.length > 0 && ("demo".equals(args[0]) || "bench".equals(args[0])) ? "WARN" : "INFO";
+        String defaultLevel = args.length > 0 && ("demo".equals(args[0]) || "bench".equals(args[0])) ? "WARN" : "INFO";
+        try {
+            LogEnvironment.systemProperties(System.getenv(), defaultLevel).forEach(System::setProperty);
+        } catch (IllegalArgumentException e) { // nothing started, no logger yet
+            System.err.println("error: " + e.getMessage());
+            System.exit(2);
         }
-        System.setProperty("apiary.log.level", level);
         CommandLine cli = commandLine();
         int exitCode = cli.execute(args);
         // picocli's writers buffer: without this, output past 8 KiB is lost at System.exit

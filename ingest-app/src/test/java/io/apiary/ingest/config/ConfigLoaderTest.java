@@ -93,10 +93,10 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void should_single_out_misspelt_settings_but_not_pass_through_ones_or_the_log_level() {
+    void should_single_out_misspelt_settings_but_not_pass_through_ones_or_the_log_variables() {
         IngestConfig config = ConfigLoader.load(
                 null,
-                Map.of("APIARY_LOG_LEVEL", "DEBUG", "APIARY_DEVSTACK_DIR", "/x"),
+                Map.of("APIARY_LOG_LEVEL", "DEBUG", "APIARY_LOG_FORMAT", "json", "APIARY_DEVSTACK_DIR", "/x"),
                 Map.of(
                         "telemtry.shards",
                         "5",

@@ -4,6 +4,7 @@ import static io.apiary.ingest.deploy.DeployFolder.DEPLOY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiary.ingest.logging.LogEnvironment;
 import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -209,6 +210,20 @@ class DeployManifestsTest {
                 .forEach(container -> softly.assertThat(AppOptions.unknown(container.settings()))
                         .as("%s: settings the application does not define (deploy/configuration.md)", container.where())
                         .isEmpty()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.apiary.ingest.deploy.DeployFolder#kustomizations")
+    void should_log_json_for_the_log_collector_when_running_a_container(String dir) {
+        SoftAssertions.assertSoftly(softly -> rendered(dir).containers().forEach(container -> {
+            java.util.Map<String, String> env = new java.util.HashMap<>();
+            container.container().getEnv().stream()
+                    .filter(variable -> variable.getValue() != null)
+                    .forEach(variable -> env.put(variable.getName(), variable.getValue()));
+            softly.assertThat(LogEnvironment.systemProperties(env, "INFO").get(LogEnvironment.FORMAT_PROPERTY))
+                    .as("%s: %s", container.where(), LogEnvironment.FORMAT_VARIABLE)
+                    .isEqualTo(LogEnvironment.Format.JSON.setting());
+        }));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Environment variables: {@code APIARY_} followed by the option name in upper case with dots
  * as underscores; e.g. {@code APIARY_KAFKA_BOOTSTRAP_SERVERS} sets {@code kafka.bootstrap.servers}
- * and {@code APIARY_KAFKA_SASL_JAAS_CONFIG} sets {@code kafka.sasl.jaas.config}; {@code APIARY_LOG_LEVEL}
- * and {@code APIARY_DEVSTACK_*} are not settings. Settings that are neither defined nor passed
+ * and {@code APIARY_KAFKA_SASL_JAAS_CONFIG} sets {@code kafka.sasl.jaas.config}; {@code APIARY_LOG_LEVEL},
+ * {@code APIARY_LOG_FORMAT} ({@link io.apiary.ingest.logging.LogEnvironment}) and {@code APIARY_DEVSTACK_*}
+ * are not settings. Settings that are neither defined nor passed
  * through are logged as a warning (a misspelt option must not pass unnoticed); settings that were
  * renamed ({@link #RENAMED}) apply under their new name, with a warning. Thread-safe (stateless).
  */
@@ -29,8 +30,8 @@ public final class ConfigLoader {
 
     /** Prefix of the environment variables read as settings. */
     public static final String ENV_PREFIX = "APIARY_";
-    /** Variables with the prefix that are not settings: the log level and the dev stack's own. */
-    static final Set<String> NOT_SETTINGS = Set.of("APIARY_LOG_LEVEL");
+    /** Variables with the prefix that are not settings: the log level and format (the dev stack's own by prefix). */
+    static final Set<String> NOT_SETTINGS = io.apiary.ingest.logging.LogEnvironment.VARIABLES;
 
     private static final Logger LOG = LoggerFactory.getLogger(ConfigLoader.class);
 
