@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apiary.ingest.logging.LogEnvironment;
+import io.apiary.ingest.pipeline.GroupMembership;
 import io.fabric8.kubernetes.api.model.Capabilities;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -407,6 +409,35 @@ class DeployManifestsTest {
                                     container.where(), claims, stateDir)
                             .anyMatch(path -> stateDir.equals(path) || stateDir.startsWith(path + "/"));
                 }));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.apiary.ingest.deploy.DeployFolder#kustomizations")
+    void should_give_a_stable_instance_id_only_to_statefulset_pods_when_setting_static_membership(String dir) {
+        SoftAssertions.assertSoftly(softly -> pipelineContainers(dir).forEach(container -> {
+            boolean stable = container.workload() instanceof StatefulSet;
+            List<EnvVar> env = container.container().getEnv() == null
+                    ? List.of()
+                    : container.container().getEnv();
+            Optional<String> fromPodName = env.stream()
+                    .filter(variable -> variable.getName().equals("APIARY_INSTANCE_ID"))
+                    .map(EnvVar::getValueFrom)
+                    .filter(from -> from != null && from.getFieldRef() != null)
+                    .map(from -> from.getFieldRef().getFieldPath())
+                    .findFirst();
+            String id = container.settings().getOrDefault(GroupMembership.INSTANCE_ID, "");
+            if (stable) {
+                // a StatefulSet pod keeps its name across restarts: static membership, no rebalance
+                softly.assertThat(fromPodName)
+                        .as("%s: APIARY_INSTANCE_ID from the pod's name (downward API)", container.where())
+                        .contains("metadata.name");
+            } else {
+                // a Deployment's pod gets a new name at each restart: a static id would leave stale members
+                softly.assertThat(id)
+                        .as("%s: instance.id of a pod without a stable name", container.where())
+                        .isEmpty();
+            }
+        }));
     }
 
     @ParameterizedTest(name = "{0}")

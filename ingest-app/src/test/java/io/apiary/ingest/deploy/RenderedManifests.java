@@ -123,13 +123,15 @@ final class RenderedManifests {
             if (secret != null) {
                 secretVariables.add(variable.getName());
             }
-            env.put(
-                    variable.getName(),
-                    secret != null
-                            ? "<from Secret " + secret.getName() + ", key " + secret.getKey() + ">"
-                            : variable.getValueFrom() != null
-                                    ? "<from valueFrom>"
-                                    : variable.getValue() == null ? "" : variable.getValue());
+            String value;
+            if (secret != null) {
+                value = "<from Secret " + secret.getName() + ", key " + secret.getKey() + ">";
+            } else if (variable.getValueFrom() != null) {
+                value = podName(workload, variable).orElse("<from valueFrom>");
+            } else {
+                value = variable.getValue() == null ? "" : variable.getValue();
+            }
+            env.put(variable.getName(), value);
         }
         settings.putAll(ConfigLoader.fromEnvironment(env));
         for (String set : PodContainer.optionValues(args, "--set")) {
@@ -144,6 +146,17 @@ final class RenderedManifests {
                         secretVariables.stream().collect(Collectors.toMap(name -> name, name -> "")))
                 .keySet());
         return new PodContainer(where, workload, template, container, settings, fromSecrets);
+    }
+
+    /**
+     * @return for a variable from the pod's name (downward API, {@code metadata.name}), the name of the
+     *     workload's first pod as a StatefulSet names it ({@code <name>-0}); empty for any other variable
+     */
+    private static java.util.Optional<String> podName(HasMetadata workload, EnvVar variable) {
+        return java.util.Optional.ofNullable(variable.getValueFrom())
+                .map(from -> from.getFieldRef())
+                .filter(ref -> "metadata.name".equals(ref.getFieldPath()))
+                .map(ref -> workload.getMetadata().getName() + "-0");
     }
 
     /** The settings file at {@code path} in the container: a key of the ConfigMap mounted there. */

@@ -59,6 +59,21 @@ public final class GroupView implements AutoCloseable {
     }
 
     /**
+     * @param members how many members
+     * @param all     partitions the group reads
+     * @return whether the group is stable with exactly that many members, each holding some partitions,
+     *     together all of them
+     */
+    public boolean stableWith(int members, Set<TopicPartition> all) {
+        Map<String, Set<TopicPartition>> assignment = stableAssignment();
+        Set<TopicPartition> union = new HashSet<>();
+        assignment.values().forEach(union::addAll);
+        return assignment.size() == members
+                && assignment.values().stream().noneMatch(Set::isEmpty)
+                && union.equals(all);
+    }
+
+    /**
      * @param prefix a client id prefix
      * @return the partitions held, in a stable group, by the members whose client id starts with it
      */

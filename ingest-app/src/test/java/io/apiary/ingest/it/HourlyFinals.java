@@ -111,6 +111,28 @@ public final class HourlyFinals {
     }
 
     /**
+     * @param prefix       the hive ids' prefix, not null
+     * @param partitions   partitions of the gateway topics
+     * @param perPartition hives per partition
+     * @return hive ids ({@code prefix} and a number) such that each partition receives {@code perPartition} of
+     *     them (the producer's partitioner: murmur2 of the key, the hive id)
+     */
+    public static List<String> hivesCovering(String prefix, int partitions, int perPartition) {
+        int[] count = new int[partitions];
+        List<String> hives = new ArrayList<>();
+        for (int i = 0; hives.size() < partitions * perPartition; i++) {
+            String hive = prefix + i;
+            int partition = org.apache.kafka.clients.producer.internals.BuiltInPartitioner.partitionForKey(
+                    hive.getBytes(java.nio.charset.StandardCharsets.UTF_8), partitions);
+            if (count[partition] < perPartition) {
+                count[partition]++;
+                hives.add(hive);
+            }
+        }
+        return hives;
+    }
+
+    /**
      * @param samples samples sent, each once
      * @return per {@link #key (hive, hour)}: entries, exits and samples, as a final should carry them
      */

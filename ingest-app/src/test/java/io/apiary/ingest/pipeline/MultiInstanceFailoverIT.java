@@ -21,7 +21,6 @@ import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.HourlyActivity;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,7 +37,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
@@ -128,7 +126,7 @@ class MultiInstanceFailoverIT {
             TopicProvisioner.awaitLeaders(admin, topics.all(), Duration.ofMinutes(1));
         }
         ItPipelineSettings.registerSubjects(config); // the two instances start together
-        List<String> hives = hivesCovering(TOPOLOGY_PARTITIONS, HIVES_PER_PARTITION);
+        List<String> hives = HourlyFinals.hivesCovering("failover-hive-", TOPOLOGY_PARTITIONS, HIVES_PER_PARTITION);
         List<EntranceCount> hour = HourlyFinals.samples(hives, HOUR, SAMPLES_PER_HIVE, 20211115L);
         Map<String, List<Long>> expected = HourlyFinals.sums(hour);
         // 11:15 is past the hour's end plus the 10-minute grace: the hour closes; hour 11 stays open
@@ -149,9 +147,7 @@ class MultiInstanceFailoverIT {
             AppProcess.await(
                     "both topology instances RUNNING in one stable group, each with active tasks",
                     START,
-                    () -> a.status(READY) == 200
-                            && b.status(READY) == 200
-                            && twoMembersHoldingAll(group.stableAssignment(), sources),
+                    () -> a.status(READY) == 200 && b.status(READY) == 200 && group.stableWith(2, sources),
                     a,
                     b);
 
@@ -484,26 +480,6 @@ class MultiInstanceFailoverIT {
         }
     }
 
-    /**
-     * @param partitions partitions of the entrance-counter topic
-     * @param perPartition hives per partition
-     * @return hive ids such that each partition receives {@code perPartition} of them (the producer's
-     *     partitioner: murmur2 of the key)
-     */
-    private static List<String> hivesCovering(int partitions, int perPartition) {
-        int[] count = new int[partitions];
-        List<String> hives = new ArrayList<>();
-        for (int i = 0; hives.size() < partitions * perPartition; i++) {
-            String hive = "failover-hive-" + i;
-            int partition = BuiltInPartitioner.partitionForKey(hive.getBytes(StandardCharsets.UTF_8), partitions);
-            if (count[partition] < perPartition) {
-                count[partition]++;
-                hives.add(hive);
-            }
-        }
-        return hives;
-    }
-
     private static Map<String, Object> topologyInstance(Map<String, Object> settings, String name) {
         Map<String, Object> instance = new HashMap<>(settings);
         instance.put(
@@ -519,12 +495,6 @@ class MultiInstanceFailoverIT {
         Map<String, Object> instance = new HashMap<>(settings);
         instance.put("sink.consumer.client.id", "sink-" + name);
         return instance;
-    }
-
-    private static boolean twoMembersHoldingAll(Map<String, Set<TopicPartition>> assignment, Set<TopicPartition> all) {
-        Set<TopicPartition> union = new HashSet<>();
-        assignment.values().forEach(union::addAll);
-        return assignment.size() == 2 && assignment.values().stream().noneMatch(Set::isEmpty) && union.equals(all);
     }
 
     /** @return whether exactly the named members (client id prefixes) are in the group, each holding some of all */

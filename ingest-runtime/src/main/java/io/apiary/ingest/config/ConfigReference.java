@@ -37,6 +37,7 @@ public final class ConfigReference {
         sections.put("topic.", "Topics");
         sections.put("wire.format.", "Wire format and schema registry");
         sections.put("schema.registry.", "Wire format and schema registry");
+        sections.put("instance.", "Group membership (rolling restarts)");
         sections.put("http.", "HTTP endpoints, health and shutdown");
         sections.put("health.", "HTTP endpoints, health and shutdown");
         sections.put("shutdown.", "HTTP endpoints, health and shutdown");

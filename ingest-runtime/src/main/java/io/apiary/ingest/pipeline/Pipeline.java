@@ -30,6 +30,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.MissingSourceTopicException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -49,6 +50,9 @@ public final class Pipeline implements AutoCloseable {
     private static final Duration CLOSE_MARGIN = Duration.ofSeconds(1);
 
     private final KafkaStreams streams;
+    /** Whether the topology leaves its group on close ({@link GroupMembership#onClose}); null without it. */
+    private final CloseOptions.GroupMembershipOperation topologyOnClose;
+
     private final CassandraSink sink;
     private final CqlSession session;
     private final List<AutoCloseable> meterBinders;
@@ -56,8 +60,14 @@ public final class Pipeline implements AutoCloseable {
     private volatile String failure;
     private volatile boolean stopping;
 
-    private Pipeline(KafkaStreams streams, CassandraSink sink, CqlSession session, List<AutoCloseable> meterBinders) {
+    private Pipeline(
+            KafkaStreams streams,
+            CloseOptions.GroupMembershipOperation topologyOnClose,
+            CassandraSink sink,
+            CqlSession session,
+            List<AutoCloseable> meterBinders) {
         this.streams = streams;
+        this.topologyOnClose = topologyOnClose;
         this.sink = sink;
         this.session = session;
         this.meterBinders = meterBinders;
@@ -78,6 +88,7 @@ public final class Pipeline implements AutoCloseable {
      */
     public static Pipeline start(IngestConfig config, boolean withTopology, boolean withSink, MeterRegistry registry) {
         KafkaStreams streams = null;
+        CloseOptions.GroupMembershipOperation topologyOnClose = null;
         CassandraSink sink = null;
         CqlSession session = null;
         List<AutoCloseable> binders = new ArrayList<>();
@@ -96,6 +107,15 @@ public final class Pipeline implements AutoCloseable {
                 InputProgress progress = new InputProgress();
                 java.util.Properties props = StreamsProperties.from(config);
                 props.put(InputProgress.CONFIG_KEY, progress);
+                topologyOnClose = GroupMembership.onClose(props);
+                LOG.info(
+                        "Topology group membership: {}",
+                        GroupMembership.isStatic(props)
+                                ? "static (instance.id "
+                                        + GroupMembership.instanceId(config).orElse("from streams.*")
+                                        + "): it stays in the group on a clean stop, and a restart under the same id"
+                                        + " within the session timeout gets its tasks back without waiting for this member to expire"
+                                : "dynamic (no instance.id): it leaves the group on a clean stop");
                 streams = new KafkaStreams(
                         IngestTopology.build(TopologySettings.from(config).withInputLag(progress)),
                         props,
@@ -104,7 +124,7 @@ public final class Pipeline implements AutoCloseable {
                 streamsMetrics.bindTo(registry);
                 binders.add(streamsMetrics);
             }
-            pipeline = new Pipeline(streams, sink, session, binders);
+            pipeline = new Pipeline(streams, topologyOnClose, sink, session, binders);
         } catch (RuntimeException e) {
             if (session != null) {
                 session.close();
@@ -204,8 +224,9 @@ public final class Pipeline implements AutoCloseable {
 
     /**
      * The settings of the sink's Kafka consumer: {@code kafka.*}, the poll and fetch sizes that follow from
-     * the sink's memory bound, {@code sink.consumer.*}, then what at-least-once rests on (no auto commit,
-     * read committed, no offset reset, the sink's group), which a pass-through cannot change.
+     * the sink's memory bound, the static membership of {@link GroupMembership}, {@code sink.consumer.*},
+     * then what at-least-once rests on (no auto commit, read committed, no offset reset, the sink's group),
+     * which a pass-through cannot change.
      *
      * @param config   the configuration, not null
      * @param settings the sink's settings (its memory bound), not null
@@ -219,6 +240,8 @@ public final class Pipeline implements AutoCloseable {
         consumerSettings.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, fetchBytes);
         consumerSettings.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Math.min(1 << 20, fetchBytes));
         consumerSettings.put(ConsumerConfig.CLIENT_ID_CONFIG, "apiary-sink");
+        // static where the instance has a stable identity; a dynamic member leaves the group on close
+        GroupMembership.applyToConsumer(consumerSettings, config);
         Map<String, Object> passThrough = config.passThrough(IngestConfig.SINK_CONSUMER_PREFIX);
         consumerSettings.putAll(passThrough);
         // What at-least-once rests on cannot be passed through: the sink alone commits, after Cassandra acknowledged.
@@ -373,7 +396,8 @@ public final class Pipeline implements AutoCloseable {
 
     /**
      * Stops the sink (it sends what it holds, waits for Cassandra up to its drain timeout and
-     * commits what was acknowledged), then the topology (it commits and closes its stores) with
+     * commits what was acknowledged), then the topology (it commits and closes its stores, and
+     * leaves its group unless it is a static member: {@link GroupMembership#onClose}) with
      * the time left, then the Cassandra session. Returns within about {@code timeout} even if a
      * component does not stop in time; what was not committed is read again after a restart.
      * Idempotent; thread-safe.
@@ -401,7 +425,7 @@ public final class Pipeline implements AutoCloseable {
             // a second of the budget stays for the session and the meters
             Duration left = Duration.ofNanos(
                     Math.max(deadline - System.nanoTime() - CLOSE_MARGIN.toNanos(), CLOSE_MARGIN.toNanos()));
-            if (!streams.close(left)) {
+            if (!streams.close(CloseOptions.timeout(left).withGroupMembershipOperation(topologyOnClose))) {
                 LOG.warn("The topology did not close within the shutdown timeout; uncommitted work is redone after "
                         + "a restart");
                 clean = false;

@@ -13,8 +13,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * The Kafka Streams settings of the topology: client settings ({@code kafka.*}), the
  * application id, state folder and processing guarantee, the dead letter handlers (undecodable
  * records through {@link InputProgress.DeserializationFailures}), RocksDB's
- * memory bound ({@link BoundedRocksDbMemory}), then any
- * {@code streams.*} override. Thread-safe (stateless).
+ * memory bound ({@link BoundedRocksDbMemory}), the main consumers' static membership
+ * ({@link GroupMembership}), then any {@code streams.*} override. Thread-safe (stateless).
  */
 public final class StreamsProperties {
 
@@ -55,6 +55,7 @@ public final class StreamsProperties {
         props.put(
                 StateStoreOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO,
                 config.getDouble(StateStoreOptions.TOPOLOGY_ROCKSDB_WRITE_BUFFER_RATIO));
+        GroupMembership.applyToStreams(props, config);
         props.putAll(config.passThrough(IngestConfig.STREAMS_PREFIX));
         return props;
     }
