@@ -152,10 +152,11 @@ public final class TableCommand {
                         + "time and remaining TTL. Writes through the sink's batching, in-flight limit, rows/s limit and "
                         + "retries; saves its progress in the table table_copy_progress, so a run killed at any point and "
                         + "started again with the same arguments resumes where it stopped.",
-                "After copying, the rows the last table verify named as missing or different in the ranges this "
-                        + "run copied are read back: a row still missing or different (a delete or write in --to newer "
-                        + "than the source's write time shadows the copy's write) is named on stderr, with a pointer to "
-                        + "--fresh-write-time.",
+                "After copying, the rows the last table verify named as missing or different in this worker's "
+                        + "done ranges are read back: a row still missing or different is named on stderr with why: a "
+                        + "delete or write in --to newer than the source's write time shadows the copy's write (pointer "
+                        + "to --fresh-write-time), the legacy-reading rule skipped it, or its range was done before this "
+                        + "run, which did not copy it (pointer to --restart).",
                 "Exit code 0 when every range of this worker is copied, 1 when rows could not be written (named on "
                         + "stderr; run again to retry them), when rows named by the last verify are still not restored, "
                         + "or on an error, 2 for bad usage or tables that cannot be copied (nothing written)."
@@ -248,15 +249,16 @@ public final class TableCommand {
                                 ? ""
                                 : String.format(
                                         "; %,d legacy readings skipped: the target holds a reading of their "
-                                                + "hive, type and time (under any sensor id), as reads of both layouts "
-                                                + "return",
+                                                + "hive, type and time under another sensor id or as the pipeline's "
+                                                + "write, which reads of both layouts return",
                                         result.rowsSuperseded()));
                 err.printf(
                         "Copy '%s': %,d of %,d ranges done by all workers%n",
                         plan.copyId(), TableJobs.rangesDone(session, cfg, plan, settings), settings.splits());
                 RestoreCheck.Result check;
                 try {
-                    check = TableJobs.checkRestored(session, cfg, plan, settings, result.rangesCopied(), err);
+                    check = TableJobs.checkRestored(
+                            session, cfg, plan, settings, result.rangesCopied(), result.rangesDoneEarlier(), err);
                 } catch (IllegalStateException e) {
                     err.println("error: checking the rows the last table verify named failed: " + e.getMessage()
                             + "; the copy is done: run table verify to see whether they are restored");
@@ -283,13 +285,32 @@ public final class TableCommand {
                 return true;
             }
             err.printf(
-                    "Checked the %,d rows the last table verify named in the ranges this run copied: %,d restored, %,d "
-                            + "not restored, %,d no longer in the source%n",
-                    check.checked(), check.restored(), check.notRestoredCount(), check.notInSource());
-            if (check.notRestoredCount() == 0) {
+                    "Checked the %,d rows the last table verify named in the done ranges of this worker: %,d restored, "
+                            + "%,d not restored, %,d no longer in the source%n",
+                    check.checked(),
+                    check.restored(),
+                    check.notRestoredCount() + check.skippedCount() + check.notCopiedCount(),
+                    check.notInSource());
+            if (check.allRestored()) {
                 return true;
             }
             check.notRestored().forEach(err::println);
+            if (check.notCopiedCount() > 0) {
+                err.printf(
+                        "error: %,d rows the last table verify named are still not in %s as the source holds them, "
+                                + "and this run did not copy them: their ranges were done before it. Run the same "
+                                + "command with --restart to copy this worker's ranges again%n",
+                        check.notCopiedCount(), target);
+            }
+            if (check.skippedCount() > 0) {
+                err.printf(
+                        "error: %,d rows the last table verify named were skipped by the legacy-reading rule (named "
+                                + "above with the target's row that hides them); the copy does not write them%n",
+                        check.skippedCount());
+            }
+            if (check.notRestoredCount() == 0) {
+                return false;
+            }
             if (freshWriteTime) {
                 err.printf(
                         "error: %,d rows are not in %s as the source holds them although the copy wrote them with the "

@@ -13,6 +13,8 @@ import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.WeatherReadingRow;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -124,6 +126,59 @@ public record CopyMapping<T extends SpecificRecord>(
                             + e.getMessage(),
                     e);
         }
+    }
+
+    /**
+     * A row of the target as stored, also when a column its record requires is null there (a
+     * value deleted by hand: {@code DELETE value FROM ...}): such a column is read as a stand-in
+     * (0, 0.0 or the empty text, which bind as any value does) and named in
+     * {@link Stored#nullColumns}, so that the row can still be keyed, compared and named. Key
+     * columns are never null in Cassandra.
+     *
+     * @param row a row of the target's layout
+     * @return the row, and the columns that were null
+     * @throws IllegalArgumentException if a null column has no stand-in (not a number or text)
+     */
+    public Stored<T> readStored(ColumnValues row) {
+        try {
+            return new Stored<>(readTarget.apply(row), List.of());
+        } catch (IllegalArgumentException strict) {
+            List<String> nulls = new ArrayList<>();
+            ColumnValues filled = new ColumnValues() {
+                @Override
+                public <V> V get(String column, Class<V> type) {
+                    V value = row.get(column, type);
+                    if (value != null) {
+                        return value;
+                    }
+                    nulls.add(column);
+                    return type.cast(standIn(column, type));
+                }
+            };
+            return new Stored<>(readTarget.apply(filled), List.copyOf(nulls));
+        }
+    }
+
+    /**
+     * A target row as read by {@link #readStored}.
+     *
+     * @param row         the row; a column of {@code nullColumns} holds a stand-in, not its value
+     * @param nullColumns the columns null in the table (empty for a whole row), in read order
+     * @param <T>         the row record type
+     */
+    public record Stored<T>(T row, List<String> nullColumns) {}
+
+    private static Object standIn(String column, Class<?> type) {
+        if (type == Double.class) {
+            return 0.0;
+        }
+        if (type == Integer.class) {
+            return 0;
+        }
+        if (type == String.class) {
+            return "";
+        }
+        throw new IllegalArgumentException(column + " is null");
     }
 
     /** A reading of either readings layout; a legacy one (no sensor_id column) gets the default sensor id. */

@@ -33,11 +33,29 @@ final class RowText {
         return columns(row, columns.subList(table.partitionKeyColumns() + table.clusteringColumns(), columns.size()));
     }
 
+    /**
+     * @param table the row's table binding
+     * @param row   a row as compared, with its null columns
+     * @return its regular columns as {@code name=value, ...}, {@code null} for a null column
+     */
+    static String values(SinkTable<?> table, VerifiedRow row) {
+        List<String> columns = table.columns();
+        return columns(
+                row.row(),
+                columns.subList(table.partitionKeyColumns() + table.clusteringColumns(), columns.size()),
+                row.nullColumns());
+    }
+
     private static String columns(SpecificRecord row, List<String> columns) {
+        return columns(row, columns, List.of());
+    }
+
+    private static String columns(SpecificRecord row, List<String> columns, List<String> nulls) {
         List<String> parts = new ArrayList<>(columns.size());
         for (String column : columns) {
             Schema.Field field = row.getSchema().getField(column);
-            parts.add(column + "=" + (field == null ? "?" : String.valueOf(row.get(field.pos()))));
+            parts.add(column + "="
+                    + (nulls.contains(column) ? "null" : field == null ? "?" : String.valueOf(row.get(field.pos()))));
         }
         return String.join(", ", parts);
     }

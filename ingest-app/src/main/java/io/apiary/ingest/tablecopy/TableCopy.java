@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.specific.SpecificRecord;
@@ -33,8 +32,8 @@ import org.apache.avro.specific.SpecificRecord;
  * ({@link CopyProgress}) once every row before it is acknowledged ({@link RangeCursor}), so a rerun
  * with the same arguments resumes there. A row without any regular cell (no write time or TTL to
  * read) is written with the sink's own write time and the target's TTL, and counted. A legacy
- * reading the target already holds under any sensor id is skipped and counted as superseded
- * ({@link SupersededReadings}), as the read path hides it. With {@code freshWriteTimes}
+ * reading the target holds under another sensor id, or as the pipeline's write, is skipped and
+ * counted as superseded ({@link SupersededReadings}), as the read path hides it. With {@code freshWriteTimes}
  * ({@code --fresh-write-time}) every row with cells is written with the current time
  * ({@link FreshWriteTimes}) instead of the source's write time, so that it is newer than a delete
  * or write the target received before: rows without cells keep the sink's own write time.
@@ -47,7 +46,7 @@ public final class TableCopy<T extends SpecificRecord> {
     /**
      * What a run did: rows and ranges counted, {@code seconds} of wall time, and
      * {@code rangesCopied}, the ranges of the share this run copied to their end (sorted; not those
-     * done before it).
+     * done before it), and {@code rangesDoneEarlier}, those saved as done before this run (sorted).
      */
     public record Result(
             long rowsCopied,
@@ -59,7 +58,8 @@ public final class TableCopy<T extends SpecificRecord> {
             int rangesDoneBefore,
             long retries,
             double seconds,
-            List<TokenRange> rangesCopied) {
+            List<TokenRange> rangesCopied,
+            List<TokenRange> rangesDoneEarlier) {
         /** @return whether every range of the share is done and no row failed */
         public boolean complete() {
             return rowsFailed == 0 && rangesDone == ranges;
@@ -101,17 +101,24 @@ public final class TableCopy<T extends SpecificRecord> {
                     mapped.add(plan.mapping().map(row.values()));
                 } catch (RuntimeException e) {
                     mapped.add(null);
-                    failed(page, row, e);
+                    failed(
+                            page,
+                            row,
+                            e.getMessage().endsWith(" is null")
+                                    ? e.getMessage() + ", and the target's rows require that column (the pipeline "
+                                            + "never writes a row without it): write it or delete the row in the "
+                                            + "source, then run the same command again"
+                                    : e.getMessage());
                 }
             }
-            Set<List<Object>> present = superseded == null ? Set.of() : presentInTarget(rows, mapped);
+            List<String> skip = superseded == null ? null : skipReasons(rows, mapped);
             for (int i = 0; i < rows.size(); i++) {
                 ScannedRow row = rows.get(i);
                 T target = mapped.get(i);
                 if (target == null) {
                     continue;
                 }
-                if (!present.isEmpty() && present.contains(SupersededReadings.readingKey((HiveTelemetryRow) target))) {
+                if (skip != null && skip.get(i) != null) {
                     rowsSuperseded++;
                     cursor.written(page, 1);
                     continue;
@@ -128,7 +135,7 @@ public final class TableCopy<T extends SpecificRecord> {
                     }
                     bound.add(new CopyWriter.CopyRow(write, target));
                 } catch (RuntimeException e) {
-                    failed(page, row, e);
+                    failed(page, row, e.getMessage());
                 }
             }
             CopyWriter.Outcome outcome = new CopyWriter.Outcome() {
@@ -156,22 +163,23 @@ public final class TableCopy<T extends SpecificRecord> {
             }
         }
 
-        private void failed(RangeCursor.Page page, ScannedRow row, RuntimeException e) {
+        private void failed(RangeCursor.Page page, ScannedRow row, String reason) {
             report("error: source row " + plan.mapping().source().keyText(row.values()) + " of " + plan.source()
-                    + " was not copied: " + e.getMessage());
+                    + " was not copied: " + reason);
             rowsFailed++;
             cursor.failed(page, 1);
         }
 
         /**
-         * The readings of a page the target already holds under some sensor id (legacy source
-         * only), asked again with the sink's backoff while Cassandra cannot answer (without a limit,
+         * Why the legacy-reading rule skips each row of a page, null where it does not
+         * ({@link SupersededReadings#skipReason}; legacy source only), asked again with the sink's backoff while Cassandra cannot answer (without a limit,
          * as the range reads), at once failing on an error a retry cannot fix.
          *
          * @param rows   the page's rows
          * @param mapped each row in the target's layout (the same index), null where it cannot be one
+         * @return a reason or null for each of {@code rows} (the same index)
          */
-        private Set<List<Object>> presentInTarget(List<ScannedRow> rows, List<T> mapped) {
+        private List<String> skipReasons(List<ScannedRow> rows, List<T> mapped) {
             List<HiveTelemetryRow> readings = new ArrayList<>(rows.size());
             List<Long> writeTimes = new ArrayList<>(rows.size());
             for (int i = 0; i < rows.size(); i++) {
@@ -182,7 +190,13 @@ public final class TableCopy<T extends SpecificRecord> {
             }
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return superseded.present(readings, writeTimes);
+                    List<String> found = superseded.skipReasons(readings, writeTimes);
+                    List<String> reasons = new ArrayList<>(rows.size());
+                    int next = 0;
+                    for (T row : mapped) {
+                        reasons.add(row == null ? null : found.get(next++));
+                    }
+                    return reasons;
                 } catch (RuntimeException e) {
                     Throwable cause = WriteFailures.unwrap(e);
                     if (!WriteFailures.retryable(e) || WriteFailures.statementError(e)) {
@@ -339,10 +353,12 @@ public final class TableCopy<T extends SpecificRecord> {
         Map<TokenRange, CopyProgress.Saved> saved = progress.load(plan.copyId());
         ArrayDeque<Job> waiting = new ArrayDeque<>();
         int doneBefore = 0;
+        List<TokenRange> doneEarlier = new ArrayList<>();
         for (TokenRange range : share) {
             CopyProgress.Saved s = saved.get(range);
             if (s != null && (s.done() || s.lastToken() >= range.end())) {
                 doneBefore++;
+                doneEarlier.add(range);
             } else {
                 waiting.add(new Job(range, s == null ? range.start() : s.lastToken(), s == null ? 0 : s.rows()));
             }
@@ -411,7 +427,8 @@ public final class TableCopy<T extends SpecificRecord> {
                 doneBefore,
                 writer.retries(),
                 (System.nanoTime() - start) / 1e9,
-                copied.stream().sorted().toList());
+                copied.stream().sorted().toList(),
+                doneEarlier.stream().sorted().toList());
     }
 
     private void report(String line) {

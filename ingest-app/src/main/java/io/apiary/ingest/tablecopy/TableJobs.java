@@ -161,15 +161,17 @@ public final class TableJobs {
 
     /**
      * After a copy, checks the rows the last {@code table verify} of this copy named as missing or
-     * different in the ranges the copy just copied ({@link RestoreCheck}): reads each back from the
-     * source and the target, one partition of each per distinct partition, and names those the
-     * copy could not restore (a newer delete or write in the target shadows it).
+     * different in this worker's ranges that are done ({@link RestoreCheck}): reads each back from
+     * the source and the target, one partition of each per distinct partition, and names those
+     * still not as the source holds them: shadowed by a newer delete or write in the target,
+     * skipped by the legacy-reading rule, or in a range done before this run (not copied by it).
      *
      * @param session  an open session
      * @param config   the configuration (keyspace of the findings table)
      * @param plan     the copy
      * @param settings the settings (scans, consistency, --max-reported)
      * @param copied   the ranges the copy copied ({@link TableCopy.Result#rangesCopied})
+     * @param doneEarlier the ranges done before the copy ({@link TableCopy.Result#rangesDoneEarlier})
      * @param err      warnings of retried reads
      * @param <T>      the target's record type
      * @return what became of them; {@link RestoreCheck.Result#NONE} when no verification left findings
@@ -183,10 +185,11 @@ public final class TableJobs {
             CopyPlan<T> plan,
             CopySettings settings,
             List<io.apiary.ingest.tablecopy.TokenRange> copied,
+            List<io.apiary.ingest.tablecopy.TokenRange> doneEarlier,
             PrintWriter err)
             throws InterruptedException {
         Optional<TokenMap> tokenMap = session.getMetadata().getTokenMap();
-        if (copied.isEmpty() || tokenMap.isEmpty()) {
+        if ((copied.isEmpty() && doneEarlier.isEmpty()) || tokenMap.isEmpty()) {
             return RestoreCheck.Result.NONE;
         }
         List<VerifyFindings.Finding> found = findings(session, config, settings).load(plan.copyId());
@@ -201,7 +204,7 @@ public final class TableJobs {
                         routing(session, plan.target().keyspace()),
                         tokenMap.get(),
                         settings.maxReported())
-                .run(found, copied);
+                .run(found, copied, doneEarlier);
     }
 
     /**

@@ -154,13 +154,7 @@ public final class TableVerify<T extends SpecificRecord> {
                 legacyReadings
                         ? row -> SupersededReadings.readingKey((io.apiary.schema.HiveTelemetryRow) row.row())
                         : null,
-                legacyReadings
-                        ? row -> io.apiary.ingest.sink.WriteTimestamps.isEventWrite(
-                                ((io.apiary.schema.HiveTelemetryRow) row.row())
-                                        .getReadingTime()
-                                        .toEpochMilli(),
-                                row.writeTimeMicros())
-                        : null);
+                legacyReadings ? SupersededReadings::pipelineWrite : null);
         List<TokenRange> work = share;
         while (!work.isEmpty()) {
             List<TokenRange> refine = new ArrayList<>();
@@ -311,13 +305,17 @@ public final class TableVerify<T extends SpecificRecord> {
         return VerifiedRow.of(table, mapped, row.writeTimeMicros(), row.token(), this::tokenOf);
     }
 
-    /** A target row as stored, or null when left out by {@code before}. */
+    /**
+     * A target row as stored, or null when left out by {@code before}. A row with a required
+     * column null (a value deleted by hand) is kept with that column named null
+     * ({@link CopyMapping#readStored}): it differs from its source row, or is extra.
+     */
     private VerifiedRow target(ScannedRow row) {
-        T stored = plan.mapping().readTarget().apply(row.values());
-        if (excluded(stored)) {
+        CopyMapping.Stored<T> stored = plan.mapping().readStored(row.values());
+        if (excluded(stored.row())) {
             return null;
         }
-        return VerifiedRow.of(table, stored, row.writeTimeMicros(), row.token(), key -> row.token());
+        return VerifiedRow.stored(table, stored, row.writeTimeMicros(), row.token());
     }
 
     private boolean excluded(T row) {
@@ -380,7 +378,7 @@ public final class TableVerify<T extends SpecificRecord> {
     }
 
     private String describe(VerifiedRow row) {
-        return RowText.values(table, row.row()) + ", write time "
+        return RowText.values(table, row) + ", write time "
                 + (row.writeTimeMicros() == ScannedRow.NO_CELLS ? "none (no cells)" : row.writeTimeMicros());
     }
 

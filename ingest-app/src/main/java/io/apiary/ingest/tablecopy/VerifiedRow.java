@@ -22,6 +22,10 @@ import org.apache.avro.specific.SpecificRecord;
  * @param sourceToken     the token it was read at
  * @param writeTimeMicros its write time, or {@link ScannedRow#NO_CELLS}
  * @param row             the row, in the target's record type
+ * @param nullColumns     columns null in the stored row that its record requires (read as
+ *                        stand-ins, {@link CopyMapping#readStored}); empty for a whole row. A row
+ *                        with such columns never equals a source row (the copy refuses a source
+ *                        row with a required column null), so its hashes are salted apart.
  */
 record VerifiedRow(
         ByteBuffer key,
@@ -30,7 +34,40 @@ record VerifiedRow(
         long targetToken,
         long sourceToken,
         long writeTimeMicros,
-        SpecificRecord row) {
+        SpecificRecord row,
+        java.util.List<String> nullColumns) {
+
+    /** Salt of the hashes of a row with null required columns (FNV-1a's 64-bit offset basis, any odd constant does). */
+    private static final long NULLS_SALT = 0xcbf29ce484222325L;
+
+    /**
+     * A target row as stored, also with required columns null ({@link CopyMapping#readStored}).
+     *
+     * @param table  the target's binding
+     * @param stored the row as read
+     * @param writeTimeMicros its write time, or {@link ScannedRow#NO_CELLS}
+     * @param token  the token it was read at (its target token)
+     * @param <T>    the target's record type
+     * @return the row as compared
+     */
+    static <T extends SpecificRecord> VerifiedRow stored(
+            SinkTable<T> table, CopyMapping.Stored<T> stored, long writeTimeMicros, long token) {
+        VerifiedRow row = of(table, stored.row(), writeTimeMicros, token, key -> token);
+        if (stored.nullColumns().isEmpty()) {
+            return row;
+        }
+        long valuesHash =
+                mix(row.valuesHash() ^ NULLS_SALT ^ stored.nullColumns().hashCode());
+        return new VerifiedRow(
+                row.key(),
+                mix(valuesHash ^ writeTimeMicros),
+                valuesHash,
+                token,
+                token,
+                writeTimeMicros,
+                row.row(),
+                stored.nullColumns());
+    }
 
     /**
      * @param table the target's binding
@@ -62,7 +99,8 @@ record VerifiedRow(
                 tokenOf.applyAsLong(partition),
                 sourceToken,
                 writeTimeMicros,
-                row);
+                row,
+                java.util.List.of());
     }
 
     /**

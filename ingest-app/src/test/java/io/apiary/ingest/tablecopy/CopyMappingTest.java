@@ -178,4 +178,31 @@ class CopyMappingTest {
                 .hasMessageContaining("cannot be mapped to the telemetry layout")
                 .hasMessageContaining("value is null");
     }
+
+    @Test
+    void should_read_a_stored_row_with_a_null_value_under_its_key_and_name_the_null_column() {
+        Map<String, Object> stored = legacyReading();
+        stored.put("sensor_id", "default");
+        stored.put("value", null);
+        CopyMapping<HiveTelemetryRow> mapping = mapping(TableShape.LEGACY_TELEMETRY, TableShape.TELEMETRY, TIME_96);
+
+        CopyMapping.Stored<HiveTelemetryRow> read = mapping.readStored(row(stored));
+
+        assertThat(read.nullColumns()).containsExactly("value");
+        assertThat(read.row().getHiveId()).isEqualTo("3627");
+        assertThat(read.row().getReadingTime()).isEqualTo(TEN_THIRTY_FIVE);
+        assertThat(read.row().getUnit()).isEqualTo("degC");
+    }
+
+    @Test
+    void should_read_a_whole_stored_row_with_no_null_column() {
+        Map<String, Object> stored = legacyReading();
+        stored.put("sensor_id", "inside");
+        CopyMapping<HiveTelemetryRow> mapping = mapping(TableShape.LEGACY_TELEMETRY, TableShape.TELEMETRY, TIME_96);
+
+        CopyMapping.Stored<HiveTelemetryRow> read = mapping.readStored(row(stored));
+
+        assertThat(read.nullColumns()).isEmpty();
+        assertThat(read.row().getValue()).isEqualTo(35.04);
+    }
 }

@@ -19,7 +19,8 @@ class RestoreCheckTest {
                 1,
                 1,
                 writeTime,
-                null);
+                null,
+                java.util.List.of());
     }
 
     @Test

@@ -423,7 +423,8 @@ class TableCopyIT {
             assertThat(copy.output())
                     .contains("Copied 2 rows")
                     .contains("error: source row hive_id=h2, day=2026-11-20, shard=")
-                    .contains("reading_time=2026-11-20T12:00:00Z of " + legacy + " was not copied");
+                    .contains("reading_time=2026-11-20T12:00:00Z of " + legacy + " was not copied")
+                    .contains("unit is null, and the target's rows require that column");
 
             Run verify = Run.of(
                     "table",
@@ -507,7 +508,7 @@ class TableCopyIT {
 
     @Test
     @Order(7)
-    void should_say_a_row_deleted_in_the_target_cannot_be_restored_until_copied_with_a_fresh_write_time() {
+    void should_name_rows_deleted_or_changed_in_the_target_until_copied_again_with_a_fresh_write_time() {
         String keyspace = "table_copy_it_deleted";
         String legacy = keyspace + "." + TableNames.LEGACY_HIVE_TELEMETRY;
         String current = keyspace + "." + TableNames.HIVE_TELEMETRY;
@@ -551,7 +552,7 @@ class TableCopyIT {
             assertThat(restart.output())
                     .contains("Copied 3 rows")
                     .contains("0 rows failed")
-                    .contains("Checked the 1 rows the last table verify named in the ranges this run copied: 0 "
+                    .contains("Checked the 1 rows the last table verify named in the done ranges of this worker: 0 "
                             + "restored, 1 not restored")
                     .contains("not restored: missing in target: " + deletedKey)
                     .contains("error: 1 rows could not be restored")
@@ -565,7 +566,7 @@ class TableCopyIT {
             assertThat(fresh.exit()).as(fresh.output()).isZero();
             assertThat(fresh.output())
                     .contains("Copied 3 rows")
-                    .contains("Checked the 1 rows the last table verify named in the ranges this run copied: 1 "
+                    .contains("Checked the 1 rows the last table verify named in the done ranges of this worker: 1 "
                             + "restored, 0 not restored");
             Row restored = session.execute(SimpleStatement.newInstance(
                             "SELECT value, WRITETIME(value) FROM " + current + " WHERE hive_id = 'd1' AND day = "
@@ -582,7 +583,58 @@ class TableCopyIT {
             assertThat(equal.output())
                     .contains("0 differences (0 missing in target, 0 extra in target, 0 different)")
                     .contains("3 rows written again in the target with equal values and a newer write time");
+
+            // by hand, after the copy: one row's value deleted, another's changed (the server's clock)
+            String emptiedKey = key("d0", time);
+            String changedKey = key("d2", time);
+            session.execute(SimpleStatement.newInstance(
+                    "DELETE value FROM " + current + " WHERE hive_id = 'd0' AND day = '2026-11-20' AND shard = ? AND "
+                            + "sensor_type = 'TEMPERATURE' AND sensor_id = 'default' AND reading_time = ?",
+                    ShardStrategy.TIME.shard("d0", "TEMPERATURE", time.toEpochMilli(), 96),
+                    time));
+            session.execute(SimpleStatement.newInstance(
+                    "UPDATE " + current + " SET value = 99 WHERE hive_id = 'd2' AND day = '2026-11-20' AND shard = ? "
+                            + "AND sensor_type = 'TEMPERATURE' AND sensor_id = 'default' AND reading_time = ?",
+                    ShardStrategy.TIME.shard("d2", "TEMPERATURE", time.toEpochMilli(), 96),
+                    time));
+            Run changed = Run.of(concat(verify, settings));
+            assertThat(changed.exit()).as(changed.output()).isEqualTo(1);
+            assertThat(changed.output())
+                    .contains("2 differences (0 missing in target, 0 extra in target, 2 different)")
+                    .contains("different: " + emptiedKey + " (source: gateway_id=gw, value=30.5")
+                    .contains("target: gateway_id=gw, value=null, unit=degC")
+                    .contains("different: " + changedKey)
+                    .contains("target: gateway_id=gw, value=99.0, unit=degC");
+
+            Run resumed = Run.of(concat(copy, settings));
+            System.out.println("TABLE-COPY-IT copy over stored findings, every range done: " + resumed.output());
+            assertThat(resumed.exit()).as(resumed.output()).isEqualTo(1);
+            assertThat(resumed.output())
+                    .contains("Copied 0 rows")
+                    .contains("not copied by this run: different: " + emptiedKey)
+                    .contains("not copied by this run: different: " + changedKey)
+                    .contains("error: 2 rows the last table verify named are still not in")
+                    .contains("--restart");
+
+            Run rewrite = Run.of(concat(copy, concat(settings, "--restart", "--fresh-write-time")));
+            System.out.println(
+                    "TABLE-COPY-IT copy --restart --fresh-write-time over rows changed by hand: " + rewrite.output());
+            assertThat(rewrite.exit()).as(rewrite.output()).isZero();
+            assertThat(rewrite.output())
+                    .contains("Copied 3 rows")
+                    .doesNotContain("legacy readings skipped")
+                    .contains("Checked the 2 rows the last table verify named in the done ranges of this worker: 2 "
+                            + "restored, 0 not restored");
+            Run restoredBoth = Run.of(concat(verify, settings));
+            assertThat(restoredBoth.exit()).as(restoredBoth.output()).isZero();
         }
+    }
+
+    /** The key of a legacy TEMPERATURE reading of {@code hive} copied into the current layout at 96 shards. */
+    private static String key(String hive, Instant time) {
+        return "hive_id=" + hive + ", day=2026-11-20, shard="
+                + ShardStrategy.TIME.shard(hive, "TEMPERATURE", time.toEpochMilli(), 96)
+                + ", sensor_type=TEMPERATURE, sensor_id=default, reading_time=" + time;
     }
 
     /** Creates {@code keyspace} afresh with an empty legacy hive_telemetry and an empty hive_telemetry_v2. */

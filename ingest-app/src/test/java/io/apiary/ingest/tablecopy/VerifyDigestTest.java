@@ -30,7 +30,8 @@ class VerifyDigestTest {
                 token,
                 token,
                 writeTime,
-                null);
+                null,
+                java.util.List.of());
     }
 
     private static List<RangeDigest> digests(List<VerifiedRow> rows) {
