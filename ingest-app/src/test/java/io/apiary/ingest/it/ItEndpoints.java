@@ -94,8 +94,9 @@ public final class ItEndpoints {
 
     /**
      * @return the local stack when the servers run as child JVMs, to stop and restart them
-     *     (e.g. {@code localStack().get().cassandra().stop()}); empty with Testcontainers. A test
-     *     that stops a server must start it again before it ends.
+     *     (e.g. {@code localStack().get().cassandra().stop()}); empty with Testcontainers (a test
+     *     that needs it calls {@link SharedStack#localStackOrSkip(String)}). A test that stops a
+     *     server must start it again before it ends.
      */
     public Optional<LocalStack> localStack() {
         return Optional.ofNullable(localStack);
@@ -105,6 +106,7 @@ public final class ItEndpoints {
     public String toString() {
         return kind + " stack: Kafka at " + kafkaBootstrapServers + ", Cassandra at "
                 + cassandraContactPoint.getHostString() + ":" + cassandraContactPoint.getPort()
-                + " (" + cassandraLocalDatacenter + ")";
+                + " (" + cassandraLocalDatacenter + "), "
+                + (registryUrl == null ? "no schema registry" : "schema registry at " + registryUrl);
     }
 }

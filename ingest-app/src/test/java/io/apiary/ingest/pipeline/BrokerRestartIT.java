@@ -1,7 +1,6 @@
 package io.apiary.ingest.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
@@ -14,7 +13,6 @@ import io.apiary.ingest.devstack.LocalStack;
 import io.apiary.ingest.gateway.GatewayProducer;
 import io.apiary.ingest.it.AppProcess;
 import io.apiary.ingest.it.HourlyFinals;
-import io.apiary.ingest.it.ItEndpoints;
 import io.apiary.ingest.it.ItPipelineSettings;
 import io.apiary.ingest.it.SharedStack;
 import io.apiary.ingest.topics.Topics;
@@ -68,11 +66,7 @@ class BrokerRestartIT {
     @Test
     void a_topology_and_a_sink_recover_by_themselves_from_a_broker_restart_and_the_output_stays_exact()
             throws Exception {
-        ItEndpoints stack = SharedStack.get();
-        assumeThat(stack.localStack())
-                .as("needs the local stack to restart the broker")
-                .isPresent();
-        LocalStack local = stack.localStack().get();
+        LocalStack local = SharedStack.localStackOrSkip("restart the broker");
         Map<String, Object> settings = ItPipelineSettings.settings(
                 NAME,
                 Map.of(

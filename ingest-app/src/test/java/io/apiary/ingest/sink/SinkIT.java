@@ -1,7 +1,6 @@
 package io.apiary.ingest.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 import com.datastax.oss.driver.api.core.CqlSession;
@@ -321,10 +320,8 @@ class SinkIT {
     @Test
     void a_thirty_second_cassandra_outage_mid_drain_loses_nothing_keeps_memory_bounded_and_recovers_by_itself()
             throws Exception {
-        assumeThat(stack.localStack())
-                .as("needs the local stack to freeze the Cassandra process")
-                .isPresent();
-        CassandraNode cassandra = stack.localStack().get().cassandra();
+        CassandraNode cassandra =
+                SharedStack.localStackOrSkip("freeze the Cassandra process").cassandra();
         int maxBuffered = 30_000;
         IngestConfig config = config(
                 "outage",
