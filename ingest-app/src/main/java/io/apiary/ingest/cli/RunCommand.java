@@ -6,6 +6,9 @@ import io.apiary.ingest.cassandra.CassandraTls;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.pipeline.Pipeline;
+import io.apiary.ingest.serde.RegistryAvailability;
+import io.apiary.ingest.serde.SchemaRegistryClient;
+import io.apiary.ingest.serde.SchemaRegistryException;
 import io.apiary.ingest.service.ComponentHealth;
 import io.apiary.ingest.service.HealthReport;
 import io.apiary.ingest.service.HttpEndpoints;
@@ -13,6 +16,7 @@ import io.apiary.ingest.service.PipelineHealth;
 import io.apiary.ingest.service.ServiceMetrics;
 import io.apiary.ingest.service.ServiceOptions;
 import io.apiary.ingest.service.ServiceSettings;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
@@ -60,6 +64,9 @@ public final class RunCommand implements Callable<Integer> {
 
     /** What the probes say before the pipeline runs. */
     private volatile String startingDetail = "starting";
+
+    /** The schema registry client's availability, or null without a registry. */
+    private volatile RegistryAvailability registryAvailability;
 
     @Option(
             names = "--component",
@@ -140,6 +147,19 @@ public final class RunCommand implements Callable<Integer> {
         }
         LOG.info("Starting {} with {}", component, cfg.describe());
         ServiceMetrics metrics = new ServiceMetrics(component.name());
+        registryAvailability = cfg.wireFormat()
+                .registryClient()
+                .map(SchemaRegistryClient::availability)
+                .orElse(null);
+        if (registryAvailability != null) {
+            Gauge.builder(
+                            MetricNames.SCHEMA_REGISTRY_AVAILABLE,
+                            registryAvailability,
+                            a -> a.outage().isEmpty() ? 1 : 0)
+                    .description("1 unless the schema registry's requests fail (records needing it wait)")
+                    .strongReference(true)
+                    .register(metrics.registry());
+        }
         AtomicReference<PipelineHealth> health = new AtomicReference<>();
         HttpEndpoints http = startHttp(service, metrics, health);
         Pipeline pipeline;
@@ -150,7 +170,8 @@ public final class RunCommand implements Callable<Integer> {
             metrics.close();
             throw e;
         }
-        health.set(new PipelineHealth(pipeline, service.sinkStall(), service.livenessTimeout(), System::nanoTime));
+        health.set(new PipelineHealth(
+                pipeline, service.sinkStall(), service.livenessTimeout(), System::nanoTime, registryAvailability));
         Thread hook = new Thread(
                 () -> {
                     LOG.info(
@@ -202,14 +223,28 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * Starts the pipeline; while no Cassandra node answers (it may start after this process), retries
-     * with backoff, live and not ready meanwhile. Wrong credentials are not retried.
+     * Starts the pipeline; while no Cassandra node answers, or the schema registry cannot serve
+     * requests (either may start after this process), retries with backoff, live and not ready
+     * meanwhile. Wrong credentials, an untrusted certificate and a subject that does not fit are
+     * not retried.
      */
     private Pipeline startPipeline(IngestConfig cfg, MeterRegistry registry) throws InterruptedException {
         long backoffMs = STARTUP_RETRY_FIRST.toMillis();
         while (true) {
             try {
                 return Pipeline.start(cfg, component != Component.sink, component != Component.topology, registry);
+            } catch (SchemaRegistryException e) {
+                if (!e.serverUnavailable() || tlsFailure(e) != null) {
+                    throw e; // a refusal, or a certificate no retry makes trusted: stop with the reason
+                }
+                String reason = e.getMessage().lines().findFirst().orElse("");
+                startingDetail = "waiting for the schema registry: " + reason;
+                LOG.warn(
+                        "The schema registry cannot serve requests yet ({}); retrying in {} s",
+                        reason,
+                        backoffMs / 1000);
+                TimeUnit.MILLISECONDS.sleep(backoffMs);
+                backoffMs = Math.min(backoffMs * 2, STARTUP_RETRY_MAX.toMillis());
             } catch (AllNodesFailedException e) {
                 boolean refused = e.getAllErrors().values().stream()
                         .flatMap(List::stream)
@@ -307,9 +342,18 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** @return the answer of a probe before the pipeline runs: live, not ready */
+    /**
+     * @return the answer of a probe before the pipeline runs: live, not ready; readiness also
+     *         gives the schema registry's state, if one is configured
+     */
     private HealthReport starting(boolean up) {
-        return new HealthReport(List.of(new ComponentHealth("process", up, startingDetail)));
+        ComponentHealth process = new ComponentHealth("process", up, startingDetail);
+        RegistryAvailability registry = registryAvailability;
+        if (up || registry == null) {
+            return new HealthReport(List.of(process));
+        }
+        return new HealthReport(
+                List.of(process, PipelineHealth.registryReadiness(registry.outage(), registry.nowNanos())));
     }
 
     private static void closeQuietly(HttpEndpoints http) {

@@ -121,6 +121,23 @@ class SchemaRegistryClientTest {
     }
 
     @Test
+    void its_availability_shows_an_outage_from_a_failed_request_until_the_registry_answers_again() {
+        SchemaRegistryClient client = client(null, null, url());
+        for (int i = 0; i < 3; i++) {
+            answer(503, "{\"error_code\":50301,\"message\":\"down\"}");
+        }
+        assertThatThrownBy(() -> client.schemaById(9)).isInstanceOf(SchemaRegistryException.class);
+        assertThat(client.availability().outage()).hasValueSatisfying(outage -> {
+            assertThat(outage.failures()).isEqualTo(3);
+            assertThat(outage.lastError()).contains("fetch schema id 9", "HTTP 503");
+        });
+
+        answer(404, "{\"error_code\":40403,\"message\":\"Schema not found\"}");
+        assertThatThrownBy(() -> client.schemaById(9)).isInstanceOf(SchemaRegistryException.class);
+        assertThat(client.availability().outage()).as("a 404 is an answer").isEmpty();
+    }
+
+    @Test
     void gives_up_after_its_retries_with_an_unavailable_error_that_names_the_request() {
         for (int i = 0; i < 3; i++) {
             answer(500, "{\"error_code\":50001,\"message\":\"down\"}");

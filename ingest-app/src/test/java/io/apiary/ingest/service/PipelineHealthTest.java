@@ -114,4 +114,24 @@ class PipelineHealthTest {
                         "{\"status\":\"DOWN\",\"components\":{\"topology\":{\"status\":\"UP\","
                                 + "\"detail\":\"state RUNNING\"},\"sink\":{\"status\":\"DOWN\",\"detail\":\"no Cassandra node connected\"}}}");
     }
+
+    @Test
+    void should_be_unready_while_the_schema_registry_is_in_an_outage_with_its_length_and_last_error() {
+        var outage = new io.apiary.ingest.serde.RegistryAvailability.Outage(
+                "Cannot fetch schema id 7: schema registry at http://r:8081 unreachable (ConnectException)",
+                NOW - TimeUnit.SECONDS.toNanos(42),
+                NOW - TimeUnit.SECONDS.toNanos(1),
+                5);
+        ComponentHealth health = PipelineHealth.registryReadiness(java.util.Optional.of(outage), NOW);
+        assertThat(health.up()).isFalse();
+        assertThat(health.component()).isEqualTo("schemaRegistry");
+        assertThat(health.detail()).contains("unavailable for 42 s", "5 failed requests", "fetch schema id 7");
+    }
+
+    @Test
+    void should_be_ready_when_the_schema_registry_is_in_no_outage() {
+        assertThat(PipelineHealth.registryReadiness(java.util.Optional.empty(), NOW)
+                        .up())
+                .isTrue();
+    }
 }

@@ -68,7 +68,15 @@ public final class SchemaRegistryClient {
     private final String authorization;
     private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
     private final Map<String, Integer> idsBySubjectAndSchema = new ConcurrentHashMap<>();
+    private final RegistryAvailability availability;
     private volatile int preferredUrl; // the URL that answered last: tried first
+
+    /**
+     * Added to the longest a failing request takes, for how long an outage lasts without another failed
+     * request ({@link RegistryAvailability}): a stream thread that stopped on the outage is replaced, rejoins
+     * its group and reads the waiting record again within it.
+     */
+    private static final java.time.Duration THREAD_REPLACEMENT = java.time.Duration.ofMinutes(1);
 
     /**
      * @param settings where the registry is and how to authenticate, not null
@@ -91,6 +99,19 @@ public final class SchemaRegistryClient {
         } else {
             authorization = null;
         }
+        // the longest gap between two failed attempts of one waiting record: a timeout, the longest backoff
+        java.time.Duration attemptGap = settings.requestTimeout()
+                .plus(settings.retryBackoff().multipliedBy(1L << settings.retries()))
+                .plus(THREAD_REPLACEMENT);
+        this.availability = new RegistryAvailability(attemptGap, System::nanoTime);
+    }
+
+    /**
+     * @return whether the registry serves this client's requests, as its last requests found it;
+     *         shared by every user of this client
+     */
+    public RegistryAvailability availability() {
+        return availability;
     }
 
     /** @return the settings (their text holds no credential) */
@@ -315,10 +336,15 @@ public final class SchemaRegistryClient {
                 try {
                     JsonNode answer = once(base, method, path, body, what);
                     preferredUrl = index;
+                    availability.answered();
                     return answer;
                 } catch (SchemaRegistryException e) {
                     if (!e.unavailable()) {
+                        availability.answered();
                         throw e;
+                    }
+                    if (!Thread.currentThread().isInterrupted()) { // a shutdown, not the registry
+                        availability.failed(e);
                     }
                     last = e;
                 }

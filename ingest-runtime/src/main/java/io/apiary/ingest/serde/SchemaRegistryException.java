@@ -52,6 +52,15 @@ public class SchemaRegistryException extends RuntimeException {
     }
 
     /**
+     * @return whether the registry could not serve the request at all: no answer (refused, reset,
+     *         timed out), 5xx, 408 or 429, which waiting may mend. Unlike {@link #unavailable()},
+     *         not a refused credential (401, 403): a start that meets one stops with the reason
+     */
+    public boolean serverUnavailable() {
+        return status == 0 || status >= 500 || status == 408 || status == 429;
+    }
+
+    /**
      * @param failure an exception, or null
      * @return whether it, or one of its causes, is a registry found unavailable: a fault of the
      *         moment, never a reason to dead-letter the record being read or written

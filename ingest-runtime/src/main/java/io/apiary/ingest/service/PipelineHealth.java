@@ -3,11 +3,13 @@ package io.apiary.ingest.service;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
 import io.apiary.ingest.pipeline.Pipeline;
+import io.apiary.ingest.serde.RegistryAvailability;
 import io.apiary.ingest.sink.CassandraSink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.apache.kafka.streams.KafkaStreams;
@@ -18,8 +20,9 @@ import org.apache.kafka.streams.KafkaStreams;
  * <ul>
  *   <li><b>Ready</b> (traffic, rolling updates): the topology is {@code RUNNING} (not while it
  *       rebalances or restores state); the sink has a Cassandra node connected and, while it
- *       holds rows, Cassandra acknowledged a write within the stall timeout. Neither is ready once
- *       shutdown began.</li>
+ *       holds rows, Cassandra acknowledged a write within the stall timeout; the schema registry,
+ *       if one is configured, is in no outage ({@link RegistryAvailability}: records that need a
+ *       schema from it would wait). Neither is ready once shutdown began.</li>
  *   <li><b>Live</b> (restart): no component failed; the topology is not in {@code ERROR} or
  *       stopped on its own; the sink's poll loop turned within the liveness timeout. A Cassandra
  *       outage does not make the process dead: restarting would not help, and the sink retries.</li>
@@ -33,18 +36,29 @@ public final class PipelineHealth {
     private final long stallNanos;
     private final long livenessNanos;
     private final LongSupplier nanoClock;
+    private final RegistryAvailability registry;
+
+    /** The component name of the schema registry in health reports. */
+    public static final String SCHEMA_REGISTRY = "schemaRegistry";
 
     /**
      * @param pipeline        the running pipeline, not null
      * @param sinkStall       how long the sink may hold rows without an acknowledgement and stay ready
      * @param livenessTimeout how long the sink's poll loop may stand still and stay live
      * @param nanoClock       {@link System#nanoTime()} or a test clock
+     * @param registry        the schema registry client's availability, or null without a registry
      */
-    public PipelineHealth(Pipeline pipeline, Duration sinkStall, Duration livenessTimeout, LongSupplier nanoClock) {
+    public PipelineHealth(
+            Pipeline pipeline,
+            Duration sinkStall,
+            Duration livenessTimeout,
+            LongSupplier nanoClock,
+            RegistryAvailability registry) {
         this.pipeline = Objects.requireNonNull(pipeline);
         this.stallNanos = sinkStall.toNanos();
         this.livenessNanos = livenessTimeout.toNanos();
         this.nanoClock = Objects.requireNonNull(nanoClock);
+        this.registry = registry;
     }
 
     /** @return the readiness of every running component */
@@ -67,7 +81,32 @@ public final class PipelineHealth {
                                     nanoClock.getAsLong(),
                                     stallNanos));
         }
+        if (registry != null) {
+            out.add(registryReadiness(registry.outage(), registry.nowNanos()));
+        }
         return new HealthReport(out);
+    }
+
+    /**
+     * The schema registry's part of readiness: down while its requests fail (records that need a
+     * schema from it wait; none is dead-lettered for it). Not part of liveness: a restart would
+     * not bring the registry back.
+     *
+     * @param outage   the registry's current outage, or empty; not null
+     * @param nowNanos now, on the clock of the outage's times
+     * @return {@value #SCHEMA_REGISTRY}: down with the outage's length and last error, else up
+     */
+    public static ComponentHealth registryReadiness(Optional<RegistryAvailability.Outage> outage, long nowNanos) {
+        if (outage.isEmpty()) {
+            return new ComponentHealth(SCHEMA_REGISTRY, true, "no request failing");
+        }
+        RegistryAvailability.Outage o = outage.get();
+        return new ComponentHealth(
+                SCHEMA_REGISTRY,
+                false,
+                String.format(
+                        "unavailable for %d s (%,d failed requests); records that need a schema from it wait: %s",
+                        TimeUnit.NANOSECONDS.toSeconds(nowNanos - o.sinceNanos()), o.failures(), o.lastError()));
     }
 
     /** @return the liveness of every running component */
