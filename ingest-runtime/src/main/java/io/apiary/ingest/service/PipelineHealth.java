@@ -105,7 +105,7 @@ public final class PipelineHealth {
                 SCHEMA_REGISTRY,
                 false,
                 String.format(
-                        "unavailable for %d s (%,d failed requests); records that need a schema from it wait: %s",
+                        "unavailable for %d s (%,d failed requests): %s",
                         TimeUnit.NANOSECONDS.toSeconds(nowNanos - o.sinceNanos()), o.failures(), o.lastError()));
     }
 
