@@ -26,10 +26,14 @@ class MetricNamesTest {
 
     private static final Path ROOT = Path.of("..");
 
+    private static boolean isMeter(Field field) {
+        return !field.getName().startsWith("TAG_") && !field.getName().startsWith("UNIT_");
+    }
+
     private static Set<String> names() throws IllegalAccessException {
         Set<String> names = new TreeSet<>();
         for (Field field : MetricNames.class.getFields()) {
-            if (Modifier.isStatic(field.getModifiers()) && !field.getName().startsWith("TAG_")) {
+            if (Modifier.isStatic(field.getModifiers()) && isMeter(field)) {
                 names.add((String) field.get(null));
             }
         }
@@ -37,12 +41,13 @@ class MetricNamesTest {
     }
 
     /**
-     * The names Micrometer's Prometheus naming gives a meter of the type its constant's javadoc
-     * starts with (read from the source of {@link MetricNames}): a counter {@code _total}; a timer
-     * {@code _seconds} and its series; a distribution summary its series, with or without a unit; a
-     * gauge its name, or its name and a unit (a gauge's base unit is not in its javadoc).
+     * The names Micrometer's Prometheus naming gives a meter of the type and unit its constant's
+     * javadoc starts with (read from the source of {@link MetricNames}, e.g. {@code Gauge, rows:}): a
+     * counter {@code _total}; a timer {@code _seconds} and its series; a distribution summary its
+     * family (name and unit) and series; a gauge its name ending with its unit ({@code rows/s} as
+     * {@code _rows_per_second}), a share with {@code _ratio}.
      */
-    private static Set<String> prometheusNames(String dotted, String type) {
+    private static Set<String> prometheusNames(String dotted, String type, String unit) {
         String base = dotted.replace('.', '_');
         List<String> series = List.of("_count", "_sum", "_max", "_bucket");
         Set<String> out = new HashSet<>();
@@ -53,23 +58,26 @@ class MetricNamesTest {
                 series.forEach(s -> out.add(base + "_seconds" + s));
             }
             case "Distribution" -> {
-                for (String stem : List.of(base, base + "_rows", base + "_bytes")) {
-                    series.forEach(s -> out.add(stem + s));
-                }
+                out.add(withUnit(base, unit)); // the family, as docs name it
+                series.forEach(s -> out.add(withUnit(base, unit) + s));
             }
-            case "Gauge" -> {
-                out.add(base);
-                for (String unit : List.of("_records", "_rows", "_bytes", "_seconds")) {
-                    out.add(base + unit);
-                }
-            }
+            case "Gauge" -> out.add(withUnit(base, unit));
             default -> throw new AssertionError("no meter type in the javadoc of " + dotted + ": " + type);
         }
         return out;
     }
 
-    /** @return meter name to the first word of its constant's javadoc (Counter, Gauge, Timer, Distribution) */
-    private static java.util.Map<String, String> types() throws IOException {
+    private static String withUnit(String base, String unit) {
+        assertThat(unit).as("the unit in the javadoc of " + base).isNotNull();
+        String suffix = "_" + unit.replace("/s", "_per_second");
+        return base.endsWith(suffix) ? base : base + suffix;
+    }
+
+    /**
+     * @return meter name to the first word of its constant's javadoc (Counter, Gauge, Timer,
+     *         Distribution) and the unit after its comma ({@code Gauge, rows/s:}), or null
+     */
+    private static java.util.Map<String, String[]> types() throws IOException {
         String source = Files.readString(Path.of(
                 "..",
                 "ingest-runtime",
@@ -82,11 +90,12 @@ class MetricNamesTest {
                 "metrics",
                 "MetricNames.java"));
         Matcher m = Pattern.compile(
-                        "/\\*\\*\\s*(?:\\*\\s*)?(\\w+)(?:(?!\\*/)[\\s\\S])*\\*/\\s*public static final String \\w+ = \"(apiary\\.[a-z.]+)\";")
+                        "/\\*\\*\\s*(?:\\*\\s*)?(\\w+)(?: summary)?(?:, ([a-z/]+):)?(?:(?!\\*/)[\\s\\S])*\\*/\\s*"
+                                + "public static final String \\w+ =\\s*\"(apiary\\.[a-z.]+)\";")
                 .matcher(source);
-        java.util.Map<String, String> types = new java.util.HashMap<>();
+        java.util.Map<String, String[]> types = new java.util.HashMap<>();
         while (m.find()) {
-            types.put(m.group(2), m.group(1));
+            types.put(m.group(3), new String[] {m.group(1), m.group(2)});
         }
         return types;
     }
@@ -111,7 +120,9 @@ class MetricNamesTest {
         for (Field field : MetricNames.class.getFields()) {
             all.add(field.getName() + "=" + field.get(null));
             String value = (String) field.get(null);
-            if (field.getName().startsWith("TAG_")) {
+            if (field.getName().startsWith("UNIT_")) {
+                assertThat(value).as(field.getName()).matches("[a-z]+(_per_second)?");
+            } else if (field.getName().startsWith("TAG_")) {
                 assertThat(value).as(field.getName()).matches("[a-z]+");
             } else {
                 assertThat(value).as(field.getName()).matches("apiary(\\.[a-z]+)+");
@@ -126,12 +137,12 @@ class MetricNamesTest {
     @Test
     void everyMeterTheDocumentsNameIsDefined() throws IOException, IllegalAccessException {
         Set<String> names = names();
-        java.util.Map<String, String> types = types();
+        java.util.Map<String, String[]> types = types();
         assertThat(types.keySet())
                 .as("every meter's javadoc starts with its type")
                 .isEqualTo(names);
         Set<String> scraped = new HashSet<>();
-        names.forEach(n -> scraped.addAll(prometheusNames(n, types.get(n))));
+        names.forEach(n -> scraped.addAll(prometheusNames(n, types.get(n)[0], types.get(n)[1])));
         Pattern dotted = Pattern.compile("(-D)?(apiary\\.(?:sink|topology|dead|write)(?:\\.[a-z]+)*)(\\.\\*)?");
         Pattern underscored = Pattern.compile("apiary_(?:sink|topology|dead|write)[a-z_]*[a-z](_?\\*)?");
         List<String> unknown = new ArrayList<>();

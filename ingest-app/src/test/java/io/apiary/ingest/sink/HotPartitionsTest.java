@@ -8,9 +8,12 @@ import com.datastax.oss.driver.api.core.type.codec.TypeCodec;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import com.datastax.oss.driver.internal.core.util.RoutingKey;
 import io.apiary.ingest.metrics.MetricNames;
+import io.apiary.ingest.metrics.PrometheusConventions;
 import io.apiary.ingest.sink.HotPartitionReport.PartitionLoad;
 import io.apiary.ingest.testing.RandomCases;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
@@ -90,6 +93,49 @@ class HotPartitionsTest {
     }
 
     @Test
+    void meters_scrape_as_numbers_with_one_unit_each_before_the_first_window_and_after_a_hot_one() {
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        HotPartitions detector = new HotPartitions(
+                HotPartitionSettings.DEFAULTS,
+                Map.of(
+                        TABLE,
+                        new HotPartitions.Table(TELEMETRY_KEY, PartitionLife.of(TABLE, HotPartitionSettings.DEFAULTS))),
+                new HotPartitionMeters(prometheus),
+                Clock.fixed(NOW, ZoneOffset.UTC),
+                0,
+                () -> 3,
+                String::valueOf,
+                warnings::add);
+        String table = "table=\"" + TABLE + "\"";
+
+        String idle = prometheus.scrape();
+        PrometheusConventions.check(idle);
+        assertThat(idle)
+                .as("0 before the first window")
+                .contains("apiary_sink_partition_hottest_share_ratio{measure=\"rows\"," + table + "} 0.0")
+                .contains("apiary_sink_partition_hottest_rows_per_second{" + table + "} 0.0")
+                .contains("apiary_sink_partition_hottest_bytes_per_second{" + table + "} 0.0")
+                .contains("apiary_sink_partition_hottest_projected_bytes{" + table + "} 0.0");
+
+        tenSeconds(detector, 100, h -> h == 42 ? 50 : 1, TODAY, 36);
+        detector.replicas(List.of("10.0.0.1:9042"), 10);
+        detector.tick(WINDOW_NANOS);
+
+        PrometheusConventions.check(prometheus.scrape());
+        assertThat(prometheus
+                        .get(MetricNames.SINK_PARTITION_HOTTEST_ROWS_PER_SECOND)
+                        .gauge()
+                        .value())
+                .isCloseTo(50, within(1e-9));
+        assertThat(prometheus
+                        .get(MetricNames.SINK_PARTITION_HOTTEST_BYTES_PER_SECOND)
+                        .gauge()
+                        .value())
+                .isCloseTo(50 * ROW_BYTES, within(1e-9));
+        assertThat(prometheus.get(MetricNames.SINK_NODE_SHARE).gauge().value()).isEqualTo(1.0);
+    }
+
+    @Test
     void should_flag_the_hive_sending_50_times_the_rate_of_the_others_with_its_key_and_share() {
         HotPartitions detector = detector();
         tenSeconds(detector, 100, h -> h == 42 ? 50 : 1, TODAY, 36);
@@ -118,7 +164,7 @@ class HotPartitionsTest {
                         .gauge()
                         .value())
                 .isCloseTo(0.336, within(0.001));
-        assertThat(registry.get(MetricNames.SINK_PARTITIONS_WRITTEN)
+        assertThat(registry.get(MetricNames.SINK_WRITTEN_PARTITIONS)
                         .tags("table", TABLE)
                         .gauge()
                         .value())
@@ -188,7 +234,8 @@ class HotPartitionsTest {
         assertThat(registry.get(MetricNames.SINK_PARTITION_HOTTEST_PROJECTED_BYTES)
                         .gauge()
                         .value())
-                .isNaN();
+                .as("nothing projected reads 0, not NaN")
+                .isZero();
     }
 
     @Test

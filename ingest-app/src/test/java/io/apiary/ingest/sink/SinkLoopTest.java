@@ -9,7 +9,9 @@ import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.deadletter.DeadLetterHeaders;
 import io.apiary.ingest.metrics.MetricNames;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.apiary.ingest.metrics.PrometheusConventions;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -59,7 +61,7 @@ class SinkLoopTest {
     private final QuietMockConsumer consumer = new QuietMockConsumer();
     private final MockProducer<byte[], byte[]> deadLetters =
             new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private CassandraSink sink;
     private Thread loop;
 
@@ -86,6 +88,29 @@ class SinkLoopTest {
                 .containsExactlyInAnyOrder(List.of("a|1|x", "a|2|x", "a|3|x"), List.of("b|1|x", "b|2|x"));
         assertThat(sink.rowsWritten(ScriptedTable.NAME)).isEqualTo(5);
         assertThat(deadLetters.history()).isEmpty();
+    }
+
+    @Test
+    void meters_scrape_as_numbers_with_one_unit_each_and_few_buckets_idle_and_busy() {
+        start(Map.of());
+        assign(P0, P1);
+        String idle = registry.scrape();
+        PrometheusConventions.check(idle);
+        assertThat(idle).contains("\napiary_sink_in_flight_requests 0.0", "\napiary_sink_in_flight_limit_requests ");
+
+        writer.hold(values -> values.contains("b|1|x"));
+        add(P0, "a|1|x", "a|2|x", "a|3|x");
+        add(P1, "b|1|x");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> committed(P0) == 3
+                        && registry.get(MetricNames.SINK_IN_FLIGHT).gauge().value() == 1);
+        String busy = registry.scrape();
+        PrometheusConventions.check(busy);
+        assertThat(busy)
+                .containsPattern("apiary_sink_batch_rows_bucket\\{[^}]*le=\"5.0\"[^}]*} 1")
+                .contains("apiary_sink_write_latency_seconds_bucket{")
+                .contains("apiary_sink_batch_linger_seconds_bucket{")
+                .contains("apiary_sink_batch_bytes_bucket{");
     }
 
     @Test

@@ -8,9 +8,13 @@ package io.apiary.ingest.metrics;
  * {@code _total} ({@code apiary.sink.rows.written} is scraped as {@code apiary_sink_rows_written_total},
  * {@code apiary.sink.commit.lag} as {@code apiary_sink_commit_lag_records}); timers are in seconds there
  * ({@code _seconds_count}, {@code _seconds_sum}, {@code _seconds_max}, {@code _seconds_bucket}).
+ * Every series carries one unit, as the Prometheus naming practice asks
+ * (https://prometheus.io/docs/practices/naming/): a gauge's name ends with its unit
+ * ({@code _requests}, {@code _rows}, {@code _bytes}, {@code _partitions}, {@code _records},
+ * {@code _rows_per_second}, {@code _bytes_per_second}), a share of 0 to 1 with {@code _ratio}.
  *
- * <p>Each constant's javadoc gives the meter's type, unit and tags. Constants only: no state,
- * thread-safe.
+ * <p>Each constant's javadoc starts with the meter's type and unit ({@code Gauge, ratio:}), then
+ * its tags. Constants only: no state, thread-safe.
  */
 public final class MetricNames {
 
@@ -28,7 +32,7 @@ public final class MetricNames {
     public static final String TAG_COORDINATOR = "coordinator";
     /** Tag: a Cassandra node, as the driver names it (its address and port). */
     public static final String TAG_NODE = "node";
-    /** Tag of the hottest-partition gauges: {@code rows} or {@code bytes}. */
+    /** Tag of {@link #SINK_PARTITION_HOTTEST_SHARE}: the share of {@code rows} or of {@code bytes}. */
     public static final String TAG_MEASURE = "measure";
     /** Tag: the stage that counted, e.g. {@code sink}, {@code topology}, {@code process}, {@code deserialize}. */
     public static final String TAG_STAGE = "stage";
@@ -46,6 +50,25 @@ public final class MetricNames {
     public static final String TAG_APPLICATION = "application";
     /** Common tag of every meter: the process's component, {@code topology}, {@code sink} or {@code all}. */
     public static final String TAG_COMPONENT = "component";
+
+    // ---- base units (Micrometer's Prometheus naming appends one to a name that does not end with it) ----
+
+    /** Base unit: a share of 0 to 1. */
+    public static final String UNIT_RATIO = "ratio";
+    /** Base unit: rows. */
+    public static final String UNIT_ROWS = "rows";
+    /** Base unit: bytes. */
+    public static final String UNIT_BYTES = "bytes";
+    /** Base unit: records (Kafka). */
+    public static final String UNIT_RECORDS = "records";
+    /** Base unit: write requests to Cassandra (a batch or a single statement each). */
+    public static final String UNIT_REQUESTS = "requests";
+    /** Base unit: partitions (Kafka's or Cassandra's, as the meter says). */
+    public static final String UNIT_PARTITIONS = "partitions";
+    /** Base unit: rows per second (underscored: Prometheus appends a base unit as it is). */
+    public static final String UNIT_ROWS_PER_SECOND = "rows_per_second";
+    /** Base unit: bytes per second (underscored: Prometheus appends a base unit as it is). */
+    public static final String UNIT_BYTES_PER_SECOND = "bytes_per_second";
 
     // ---- shared by the topology and the sink ----
 
@@ -92,7 +115,7 @@ public final class MetricNames {
     public static final String SINK_BATCH_ROWS = "apiary.sink.batch.rows";
     /** Distribution summary, bytes: bytes per write request, as Cassandra counts them for its batch size warning. */
     public static final String SINK_BATCH_BYTES = "apiary.sink.batch.bytes";
-    /** Distribution summary, partitions: Cassandra partitions per write request. */
+    /** Distribution summary, partitions: Cassandra partitions per write request (no buckets). */
     public static final String SINK_BATCH_PARTITIONS = "apiary.sink.batch.partitions";
     /** Timer: from sending a write request to Cassandra's answer. */
     public static final String SINK_WRITE_LATENCY = "apiary.sink.write.latency";
@@ -114,10 +137,10 @@ public final class MetricNames {
 
     // ---- sink: flow control ----
 
-    /** Gauge, requests: write requests awaiting Cassandra. */
-    public static final String SINK_IN_FLIGHT = "apiary.sink.in.flight";
-    /** Gauge, requests: the adaptive limit of requests in flight. */
-    public static final String SINK_IN_FLIGHT_LIMIT = "apiary.sink.in.flight.limit";
+    /** Gauge, requests: write requests (batches or single statements) awaiting Cassandra's answer. */
+    public static final String SINK_IN_FLIGHT = "apiary.sink.in.flight.requests";
+    /** Gauge, requests: the adaptive limit of write requests in flight. */
+    public static final String SINK_IN_FLIGHT_LIMIT = "apiary.sink.in.flight.limit.requests";
     /** Gauge, rows: rows polled and not yet acknowledged. */
     public static final String SINK_BUFFERED_ROWS = "apiary.sink.buffered.rows";
     /** Gauge, bytes: key and value bytes of the rows polled and not yet acknowledged. */
@@ -131,21 +154,30 @@ public final class MetricNames {
 
     // ---- sink: hot partitions and nodes ----
 
-    /** Gauge, share 0..1: the heaviest partition's share of a table's last window; tags {@link #TAG_TABLE}, {@link #TAG_MEASURE}. */
+    /**
+     * Gauge, ratio: the heaviest partition's share (0 to 1) of a table's rows or bytes in the last window, 0
+     * before the first window and without writes; tags {@link #TAG_TABLE}, {@link #TAG_MEASURE}.
+     */
     public static final String SINK_PARTITION_HOTTEST_SHARE = "apiary.sink.partition.hottest.share";
-    /** Gauge, rows/s or bytes/s: the heaviest partition's rate in the last window; tags {@link #TAG_TABLE}, {@link #TAG_MEASURE}. */
-    public static final String SINK_PARTITION_HOTTEST_RATE = "apiary.sink.partition.hottest.rate";
-    /** Gauge, bytes: the largest size a heavy partition reaches at the end of its bucket; tag {@link #TAG_TABLE}. */
+    /** Gauge, rows/s: the heaviest partition's rows per second in the last window, 0 without writes; tag {@link #TAG_TABLE}. */
+    public static final String SINK_PARTITION_HOTTEST_ROWS_PER_SECOND = "apiary.sink.partition.hottest.rows.per.second";
+    /** Gauge, bytes/s: the heaviest partition's bytes per second in the last window, 0 without writes; tag {@link #TAG_TABLE}. */
+    public static final String SINK_PARTITION_HOTTEST_BYTES_PER_SECOND =
+            "apiary.sink.partition.hottest.bytes.per.second";
+    /**
+     * Gauge, bytes: the largest size a heavy partition reaches at the end of its bucket, 0 when none is
+     * projected; tag {@link #TAG_TABLE}.
+     */
     public static final String SINK_PARTITION_HOTTEST_PROJECTED_BYTES = "apiary.sink.partition.hottest.projected.bytes";
     /** Gauge, partitions: distinct partitions written in the last window (an estimate); tag {@link #TAG_TABLE}. */
-    public static final String SINK_PARTITIONS_WRITTEN = "apiary.sink.partitions.written";
+    public static final String SINK_WRITTEN_PARTITIONS = "apiary.sink.written.partitions";
     /** Counter, partitions: hot partitions found, one per hot partition per window; tag {@link #TAG_TABLE}. */
     public static final String SINK_HOT_PARTITIONS = "apiary.sink.hot.partitions";
     /** Counter, partitions: heavy partitions projected past Cassandra's size guidance without being hot; tag {@link #TAG_TABLE}. */
     public static final String SINK_PROJECTED_OVER_LIMIT = "apiary.sink.projected.over.limit";
     /** Counter, nodes: hot Cassandra nodes found, one per hot node per window. */
     public static final String SINK_HOT_NODES = "apiary.sink.hot.nodes";
-    /** Gauge, share 0..1: the share of the last window's rows of which a node is a replica; tag {@link #TAG_NODE}. */
+    /** Gauge, ratio: the share (0 to 1) of the last window's rows of which a node is a replica; tag {@link #TAG_NODE}. */
     public static final String SINK_NODE_SHARE = "apiary.sink.node.share";
     /** Counter, rows: rows of which a node is a replica; tag {@link #TAG_NODE}. */
     public static final String SINK_NODE_REPLICA_ROWS = "apiary.sink.node.replica.rows";
