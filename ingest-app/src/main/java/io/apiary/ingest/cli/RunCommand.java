@@ -153,10 +153,13 @@ public final class RunCommand implements Callable<Integer> {
                 .orElse(null);
         if (registryAvailability != null) {
             Gauge.builder(
-                            MetricNames.SCHEMA_REGISTRY_AVAILABLE,
+                            MetricNames.SCHEMA_REGISTRY_OUTAGE,
                             registryAvailability,
-                            a -> a.outage().isEmpty() ? 1 : 0)
-                    .description("1 unless the schema registry's requests fail (records needing it wait)")
+                            a -> a.outage()
+                                    .map(o -> (a.nowNanos() - o.sinceNanos()) / 1e9)
+                                    .orElse(0.0))
+                    .description("How long the schema registry's current outage has lasted; 0 while it serves")
+                    .baseUnit("seconds")
                     .strongReference(true)
                     .register(metrics.registry());
         }

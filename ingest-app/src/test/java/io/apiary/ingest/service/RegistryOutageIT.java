@@ -175,7 +175,7 @@ class RegistryOutageIT {
                     (System.nanoTime() - registryBack) / 1e9,
                     app.get("/health/ready").body());
             assertThat(app.log()).contains("The schema registry cannot serve requests yet");
-            assertThat(app.metric("apiary_schema_registry_available")).isEqualTo(1.0);
+            assertThat(app.metric("apiary_schema_registry_outage_seconds")).isEqualTo(0.0);
 
             // Given a schema version the running process has not seen, and the registry stopped
             int newId;
@@ -235,7 +235,7 @@ class RegistryOutageIT {
             }
             System.out.printf("REGISTRY-OUTAGE-IT ready in %d of %d polls while records waited%n", readyPolls, polls);
             assertThat(readyPolls).isZero();
-            assertThat(app.metric("apiary_schema_registry_available")).isEqualTo(0.0);
+            assertThat(app.metric("apiary_schema_registry_outage_seconds")).isGreaterThan(0.0);
             assertThat(rows(config))
                     .as("nothing lands while the registry is down")
                     .isZero();

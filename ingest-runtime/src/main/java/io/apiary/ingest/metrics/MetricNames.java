@@ -73,10 +73,10 @@ public final class MetricNames {
     // ---- shared by the topology and the sink ----
 
     /**
-     * Gauge, 0 or 1: 1 unless the schema registry is in an outage (its requests fail, and records that
-     * need a schema from it wait); no tags. Absent without a registry.
+     * Gauge, seconds: how long the schema registry's current outage has lasted (its requests fail, and
+     * records that need a schema from it wait), 0 while it serves; no tags. Absent without a registry.
      */
-    public static final String SCHEMA_REGISTRY_AVAILABLE = "apiary.schema.registry.available";
+    public static final String SCHEMA_REGISTRY_OUTAGE = "apiary.schema.registry.outage";
 
     /** Counter, records: records sent to the dead letter topic; tags {@link #TAG_STAGE}, {@link #TAG_REASON}. */
     public static final String DEAD_LETTER_RECORDS = "apiary.dead.letter.records";
