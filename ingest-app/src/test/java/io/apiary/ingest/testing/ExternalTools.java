@@ -1,19 +1,23 @@
 package io.apiary.ingest.testing;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 
 /**
  * Programs outside the JDK that some tests run ({@code kubectl}, {@code node}, {@code npm}), found on
- * {@code PATH}. Where one is missing the test is skipped with a message naming it, so that a fresh
+ * {@code PATH}, and Python packages, found by a {@code python3} that imports their modules
+ * ({@link #requirePython}). Where one is missing the test is skipped with a message naming it, so that a fresh
  * machine with only a JDK 17 passes the suite; where the environment variable {@value #REQUIRE}
  * names it (a comma-separated list, or {@code all}), the test fails instead, so that a CI machine
  * that should have the tool ({@code .ci/run} sets the variable) cannot go green by skipping.
@@ -62,10 +66,85 @@ public final class ExternalTools {
                 missing.add(tool);
             }
         }
-        if (missing.isEmpty()) {
-            return;
+        if (!missing.isEmpty()) {
+            absent(
+                    what,
+                    hint,
+                    missing,
+                    String.join(" and ", missing) + (missing.size() == 1 ? " is" : " are") + " not on PATH");
         }
-        String absent = String.join(" and ", missing) + (missing.size() == 1 ? " is" : " are") + " not on PATH";
+    }
+
+    /**
+     * Finds a Python 3 interpreter that imports every module: each {@code python3} on {@code PATH} in
+     * order, then {@code /usr/bin/python3}, where Debian's {@code python3-*} packages install (a
+     * {@code python3} of pyenv or a virtual environment earlier on {@code PATH} does not see them).
+     *
+     * @param modules the modules to import, e.g. {@code "confluent_kafka"}, at least one
+     * @return the interpreter's path, or null if none imports them all within 30 s
+     * @throws InterruptedException if interrupted while an interpreter runs
+     */
+    public static String python(String... modules) throws InterruptedException {
+        Set<String> candidates = new LinkedHashSet<>();
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            Path candidate = Path.of(dir.isEmpty() ? "." : dir, "python3");
+            if (Files.isExecutable(candidate)) {
+                candidates.add(candidate.toString());
+            }
+        }
+        candidates.add("/usr/bin/python3");
+        String imports = "import " + String.join(", ", modules);
+        for (String candidate : candidates) {
+            if (Files.isExecutable(Path.of(candidate)) && imports(candidate, imports)) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Returns a Python 3 interpreter that imports every module ({@link #python}); otherwise skips the
+     * calling test, or fails it if {@value #REQUIRE} names {@code tool} (or is {@code all}).
+     *
+     * @param what    what the test would have done with them, for the message, not null
+     * @param hint    how to install them (the packages to install), for the message, not null
+     * @param tool    the name {@value #REQUIRE} uses for them, e.g. {@code "python3-confluent-kafka"}, not null
+     * @param modules the modules to import, at least one
+     * @return the interpreter's path, never null
+     * @throws org.opentest4j.TestAbortedException if none imports them and {@code tool} is not required
+     * @throws AssertionError if none imports them and {@value #REQUIRE} names {@code tool}
+     * @throws InterruptedException if interrupted while an interpreter runs
+     */
+    public static String requirePython(String what, String hint, String tool, String... modules)
+            throws InterruptedException {
+        String python = python(modules);
+        if (python == null) {
+            absent(
+                    what,
+                    hint,
+                    List.of(tool),
+                    tool + " is not installed (no python3 imports " + String.join(", ", modules) + ")");
+        }
+        return python;
+    }
+
+    private static boolean imports(String python, String imports) throws InterruptedException {
+        try {
+            Process process = new ProcessBuilder(python, "-c", imports)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                return false;
+            }
+            return process.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void absent(String what, String hint, List<String> missing, String absent) {
         Set<String> required = required(System.getenv(REQUIRE));
         if (required.contains("all") || missing.stream().anyMatch(required::contains)) {
             throw new AssertionError(absent + ", needed for " + what + " (" + hint + "); " + REQUIRE + "="

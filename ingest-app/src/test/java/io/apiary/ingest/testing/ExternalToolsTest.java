@@ -28,6 +28,18 @@ class ExternalToolsTest {
     }
 
     @Test
+    void should_skip_naming_the_python_packages_when_no_python3_imports_their_modules() {
+        assertThat(ExternalTools.required(System.getenv(ExternalTools.REQUIRE)))
+                .as("this test needs %s not to require %s", ExternalTools.REQUIRE, MISSING)
+                .doesNotContain("all", MISSING);
+        String module = MISSING.replace('-', '_');
+        assertThatThrownBy(() -> ExternalTools.requirePython("doing something", "install it", MISSING, module))
+                .isInstanceOf(TestAbortedException.class)
+                .hasMessage(MISSING + " is not installed (no python3 imports " + module
+                        + "): skipped doing something (install it)");
+    }
+
+    @Test
     void should_return_when_every_tool_is_there() {
         ExternalTools.require("doing something", "install it", "sh");
     }
