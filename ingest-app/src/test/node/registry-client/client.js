@@ -29,7 +29,7 @@ const HOUR = Date.parse('2021-07-15T10:00:00Z');
 const hives = Number(env('HIVES', '3'));
 const samples = Number(env('SAMPLES', '12'));
 
-// The same formulas as NodeRegistryClientIT's expected sums.
+// The same formulas as RegistryClientChecks's expected sums (NodeRegistryClientIT).
 const beesIn = (hive, sample) => (hive * 7 + sample * 3) % 13;
 const beesOut = (hive, sample) => (hive * 5 + sample * 2) % 11;
 
