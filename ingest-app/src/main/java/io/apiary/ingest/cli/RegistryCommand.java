@@ -33,12 +33,20 @@ public final class RegistryCommand {
     }
 
     private static void print(PrintWriter out, SchemaSubjects.Outcome outcome) {
+        String id;
+        if (outcome.id() >= 0) {
+            id = "id " + outcome.id() + " published"
+                    + (outcome.equivalentId() >= 0 ? " (Java-flavoured id " + outcome.equivalentId() + " kept)" : "");
+        } else {
+            id = outcome.equivalentId() >= 0 ? "only Java-flavoured, id " + outcome.equivalentId() : "not registered";
+        }
         out.printf(
-                "%-40s %s  %d version(s)%s  compatibility %s%n",
+                "%-40s %s  %d version(s)%s%s  compatibility %s%n",
                 outcome.subject(),
-                outcome.id() < 0 ? "not registered" : "id " + outcome.id(),
+                id,
                 outcome.versions(),
                 outcome.registered() > 0 ? " (" + outcome.registered() + " registered now)" : "",
+                outcome.superseded() > 0 ? " (" + outcome.superseded() + " Java-flavoured superseded)" : "",
                 outcome.compatibility());
     }
 
@@ -50,7 +58,9 @@ public final class RegistryCommand {
                     + "schema of each table of sink.extra.tables under <row topic>-value: on a new subject, sets "
                     + "compatibility " + SchemaSubjects.COMPATIBILITY + " and registers each kept version of schemas/ "
                     + "oldest first; on an existing one, checks every version against this application's schema "
-                    + "(both directions) and registers it if missing. Running it twice is harmless.")
+                    + "(both directions) and registers it if missing. A version holding the schema only in the Java "
+                    + "flavour of earlier releases is replaced by the published text (its id stays readable, kept "
+                    + "under <subject>" + SchemaSubjects.SUPERSEDED_SUFFIX + "). Running it twice is harmless.")
     static final class Register implements Callable<Integer> {
 
         @Mixin
@@ -76,8 +86,10 @@ public final class RegistryCommand {
             name = "check",
             mixinStandardHelpOptions = true,
             description = "Checks, without changing anything, that every subject's versions fit this application's "
-                    + "schemas both directions (what 'run' checks at start). Exit 1 if a subject lacks the schema or "
-                    + "holds a version that does not fit (the error names it).")
+                    + "schemas both directions (what 'run' checks at start), and whether each holds the published "
+                    + "text of schemas/ or only the Java flavour of earlier releases (compared by Avro's parsing "
+                    + "canonical form). Exit 1 if a subject lacks the published schema or holds a version that "
+                    + "does not fit (the error names it).")
     static final class Check implements Callable<Integer> {
 
         @Mixin
@@ -92,21 +104,30 @@ public final class RegistryCommand {
             SchemaRegistryClient registry = registry(cfg);
             PrintWriter out = spec.commandLine().getOut();
             int missing = 0;
+            int javaFlavoured = 0;
             for (SchemaSubjects.Subject subject : RegistrySubjects.all(cfg)) {
                 SchemaSubjects.Outcome outcome = SchemaSubjects.check(registry, subject);
                 print(out, outcome);
-                if (outcome.id() < 0) {
+                if (outcome.id() < 0 && outcome.equivalentId() < 0) {
                     missing++;
+                } else if (outcome.id() < 0) {
+                    javaFlavoured++;
                 }
+            }
+            if (javaFlavoured > 0) {
+                spec.commandLine()
+                        .getErr()
+                        .println("error: " + javaFlavoured + " subject(s) hold this application's schema only in the"
+                                + " Java flavour of earlier releases, which clients looking up the published schemas"
+                                + " do not find: run `ingest-app registry register` to migrate them");
             }
             if (missing > 0) {
                 spec.commandLine()
                         .getErr()
                         .println("error: " + missing + " subject(s) lack this application's schema:"
                                 + " run `ingest-app registry register`");
-                return 1;
             }
-            return 0;
+            return missing + javaFlavoured > 0 ? 1 : 0;
         }
     }
 }

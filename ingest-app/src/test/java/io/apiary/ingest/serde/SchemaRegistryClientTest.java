@@ -227,7 +227,7 @@ class SchemaRegistryClientTest {
                 SchemaSubjects.Subject.ofSchema("race", false, TelemetryReading.getClassSchema());
 
         assertThat(SchemaSubjects.register(client(null, null, url()), subject))
-                .isEqualTo(new SchemaSubjects.Outcome("race-value", 5, 1, 0, "FULL_TRANSITIVE"));
+                .isEqualTo(new SchemaSubjects.Outcome("race-value", 5, -1, 1, 0, 0, "FULL_TRANSITIVE"));
         assertThat(requests)
                 .extracting(r -> r.split(" ")[0] + " " + r.split(" ")[1])
                 .containsExactly(

@@ -73,14 +73,17 @@ public final class RegistrySubjects {
         boolean register = topics.wireFormat().autoRegister();
         List<SchemaSubjects.Outcome> outcomes = new ArrayList<>();
         List<String> missing = new ArrayList<>();
+        List<String> javaFlavoured = new ArrayList<>();
         for (SchemaSubjects.Subject subject : subjects) {
             SchemaSubjects.check(registry, subject); // all first: a subject that does not fit changes nothing
         }
         for (SchemaSubjects.Subject subject : subjects) {
             SchemaSubjects.Outcome outcome =
                     register ? SchemaSubjects.register(registry, subject) : SchemaSubjects.check(registry, subject);
-            if (outcome.id() < 0) {
+            if (outcome.id() < 0 && outcome.equivalentId() < 0) {
                 missing.add(outcome.subject());
+            } else if (outcome.id() < 0) {
+                javaFlavoured.add(outcome.subject());
             }
             outcomes.add(outcome);
         }
@@ -89,6 +92,14 @@ public final class RegistrySubjects {
                     "The schema registry at " + registry.settings().urls() + " lacks this"
                             + " application's schema under " + missing + " and schema.registry.auto.register=false: run"
                             + " `ingest-app registry register` (with rights to change the registry) first");
+        }
+        if (!javaFlavoured.isEmpty()) {
+            LOG.warn(
+                    "Schema registry {} holds this application's schema under {} only in the Java flavour of earlier"
+                            + " releases: clients looking up the published schemas of schemas/ do not find it; run"
+                            + " `ingest-app registry register` to migrate these subjects",
+                    registry.settings().urls(),
+                    javaFlavoured);
         }
         LOG.info(
                 "Schema registry {}: {} subjects fit this application's schemas{}",

@@ -30,7 +30,10 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * <p>Registry framing (Confluent's wire format): byte {@code 0}, the schema id as a 4-byte
  * big-endian int, then the Avro binary body, nothing after it. Writing looks up (or, with
- * auto-registration, registers) the serde's schema under the topic's subject once; reading
+ * auto-registration, registers) the serde's schema under the topic's subject once, in its
+ * published form ({@link PublishedSchemas}); a subject that holds it only in the Java flavour an
+ * earlier release registered (not yet migrated by {@link SchemaSubjects#register}) is written with
+ * that version's id, never registered twice. Reading
  * fetches the writer schema by id once and resolves it to the serde's schema (Avro schema
  * resolution), so records written by other producers with other compatible versions are read.
  * The body is encoded and decoded by Avro's own binary encoder and datum readers and writers.
@@ -59,6 +62,7 @@ public final class AvroWireSerde<T extends IndexedRecord> implements Serde<T> {
     private final WireFormat format;
     private final boolean key;
     private final Schema schema;
+    private final Schema published;
     private final GenericData model;
     private final DatumWriter<T> writer;
     private final Map<Integer, Object> readersById = new ConcurrentHashMap<>();
@@ -69,6 +73,7 @@ public final class AvroWireSerde<T extends IndexedRecord> implements Serde<T> {
         this.format = Objects.requireNonNull(format);
         this.key = key;
         this.schema = singleObject.schema();
+        this.published = PublishedSchemas.of(schema);
         this.model = singleObject.model();
         this.writer = datumWriter(model, schema);
     }
@@ -133,16 +138,18 @@ public final class AvroWireSerde<T extends IndexedRecord> implements Serde<T> {
         SchemaRegistryClient registry = format.registry();
         int id;
         try {
-            if (format.autoRegister()) {
-                id = registry.register(subject, schema);
-            } else {
-                OptionalInt found = registry.lookup(subject, schema);
-                if (found.isEmpty()) {
-                    throw new SerializationException("The schema of " + schema.getFullName() + " is not registered"
-                            + " under subject " + subject + " and auto-registration is off: run"
-                            + " `ingest-app registry register` first");
-                }
+            OptionalInt found = registry.lookup(subject, published);
+            if (found.isEmpty() && published != schema) {
+                found = registry.lookup(subject, schema); // the Java flavour, on a subject not migrated yet
+            }
+            if (found.isPresent()) {
                 id = found.getAsInt();
+            } else if (format.autoRegister()) {
+                id = registry.register(subject, published);
+            } else {
+                throw new SerializationException("The schema of " + schema.getFullName() + " is not registered"
+                        + " under subject " + subject + " and auto-registration is off: run"
+                        + " `ingest-app registry register` first");
             }
         } catch (SchemaRegistryException e) {
             if (e.unavailable()) {

@@ -255,6 +255,34 @@ public final class SchemaRegistryClient {
     }
 
     /**
+     * Deletes one version of a subject (Confluent's soft delete: {@code DELETE
+     * /subjects/{subject}/versions/{version}}). Confluent Schema Registry keeps the schema's id
+     * readable after it; Apicurio Registry 2.x does so only while another subject holds the same
+     * schema.
+     *
+     * @param subject the subject, not null
+     * @param version one of {@link #versions}
+     * @return whether it deleted it; false if the subject holds no such version (any more)
+     * @throws SchemaRegistryException if the registry refuses the request or is unavailable
+     */
+    public boolean deleteVersion(String subject, int version) {
+        try {
+            call(
+                    "DELETE",
+                    "/subjects/" + encode(subject) + "/versions/" + version,
+                    null,
+                    "delete version " + version + " of subject " + subject);
+            idsBySubjectAndSchema.keySet().removeIf(k -> k.startsWith(subject + '\n')); // ids by id stay
+            return true;
+        } catch (SchemaRegistryException e) {
+            if (e.notFound()) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /**
      * @param subject the subject, not null
      * @return the subject's own compatibility level (e.g. {@code FULL_TRANSITIVE}), or empty when
      *         it has none of its own (the registry's global level applies)

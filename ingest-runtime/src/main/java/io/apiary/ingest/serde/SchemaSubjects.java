@@ -6,7 +6,6 @@ import java.util.Objects;
 import java.util.OptionalInt;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
-import org.apache.avro.SchemaNormalization;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -21,12 +20,26 @@ import org.apache.avro.specific.SpecificRecord;
  * {@link SchemaCompatibility}, so a subject left at another level (or a registry whose levels
  * differ from Confluent's) is still held to it.
  *
+ * <p>The schemas registered and looked up are the published ones ({@link PublishedSchemas}), as
+ * a client in any language reads them from {@code schemas/}. Earlier releases registered the Java
+ * flavour (with {@code avro.java.string}); {@link #register} migrates such a subject: it registers
+ * the published text, keeps each replaced version's schema id under {@code <subject>}{@value
+ * #SUPERSEDED_SUFFIX} (so records written with it stay readable, also where deleting a version
+ * frees its id, as in Apicurio Registry 2.x) and then deletes that version, leaving one version
+ * per parsing canonical form.
+ *
  * <p>Stateless and thread-safe.
  */
 public final class SchemaSubjects {
 
     /** The compatibility level set on every subject: both directions, against all versions. */
     public static final String COMPATIBILITY = "FULL_TRANSITIVE";
+
+    /**
+     * Suffix of the subject that holds the schemas of versions a migration replaced, keeping their
+     * ids in use: {@code hive.telemetry.v1-value-superseded}.
+     */
+    public static final String SUPERSEDED_SUFFIX = "-superseded";
 
     private SchemaSubjects() {}
 
@@ -37,17 +50,19 @@ public final class SchemaSubjects {
      * @param topic        the topic, not null
      * @param key          whether it holds the topic's keys ({@code <topic>-key}) or values
      * @param schema       the schema the pipeline writes (a generated class's), or reads into (a
-     *                     registered table's row schema); not null
+     *                     registered table's row schema), kept in its published form ({@link
+     *                     PublishedSchemas#of}); not null
      * @param keptVersions the kept versions of the schema, oldest first, the last being the
-     *                     current one (possibly {@code schema} in another text); not null
+     *                     current one (possibly {@code schema} in another text), kept in their
+     *                     published form; not null
      */
     public record Subject(String topic, boolean key, Schema schema, List<Schema> keptVersions) {
 
         /** Checks the values and copies the list. */
         public Subject {
             Objects.requireNonNull(topic, "topic");
-            Objects.requireNonNull(schema, "schema");
-            keptVersions = List.copyOf(keptVersions);
+            schema = PublishedSchemas.of(Objects.requireNonNull(schema, "schema"));
+            keptVersions = keptVersions.stream().map(PublishedSchemas::of).toList();
         }
 
         /**
@@ -92,12 +107,26 @@ public final class SchemaSubjects {
      * What one subject holds after {@link #register} or {@link #check}.
      *
      * @param subject       the subject name
-     * @param id            the schema id of the pipeline's current schema there, or -1 if absent
+     * @param id            the schema id of the pipeline's current schema there in its published
+     *                      text, or -1 if absent
+     * @param equivalentId  the id of a version holding the current schema in another text (the Java
+     *                      flavour of earlier releases, same parsing canonical form), or -1 if none
      * @param versions      how many versions the subject holds
      * @param registered    how many versions this call registered
+     * @param superseded    how many versions in another text this call replaced by the published one
      * @param compatibility the subject's own compatibility level, or {@code (global)} when it has none
      */
-    public record Outcome(String subject, int id, int versions, int registered, String compatibility) {}
+    public record Outcome(
+            String subject,
+            int id,
+            int equivalentId,
+            int versions,
+            int registered,
+            int superseded,
+            String compatibility) {}
+
+    /** What one registration step did. */
+    private record Step(int registered, int superseded, int equivalentId) {}
 
     /** A subject that does not fit the pipeline's schema: the pipeline must not start on it. */
     public static final class IncompatibleSubjectException extends IllegalStateException {
@@ -112,7 +141,8 @@ public final class SchemaSubjects {
      * Registers a subject's schemas: on a new subject, registers every kept version oldest first
      * and sets {@value #COMPATIBILITY} after the first one, so that the registry's own check covers what the build's
      * does; on an existing one, checks it ({@link #check}), sets the level where it differs and
-     * registers the current schema if it is not there. Running it twice is harmless, also at once
+     * registers the current schema if it is not there, superseding a version that holds it in
+     * another text (see the class comment). Running it twice is harmless, also at once
      * from two processes (the topology and the sink starting together): when the registry refuses a
      * registration of the new subject or its level (Apicurio Registry answers 409 "already exists"
      * to the one that lost the race to create the subject or its compatibility rule) and the
@@ -127,26 +157,28 @@ public final class SchemaSubjects {
     public static Outcome register(SchemaRegistryClient registry, Subject subject) {
         String name = subject.name();
         List<Integer> versions = registry.versions(name);
-        int registered = 0;
+        Step step;
         if (versions.isEmpty()) {
             try {
-                registered = registerKeptVersions(registry, subject);
+                step = new Step(registerKeptVersions(registry, subject), 0, -1);
             } catch (SchemaRegistryException e) {
                 List<Integer> now = e.unavailable() ? List.of() : registry.versions(name);
                 if (now.isEmpty()) {
                     throw e;
                 }
-                registered = registerOnExisting(registry, subject, now); // another process created it meanwhile
+                step = registerOnExisting(registry, subject, now); // another process created it meanwhile
             }
         } else {
-            registered = registerOnExisting(registry, subject, versions);
+            step = registerOnExisting(registry, subject, versions);
         }
         int id = registry.lookup(name, subject.schema()).orElse(-1);
         return new Outcome(
                 name,
                 id,
+                step.equivalentId(),
                 registry.versions(name).size(),
-                registered,
+                step.registered(),
+                step.superseded(),
                 registry.compatibility(name).orElse("(global)"));
     }
 
@@ -155,9 +187,7 @@ public final class SchemaSubjects {
         String name = subject.name();
         List<Schema> kept = new ArrayList<>(subject.keptVersions());
         // the current version as the generated class has it (the text lookups compare), not its kept file
-        if (!kept.isEmpty()
-                && SchemaNormalization.parsingFingerprint64(kept.get(kept.size() - 1))
-                        == SchemaNormalization.parsingFingerprint64(subject.schema())) {
+        if (!kept.isEmpty() && PublishedSchemas.sameCanonicalForm(kept.get(kept.size() - 1), subject.schema())) {
             kept.remove(kept.size() - 1);
         }
         kept.add(subject.schema());
@@ -174,10 +204,10 @@ public final class SchemaSubjects {
         return registered;
     }
 
-    /** @return how many versions it registered (0 or 1) on a subject that holds {@code versions} */
-    private static int registerOnExisting(SchemaRegistryClient registry, Subject subject, List<Integer> versions) {
+    /** @return what it did on a subject that holds {@code versions}: registered 0 or 1, superseded 0 or more */
+    private static Step registerOnExisting(SchemaRegistryClient registry, Subject subject, List<Integer> versions) {
         String name = subject.name();
-        checkVersions(registry, subject, versions);
+        List<SchemaRegistryClient.SubjectVersion> held = checkVersions(registry, subject, versions);
         if (!COMPATIBILITY.equals(registry.compatibility(name).orElse(""))) {
             try {
                 registry.setCompatibility(name, COMPATIBILITY);
@@ -190,11 +220,42 @@ public final class SchemaSubjects {
                 }
             }
         }
-        if (registry.lookup(name, subject.schema()).isEmpty()) {
-            registry.register(name, subject.schema());
-            return 1;
+        OptionalInt found = registry.lookup(name, subject.schema());
+        if (found.isPresent()) {
+            return new Step(0, 0, equivalentId(subject, held, found.getAsInt()));
         }
-        return 0;
+        int id = registry.register(name, subject.schema());
+        int superseded = 0;
+        int left = -1;
+        for (SchemaRegistryClient.SubjectVersion old : held) {
+            if (old.id() == id || !PublishedSchemas.sameCanonicalForm(old.schema(), subject.schema())) {
+                continue;
+            }
+            // keep its id in use under another subject before deleting it: Apicurio Registry 2.x frees the id of a
+            // deleted version that no other subject holds, and records written with it must stay readable
+            int kept = registry.register(name + SUPERSEDED_SUFFIX, old.schema());
+            if (kept == old.id()) {
+                registry.deleteVersion(name, old.version()); // false: another process deleted it meanwhile
+                superseded++;
+            } else {
+                left = old.id(); // the registry names schemas per subject (or holds other text): keep it
+            }
+        }
+        return new Step(1, superseded, left);
+    }
+
+    /**
+     * @return the id of the last of {@code held} with the subject's schema in another text than
+     *         the one with {@code publishedId} (-1 if absent), or -1 if there is none
+     */
+    private static int equivalentId(Subject subject, List<SchemaRegistryClient.SubjectVersion> held, int publishedId) {
+        int found = -1;
+        for (SchemaRegistryClient.SubjectVersion version : held) {
+            if (version.id() != publishedId && PublishedSchemas.sameCanonicalForm(version.schema(), subject.schema())) {
+                found = version.id();
+            }
+        }
+        return found;
     }
 
     /**
@@ -203,27 +264,34 @@ public final class SchemaSubjects {
      *
      * @param registry the registry, not null
      * @param subject  the subject, not null
-     * @return what the subject holds; {@code id} is -1 if the current schema is not registered
+     * @return what the subject holds; {@code id} is -1 if the current schema is not registered in
+     *         its published text, {@code equivalentId} the id of another text of it, if any
      * @throws IncompatibleSubjectException naming the subject, the version, its id and Avro's reason
      * @throws SchemaRegistryException      if the registry refuses a request or is unavailable
      */
     public static Outcome check(SchemaRegistryClient registry, Subject subject) {
         String name = subject.name();
         List<Integer> versions = registry.versions(name);
-        checkVersions(registry, subject, versions);
+        List<SchemaRegistryClient.SubjectVersion> held = checkVersions(registry, subject, versions);
         OptionalInt id = versions.isEmpty() ? OptionalInt.empty() : registry.lookup(name, subject.schema());
         return new Outcome(
                 name,
                 id.orElse(-1),
+                equivalentId(subject, held, id.orElse(-1)),
                 versions.size(),
+                0,
                 0,
                 versions.isEmpty() ? "(none)" : registry.compatibility(name).orElse("(global)"));
     }
 
-    private static void checkVersions(SchemaRegistryClient registry, Subject subject, List<Integer> versions) {
+    /** @return the versions, each checked against the subject's schema */
+    private static List<SchemaRegistryClient.SubjectVersion> checkVersions(
+            SchemaRegistryClient registry, Subject subject, List<Integer> versions) {
         Schema ours = subject.schema();
+        List<SchemaRegistryClient.SubjectVersion> held = new ArrayList<>();
         for (int version : versions) {
             SchemaRegistryClient.SubjectVersion there = registry.version(subject.name(), version);
+            held.add(there);
             String reason = incompatibility(ours, there.schema());
             if (reason != null) {
                 throw new IncompatibleSubjectException("Subject " + subject.name() + " in the schema registry at "
@@ -232,6 +300,7 @@ public final class SchemaSubjects {
                         + " required: " + reason + ". Fix the subject (or the topic name) before starting.");
             }
         }
+        return held;
     }
 
     /**
