@@ -3,6 +3,7 @@ package io.apiary.ingest.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.apiary.ingest.cli.IngestApp;
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
@@ -13,11 +14,19 @@ import io.apiary.ingest.pipeline.RegistrySubjects;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.schema.TelemetryReading;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Random;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
@@ -30,7 +39,9 @@ import picocli.CommandLine;
  * The registry framing against the local stack's real schema registry (Apicurio Registry's
  * Confluent-compatible API): every topic's schema round trip, the two framings side by side, the
  * subjects registered and checked (also by two clients at once), an incompatible subject refused,
- * an unreachable registry told apart from bad input.
+ * an unreachable registry told apart from bad input; the published schemas of {@code schemas/}
+ * found by a client that sends the files, and a subject holding the Java flavour of an earlier
+ * release migrated.
  */
 class RegistryWireFormatIT {
 
@@ -39,6 +50,9 @@ class RegistryWireFormatIT {
 
     @BeforeAll
     static void stack() {
+        // initialises the serde class, which makes Avro trust the generated classes (RandomRecords, SpecificData
+        // .getClass), whichever test runs first
+        AvroSingleObjectSerde.limitValueSizes();
         stack = SharedStack.get();
         url = stack.registryUrl().orElseThrow(() -> new IllegalStateException("the shared stack runs no registry"));
     }
@@ -233,6 +247,131 @@ class RegistryWireFormatIT {
                 .satisfies(e ->
                         assertThat(SchemaRegistryException.unavailableIn(e)).isTrue())
                 .hasMessageContaining("unreachable");
+    }
+
+    @Test
+    void after_the_pipeline_registered_a_lookup_of_each_avsc_file_as_a_client_sends_it_finds_the_id() throws Exception {
+        Topics topics = config("pub", Map.of()).topics();
+        RegistrySubjects.prepare(topics); // what `run` does at start
+        Random random = new Random(20261207L);
+        List<String> found = new ArrayList<>();
+        for (SchemaSubjects.Subject subject : topics.avroSubjects()) {
+            OptionalInt id = lookupAsAClientSendingTheFile(subject);
+            assertThat(id).as(subject.name()).isPresent();
+            // and it is the id the pipeline's writer frames its records with
+            byte[] bytes = serde(topics.wireFormat(), subject)
+                    .encode(subject.topic(), RandomRecords.of(subject.schema(), random));
+            assertThat(ByteBuffer.wrap(bytes, 1, 4).getInt()).as(subject.name()).isEqualTo(id.getAsInt());
+            found.add(subject.name());
+        }
+        assertThat(found).hasSize(14);
+    }
+
+    @Test
+    void registry_register_migrates_a_java_flavoured_subject_without_a_duplicate_and_old_ids_stay_readable()
+            throws Exception {
+        String prefix = "mig";
+        IngestConfig config = config(prefix, Map.of());
+        Topics topics = config.topics();
+        SchemaRegistryClient registry = config.wireFormat().registry();
+        SchemaSubjects.Subject telemetry = topics.avroSubjects().get(0);
+        String subject = telemetry.name();
+        assertThat(subject).isEqualTo(prefix + ".topic.telemetry-value");
+        // the subject as an earlier release left it: the kept versions, the current one as the generated class has it
+        List<Schema> kept = SchemaVersions.load("TelemetryReading", TelemetryReading.class.getClassLoader());
+        for (Schema version : kept.subList(0, kept.size() - 1)) {
+            registry.register(subject, version);
+        }
+        registry.setCompatibility(subject, SchemaSubjects.COMPATIBILITY);
+        int javaId = registry.register(subject, TelemetryReading.getClassSchema());
+        assertThat(TelemetryReading.getClassSchema().toString()).contains("avro.java.string");
+        assertThat(lookupAsAClientSendingTheFile(telemetry)).isEmpty();
+        // a record written before the migration, by this release's writer: the Java-flavoured id, nothing registered
+        TelemetryReading reading =
+                (TelemetryReading) RandomRecords.of(TelemetryReading.getClassSchema(), new Random(11));
+        byte[] old = config.wireFormat().serde(TelemetryReading.class, false).encode(topics.telemetry(), reading);
+        assertThat(ByteBuffer.wrap(old, 1, 4).getInt()).isEqualTo(javaId);
+        assertThat(registry.versions(subject)).hasSize(kept.size());
+
+        Cli before = cli(prefix, "check");
+        assertThat(before.exit()).isEqualTo(1);
+        assertThat(before.out()).containsPattern(subject + " +only Java-flavoured, id " + javaId);
+
+        Cli migrated = cli(prefix, "register");
+        assertThat(migrated.exit()).as(migrated.err()).isZero();
+        assertThat(migrated.out()).contains("1 Java-flavoured superseded");
+
+        // one version per parsing canonical form, the current one in the published text
+        List<Integer> versions = registry.versions(subject);
+        assertThat(versions).hasSize(kept.size());
+        List<Long> forms = new ArrayList<>();
+        for (int version : versions) {
+            forms.add(org.apache.avro.SchemaNormalization.parsingFingerprint64(
+                    registry.version(subject, version).schema()));
+        }
+        assertThat(forms).doesNotHaveDuplicates();
+        OptionalInt published = lookupAsAClientSendingTheFile(telemetry);
+        assertThat(published).isPresent();
+        assertThat(published.getAsInt()).isNotEqualTo(javaId);
+        assertThat(registry.version(subject, versions.get(versions.size() - 1)).id())
+                .isEqualTo(published.getAsInt());
+
+        // a new process (no cache) still reads the record written with the old id, and writes with the new one
+        IngestConfig fresh = config(prefix, Map.of());
+        AvroWireSerde<TelemetryReading> reader = fresh.wireFormat().serde(TelemetryReading.class, false);
+        assertThat(reader.decode(old)).isEqualTo(reading);
+        byte[] now = reader.encode(topics.telemetry(), reading);
+        assertThat(ByteBuffer.wrap(now, 1, 4).getInt()).isEqualTo(published.getAsInt());
+
+        Cli after = cli(prefix, "check");
+        assertThat(after.exit()).as(after.out() + after.err()).isZero();
+        assertThat(after.out()).containsPattern(subject + " +id " + published.getAsInt() + " published  ");
+        Cli again = cli(prefix, "register");
+        assertThat(again.exit()).isZero();
+        assertThat(again.out()).doesNotContain("superseded").doesNotContain("registered now");
+        assertThat(registry.versions(subject)).isEqualTo(versions);
+    }
+
+    /**
+     * Looks a subject's schema up as a client without Avro's Java library does: the {@code .avsc}
+     * file of {@code schemas/} as compact JSON (what {@code JSON.stringify} of the parsed file
+     * gives), posted to {@code /subjects/<subject>}.
+     */
+    private static OptionalInt lookupAsAClientSendingTheFile(SchemaSubjects.Subject subject) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        String file = Files.readString(
+                SchemaEvolutionTest.schemasDir().resolve(subject.schema().getName() + ".avsc"));
+        String body = json.createObjectNode()
+                .put("schema", json.readTree(file).toString())
+                .toString();
+        HttpResponse<String> answer = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(
+                                        url + "/subjects/" + URLEncoder.encode(subject.name(), StandardCharsets.UTF_8)))
+                                .header("Content-Type", SchemaRegistryClient.MEDIA_TYPE)
+                                .POST(HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        if (answer.statusCode() == 404) {
+            return OptionalInt.empty();
+        }
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        return OptionalInt.of(json.readTree(answer.body()).path("id").asInt());
+    }
+
+    private record Cli(int exit, String out, String err) {}
+
+    /** Runs {@code registry <command>} with the configuration of a topic name prefix. */
+    private static Cli cli(String prefix, String command) {
+        List<String> args = new ArrayList<>(List.of("registry", command));
+        config(prefix, Map.of()).originalsStrings().forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        CommandLine cli = IngestApp.commandLine();
+        cli.setOut(new java.io.PrintWriter(out, true));
+        cli.setErr(new java.io.PrintWriter(err, true));
+        int exit = cli.execute(args.toArray(String[]::new));
+        return new Cli(exit, out.toString(), err.toString());
     }
 
     @SuppressWarnings("unchecked")
