@@ -206,6 +206,48 @@ class SchemaRegistryClientTest {
         assertThat(SchemaRegistryClient.tlsFailure(new IOException("closed"))).isNull();
     }
 
+    /** The answers to register() on a subject whose one version holds the Java flavour with id 5, until the DELETE. */
+    private SchemaSubjects.Subject javaFlavouredSubject(int supersededId) {
+        String java = com.fasterxml.jackson.databind.node.TextNode.valueOf(
+                        TelemetryReading.getClassSchema().toString())
+                .toString();
+        answer(200, "[1]"); // versions
+        answer(200, "{\"subject\":\"t-value\",\"version\":1,\"id\":5,\"schema\":" + java + "}");
+        answer(200, "{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}");
+        answer(404, "{\"error_code\":40403,\"message\":\"Schema not found\"}"); // lookup of the published text
+        answer(200, "{\"id\":6}"); // registered
+        answer(200, "{\"id\":" + supersededId + "}"); // under t-value-superseded
+        return SchemaSubjects.Subject.ofSchema("t", false, TelemetryReading.getClassSchema());
+    }
+
+    @Test
+    void a_java_flavoured_version_is_deleted_once_the_superseded_subject_holds_its_id() {
+        SchemaSubjects.Subject subject = javaFlavouredSubject(5);
+        answer(200, "1"); // deleted
+        answer(200, "{\"id\":6}"); // lookup
+        answer(200, "[2]");
+        answer(200, "{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}");
+
+        assertThat(SchemaSubjects.register(client(null, null, url()), subject))
+                .isEqualTo(new SchemaSubjects.Outcome("t-value", 6, -1, 1, 1, 1, "FULL_TRANSITIVE"));
+        assertThat(requests)
+                .extracting(r -> r.split(" ")[0] + " " + r.split(" ")[1])
+                .contains(
+                        "POST /apis/ccompat/v6/subjects/t-value-superseded/versions",
+                        "DELETE /apis/ccompat/v6/subjects/t-value/versions/1");
+    }
+
+    @Test
+    void a_java_flavoured_version_stays_when_the_registry_gives_the_superseded_subject_another_id() {
+        SchemaSubjects.Subject subject = javaFlavouredSubject(9);
+        answer(200, "[1,2]"); // (the lookup of the published text answered from the client's cache)
+        answer(200, "{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}");
+
+        assertThat(SchemaSubjects.register(client(null, null, url()), subject))
+                .isEqualTo(new SchemaSubjects.Outcome("t-value", 6, 5, 2, 1, 0, "FULL_TRANSITIVE"));
+        assertThat(requests).noneMatch(r -> r.startsWith("DELETE"));
+    }
+
     @Test
     void registering_a_new_subject_another_process_creates_at_the_same_moment_goes_on_as_on_an_existing_one() {
         String schema = com.fasterxml.jackson.databind.node.TextNode.valueOf(

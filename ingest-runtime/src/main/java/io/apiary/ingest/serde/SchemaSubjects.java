@@ -26,7 +26,7 @@ import org.apache.avro.specific.SpecificRecord;
  * the published text, keeps each replaced version's schema id under {@code <subject>}{@value
  * #SUPERSEDED_SUFFIX} (so records written with it stay readable, also where deleting a version
  * frees its id, as in Apicurio Registry 2.x) and then deletes that version, leaving one version
- * per parsing canonical form.
+ * per parsing canonical form ({@link SupersededVersions}).
  *
  * <p>Stateless and thread-safe.
  */
@@ -222,40 +222,12 @@ public final class SchemaSubjects {
         }
         OptionalInt found = registry.lookup(name, subject.schema());
         if (found.isPresent()) {
-            return new Step(0, 0, equivalentId(subject, held, found.getAsInt()));
+            return new Step(0, 0, SupersededVersions.equivalentId(subject.schema(), held, found.getAsInt()));
         }
         int id = registry.register(name, subject.schema());
-        int superseded = 0;
-        int left = -1;
-        for (SchemaRegistryClient.SubjectVersion old : held) {
-            if (old.id() == id || !PublishedSchemas.sameCanonicalForm(old.schema(), subject.schema())) {
-                continue;
-            }
-            // keep its id in use under another subject before deleting it: Apicurio Registry 2.x frees the id of a
-            // deleted version that no other subject holds, and records written with it must stay readable
-            int kept = registry.register(name + SUPERSEDED_SUFFIX, old.schema());
-            if (kept == old.id()) {
-                registry.deleteVersion(name, old.version()); // false: another process deleted it meanwhile
-                superseded++;
-            } else {
-                left = old.id(); // the registry names schemas per subject (or holds other text): keep it
-            }
-        }
-        return new Step(1, superseded, left);
-    }
-
-    /**
-     * @return the id of the last of {@code held} with the subject's schema in another text than
-     *         the one with {@code publishedId} (-1 if absent), or -1 if there is none
-     */
-    private static int equivalentId(Subject subject, List<SchemaRegistryClient.SubjectVersion> held, int publishedId) {
-        int found = -1;
-        for (SchemaRegistryClient.SubjectVersion version : held) {
-            if (version.id() != publishedId && PublishedSchemas.sameCanonicalForm(version.schema(), subject.schema())) {
-                found = version.id();
-            }
-        }
-        return found;
+        SupersededVersions.Replacement replaced =
+                SupersededVersions.replace(registry, name, subject.schema(), held, id);
+        return new Step(1, replaced.superseded(), replaced.leftId());
     }
 
     /**
@@ -277,7 +249,7 @@ public final class SchemaSubjects {
         return new Outcome(
                 name,
                 id.orElse(-1),
-                equivalentId(subject, held, id.orElse(-1)),
+                SupersededVersions.equivalentId(subject.schema(), held, id.orElse(-1)),
                 versions.size(),
                 0,
                 0,
