@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The dev stack's schema registry: Apicurio Registry 2.1 (a Quarkus application built by the
+ * The dev stack's schema registry: Apicurio Registry 2.4 (a Quarkus application built by the
  * {@code devstack/registry-server} module) in a child JVM, serving HTTP on 127.0.0.1 only, with
  * Confluent Schema Registry's REST API at {@link #confluentApiUrl()}. Its storage is an embedded
  * H2 database in files of its folder, so schemas and their ids survive a restart. Files live in
@@ -44,10 +44,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Known limits of this release, not of Confluent's registry: concurrent registrations can
  * fail with HTTP 500 (an H2 lock or unique-key race; register one schema at a time), a refused
- * incompatible schema answers 409 with {@code error_code} 0, and the default compatibility is
- * {@code NONE} (set it per subject).
+ * incompatible schema answers 409 with {@code error_code} 0, look-ups and registrations compare
+ * the schema's raw text unless asked with {@code ?normalize=true}, and the default compatibility
+ * is {@code NONE} (set it per subject). The full list is in {@code docs/gateway-developers.md},
+ * "Wire format and schema registry".
  *
- * <p>Ready once {@code GET /apis/ccompat/v6/subjects} answers 200 (the database is initialised
+ * <p>Ready once {@code GET /apis/ccompat/v7/subjects} answers 200 (the database is initialised
  * and the REST resources are up). {@link #version()} comes from the name of the
  * {@code apicurio-registry-app} jar in the runner's {@code lib/} folder.
  *
@@ -57,7 +59,7 @@ import org.slf4j.LoggerFactory;
 public final class RegistryServer extends ManagedServer {
 
     /** The path of the Confluent-compatible API below the server's root URL. */
-    public static final String CONFLUENT_API_PATH = "/apis/ccompat/v6";
+    public static final String CONFLUENT_API_PATH = "/apis/ccompat/v7";
 
     private static final Logger LOG = LoggerFactory.getLogger(RegistryServer.class);
     private static final String MAIN_CLASS = "io.apicurio.registry.RegistryQuarkusMain";
@@ -109,7 +111,7 @@ public final class RegistryServer extends ManagedServer {
     /**
      * @return the base URL of the Confluent-compatible REST API, what Confluent's serializers and
      *     other registry-aware clients take as their schema registry URL, e.g.
-     *     {@code http://127.0.0.1:PORT/apis/ccompat/v6}; never null
+     *     {@code http://127.0.0.1:PORT/apis/ccompat/v7}; never null
      */
     public String confluentApiUrl() {
         return url() + CONFLUENT_API_PATH;

@@ -86,8 +86,8 @@ class LocalStackIT {
                         stack.cassandra().jmxPort(),
                         registry.port()))
                 .doesNotHaveDuplicates();
-        assertThat(registry.confluentApiUrl()).isEqualTo("http://127.0.0.1:" + registry.port() + "/apis/ccompat/v6");
-        assertThat(registry.version()).startsWith("2.1.");
+        assertThat(registry.confluentApiUrl()).isEqualTo("http://127.0.0.1:" + registry.port() + "/apis/ccompat/v7");
+        assertThat(registry.version()).startsWith("2.4.");
         assertThat(registry.isRunning()).isTrue();
         assertThat(registry.logFile()).isRegularFile().startsWith(stack.workDir());
         assertThat(stack.kafkaStartupTime()).isPositive();

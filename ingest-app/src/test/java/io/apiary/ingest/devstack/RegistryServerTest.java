@@ -33,7 +33,7 @@ class RegistryServerTest {
         registry.prepare();
 
         assertThat(registry.secure()).isTrue();
-        assertThat(registry.confluentApiUrl()).isEqualTo("https://127.0.0.1:3333/apis/ccompat/v6");
+        assertThat(registry.confluentApiUrl()).isEqualTo("https://127.0.0.1:3333/apis/ccompat/v7");
         List<String> command = registry.command();
         assertThat(command)
                 .contains(
@@ -60,7 +60,7 @@ class RegistryServerTest {
         registry.prepare();
 
         assertThat(registry.secure()).isFalse();
-        assertThat(registry.confluentApiUrl()).isEqualTo("http://127.0.0.1:3333/apis/ccompat/v6");
+        assertThat(registry.confluentApiUrl()).isEqualTo("http://127.0.0.1:3333/apis/ccompat/v7");
         assertThat(registry.command())
                 .contains("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=3333")
                 .noneMatch(arg -> arg.contains("ssl") || arg.contains("insecure-requests"));

@@ -49,7 +49,11 @@ class SchemaRegistryClientTest {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             synchronized (this) {
                 requests.add(exchange.getRequestMethod() + " "
-                        + exchange.getRequestURI().getRawPath() + (body.isEmpty() ? "" : " " + body));
+                        + exchange.getRequestURI().getRawPath()
+                        + (exchange.getRequestURI().getRawQuery() == null
+                                ? ""
+                                : "?" + exchange.getRequestURI().getRawQuery())
+                        + (body.isEmpty() ? "" : " " + body));
                 authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
             }
             Answer answer;
@@ -73,7 +77,7 @@ class SchemaRegistryClientTest {
     }
 
     private URI url() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/apis/ccompat/v6");
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/apis/ccompat/v7");
     }
 
     private SchemaRegistryClient client(String basic, String bearer, URI... urls) {
@@ -98,7 +102,7 @@ class SchemaRegistryClientTest {
 
         assertThat(requests).hasSize(1);
         assertThat(requests.get(0))
-                .startsWith("POST /apis/ccompat/v6/subjects/hive.telemetry.v1-value/versions {\"schema\":");
+                .startsWith("POST /apis/ccompat/v7/subjects/hive.telemetry.v1-value/versions {\"schema\":");
         assertThat(authorizations).containsExactly("Basic YW5uOnMzY3JldA==");
         assertThat(client.settings().toString()).doesNotContain("s3cret").contains("auth=basic");
     }
@@ -194,7 +198,7 @@ class SchemaRegistryClientTest {
             });
             answering.setDaemon(true);
             answering.start();
-            URI https = URI.create("https://127.0.0.1:" + plain.getLocalPort() + "/apis/ccompat/v6");
+            URI https = URI.create("https://127.0.0.1:" + plain.getLocalPort() + "/apis/ccompat/v7");
             assertThatThrownBy(() -> client(null, null, https).schemaById(3))
                     .isInstanceOf(SchemaRegistryException.class)
                     .hasMessageContaining("Cannot fetch schema id 3: the TLS handshake with the schema registry at "
@@ -273,14 +277,14 @@ class SchemaRegistryClientTest {
         assertThat(requests)
                 .extracting(r -> r.split(" ")[0] + " " + r.split(" ")[1])
                 .containsExactly(
-                        "GET /apis/ccompat/v6/subjects/race-value/versions",
-                        "POST /apis/ccompat/v6/subjects/race-value/versions",
-                        "GET /apis/ccompat/v6/subjects/race-value/versions",
-                        "GET /apis/ccompat/v6/subjects/race-value/versions/1",
-                        "GET /apis/ccompat/v6/config/race-value",
-                        "POST /apis/ccompat/v6/subjects/race-value",
-                        "GET /apis/ccompat/v6/subjects/race-value/versions",
-                        "GET /apis/ccompat/v6/config/race-value");
+                        "GET /apis/ccompat/v7/subjects/race-value/versions",
+                        "POST /apis/ccompat/v7/subjects/race-value/versions",
+                        "GET /apis/ccompat/v7/subjects/race-value/versions",
+                        "GET /apis/ccompat/v7/subjects/race-value/versions/1",
+                        "GET /apis/ccompat/v7/config/race-value",
+                        "POST /apis/ccompat/v7/subjects/race-value",
+                        "GET /apis/ccompat/v7/subjects/race-value/versions",
+                        "GET /apis/ccompat/v7/config/race-value");
 
         // refused while the subject is still not there: the refusal stands
         answers.clear();
@@ -296,6 +300,7 @@ class SchemaRegistryClientTest {
     void a_4xx_is_not_retried_and_404s_read_as_absent() {
         answer(404, "{\"error_code\":40401,\"message\":\"Subject not found\"}");
         answer(404, "{\"error_code\":40403,\"message\":\"Schema not found\"}");
+        answer(404, "{\"error_code\":40403,\"message\":\"Schema not found\"}"); // normalized
         answer(409, "{\"error_code\":409,\"message\":\"incompatible\"}");
         SchemaRegistryClient client = client(null, null, url());
         assertThat(client.versions("a-value")).isEmpty();
@@ -306,7 +311,46 @@ class SchemaRegistryClientTest {
                         e -> assertThat(((SchemaRegistryException) e).status()).isEqualTo(409))
                 .satisfies(e ->
                         assertThat(((SchemaRegistryException) e).unavailable()).isFalse());
-        assertThat(requests).hasSize(3);
+        assertThat(requests).hasSize(4);
+    }
+
+    @Test
+    void a_lookup_the_registry_finds_nothing_for_is_asked_again_normalized_and_its_answer_cached() {
+        // Apicurio Registry 2.x compares raw text: only the normalized look-up finds a version registered as
+        // pretty-printed .avsc text
+        answer(404, "{\"error_code\":40401,\"message\":\"No artifact with ID 'a-value' was found.\"}");
+        answer(200, "{\"subject\":\"a-value\",\"version\":1,\"id\":12}");
+        SchemaRegistryClient client = client(null, null, url());
+
+        assertThat(client.lookup("a-value", TelemetryReading.getClassSchema())).hasValue(12);
+        assertThat(client.lookup("a-value", TelemetryReading.getClassSchema())).hasValue(12);
+
+        assertThat(requests)
+                .extracting(r -> r.split(" ")[0] + " " + r.split(" ")[1])
+                .containsExactly(
+                        "POST /apis/ccompat/v7/subjects/a-value",
+                        "POST /apis/ccompat/v7/subjects/a-value?normalize=true");
+    }
+
+    @Test
+    void a_lookup_found_by_text_is_not_asked_again() {
+        answer(200, "{\"subject\":\"a-value\",\"version\":1,\"id\":3}");
+
+        assertThat(client(null, null, url()).lookup("a-value", TelemetryReading.getClassSchema()))
+                .hasValue(3);
+        assertThat(requests).hasSize(1);
+    }
+
+    @Test
+    void an_unknown_compatibility_level_is_refused_before_any_request() {
+        SchemaRegistryClient client = client(null, null, url());
+
+        assertThatThrownBy(() -> client.setCompatibility("a-value", "FULL-TRANSITIVE"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'FULL-TRANSITIVE'")
+                .hasMessageContaining("a-value")
+                .hasMessageContaining("FULL_TRANSITIVE");
+        assertThat(requests).isEmpty();
     }
 
     @Test
@@ -336,7 +380,7 @@ class SchemaRegistryClientTest {
                         .serde(TelemetryReading.class, false)
                         .decode(bytes))
                 .isEqualTo(reading);
-        assertThat(requests.get(1)).isEqualTo("GET /apis/ccompat/v6/schemas/ids/258");
+        assertThat(requests.get(1)).isEqualTo("GET /apis/ccompat/v7/schemas/ids/258");
 
         assertThatThrownBy(() -> serde.decode(new byte[] {0, 1}))
                 .isInstanceOf(SerializationException.class)

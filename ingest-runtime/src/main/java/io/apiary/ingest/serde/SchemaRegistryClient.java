@@ -58,6 +58,13 @@ public final class SchemaRegistryClient {
             + " to avoid it, register subjects one at a time with `ingest-app registry register` before"
             + " starting several instances, as deploy/'s registry Job does)";
 
+    /**
+     * The compatibility levels of Confluent's API ({@code PUT /config/{subject}}), which Apicurio
+     * Registry's Confluent-compatible API accepts too.
+     */
+    public static final List<String> COMPATIBILITY_LEVELS = List.of(
+            "NONE", "BACKWARD", "BACKWARD_TRANSITIVE", "FORWARD", "FORWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE");
+
     /** The media type of Confluent's API, version 1. */
     public static final String MEDIA_TYPE = "application/vnd.schemaregistry.v1+json";
 
@@ -125,8 +132,10 @@ public final class SchemaRegistryClient {
      * @param subject the subject, e.g. {@code hive.telemetry.v1-value}; not null
      * @param schema  an Avro schema, not null
      * @return its id in the registry
-     * @throws SchemaRegistryException 409 if the subject's compatibility level refuses it, 422 if
-     *                                 the registry finds it invalid, or unavailable
+     * @throws SchemaRegistryException 409 if the subject's compatibility level refuses it (with
+     *                                 {@code error_code} 409 from Confluent's registry, 0 from
+     *                                 Apicurio Registry 2.x), 422 if the registry finds it invalid, or
+     *                                 unavailable
      */
     public int register(String subject, Schema schema) {
         String key = subject + '\n' + schema.toString();
@@ -150,7 +159,13 @@ public final class SchemaRegistryClient {
     }
 
     /**
-     * Looks up the id of a schema under a subject without registering it.
+     * Looks up the id of a schema under a subject without registering it: first by the text the
+     * client registers ({@link Schema#toString()}), then, if the registry finds none, once more with
+     * {@code ?normalize=true}. Confluent's registry parses the text before comparing, so the second
+     * request finds nothing new there; Apicurio Registry 2.x compares the raw text and only matches a
+     * version registered with other white space or another order of JSON attributes (by a gateway,
+     * from a {@code .avsc} file) when asked to normalize. Neither matches a schema that differs in a
+     * property or {@code doc}.
      *
      * @param subject the subject, not null
      * @param schema  the schema, not null
@@ -163,19 +178,26 @@ public final class SchemaRegistryClient {
         if (known != null) {
             return OptionalInt.of(known);
         }
+        OptionalInt id = lookupOnce(subject, schema, "");
+        if (id.isEmpty()) {
+            id = lookupOnce(subject, schema, "?normalize=true");
+        }
+        if (id.isPresent()) {
+            idsBySubjectAndSchema.put(key, id.getAsInt());
+            schemasById.putIfAbsent(id.getAsInt(), schema);
+        }
+        return id;
+    }
+
+    private OptionalInt lookupOnce(String subject, Schema schema, String query) {
         try {
             JsonNode answer = call(
                     "POST",
-                    "/subjects/" + encode(subject),
+                    "/subjects/" + encode(subject) + query,
                     schemaBody(schema),
                     "look up a schema under subject " + subject);
             int id = answer.path("id").asInt(-1);
-            if (id < 0) {
-                return OptionalInt.empty();
-            }
-            idsBySubjectAndSchema.put(key, id);
-            schemasById.putIfAbsent(id, schema);
-            return OptionalInt.of(id);
+            return id < 0 ? OptionalInt.empty() : OptionalInt.of(id);
         } catch (SchemaRegistryException e) {
             if (e.notFound()) {
                 return OptionalInt.empty();
@@ -285,7 +307,9 @@ public final class SchemaRegistryClient {
     /**
      * @param subject the subject, not null
      * @return the subject's own compatibility level (e.g. {@code FULL_TRANSITIVE}), or empty when
-     *         it has none of its own (the registry's global level applies)
+     *         it has none of its own (the registry's global level applies; Confluent's registry
+     *         answers 404 with 40408 then, while Apicurio Registry 2.x answers with its global level,
+     *         which this then returns)
      * @throws SchemaRegistryException if the registry is unavailable or refuses the request
      */
     public Optional<String> compatibility(String subject) {
@@ -307,13 +331,18 @@ public final class SchemaRegistryClient {
      * Sets a subject's compatibility level. The subject need not exist yet.
      *
      * @param subject the subject, not null
-     * @param level   a level of Confluent's API: NONE, BACKWARD, FORWARD, FULL, or one of them
-     *                with {@code _TRANSITIVE}; not null
-     * @throws SchemaRegistryException if the registry refuses it (422 for an unknown level) or is
-     *                                 unavailable
+     * @param level   one of {@link #COMPATIBILITY_LEVELS}; not null
+     * @throws IllegalArgumentException if the level is not one of them, before any request (Confluent's
+     *                                  registry answers 422 to an unknown level, Apicurio Registry 2.x a
+     *                                  500 that would read as unavailable)
+     * @throws SchemaRegistryException  if the registry refuses it or is unavailable
      */
     public void setCompatibility(String subject, String level) {
-        ObjectNode body = JSON.createObjectNode().put("compatibility", Objects.requireNonNull(level));
+        if (!COMPATIBILITY_LEVELS.contains(Objects.requireNonNull(level))) {
+            throw new IllegalArgumentException("Unknown compatibility level '" + level + "' for subject " + subject
+                    + ": use one of " + COMPATIBILITY_LEVELS);
+        }
+        ObjectNode body = JSON.createObjectNode().put("compatibility", level);
         call("PUT", "/config/" + encode(subject), body.toString(), "set the compatibility level of subject " + subject);
     }
 
