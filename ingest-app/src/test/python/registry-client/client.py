@@ -49,7 +49,7 @@ def bees_out(hive, sample):
 
 
 def serializer():
-    # REGISTRY_URL e.g. http://127.0.0.1:PORT/apis/ccompat/v6 (Apicurio's Confluent-compatible API)
+    # REGISTRY_URL e.g. http://127.0.0.1:PORT/apis/ccompat/v7 (Apicurio's Confluent-compatible API)
     return MessageSerializer(CachedSchemaRegistryClient({"url": env("REGISTRY_URL")}))
 
 
