@@ -398,6 +398,81 @@ class SchemaRegistryClientTest {
                 .hasMessageContaining("no schema registry is configured");
     }
 
+    private KafkaAvroSerializer<Object> latestVersionSerializer() {
+        KafkaAvroSerializer<Object> serializer = new KafkaAvroSerializer<>();
+        serializer.configure(
+                java.util.Map.of(
+                        "schema.registry.url", url().toString(),
+                        "auto.register.schemas", "false",
+                        "use.latest.version", "true"),
+                false);
+        return serializer;
+    }
+
+    private void answerLatestVersion(int id, String schemaText) {
+        answer(200, "[1,2]");
+        answer(
+                200,
+                "{\"subject\":\"t-value\",\"version\":2,\"id\":" + id + ",\"schema\":"
+                        + com.fasterxml.jackson.databind.node.TextNode.valueOf(schemaText) + "}");
+    }
+
+    private static TelemetryReading reading() { // built without reflection, which Avro checks
+        return new TelemetryReading(
+                "3627",
+                "gw-17",
+                io.apiary.schema.SensorType.LIGHT,
+                "default",
+                java.time.Instant.parse("2024-05-01T12:00:00Z"),
+                12000.0,
+                "lx",
+                5L);
+    }
+
+    @Test
+    void use_latest_version_writes_the_latest_id_when_it_encodes_as_the_record_class() throws IOException {
+        String published; // the .avsc text, without the generated class's avro.java.string properties
+        try (var in = getClass().getClassLoader().getResourceAsStream("schemas/TelemetryReading.avsc")) {
+            published = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        answerLatestVersion(258, published);
+        answer(200, "{\"schema\":" + com.fasterxml.jackson.databind.node.TextNode.valueOf(published) + "}");
+        TelemetryReading reading = reading();
+
+        byte[] bytes = latestVersionSerializer().serialize("t", reading);
+
+        assertThat(java.util.Arrays.copyOf(bytes, 5)).containsExactly(0, 0, 0, 1, 2);
+        assertThat(requests)
+                .containsExactly(
+                        "GET /apis/ccompat/v6/subjects/t-value/versions",
+                        "GET /apis/ccompat/v6/subjects/t-value/versions/2");
+        assertThat(WireFormat.registry(client(null, null, url()))
+                        .serde(TelemetryReading.class, false)
+                        .decode(bytes))
+                .isEqualTo(reading);
+    }
+
+    @Test
+    void use_latest_version_refuses_a_latest_version_that_encodes_otherwise() {
+        answerLatestVersion(7, io.apiary.schema.EntranceCount.getClassSchema().toString());
+        TelemetryReading reading = reading();
+
+        assertThatThrownBy(() -> latestVersionSerializer().serialize("t", reading))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("latest version (2, id 7) of subject t-value")
+                .hasMessageContaining("use.latest.version=false");
+    }
+
+    @Test
+    void use_latest_version_refuses_a_subject_without_versions() {
+        answer(404, "{\"error_code\":40401,\"message\":\"Subject not found\"}");
+        TelemetryReading reading = reading();
+
+        assertThatThrownBy(() -> latestVersionSerializer().serialize("t", reading))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("Subject t-value has no version");
+    }
+
     @Test
     void settings_refuse_what_cannot_work() {
         assertThatThrownBy(() -> RegistrySettings.of("ftp://x")).hasMessageContaining("http or https");

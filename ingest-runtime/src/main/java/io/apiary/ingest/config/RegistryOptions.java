@@ -201,45 +201,20 @@ public final class RegistryOptions {
      * @throws ConfigException as {@link #wireFormat}
      */
     static RegistrySettings settings(IngestConfig config, String urls) {
-        String user = config.getPassword(REGISTRY_BASIC_AUTH_USER_INFO).value();
-        String token = config.getPassword(REGISTRY_BEARER_AUTH_TOKEN).value();
-        if (!user.isEmpty() && !token.isEmpty()) {
-            throw new ConfigException(
-                    REGISTRY_BEARER_AUTH_TOKEN,
-                    "[hidden]",
-                    "choose basic or bearer authentication for the schema registry, not both");
-        }
-        if (!user.isEmpty() && user.indexOf(':') < 0) {
-            throw new ConfigException(REGISTRY_BASIC_AUTH_USER_INFO, "[hidden]", "must be user:password");
-        }
-        java.util.List<java.net.URI> parsed;
-        try {
-            parsed = RegistrySettings.parseUrls(urls);
-            for (java.net.URI url : parsed) {
-                if (!"http".equals(url.getScheme()) && !"https".equals(url.getScheme()) || url.getHost() == null) {
-                    throw new IllegalArgumentException("not an http or https URL with a host: " + url);
-                }
-            }
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(REGISTRY_URL, urls, e.getMessage());
-        }
-        boolean https = parsed.stream().anyMatch(u -> "https".equals(u.getScheme()));
-        javax.net.ssl.SSLContext tls = https
-                ? TlsStores.context(
+        return RegistrySettings.fromOptions(
+                new RegistrySettings.OptionNames(
+                        REGISTRY_URL, REGISTRY_BASIC_AUTH_USER_INFO, REGISTRY_BEARER_AUTH_TOKEN),
+                urls,
+                config.getPassword(REGISTRY_BASIC_AUTH_USER_INFO).value(),
+                config.getPassword(REGISTRY_BEARER_AUTH_TOKEN).value(),
+                () -> TlsStores.context(
                         config,
                         REGISTRY_SSL_TRUSTSTORE_PATH,
                         REGISTRY_SSL_TRUSTSTORE_PASSWORD,
                         REGISTRY_SSL_KEYSTORE_PATH,
                         REGISTRY_SSL_KEYSTORE_PASSWORD,
-                        "the schema registry")
-                : null;
-        return new RegistrySettings(
-                parsed,
-                user.isEmpty() ? null : user,
-                token.isEmpty() ? null : token,
-                tls,
+                        "the schema registry"),
                 Duration.ofMillis(config.getInt(REGISTRY_REQUEST_TIMEOUT_MS)),
-                Duration.ofMillis(200),
                 config.getInt(REGISTRY_RETRIES));
     }
 }

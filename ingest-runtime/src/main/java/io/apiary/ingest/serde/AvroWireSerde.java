@@ -2,6 +2,7 @@ package io.apiary.ingest.serde;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
@@ -9,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
+import org.apache.avro.SchemaNormalization;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.IndexedRecord;
 import org.apache.avro.io.BinaryDecoder;
@@ -61,6 +63,7 @@ public final class AvroWireSerde<T extends IndexedRecord> implements Serde<T> {
     private final AvroSingleObjectSerde<T> singleObject;
     private final WireFormat format;
     private final boolean key;
+    private final boolean latestVersion;
     private final Schema schema;
     private final Schema published;
     private final GenericData model;
@@ -69,9 +72,19 @@ public final class AvroWireSerde<T extends IndexedRecord> implements Serde<T> {
     private final Map<String, Integer> idsByTopic = new ConcurrentHashMap<>();
 
     AvroWireSerde(AvroSingleObjectSerde<T> singleObject, WireFormat format, boolean key) {
+        this(singleObject, format, key, false);
+    }
+
+    /**
+     * @param latestVersion write registry framing with the id of the subject's latest version
+     *                      (Confluent's {@code use.latest.version}) rather than registering or
+     *                      looking up {@code singleObject}'s schema
+     */
+    AvroWireSerde(AvroSingleObjectSerde<T> singleObject, WireFormat format, boolean key, boolean latestVersion) {
         this.singleObject = Objects.requireNonNull(singleObject);
         this.format = Objects.requireNonNull(format);
         this.key = key;
+        this.latestVersion = latestVersion;
         this.schema = singleObject.schema();
         this.published = PublishedSchemas.of(schema);
         this.model = singleObject.model();
@@ -138,7 +151,10 @@ public final class AvroWireSerde<T extends IndexedRecord> implements Serde<T> {
         SchemaRegistryClient registry = format.registry();
         int id;
         try {
-            OptionalInt found = registry.lookup(subject, published);
+            OptionalInt found = latestVersion ? OptionalInt.of(latestId(registry, subject)) : OptionalInt.empty();
+            if (found.isEmpty()) {
+                found = registry.lookup(subject, published);
+            }
             if (found.isEmpty() && published != schema) {
                 found = registry.lookup(subject, schema); // the Java flavour, on a subject not migrated yet
             }
@@ -162,6 +178,30 @@ public final class AvroWireSerde<T extends IndexedRecord> implements Serde<T> {
         }
         idsByTopic.put(topic, id);
         return id;
+    }
+
+    /**
+     * @return the id of the subject's latest version, if it encodes as this serde's schema does
+     *         (equal Parsing Canonical Form, Avro specification: what the binary encoding depends on)
+     * @throws SerializationException  if the subject has no version or its latest encodes otherwise
+     * @throws SchemaRegistryException if the registry is unavailable or refuses the request
+     */
+    private int latestId(SchemaRegistryClient registry, String subject) {
+        List<Integer> versions = registry.versions(subject);
+        if (versions.isEmpty()) {
+            throw new SerializationException("Subject " + subject + " has no version to write "
+                    + schema.getFullName() + " with (use.latest.version): register it first, e.g. by starting"
+                    + " the pipeline or `ingest-app registry register`");
+        }
+        SchemaRegistryClient.SubjectVersion latest = registry.version(subject, versions.get(versions.size() - 1));
+        if (SchemaNormalization.parsingFingerprint64(latest.schema())
+                != SchemaNormalization.parsingFingerprint64(schema)) {
+            throw new SerializationException("The latest version (" + latest.version() + ", id " + latest.id()
+                    + ") of subject " + subject + " does not encode as " + schema.getFullName() + " of this"
+                    + " producer does (another Parsing Canonical Form): generate the classes from the latest"
+                    + " schema, or set use.latest.version=false to look up this producer's schema");
+        }
+        return latest.id();
     }
 
     /**

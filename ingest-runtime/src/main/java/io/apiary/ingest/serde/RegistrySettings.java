@@ -4,7 +4,9 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * Where a schema registry speaking Confluent's REST API is, and how to authenticate to it.
@@ -97,6 +99,77 @@ public record RegistrySettings(
                 .map(s -> s.endsWith("/") ? s.substring(0, s.length() - 1) : s)
                 .map(URI::create)
                 .toList();
+    }
+
+    /**
+     * The names of the options settings come from, for messages.
+     *
+     * @param url         the option of the URLs, e.g. {@code schema.registry.url}
+     * @param userInfo    the option of the basic-auth {@code user:password}
+     * @param bearerToken the option of the bearer token
+     */
+    public record OptionNames(String url, String userInfo, String bearerToken) {}
+
+    /**
+     * Settings from configured values, each refusal naming its option (no secret in a message).
+     *
+     * @param options  the options' names, not null
+     * @param urls     comma-separated base URLs, not blank
+     * @param userInfo {@code user:password}, or empty for none
+     * @param token    a bearer token, or empty for none
+     * @param tls      the TLS context, asked only when a URL is {@code https}; not null
+     * @param timeout  how long one request may take, positive
+     * @param retries  0 to {@link #MAX_RETRIES}
+     * @return the settings (nothing is contacted)
+     * @throws ConfigException if a URL is not http(s) with a host or holds credentials, both kinds of
+     *                         authentication are given, or the user info has no colon; or as {@code tls}
+     */
+    public static RegistrySettings fromOptions(
+            OptionNames options,
+            String urls,
+            String userInfo,
+            String token,
+            Supplier<SSLContext> tls,
+            Duration timeout,
+            int retries) {
+        if (!userInfo.isEmpty() && !token.isEmpty()) {
+            throw new ConfigException(
+                    options.bearerToken(),
+                    "[hidden]",
+                    "choose basic or bearer authentication for the schema registry, not both");
+        }
+        if (!userInfo.isEmpty() && userInfo.indexOf(':') < 0) {
+            throw new ConfigException(options.userInfo(), "[hidden]", "must be user:password");
+        }
+        List<URI> parsed;
+        try {
+            parsed = parseUrls(urls);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(options.url(), urls, e.getMessage());
+        }
+        if (parsed.isEmpty()) {
+            throw new ConfigException(options.url(), urls, "needs at least one registry URL");
+        }
+        for (URI url : parsed) {
+            if (url.getRawUserInfo() != null) {
+                throw new ConfigException(
+                        options.url(),
+                        "[hidden]",
+                        "a registry URL must not hold credentials" + " (user:password@): set " + options.userInfo());
+            }
+            if (!"http".equals(url.getScheme()) && !"https".equals(url.getScheme()) || url.getHost() == null) {
+                throw new ConfigException(options.url(), urls, "not an http or https URL with a host: " + url);
+            }
+        }
+        boolean https = parsed.stream().anyMatch(u -> "https".equals(u.getScheme()));
+        return new RegistrySettings(
+                parsed,
+                userInfo.isEmpty() ? null : userInfo,
+                token.isEmpty() ? null : token,
+                https ? tls.get() : null,
+                timeout,
+                Duration.ofMillis(200),
+                retries);
     }
 
     /** No credential in the text. */
