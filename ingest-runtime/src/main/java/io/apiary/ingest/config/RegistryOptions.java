@@ -1,12 +1,12 @@
 package io.apiary.ingest.config;
 
+import io.apiary.ingest.serde.KafkaAvroSerdeConfig;
 import io.apiary.ingest.serde.RegistrySettings;
 import io.apiary.ingest.serde.SchemaRegistryClient;
 import io.apiary.ingest.serde.WireFormat;
 import java.time.Duration;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
-import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 
@@ -28,8 +28,8 @@ public final class RegistryOptions {
     public static final String REGISTRY_SSL_TRUSTSTORE_PASSWORD = "schema.registry.ssl.truststore.password";
     public static final String REGISTRY_SSL_KEYSTORE_PATH = "schema.registry.ssl.keystore.path";
     public static final String REGISTRY_SSL_KEYSTORE_PASSWORD = "schema.registry.ssl.keystore.password";
-    public static final String REGISTRY_REQUEST_TIMEOUT_MS = "schema.registry.request.timeout.ms";
-    public static final String REGISTRY_RETRIES = "schema.registry.retries";
+    public static final String REGISTRY_REQUEST_TIMEOUT_MS = KafkaAvroSerdeConfig.REQUEST_TIMEOUT_MS;
+    public static final String REGISTRY_RETRIES = KafkaAvroSerdeConfig.RETRIES;
     public static final String REGISTRY_AUTO_REGISTER = "schema.registry.auto.register";
 
     private RegistryOptions() {}
@@ -132,34 +132,17 @@ public final class RegistryOptions {
                         Type.PASSWORD,
                         "",
                         Importance.LOW,
-                        "Password of the registry key store and of its key; never logged.")
-                .define(
-                        REGISTRY_REQUEST_TIMEOUT_MS,
-                        Type.INT,
-                        10_000,
-                        Range.between(100, 300_000),
-                        Importance.LOW,
-                        "Longest one registry request may take, in milliseconds.")
-                .define(
-                        REGISTRY_RETRIES,
-                        Type.INT,
-                        3,
-                        Range.between(0, RegistrySettings.MAX_RETRIES),
-                        Importance.LOW,
-                        "How many times a registry request that found it unreachable (or answering 5xx) is "
-                                + "tried again, with a backoff doubling from 200 ms, before the next URL. At most 8: "
-                                + "the pauses double, so 8 retries pause 51 s in all (20 paused 58 hours), which with "
-                                + "the request timeout keeps a stream thread waiting on the registry below Kafka's "
-                                + "max.poll.interval.ms (5 min).")
-                .define(
-                        REGISTRY_AUTO_REGISTER,
-                        Type.BOOLEAN,
-                        true,
-                        Importance.MEDIUM,
-                        "Whether the application registers its schemas under their subjects when they are "
-                                + "missing (at start, and a writer's on first use), as Confluent's "
-                                + "auto.register.schemas. Set false where only 'registry register' (a setup step "
-                                + "with more rights) may change the registry: start then refuses missing subjects.");
+                        "Password of the registry key store and of its key; never logged.");
+        KafkaAvroSerdeConfig.defineRequestLimits(definition);
+        definition.define(
+                REGISTRY_AUTO_REGISTER,
+                Type.BOOLEAN,
+                true,
+                Importance.MEDIUM,
+                "Whether the application registers its schemas under their subjects when they are "
+                        + "missing (at start, and a writer's on first use), as Confluent's "
+                        + "auto.register.schemas. Set false where only 'registry register' (a setup step "
+                        + "with more rights) may change the registry: start then refuses missing subjects.");
     }
 
     /**

@@ -158,20 +158,6 @@ public final class KafkaAvroSerdeConfig extends AbstractConfig {
                         Importance.MEDIUM,
                         "A token sent as 'Authorization: Bearer' (not with basic authentication).")
                 .define(
-                        REQUEST_TIMEOUT_MS,
-                        Type.INT,
-                        10_000,
-                        Range.between(100, 300_000),
-                        Importance.LOW,
-                        "Longest one registry request may take, in milliseconds.")
-                .define(
-                        RETRIES,
-                        Type.INT,
-                        3,
-                        Range.between(0, RegistrySettings.MAX_RETRIES),
-                        Importance.LOW,
-                        "Retries of a request that found the registry unreachable, backoff doubling from 200 ms.")
-                .define(
                         AUTO_REGISTER_SCHEMAS,
                         Type.BOOLEAN,
                         true,
@@ -223,8 +209,36 @@ public final class KafkaAvroSerdeConfig extends AbstractConfig {
                         true,
                         Importance.LOW,
                         "Deserializer: also read Avro single-object encoding (C3 01, fingerprint, body).");
+        defineRequestLimits(def);
         def.embed(SSL_PREFIX, "", def.names().size(), SSL);
         return def;
+    }
+
+    /**
+     * Defines {@code schema.registry.request.timeout.ms} and {@code schema.registry.retries}, the
+     * limits of one registry request, shared with the application's own settings.
+     *
+     * @param def the definition to add them to, not null
+     */
+    public static void defineRequestLimits(ConfigDef def) {
+        def.define(
+                        REQUEST_TIMEOUT_MS,
+                        Type.INT,
+                        10_000,
+                        Range.between(100, 300_000),
+                        Importance.LOW,
+                        "Longest one registry request may take, in milliseconds.")
+                .define(
+                        RETRIES,
+                        Type.INT,
+                        3,
+                        Range.between(0, RegistrySettings.MAX_RETRIES),
+                        Importance.LOW,
+                        "How many times a registry request that found it unreachable (or answering 5xx) is "
+                                + "tried again, with a backoff doubling from 200 ms, before the next URL. At most 8: "
+                                + "the pauses double, so 8 retries pause 51 s in all (20 paused 58 hours), which with "
+                                + "the request timeout keeps a stream thread waiting on the registry below Kafka's "
+                                + "max.poll.interval.ms (5 min).");
     }
 
     /**
