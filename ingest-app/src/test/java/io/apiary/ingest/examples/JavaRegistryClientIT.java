@@ -39,8 +39,8 @@ import org.junit.jupiter.api.Test;
  */
 class JavaRegistryClientIT {
 
-    private static final int HIVES = 3;
-    private static final int SAMPLES = 12;
+    private static final int HIVES = RegistryClientChecks.HIVES;
+    private static final int SAMPLES = RegistryClientChecks.SAMPLES;
     private static final Instant HOUR = Instant.parse("2021-07-15T10:00:00Z");
 
     private static int beesIn(int hive, int sample) {
@@ -87,7 +87,7 @@ class JavaRegistryClientIT {
                     assertThat(hour.getExits()).as(hive).isEqualTo(exits);
                     assertThat(hour.getSamples()).as(hive).isEqualTo(SAMPLES);
                 }
-                StoredReadings.awaitBroodReadings(session, config, (long) HIVES * SAMPLES);
+                RegistryClientChecks.assertTelemetryRows(session, config);
             }
         }
     }
