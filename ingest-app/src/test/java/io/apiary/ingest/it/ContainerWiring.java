@@ -1,6 +1,5 @@
 package io.apiary.ingest.it;
 
-import io.apiary.ingest.devstack.RegistryServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -95,7 +94,7 @@ record ContainerWiring(String kafkaVersion, String cassandraVersion, String regi
 
     /** @return the path of the registry's Confluent-compatible API, e.g. {@code /apis/ccompat/v6} */
     String registryConfluentApiPath() {
-        return registryMajor() >= 3 ? "/apis/ccompat/v7" : RegistryServer.CONFLUENT_API_PATH;
+        return registryMajor() >= 3 ? "/apis/ccompat/v7" : "/apis/ccompat/v6"; // 2.x serves v6 in every release
     }
 
     /** @return the path whose answer 200 means the registry is ready: its subject list */

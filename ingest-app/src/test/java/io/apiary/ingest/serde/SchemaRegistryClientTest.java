@@ -219,6 +219,7 @@ class SchemaRegistryClientTest {
         answer(200, "{\"subject\":\"t-value\",\"version\":1,\"id\":5,\"schema\":" + java + "}");
         answer(200, "{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}");
         answer(404, "{\"error_code\":40403,\"message\":\"Schema not found\"}"); // lookup of the published text
+        answer(404, "{\"error_code\":40403,\"message\":\"Schema not found\"}"); // again with ?normalize=true
         answer(200, "{\"id\":6}"); // registered
         answer(200, "{\"id\":" + supersededId + "}"); // under t-value-superseded
         return SchemaSubjects.Subject.ofSchema("t", false, TelemetryReading.getClassSchema());
@@ -237,8 +238,8 @@ class SchemaRegistryClientTest {
         assertThat(requests)
                 .extracting(r -> r.split(" ")[0] + " " + r.split(" ")[1])
                 .contains(
-                        "POST /apis/ccompat/v6/subjects/t-value-superseded/versions",
-                        "DELETE /apis/ccompat/v6/subjects/t-value/versions/1");
+                        "POST /apis/ccompat/v7/subjects/t-value-superseded/versions",
+                        "DELETE /apis/ccompat/v7/subjects/t-value/versions/1");
     }
 
     @Test
@@ -444,8 +445,8 @@ class SchemaRegistryClientTest {
         assertThat(java.util.Arrays.copyOf(bytes, 5)).containsExactly(0, 0, 0, 1, 2);
         assertThat(requests)
                 .containsExactly(
-                        "GET /apis/ccompat/v6/subjects/t-value/versions",
-                        "GET /apis/ccompat/v6/subjects/t-value/versions/2");
+                        "GET /apis/ccompat/v7/subjects/t-value/versions",
+                        "GET /apis/ccompat/v7/subjects/t-value/versions/2");
         assertThat(WireFormat.registry(client(null, null, url()))
                         .serde(TelemetryReading.class, false)
                         .decode(bytes))
