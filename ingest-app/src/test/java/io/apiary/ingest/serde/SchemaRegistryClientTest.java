@@ -219,7 +219,7 @@ class SchemaRegistryClientTest {
         answer(200, "{\"subject\":\"t-value\",\"version\":1,\"id\":5,\"schema\":" + java + "}");
         answer(200, "{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}");
         answer(404, "{\"error_code\":40403,\"message\":\"Schema not found\"}"); // lookup of the published text
-        answer(404, "{\"error_code\":40403,\"message\":\"Schema not found\"}"); // again with ?normalize=true
+        answer(404, "{\"error_code\":40403,\"message\":\"Schema not found\"}"); // the same, normalized
         answer(200, "{\"id\":6}"); // registered
         answer(200, "{\"id\":" + supersededId + "}"); // under t-value-superseded
         return SchemaSubjects.Subject.ofSchema("t", false, TelemetryReading.getClassSchema());
@@ -411,7 +411,6 @@ class SchemaRegistryClientTest {
     }
 
     private void answerLatestVersion(int id, String schemaText) {
-        answer(200, "[1,2]");
         answer(
                 200,
                 "{\"subject\":\"t-value\",\"version\":2,\"id\":" + id + ",\"schema\":"
@@ -443,10 +442,7 @@ class SchemaRegistryClientTest {
         byte[] bytes = latestVersionSerializer().serialize("t", reading);
 
         assertThat(java.util.Arrays.copyOf(bytes, 5)).containsExactly(0, 0, 0, 1, 2);
-        assertThat(requests)
-                .containsExactly(
-                        "GET /apis/ccompat/v7/subjects/t-value/versions",
-                        "GET /apis/ccompat/v7/subjects/t-value/versions/2");
+        assertThat(requests).containsExactly("GET /apis/ccompat/v7/subjects/t-value/versions/-1");
         assertThat(WireFormat.registry(client(null, null, url()))
                         .serde(TelemetryReading.class, false)
                         .decode(bytes))
@@ -466,12 +462,47 @@ class SchemaRegistryClientTest {
 
     @Test
     void use_latest_version_refuses_a_subject_without_versions() {
-        answer(404, "{\"error_code\":40401,\"message\":\"Subject not found\"}");
+        answer(404, "{\"error_code\":40402,\"message\":\"No version 'latest' found\"}");
         TelemetryReading reading = reading();
 
         assertThatThrownBy(() -> latestVersionSerializer().serialize("t", reading))
                 .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("Subject t-value has no version");
+    }
+
+    @Test
+    void use_latest_version_asks_the_registry_for_its_latest_not_the_highest_listed_version() {
+        // Apicurio Registry 2.4 keeps a version its soft delete disabled in the list of versions: the list
+        // says [1,2], its latest is 1
+        answer(
+                200,
+                "{\"subject\":\"t-value\",\"version\":1,\"id\":258,\"schema\":"
+                        + com.fasterxml.jackson.databind.node.TextNode.valueOf(
+                                TelemetryReading.getClassSchema().toString())
+                        + "}");
+
+        byte[] bytes = latestVersionSerializer().serialize("t", reading());
+
+        assertThat(java.util.Arrays.copyOf(bytes, 5)).containsExactly(0, 0, 0, 1, 2);
+        assertThat(requests).containsExactly("GET /apis/ccompat/v7/subjects/t-value/versions/-1");
+    }
+
+    @Test
+    void a_length_beyond_the_largest_array_is_a_corrupt_body_not_an_unchecked_error() {
+        answer(
+                200,
+                "{\"schema\":"
+                        + com.fasterxml.jackson.databind.node.TextNode.valueOf(
+                                TelemetryReading.getClassSchema().toString())
+                        + "}");
+        AvroWireSerde<TelemetryReading> serde =
+                WireFormat.registry(client(null, null, url())).serde(TelemetryReading.class, false);
+        // schema id 1, then hive_id's length as the varint FE FF FF FF 0F: 2^31 - 1 bytes, above Avro's limit
+        byte[] bytes = {0, 0, 0, 0, 1, (byte) 0xFE, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x0F, 'a'};
+
+        assertThatThrownBy(() -> serde.decode(bytes))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("Corrupt Avro body");
     }
 
     @Test

@@ -2,7 +2,6 @@ package io.apiary.ingest.serde;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
@@ -187,13 +186,19 @@ public final class AvroWireSerde<T extends IndexedRecord> implements Serde<T> {
      * @throws SchemaRegistryException if the registry is unavailable or refuses the request
      */
     private int latestId(SchemaRegistryClient registry, String subject) {
-        List<Integer> versions = registry.versions(subject);
-        if (versions.isEmpty()) {
+        SchemaRegistryClient.SubjectVersion latest;
+        try {
+            // the registry's own latest (version -1): a deleted version can stay listed (Apicurio Registry 2.x
+            // lists the versions its soft delete disabled), so the highest listed number need not be it
+            latest = registry.version(subject, -1);
+        } catch (SchemaRegistryException e) {
+            if (!e.notFound()) {
+                throw e;
+            }
             throw new SerializationException("Subject " + subject + " has no version to write "
                     + schema.getFullName() + " with (use.latest.version): register it first, e.g. by starting"
                     + " the pipeline or `ingest-app registry register`");
         }
-        SchemaRegistryClient.SubjectVersion latest = registry.version(subject, versions.get(versions.size() - 1));
         if (SchemaNormalization.parsingFingerprint64(latest.schema())
                 != SchemaNormalization.parsingFingerprint64(schema)) {
             throw new SerializationException("The latest version (" + latest.version() + ", id " + latest.id()
@@ -269,6 +274,7 @@ public final class AvroWireSerde<T extends IndexedRecord> implements Serde<T> {
                 | AvroRuntimeException
                 | IndexOutOfBoundsException
                 | NegativeArraySizeException
+                | UnsupportedOperationException // Avro: a length above the largest array, e.g. 0xFEFFFFFF0F
                 | ClassCastException e) {
             throw new SerializationException(
                     "Corrupt Avro body for " + schema.getName() + " (schema id " + id + "), payload of " + bytes.length

@@ -258,8 +258,8 @@ public final class SchemaRegistryClient {
 
     /**
      * @param subject the subject, not null
-     * @param version one of {@link #versions}
-     * @return that version's id and schema
+     * @param version one of {@link #versions}, or -1 for the latest (the registry's own choice)
+     * @return that version's number, id and schema
      * @throws SchemaRegistryException 404 if there is no such version, or unavailable
      */
     public SubjectVersion version(String subject, int version) {
@@ -273,7 +273,7 @@ public final class SchemaRegistryClient {
         if (id >= 0) {
             schemasById.putIfAbsent(id, schema);
         }
-        return new SubjectVersion(version, id, schema);
+        return new SubjectVersion(answer.path("version").asInt(version), id, schema); // -1 asks for the latest
     }
 
     /**
