@@ -6,6 +6,7 @@ import io.apiary.ingest.pipeline.RegistrySubjects;
 import io.apiary.ingest.serde.SchemaRegistryClient;
 import io.apiary.ingest.serde.SchemaSubjects;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine.Command;
@@ -74,7 +75,12 @@ public final class RegistryCommand {
             IngestConfig cfg = config.load();
             SchemaRegistryClient registry = registry(cfg);
             PrintWriter out = spec.commandLine().getOut();
-            for (SchemaSubjects.Subject subject : RegistrySubjects.all(cfg)) {
+            List<SchemaSubjects.Subject> subjects = RegistrySubjects.all(cfg);
+            for (SchemaSubjects.Subject subject : subjects) {
+                // all first, as run does: a subject that does not fit changes nothing
+                SchemaSubjects.check(registry, subject);
+            }
+            for (SchemaSubjects.Subject subject : subjects) {
                 print(out, SchemaSubjects.register(registry, subject));
             }
             return 0;
