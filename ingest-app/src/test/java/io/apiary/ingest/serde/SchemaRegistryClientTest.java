@@ -229,6 +229,7 @@ class SchemaRegistryClientTest {
     void a_java_flavoured_version_is_deleted_once_the_superseded_subject_holds_its_id() {
         SchemaSubjects.Subject subject = javaFlavouredSubject(5);
         answer(200, "1"); // deleted
+        answer(200, "[2]"); // gone from the subject's versions
         answer(200, "{\"id\":6}"); // lookup
         answer(200, "[2]");
         answer(200, "{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}");
@@ -240,6 +241,50 @@ class SchemaRegistryClientTest {
                 .contains(
                         "POST /apis/ccompat/v7/subjects/t-value-superseded/versions",
                         "DELETE /apis/ccompat/v7/subjects/t-value/versions/1");
+    }
+
+    @Test
+    void a_java_flavoured_version_still_listed_after_a_permanent_delete_counts_as_left_not_superseded() {
+        SchemaSubjects.Subject subject = javaFlavouredSubject(5);
+        answer(200, "1"); // delete answered (Apicurio Registry 2.4 only disables the version)
+        answer(200, "[1,2]"); // still listed
+        answer(200, "1"); // permanent delete answered
+        answer(200, "[1,2]"); // still listed: left
+        answer(200, "{\"id\":6}"); // lookup
+        answer(200, "[1,2]");
+        answer(200, "{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}");
+
+        assertThat(SchemaSubjects.register(client(null, null, url()), subject))
+                .isEqualTo(new SchemaSubjects.Outcome("t-value", 6, 5, 2, 1, 0, "FULL_TRANSITIVE"));
+    }
+
+    @Test
+    void a_migration_that_stopped_after_registering_the_published_text_is_finished_by_the_next_run() {
+        String java = com.fasterxml.jackson.databind.node.TextNode.valueOf(
+                        TelemetryReading.getClassSchema().toString())
+                .toString();
+        String published = com.fasterxml.jackson.databind.node.TextNode.valueOf(
+                        PublishedSchemas.of(TelemetryReading.getClassSchema()).toString())
+                .toString();
+        answer(200, "[1,2]"); // versions
+        answer(200, "{\"subject\":\"t-value\",\"version\":1,\"id\":5,\"schema\":" + java + "}");
+        answer(200, "{\"subject\":\"t-value\",\"version\":2,\"id\":6,\"schema\":" + published + "}");
+        answer(200, "{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}");
+        answer(200, "{\"id\":6}"); // lookup of the published text: there
+        answer(200, "{\"id\":5}"); // the old text under t-value-superseded keeps its id
+        answer(200, "1"); // deleted
+        answer(200, "[2]"); // gone
+        answer(200, "{\"id\":6}"); // lookup
+        answer(200, "[2]");
+        answer(200, "{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}");
+
+        assertThat(SchemaSubjects.register(
+                        client(null, null, url()),
+                        SchemaSubjects.Subject.ofSchema("t", false, TelemetryReading.getClassSchema())))
+                .isEqualTo(new SchemaSubjects.Outcome("t-value", 6, -1, 1, 0, 1, "FULL_TRANSITIVE"));
+        assertThat(requests)
+                .extracting(r -> r.split(" ")[0] + " " + r.split(" ")[1])
+                .contains("DELETE /apis/ccompat/v7/subjects/t-value/versions/1");
     }
 
     @Test
@@ -295,6 +340,44 @@ class SchemaRegistryClientTest {
         assertThatThrownBy(() -> SchemaSubjects.register(client(null, null, url()), subject))
                 .isInstanceOf(SchemaRegistryException.class)
                 .hasMessageContaining("HTTP 422");
+    }
+
+    @Test
+    void answers_that_are_not_a_registrys_read_as_unavailable_never_as_a_bad_record() {
+        // a proxy's bare 404, a redirect, a login page: each tried 3 times (2 retries)
+        for (int i = 0; i < 3; i++) {
+            answer(404, "<html>Not Found</html>");
+        }
+        for (int i = 0; i < 3; i++) {
+            answer(302, "");
+        }
+        for (int i = 0; i < 3; i++) {
+            answer(200, "<html><body>Sign in</body></html>");
+        }
+        SchemaRegistryClient client = client(null, null, url());
+
+        for (int status : new int[] {404, 302, 200}) {
+            assertThatThrownBy(() -> client.schemaById(1))
+                    .isInstanceOf(SchemaRegistryException.class)
+                    .hasMessageContaining("HTTP " + status)
+                    .hasMessageContaining("check schema.registry.url")
+                    .satisfies(e -> {
+                        SchemaRegistryException r = (SchemaRegistryException) e;
+                        assertThat(r.misrouted()).isTrue();
+                        assertThat(r.unavailable()).as("never dead-lettered").isTrue();
+                        assertThat(r.serverUnavailable())
+                                .as("a start stops with the reason")
+                                .isFalse();
+                        assertThat(r.notFound()).isFalse();
+                    });
+        }
+        assertThat(client.availability().outage()).isPresent();
+        // a registry's own 404 stays an answer about the record
+        answer(404, "{\"error_code\":40403,\"message\":\"Schema not found\"}");
+        assertThatThrownBy(() -> client.schemaById(2))
+                .isInstanceOf(SchemaRegistryException.class)
+                .satisfies(e ->
+                        assertThat(((SchemaRegistryException) e).unavailable()).isFalse());
     }
 
     @Test

@@ -288,12 +288,27 @@ public final class SchemaRegistryClient {
      * @throws SchemaRegistryException if the registry refuses the request or is unavailable
      */
     public boolean deleteVersion(String subject, int version) {
+        return deleteVersion(subject, version, false);
+    }
+
+    /**
+     * Deletes one version of a subject, softly as {@link #deleteVersion(String, int)} does or, with
+     * {@code permanent}, for good (Confluent's {@code ?permanent=true}, allowed there only after a
+     * soft delete; Apicurio Registry 2.4 needs it to drop a version from the subject's list at all).
+     *
+     * @param subject   the subject, not null
+     * @param version   one of {@link #versions}
+     * @param permanent whether to delete it for good
+     * @return whether it deleted it; false if the subject holds no such version (any more)
+     * @throws SchemaRegistryException if the registry refuses the request or is unavailable
+     */
+    public boolean deleteVersion(String subject, int version, boolean permanent) {
         try {
             call(
                     "DELETE",
-                    "/subjects/" + encode(subject) + "/versions/" + version,
+                    "/subjects/" + encode(subject) + "/versions/" + version + (permanent ? "?permanent=true" : ""),
                     null,
-                    "delete version " + version + " of subject " + subject);
+                    (permanent ? "permanently " : "") + "delete version " + version + " of subject " + subject);
             idsBySubjectAndSchema.keySet().removeIf(k -> k.startsWith(subject + '\n')); // ids by id stay
             return true;
         } catch (SchemaRegistryException e) {
@@ -460,13 +475,15 @@ public final class SchemaRegistryClient {
             throw new SchemaRegistryException("Interrupted while trying to " + what, 0, 0, e);
         }
         JsonNode json;
+        boolean jsonBody = true;
         try {
             json = response.body().isBlank() ? JSON.nullNode() : JSON.readTree(response.body());
         } catch (IOException e) {
             json = JSON.nullNode();
+            jsonBody = false;
         }
         int status = response.statusCode();
-        if (status / 100 == 2) {
+        if (status / 100 == 2 && jsonBody) {
             return json;
         }
         int errorCode = json.path("error_code").asInt(0);
@@ -475,12 +492,18 @@ public final class SchemaRegistryClient {
             String text = response.body();
             message = text.length() > 300 ? text.substring(0, 300) + "..." : text;
         }
+        boolean misrouted = status / 100 == 2 || status / 100 == 3 || (status == 404 && errorCode / 100 != 404);
         throw new SchemaRegistryException(
                 "Cannot " + what + ": schema registry at " + base + " answered HTTP " + status
                         + (errorCode != 0 ? " (error " + errorCode + ")" : "") + ": " + message
-                        + (message.contains(APICURIO_DUPLICATE) ? APICURIO_DUPLICATE_HINT : ""),
+                        + (message.contains(APICURIO_DUPLICATE) ? APICURIO_DUPLICATE_HINT : "")
+                        + (misrouted
+                                ? " (not a schema registry's answer: check schema.registry.url, e.g. Apicurio's"
+                                        + " needs /apis/ccompat/v7)"
+                                : ""),
                 status,
                 errorCode,
+                misrouted,
                 null);
     }
 }

@@ -19,6 +19,7 @@ public class SchemaRegistryException extends RuntimeException {
 
     private final int status;
     private final int errorCode;
+    private final boolean misrouted;
 
     /**
      * @param message   what was asked and what the registry said; never a credential
@@ -27,9 +28,32 @@ public class SchemaRegistryException extends RuntimeException {
      * @param cause     the I/O failure, or null
      */
     public SchemaRegistryException(String message, int status, int errorCode, Throwable cause) {
+        this(message, status, errorCode, false, cause);
+    }
+
+    /**
+     * @param message   what was asked and what answered; never a credential
+     * @param status    HTTP status, or 0 when no answer came
+     * @param errorCode the registry's {@code error_code}, or 0 when absent
+     * @param misrouted whether what answered is not a registry speaking Confluent's API (see
+     *                  {@link #misrouted()})
+     * @param cause     the I/O failure, or null
+     */
+    public SchemaRegistryException(String message, int status, int errorCode, boolean misrouted, Throwable cause) {
         super(message, cause);
         this.status = status;
         this.errorCode = errorCode;
+        this.misrouted = misrouted;
+    }
+
+    /**
+     * @return whether the answer did not come from a registry speaking Confluent's API: a redirect
+     *         (3xx), a 404 without one of its 404xx error codes (a wrong path, a proxy), or a 2xx
+     *         whose body is not JSON (a login or error page). The configuration is wrong, not the
+     *         record: {@link #unavailable()} is true, {@link #serverUnavailable()} false
+     */
+    public boolean misrouted() {
+        return misrouted;
     }
 
     /** @return the HTTP status, or 0 when the registry did not answer */
@@ -45,10 +69,17 @@ public class SchemaRegistryException extends RuntimeException {
     /**
      * @return whether the registry could not be reached, answered 5xx, refused the credentials
      *         (401, 403: an expired or revoked credential is the deployment's fault, not the
-     *         record's) or asked to slow down (408, 429): try again later, never dead-letter
+     *         record's), asked to slow down (408, 429) or something else answered ({@link
+     *         #misrouted()}): try again later, never dead-letter
      */
     public boolean unavailable() {
-        return status == 0 || status >= 500 || status == 401 || status == 403 || status == 408 || status == 429;
+        return misrouted
+                || status == 0
+                || status >= 500
+                || status == 401
+                || status == 403
+                || status == 408
+                || status == 429;
     }
 
     /**
@@ -57,7 +88,7 @@ public class SchemaRegistryException extends RuntimeException {
      *         not a refused credential (401, 403): a start that meets one stops with the reason
      */
     public boolean serverUnavailable() {
-        return status == 0 || status >= 500 || status == 408 || status == 429;
+        return !misrouted && (status == 0 || status >= 500 || status == 408 || status == 429);
     }
 
     /**

@@ -222,7 +222,14 @@ public final class SchemaSubjects {
         }
         OptionalInt found = registry.lookup(name, subject.schema());
         if (found.isPresent()) {
-            return new Step(0, 0, SupersededVersions.equivalentId(subject.schema(), held, found.getAsInt()));
+            if (SupersededVersions.equivalentId(subject.schema(), held, found.getAsInt()) < 0) {
+                return new Step(0, 0, -1);
+            }
+            // the published text is there beside another text of it: a migration that stopped halfway, or a
+            // registry that keeps deleted versions listed; finishing it again is harmless
+            SupersededVersions.Replacement replaced =
+                    SupersededVersions.replace(registry, name, subject.schema(), held, found.getAsInt());
+            return new Step(0, replaced.superseded(), replaced.leftId());
         }
         int id = registry.register(name, subject.schema());
         SupersededVersions.Replacement replaced =

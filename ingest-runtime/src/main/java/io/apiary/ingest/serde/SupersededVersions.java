@@ -14,7 +14,9 @@ import org.apache.avro.Schema;
  * subject holds the same schema, since it names schemas by content. So the old schema is first
  * registered under {@code <subject>}{@value SchemaSubjects#SUPERSEDED_SUFFIX}, and the version is
  * deleted only when that registration returned the same id; otherwise (a registry naming schemas
- * per subject) it stays. Stateless and thread-safe.
+ * per subject) it stays. A version the registry still lists after its (soft) delete was answered
+ * (Apicurio Registry 2.4 only disables it) is deleted for good ({@code ?permanent=true}); one
+ * still listed after that counts as left, not superseded. Stateless and thread-safe.
  */
 final class SupersededVersions {
 
@@ -22,7 +24,8 @@ final class SupersededVersions {
      * What {@link #replace} did.
      *
      * @param superseded how many versions it deleted, each id kept under the superseded subject
-     * @param leftId     the id of a version it had to leave (its id is not kept elsewhere), or -1
+     * @param leftId     the id of a version still on the subject (its id is not kept elsewhere, or the
+     *                   registry kept the version listed after its delete), or -1
      */
     record Replacement(int superseded, int leftId) {}
 
@@ -72,7 +75,18 @@ final class SupersededVersions {
             int kept = registry.register(subject + SchemaSubjects.SUPERSEDED_SUFFIX, old.schema());
             if (kept == old.id()) {
                 registry.deleteVersion(subject, old.version()); // false: another process deleted it meanwhile
-                superseded++;
+                boolean listed = registry.versions(subject).contains(old.version());
+                if (listed) {
+                    // answered, yet still listed (Apicurio Registry 2.4 only disables it): for good, then; the id
+                    // stays readable through the superseded subject
+                    registry.deleteVersion(subject, old.version(), true);
+                    listed = registry.versions(subject).contains(old.version());
+                }
+                if (listed) {
+                    left = old.id();
+                } else {
+                    superseded++;
+                }
             } else {
                 left = old.id();
             }
