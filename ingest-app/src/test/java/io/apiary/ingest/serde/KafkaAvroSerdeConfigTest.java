@@ -132,6 +132,12 @@ class KafkaAvroSerdeConfigTest {
     }
 
     @Test
+    void should_name_a_setting_given_a_null_value() {
+        refused(settings("auto.register.schemas", null), "auto.register.schemas");
+        refused(settings("schema.registry.url", null), "schema.registry.url");
+    }
+
+    @Test
     void should_name_the_key_store_it_cannot_read() throws Exception {
         Path notAStore = Files.createTempFile("not-a-keystore", ".p12");
         Files.writeString(notAStore, "not a key store");

@@ -255,6 +255,9 @@ public final class KafkaAvroSerdeConfig extends AbstractConfig {
         for (Map.Entry<String, ?> entry : configs.entrySet()) {
             String name = entry.getKey();
             boolean ours = OWN_PREFIXES.stream().anyMatch(name::startsWith);
+            if (entry.getValue() == null && (ours || known.contains(name))) {
+                throw new ConfigException(name, null, "has no value (null): set a value or leave the setting out");
+            }
             if (ours && !known.contains(name)) {
                 throw new ConfigException(
                         name,
@@ -304,6 +307,15 @@ public final class KafkaAvroSerdeConfig extends AbstractConfig {
     /** @return the TLS context of Kafka's {@code ssl.*} settings under {@link #SSL_PREFIX} */
     private SSLContext sslContext() {
         Map<String, Object> ssl = SSL.parse(originalsWithPrefix(SSL_PREFIX));
+        for (String store : List.of("ssl.truststore.location", "ssl.keystore.location")) {
+            Object location = ssl.get(store);
+            if (location != null && !java.nio.file.Files.isReadable(java.nio.file.Path.of(location.toString()))) {
+                throw new ConfigException(
+                        SSL_PREFIX + store,
+                        location,
+                        "no readable file there: cannot set up TLS to the schema registry");
+            }
+        }
         DefaultSslEngineFactory factory = new DefaultSslEngineFactory();
         try {
             factory.configure(ssl);

@@ -457,8 +457,9 @@ public final class SchemaRegistryClient {
                 throw new SchemaRegistryException(
                         "Cannot " + what + ": the TLS handshake with the schema registry at " + base + " failed ("
                                 + tls.getClass().getSimpleName() + ": " + tls.getMessage() + "). Trust the CA of the"
-                                + " registry's certificate (schema.registry.ssl.truststore.path and .password; without"
-                                + " them the JVM's default trust store) and use a host name the certificate names",
+                                + " registry's certificate (schema.registry.ssl.truststore.path and .password; for the Kafka"
+                                + " serdes schema.registry.ssl.truststore.location; without them the JVM's default"
+                                + " trust store) and use a host name the certificate names",
                         0,
                         0,
                         e);
