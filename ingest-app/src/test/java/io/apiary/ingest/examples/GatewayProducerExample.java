@@ -51,7 +51,7 @@ public final class GatewayProducerExample {
     /**
      * @param bootstrapServers Kafka brokers, host:port, comma-separated
      * @param registryUrl      the schema registry (Confluent's REST API), e.g. Apicurio's
-     *                         {@code http://host:8080/apis/ccompat/v6}
+     *                         {@code http://host:8080/apis/ccompat/v7}
      * @return producer settings: every replica acknowledges, retries cannot duplicate or reorder;
      *         values in registry framing under the subjects the pipeline registered
      */
