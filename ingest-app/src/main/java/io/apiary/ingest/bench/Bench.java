@@ -463,8 +463,8 @@ public final class Bench {
     /**
      * Warms up the code of the runs that read a row topic, which the warm-up of {@link #warmUp}
      * does not reach (the Kafka consumer, decoding from a topic, the sink's loop): without it their
-     * first repeat pays for the JIT compilation of that code (the sink's first repeat measured 22.1
-     * us of client CPU per row against 10.8 and 15.8 in the next two, 2026-12-05). Produces
+     * first repeat pays for the JIT compilation of that code, and the sink's first repeat costs more
+     * client CPU per row than the later ones. Produces
      * {@link Options#warmUpRows()} rows to a row topic of its own, drains it with the naive writer
      * and then with the sink, as their runs do; not measured. Nothing is done when neither run
      * is selected.

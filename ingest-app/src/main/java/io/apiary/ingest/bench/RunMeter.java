@@ -31,8 +31,8 @@ import java.util.function.LongSupplier;
  * is what the run kept reachable, the figure a memory bound is about. The wall time and the
  * CPU time of these forced collections are taken out of the window, and a request that was in
  * flight during one is left out of the latency percentiles ({@link #leaveOutOfLatency}): a forced
- * collection stops the client's threads for 0.1 to 0.6 s (JFR, 2026-12-05, about 170 MiB live),
- * which the requests answered meanwhile would otherwise count as Cassandra's latency. Not
+ * collection stops the client's threads, and the requests answered meanwhile would otherwise
+ * count that pause as Cassandra's latency. Not
  * thread-safe but for {@link #leaveOutOfLatency} and {@link #latencyLeftOut}: one run at a time, from one thread.
  */
 public final class RunMeter {
@@ -208,18 +208,16 @@ public final class RunMeter {
      * compaction or flush running or queued, and adds their CPU from the window's close until then
      * to the window. A run leaves such work behind: its memtables' flushes start compactions
      * (four similar SSTables at the shipped compaction strategies' thresholds) that run on while
-     * the next run writes, or are cut short by the next run's TRUNCATE. A write run of about 20 s
-     * on this 2-core machine ends with one or two compactions of 10 to 20 MiB still to run or
-     * running (Cassandra's system.log, 2026-12-05), so its window holds a share of the
+     * the next run writes, or are cut short by the next run's TRUNCATE. A short write run ends
+     * with compactions still to run or running (Cassandra's system.log shows them), so its window holds a share of the
      * compaction its own writes caused that depends on how much CPU it left the node, and two
      * runs' Cassandra CPU per row compare fairly only with what follows the window counted too.
      *
      * <p>Everything the nodes spend in that time is counted, not only compactions and flushes:
-     * also their collector's work on the run's garbage and JIT compilation after the load (a
-     * node spent 1.7 s of CPU in the 2 s after a ceiling run's window with no compaction or
-     * flush running, /proc samples, 2026-12-05). Quiet means {@code busy} answered false on
-     * every poll for {@code quiet}; that tail is counted too (the node's idle background, 30 to
-     * 100 ms of CPU per second here, so about 0.05 to 0.15 us per row of a 2,000,000-row run). When the nodes'
+     * also their collector's work on the run's garbage and JIT compilation after the load, which
+     * keep a node busy for a while even with no compaction or flush running. Quiet means
+     * {@code busy} answered false on every poll for {@code quiet}; that tail is counted too (the
+     * node's idle background, a small share of a long run's figure). When the nodes'
      * CPU is not measured (a remote cluster) nothing is waited for and the window is returned
      * as it is.
      *

@@ -48,9 +48,8 @@ import org.apache.commons.csv.CSVRecord;
  * samples come out sorted by event time (then hive, then line): the topology closes an hour once
  * its partition's stream time has passed the hour's end plus the grace period, so sending a file
  * of several hives in its own order (one hive's year, then the next hive's) would make the second
- * hive's samples late. Each held sample takes about 165 bytes of heap once read, and the heap at
- * the peak about 200 bytes per sample of an interval log and 300 per bucket of an event log
- * (measured with 1,000,000 of each: docs/commands.md, import-counts); {@code maxSamples} bounds
+ * hive's samples late. The heap therefore grows with the samples held (the figures per sample
+ * are in docs/commands.md, import-counts); {@code maxSamples} bounds
  * them (for event logs: the buckets), and a file with more is refused with a message before
  * anything is sent. Not thread-safe; one parser per file.
  */

@@ -29,9 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>One invocation is one 10-s window of the planned load as the sink acknowledges it:
  * {@value #WRITES} single-partition write requests of {@value #ROWS_PER_WRITE} rows and
- * {@value #BYTES_PER_WRITE} bytes each (the sink's typical hive_telemetry batch: 13.5 rows a
- * request were measured by {@code ingest-app bench}; 10 s at 170,000 rows/s is 130,000 requests of
- * 13 rows), each counted under its partition key in the rows and bytes sketches and the HLL, and
+ * {@value #BYTES_PER_WRITE} bytes each (small batches, so many requests per window: 10 s at 170,000
+ * rows/s is 130,000 requests of 13 rows; the sink's current rows per request are in
+ * docs/performance.md), each counted under its partition key in the rows and bytes sketches and the HLL, and
  * credited to 3 replicas out of 6 nodes; then the window ends (shares, report, meters). Partition
  * keys are composite routing keys like the sink's ({@code hive_id, day, shard}, about 24 bytes),
  * drawn uniformly from {@code partitions} keys, so the sketches are full (512 keys each) and

@@ -48,7 +48,7 @@ public final class SchemaRegistryClient {
     /**
      * What Apicurio Registry 2.x (SQL storage) answers, with HTTP 500, to every look-up of a subject
      * that holds one schema twice, as two concurrent registrations of it can leave it (seen with
-     * 2.1.5 in CI, 2026-12-05, when the topology and the sink started together).
+     * 2.1.5 in CI, when the topology and the sink started together).
      */
     static final String APICURIO_DUPLICATE = "Expected only one result but got multiple";
 

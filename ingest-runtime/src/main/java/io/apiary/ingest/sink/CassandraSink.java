@@ -593,8 +593,8 @@ public final class CassandraSink implements Runnable {
     private void acknowledged(WriteGroup group, CassandraWriter.Acknowledgement answer, long now, long answeredNanos) {
         lastAcknowledgementNanos = now;
         // the limit keeps its round trip as the loop sees it (the turn that sent it to the turn that got the
-        // answer): fed only Cassandra's part, vegas held the sink to 37,527 and 44,590 rows/s against 60,198
-        // and 61,229 (bench --runs ceiling,sink,sink-paced --repeat 2, 2026-12-05, a busy machine)
+        // answer): fed only Cassandra's part, vegas held the sink well below the rate it reaches this way
+        // (bench --runs ceiling,sink,sink-paced)
         concurrency.onSuccess(group.startedNanos, now - group.startedNanos, group.inFlightAtSend);
         metrics.written(group, Math.max(0, answeredNanos - group.sentNanos));
         Collection<?> replicas = routing.check(group, answer.coordinator(), now);

@@ -59,8 +59,8 @@ final class RowBinder<T extends IndexedRecord> {
     /**
      * One bind marker: where its value comes from, its codec, and the codec's Java class, looked
      * up once here (the driver's {@code GenericType.getRawType()} walks the type with Guava's
-     * {@code TypeToken} and allocates a set each call: a quarter of the sink thread's CPU when it
-     * was called per value, JFR profile of a 2,000,000-row bench run).
+     * {@code TypeToken} and allocates a set each call, a hot spot of the sink thread's JFR profile
+     * when it was called per value).
      */
     private record Column<T>(
             String name,

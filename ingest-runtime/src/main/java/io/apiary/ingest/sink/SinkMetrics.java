@@ -192,7 +192,7 @@ final class SinkMetrics {
     /**
      * @param table a table name
      * @return its rows-written counter, looked up in the registry once per table (a registry
-     *         look-up per acknowledged request was 5% of the poll thread's samples in a JFR profile)
+     *         look-up per acknowledged request showed in the poll thread's JFR profile)
      */
     Counter rowsWritten(String table) {
         return rowsWritten.computeIfAbsent(

@@ -12,9 +12,9 @@ import org.apache.kafka.common.record.TimestampType;
  * One polled row record, held compactly while it waits in a batch: its offset and value bytes,
  * and its headers only when it has any. Its topic, partition, key and table are those of the
  * batch it waits in ({@link GroupKey}), which every row of the batch shares, so they are held once
- * per batch. The statement is bound only when the batch is about to be sent. Measured by
- * {@code ingest-jmh}'s {@code BufferFootprint}: about 42% of the heap that holding the
- * polled {@link ConsumerRecord} took (139 against 332 bytes per row, the benchmark's rows). Immutable (the arrays are not copied and must not be changed).
+ * per batch. The statement is bound only when the batch is about to be sent. {@code ingest-jmh}'s
+ * {@code BufferFootprint} measures its heap per row against holding the polled
+ * {@link ConsumerRecord}. Immutable (the arrays are not copied and must not be changed).
  *
  * @param offset  the record's offset
  * @param value   the record value (Avro single-object encoding), not null

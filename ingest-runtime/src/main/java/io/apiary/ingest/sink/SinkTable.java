@@ -229,8 +229,8 @@ public final class SinkTable<T extends IndexedRecord> implements RowBinding {
 
     /**
      * CQL {@code text}, encoded with {@code String.getBytes(UTF_8)} (the JDK's fast path for
-     * Latin-1 strings) instead of the driver's {@code CharsetEncoder}, which took 12% of the sink
-     * thread's CPU in a JFR profile of {@code ingest-app bench}. The bytes are the same: strings
+     * Latin-1 strings) instead of the driver's {@code CharsetEncoder}, a hot spot of the sink
+     * thread in a JFR profile of {@code ingest-app bench}. The bytes are the same: strings
      * decoded from Avro hold no unpaired surrogates. Decoding, formatting and parsing are the
      * driver's. Thread-safe.
      */

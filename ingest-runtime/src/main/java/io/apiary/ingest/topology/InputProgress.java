@@ -41,7 +41,7 @@ import org.apache.kafka.streams.errors.ErrorHandlerContext;
  * stream thread, a backlog) is not. The consumer's own lag ({@link Consumer#currentLag}) is not
  * enough: it is updated only when records are handed out, so a partition whose fetched records wait
  * in the consumer's buffer behind other partitions' shows no lag, for as long as they wait (seen for
- * over 10 s on a 2-core machine under load). Asked on a thread whose consumer this object did not
+ * many seconds under load). Asked on a thread whose consumer this object did not
  * wrap (another client supplier, or the {@code streams} group protocol, whose consumer Kafka Streams
  * creates itself), or when the broker does not answer within {@value #END_OFFSETS_TIMEOUT_MS} ms,
  * the answer is "not caught up", so the quiet rule waits.
