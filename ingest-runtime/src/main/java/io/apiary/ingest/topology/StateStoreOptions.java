@@ -37,9 +37,9 @@ public final class StateStoreOptions implements OptionGroup {
                         Importance.MEDIUM,
                         "State stores of the hourly sums (open hours, sample identities, close time): 'rocksdb' "
                                 + "(the default) keeps them on disk in topology.state.dir, so a restart on the same "
-                                + "volume restores only the changelog's tail; 'in_memory' keeps them on the heap "
-                                + "(about 180 bytes of live heap per sample of an open hour, measured by 'bench state') and "
-                                + "restores them from the changelog topics at every start.")
+                                + "volume restores only the changelog's tail; 'in_memory' keeps them on the heap, "
+                                + "which then grows with every sample of an open hour (docs/performance.md, Topology "
+                                + "state under many hives), and restores them from the changelog topics at every start.")
                 .define(
                         TOPOLOGY_ROCKSDB_MEMORY_BYTES,
                         Type.LONG,
