@@ -18,8 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Properties of the bucket functions over seeded random cases (JUnit parameterized tests; see
- * {@link RandomCases}): the day bucket is the UTC date whatever the JVM default zone, and shards
- * are in range, deterministic and even.
+ * {@link RandomCases}): the day bucket is the UTC date whatever the JVM default zone, and both
+ * strategies spread uniform input evenly over the shards.
  */
 class BucketPropertiesTest {
 
@@ -37,7 +37,7 @@ class BucketPropertiesTest {
     }
 
     static Stream<Arguments> instantsAndZones() {
-        return RandomCases.cases(2_000, r -> new Object[] {
+        return RandomCases.cases(r -> new Object[] {
             r.nextLong(-62_135_596_800_000L, 253_402_300_799_999L), // years 1..9999
             ZONES.get(r.nextInt(ZONES.size()))
         });
@@ -57,6 +57,7 @@ class BucketPropertiesTest {
     }
 
     static Stream<Arguments> uniformDays() {
+        // fewer than the default: a case shards up to 80,000 readings
         return RandomCases.cases(40, r -> new Object[] {
             ShardStrategy.values()[r.nextInt(2)],
             1 + r.nextInt(200),
@@ -73,7 +74,7 @@ class BucketPropertiesTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("uniformDays")
-    void shard_is_in_range_deterministic_and_spreads_uniform_input_evenly(
+    void shards_spread_uniform_input_evenly(
             String seed, ShardStrategy strategy, int shards, long dayStart, SplittableRandom random) {
         int perShard = 400;
         int[] counts = new int[shards];
@@ -81,10 +82,7 @@ class BucketPropertiesTest {
             String hive = "hive-" + random.nextInt(10_000);
             String sensor = random.nextBoolean() ? "TEMPERATURE" : "HUMIDITY";
             long time = dayStart + random.nextLong(DayBucket.MILLIS_PER_DAY);
-            int shard = strategy.shard(hive, sensor, time, shards);
-            assertThat(shard).isBetween(0, shards - 1);
-            assertThat(strategy.shard(hive, sensor, time, shards)).isEqualTo(shard);
-            counts[shard]++;
+            counts[strategy.shard(hive, sensor, time, shards)]++;
         }
         for (int shard = 0; shard < shards; shard++) {
             assertThat(counts[shard])

@@ -564,7 +564,7 @@ class CsvReadingParserLongFormatTest {
     }
 
     static Stream<Arguments> wideAndLong() {
-        return RandomCases.cases(50, (SplittableRandom random) -> {
+        return RandomCases.cases((SplittableRandom random) -> {
             StringBuilder wide = new StringBuilder("time,hive,T1,T2,weight\n");
             List<String> longLines = new ArrayList<>();
             int rows = 1 + random.nextInt(30);

@@ -108,6 +108,7 @@ class DuplicateReadingsTest {
     }
 
     static Stream<Arguments> files() {
+        // fewer than the default: a case offers up to 40,000 readings
         return RandomCases.cases(20, random -> new Object[] {random.nextInt(1, 40_000), random.nextInt(1, 50)});
     }
 

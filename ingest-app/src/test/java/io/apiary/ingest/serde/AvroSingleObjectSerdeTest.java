@@ -220,7 +220,7 @@ class AvroSingleObjectSerdeTest {
 
     static Stream<Arguments> randomV1Readings() {
         List<String> v1Symbols = telemetryV1().getField("sensor_type").schema().getEnumSymbols();
-        return RandomCases.cases(200, random -> new Object[] {
+        return RandomCases.cases(random -> new Object[] {
             RandomCases.letters(random, 1 + random.nextInt(12)),
             RandomCases.letters(random, random.nextInt(8)),
             v1Symbols.get(random.nextInt(v1Symbols.size())),
@@ -261,7 +261,7 @@ class AvroSingleObjectSerdeTest {
 
     static Stream<Arguments> randomV2Readings() {
         SensorType[] types = SensorType.values();
-        return RandomCases.cases(200, random -> new Object[] {
+        return RandomCases.cases(random -> new Object[] {
             types[random.nextInt(types.length)],
             random.nextBoolean() ? null : random.nextLong(0, Long.MAX_VALUE),
             random.nextLong(0, 253_402_300_800_000L)

@@ -19,7 +19,7 @@ class BatchGrouperTest {
     record Row(int key, int bytes, int index) {}
 
     static Stream<Arguments> batches() {
-        return RandomCases.cases(1_000, r -> {
+        return RandomCases.cases(r -> {
             int n = r.nextInt(500);
             int keys = 1 + r.nextInt(20);
             List<Row> rows = new ArrayList<>(n);

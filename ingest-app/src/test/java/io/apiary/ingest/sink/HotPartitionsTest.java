@@ -342,7 +342,7 @@ class HotPartitionsTest {
 
     static Stream<Arguments> uniformWorkloads() {
         return RandomCases.cases(
-                100, (SplittableRandom r) -> new Object[] {1 + r.nextInt(2_000), 1 + r.nextInt(20), r.nextInt(96)});
+                (SplittableRandom r) -> new Object[] {1 + r.nextInt(2_000), 1 + r.nextInt(20), r.nextInt(96)});
     }
 
     @ParameterizedTest(name = "{0}")

@@ -74,7 +74,7 @@ class OffsetTrackerTest {
     }
 
     static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> workloads() {
-        return io.apiary.ingest.testing.RandomCases.cases(300, r -> new Object[] {r.nextLong()});
+        return io.apiary.ingest.testing.RandomCases.cases(r -> new Object[] {r.nextLong()});
     }
 
     /** Against a simple model: the committable offset is the smallest unacknowledged one, else next. */

@@ -25,7 +25,7 @@ class PartitionBatcherTest {
     record Row(int key, int bytes, long arrivedNanos, int index) {}
 
     static Stream<Arguments> workloads() {
-        return RandomCases.cases(1_000, r -> new Object[] {
+        return RandomCases.cases(r -> new Object[] {
             r.nextLong(), 1 + r.nextInt(150), 1 + r.nextInt(6_000), (long) r.nextInt(3) * r.nextInt(2_000)
         });
     }

@@ -17,7 +17,7 @@ class ReplicaCombinerTest {
     record Group(String replicas, int rows, long bytes, int index) {}
 
     static Stream<Arguments> groups() {
-        return RandomCases.cases(500, r -> {
+        return RandomCases.cases(r -> {
             int n = r.nextInt(300);
             int sets = 1 + r.nextInt(6);
             List<Group> groups = new ArrayList<>(n);

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SinkTableTextTest {
 
     static Stream<Arguments> strings() {
-        return RandomCases.cases(500, random -> new Object[] {text(random)});
+        return RandomCases.cases(random -> new Object[] {text(random)});
     }
 
     /** Mixes ASCII, Latin-1, other BMP characters and supplementary ones (valid surrogate pairs). */
@@ -35,9 +35,9 @@ class SinkTableTextTest {
         return s.toString();
     }
 
-    @ParameterizedTest
+    @ParameterizedTest(name = "{0}")
     @MethodSource("strings")
-    void encodes_as_the_driver_does_and_decodes_back(String value) {
+    void encodes_as_the_driver_does_and_decodes_back(String seed, String value) {
         ByteBuffer ours = SinkTable.TEXT.encode(value, ProtocolVersion.DEFAULT);
         assertThat(ours).isEqualTo(TypeCodecs.TEXT.encode(value, ProtocolVersion.DEFAULT));
         assertThat(SinkTable.TEXT.decode(ours, ProtocolVersion.DEFAULT)).isEqualTo(value);

@@ -74,7 +74,7 @@ class RangeCursorTest {
     }
 
     static Stream<Arguments> orders() {
-        return RandomCases.cases(200, random -> new Object[] {random.nextLong()});
+        return RandomCases.cases(random -> new Object[] {random.nextLong()});
     }
 
     @ParameterizedTest(name = "{0}")

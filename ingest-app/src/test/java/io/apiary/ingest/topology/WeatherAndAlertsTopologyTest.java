@@ -112,6 +112,7 @@ class WeatherAndAlertsTopologyTest {
     }
 
     static Stream<Arguments> randomReadings() {
+        // fewer than the default: each case opens a TopologyTestDriver
         return RandomCases.cases(50, (SplittableRandom random) -> new Object[] {
             RandomCases.letters(random, 1 + random.nextInt(20)),
             Instant.parse("2020-07-21T00:00:00Z").toEpochMilli() + random.nextLong(364L * 86_400_000L),
