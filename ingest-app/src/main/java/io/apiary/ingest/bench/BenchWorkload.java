@@ -1,8 +1,8 @@
 package io.apiary.ingest.bench;
 
 import io.apiary.ingest.bucket.ShardStrategy;
-import io.apiary.ingest.gateway.EntranceCountSimulator;
 import io.apiary.ingest.identity.Identifiers;
+import io.apiary.ingest.simulator.EntranceCountSimulator;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HiveTelemetryPartitionKey;

@@ -1,7 +1,7 @@
 package io.apiary.ingest.bench;
 
 import io.apiary.ingest.bucket.HourBucket;
-import io.apiary.ingest.gateway.EntranceCountSimulator;
+import io.apiary.ingest.simulator.EntranceCountSimulator;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.schema.EntranceCount;
 import java.nio.charset.StandardCharsets;

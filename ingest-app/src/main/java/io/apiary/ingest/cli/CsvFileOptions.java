@@ -1,7 +1,7 @@
 package io.apiary.ingest.cli;
 
-import io.apiary.ingest.gateway.CsvReadingParser;
-import io.apiary.ingest.gateway.ReadingTimeParser;
+import io.apiary.ingest.importer.CsvReadingParser;
+import io.apiary.ingest.importer.ReadingTimeParser;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.apiary.ingest.cli;
 
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.dump.RecordJsonFormatter;
-import io.apiary.ingest.gateway.KafkaReachability;
+import io.apiary.ingest.importer.KafkaReachability;
 import io.apiary.ingest.topics.Topics;
 import java.io.PrintWriter;
 import java.time.Duration;

@@ -2,11 +2,11 @@ package io.apiary.ingest.cli;
 
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.deadletter.RejectReason;
-import io.apiary.ingest.gateway.CountLogParser;
-import io.apiary.ingest.gateway.CsvReadingParser;
-import io.apiary.ingest.gateway.GatewayProducer;
-import io.apiary.ingest.gateway.ImportAudit;
-import io.apiary.ingest.gateway.KafkaReachability;
+import io.apiary.ingest.importer.CountLogParser;
+import io.apiary.ingest.importer.CsvReadingParser;
+import io.apiary.ingest.importer.GatewayProducer;
+import io.apiary.ingest.importer.ImportAudit;
+import io.apiary.ingest.importer.KafkaReachability;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.ingest.topology.IngestTopology;
 import io.apiary.ingest.topology.TopologySettings;

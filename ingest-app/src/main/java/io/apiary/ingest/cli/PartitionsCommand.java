@@ -2,12 +2,12 @@ package io.apiary.ingest.cli;
 
 import io.apiary.ingest.cassandra.SchemaApplier;
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.partitions.PartitionLimits;
-import io.apiary.ingest.partitions.PartitionPlanner;
-import io.apiary.ingest.partitions.PlanOptions;
-import io.apiary.ingest.partitions.PlanReport;
-import io.apiary.ingest.partitions.PlanSettings;
-import io.apiary.ingest.partitions.TablePlan;
+import io.apiary.ingest.partitionsize.PartitionLimits;
+import io.apiary.ingest.partitionsize.PartitionPlanner;
+import io.apiary.ingest.partitionsize.PlanOptions;
+import io.apiary.ingest.partitionsize.PlanReport;
+import io.apiary.ingest.partitionsize.PlanSettings;
+import io.apiary.ingest.partitionsize.TablePlan;
 import io.apiary.ingest.tables.CqlScript;
 import io.apiary.ingest.tables.CqlTableDefinition;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.apiary.ingest.demo;
 
-import io.apiary.ingest.gateway.EntranceCountSimulator;
-import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.importer.GatewayProducer;
+import io.apiary.ingest.simulator.EntranceCountSimulator;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.TelemetryReading;
 import java.time.Instant;

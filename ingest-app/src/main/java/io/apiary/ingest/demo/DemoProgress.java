@@ -1,7 +1,7 @@
 package io.apiary.ingest.demo;
 
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.importer.GatewayProducer;
 import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.pipeline.Pipeline;
 import io.apiary.ingest.sink.CassandraSink;

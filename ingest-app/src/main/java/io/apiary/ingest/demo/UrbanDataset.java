@@ -1,8 +1,8 @@
 package io.apiary.ingest.demo;
 
-import io.apiary.ingest.gateway.CsvReadingParser;
-import io.apiary.ingest.gateway.ReadingTimeParser;
-import io.apiary.ingest.gateway.SensorColumn;
+import io.apiary.ingest.importer.CsvReadingParser;
+import io.apiary.ingest.importer.ReadingTimeParser;
+import io.apiary.ingest.importer.SensorColumn;
 import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.apiary.ingest.gateway;
+package io.apiary.ingest.importer;
 
 import io.apiary.ingest.identity.Identifiers;
 import io.apiary.schema.TelemetryReading;

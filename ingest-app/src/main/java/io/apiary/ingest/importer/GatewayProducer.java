@@ -1,4 +1,4 @@
-package io.apiary.ingest.gateway;
+package io.apiary.ingest.importer;
 
 import io.apiary.ingest.topics.Topic;
 import io.apiary.schema.EntranceCount;

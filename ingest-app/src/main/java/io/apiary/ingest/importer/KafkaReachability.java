@@ -1,4 +1,4 @@
-package io.apiary.ingest.gateway;
+package io.apiary.ingest.importer;
 
 import java.time.Duration;
 import java.util.HashMap;

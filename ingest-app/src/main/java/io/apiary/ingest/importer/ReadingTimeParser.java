@@ -1,4 +1,4 @@
-package io.apiary.ingest.gateway;
+package io.apiary.ingest.importer;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

@@ -1,4 +1,4 @@
-package io.apiary.ingest.partitions;
+package io.apiary.ingest.partitionsize;
 
 /**
  * The partition-size limits a plan is judged against, in decimal units (1 MB = 1,000,000

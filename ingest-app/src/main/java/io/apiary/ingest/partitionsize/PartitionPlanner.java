@@ -1,6 +1,6 @@
-package io.apiary.ingest.partitions;
+package io.apiary.ingest.partitionsize;
 
-import io.apiary.ingest.partitions.PartitionLimits.Verdict;
+import io.apiary.ingest.partitionsize.PartitionLimits.Verdict;
 import io.apiary.ingest.tables.CqlTableDefinition;
 import java.math.BigDecimal;
 import java.math.RoundingMode;

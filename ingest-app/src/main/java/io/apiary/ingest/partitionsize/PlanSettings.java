@@ -1,4 +1,4 @@
-package io.apiary.ingest.partitions;
+package io.apiary.ingest.partitionsize;
 
 import io.apiary.ingest.config.IngestConfig;
 import java.util.ArrayList;

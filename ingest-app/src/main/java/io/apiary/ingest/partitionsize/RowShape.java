@@ -1,4 +1,4 @@
-package io.apiary.ingest.partitions;
+package io.apiary.ingest.partitionsize;
 
 /**
  * The bytes and cells one partition of a table holds, per partition and per row, as the

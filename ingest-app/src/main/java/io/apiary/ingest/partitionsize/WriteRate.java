@@ -1,4 +1,4 @@
-package io.apiary.ingest.partitions;
+package io.apiary.ingest.partitionsize;
 
 import java.math.BigDecimal;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package io.apiary.ingest.gateway;
+package io.apiary.ingest.simulator;
 
 import io.apiary.schema.EntranceCount;
 import java.time.Duration;

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  *   <li><b>foundation</b>: identity, bucket, serde, metrics, logging, tables, topics, deadletter,
  *       validation, config (and the generated {@code io.apiary.schema} classes);
  *   <li><b>runtime</b>: cassandra, topology, sink, pipeline, service: what the image runs;
- *   <li><b>tools</b>: read, report, partitions, tablecopy, gateway, dump, devstack, demo, bench;
+ *   <li><b>tools</b>: read, report, partitionsize, tablecopy, importer, simulator, dump, devstack, demo,
+ *       bench;
  *   <li><b>command line</b>: cli, which composes the others.
  * </ol>
  *
@@ -33,7 +34,7 @@ class PackageRulesTest {
     };
     private static final String[] RUNTIME = {"cassandra", "topology", "sink", "pipeline", "service"};
     private static final String[] TOOLS = {
-        "read", "report", "partitions", "tablecopy", "gateway", "dump", "devstack", "demo", "bench"
+        "read", "report", "partitionsize", "tablecopy", "importer", "simulator", "dump", "devstack", "demo", "bench"
     };
 
     /** The compiled main classes of the two modules (run from ingest-app, as Maven runs tests). */

@@ -2,7 +2,7 @@ package io.apiary.ingest.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiary.ingest.gateway.CountLogParser;
+import io.apiary.ingest.importer.CountLogParser;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package io.apiary.ingest.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiary.ingest.deadletter.RejectReason;
-import io.apiary.ingest.gateway.CsvReadingParser;
+import io.apiary.ingest.importer.CsvReadingParser;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -9,7 +9,7 @@ import io.apiary.ingest.cassandra.SchemaApplier;
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.demo.LagProbe;
-import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.importer.GatewayProducer;
 import io.apiary.ingest.it.ItEndpoints;
 import io.apiary.ingest.it.SharedStack;
 import io.apiary.ingest.pipeline.TopicProvisioner;

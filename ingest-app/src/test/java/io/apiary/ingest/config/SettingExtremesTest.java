@@ -3,7 +3,7 @@ package io.apiary.ingest.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiary.ingest.partitions.PlanSettings;
+import io.apiary.ingest.partitionsize.PlanSettings;
 import io.apiary.ingest.pipeline.Pipeline;
 import io.apiary.ingest.pipeline.StreamsProperties;
 import io.apiary.ingest.pipeline.TopicProvisioner;

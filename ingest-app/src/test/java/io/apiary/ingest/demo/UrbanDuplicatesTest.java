@@ -2,11 +2,11 @@ package io.apiary.ingest.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiary.ingest.gateway.CsvReadingParser;
-import io.apiary.ingest.gateway.DuplicateReadings;
-import io.apiary.ingest.gateway.ReadingTimeParser;
-import io.apiary.ingest.gateway.SensorColumnSpec;
-import io.apiary.ingest.gateway.SensorMapping;
+import io.apiary.ingest.importer.CsvReadingParser;
+import io.apiary.ingest.importer.DuplicateReadings;
+import io.apiary.ingest.importer.ReadingTimeParser;
+import io.apiary.ingest.importer.SensorColumnSpec;
+import io.apiary.ingest.importer.SensorMapping;
 import io.apiary.schema.TelemetryReading;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,9 +1,9 @@
-package io.apiary.ingest.gateway;
+package io.apiary.ingest.importer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiary.ingest.gateway.ReadingTimeParser.DstResolution;
+import io.apiary.ingest.importer.ReadingTimeParser.DstResolution;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;

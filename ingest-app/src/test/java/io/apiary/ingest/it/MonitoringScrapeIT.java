@@ -8,7 +8,7 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.deploy.MonitoringQueries;
-import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.importer.GatewayProducer;
 import io.apiary.schema.SensorType;
 import io.apiary.schema.TelemetryReading;
 import java.nio.file.Path;

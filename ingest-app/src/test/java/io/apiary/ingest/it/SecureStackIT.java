@@ -17,7 +17,7 @@ import io.apiary.ingest.devstack.RegistryServer;
 import io.apiary.ingest.devstack.StackCertificates;
 import io.apiary.ingest.devstack.StackSecurity;
 import io.apiary.ingest.devstack.StackSecurity.Credentials;
-import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.importer.GatewayProducer;
 import io.apiary.ingest.pipeline.TopicProvisioner;
 import io.apiary.ingest.serde.SchemaRegistryClient;
 import io.apiary.ingest.serde.SchemaSubjects;

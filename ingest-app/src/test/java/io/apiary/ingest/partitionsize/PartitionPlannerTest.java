@@ -1,9 +1,9 @@
-package io.apiary.ingest.partitions;
+package io.apiary.ingest.partitionsize;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.partitions.PartitionLimits.Verdict;
+import io.apiary.ingest.partitionsize.PartitionLimits.Verdict;
 import io.apiary.ingest.tables.CqlTableDefinition;
 import io.apiary.ingest.testing.RandomCases;
 import java.util.List;

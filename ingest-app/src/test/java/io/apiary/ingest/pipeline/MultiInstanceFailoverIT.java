@@ -9,7 +9,7 @@ import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.demo.LagProbe;
-import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.importer.GatewayProducer;
 import io.apiary.ingest.it.AppProcess;
 import io.apiary.ingest.it.CommittedRows;
 import io.apiary.ingest.it.GroupView;

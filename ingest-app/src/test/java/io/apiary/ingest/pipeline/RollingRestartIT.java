@@ -3,7 +3,7 @@ package io.apiary.ingest.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.gateway.GatewayProducer;
+import io.apiary.ingest.importer.GatewayProducer;
 import io.apiary.ingest.it.AppProcess;
 import io.apiary.ingest.it.GroupView;
 import io.apiary.ingest.it.HourlyFinals;
