@@ -286,7 +286,7 @@ public final class BenchCommand implements Callable<Integer> {
                 throw new ParameterException(
                         spec.commandLine(),
                         "the spark run's peer reads single-object encoded "
-                                + "rows only: add --set " + io.apiary.ingest.config.RegistryOptions.WIRE_FORMAT_WRITE
+                                + "rows only: add --set " + io.apiary.ingest.serde.RegistrySettings.WIRE_FORMAT_WRITE
                                 + "=single-object to compare with it (every run then uses that format)");
             }
             if (options.keyspace().equals(base.getString(IngestConfig.CASSANDRA_KEYSPACE))) {

@@ -4,7 +4,6 @@ import io.apiary.ingest.cassandra.SchemaApplier;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.partitionsize.PartitionLimits;
 import io.apiary.ingest.partitionsize.PartitionPlanner;
-import io.apiary.ingest.partitionsize.PlanOptions;
 import io.apiary.ingest.partitionsize.PlanReport;
 import io.apiary.ingest.partitionsize.PlanSettings;
 import io.apiary.ingest.partitionsize.TablePlan;
@@ -103,12 +102,12 @@ public final class PartitionsCommand {
         public Integer call() {
             IngestConfig cfg = config.load();
             Map<String, List<String>> extra = new LinkedHashMap<>();
-            extra.put(PlanOptions.PARTITIONS_PLAN_RATES, rates);
-            extra.put(PlanOptions.PARTITIONS_PLAN_ENTITIES, entities);
-            extra.put(PlanOptions.PARTITIONS_PLAN_SHARDS, shards);
-            extra.put(PlanOptions.PARTITIONS_PLAN_BUCKETS, buckets);
-            extra.put(PlanOptions.PARTITIONS_PLAN_COLUMN_BYTES, columnBytes);
-            extra.put(PlanOptions.PARTITIONS_PLAN_ROW_BYTES, rowBytes);
+            extra.put(PlanSettings.PARTITIONS_PLAN_RATES, rates);
+            extra.put(PlanSettings.PARTITIONS_PLAN_ENTITIES, entities);
+            extra.put(PlanSettings.PARTITIONS_PLAN_SHARDS, shards);
+            extra.put(PlanSettings.PARTITIONS_PLAN_BUCKETS, buckets);
+            extra.put(PlanSettings.PARTITIONS_PLAN_COLUMN_BYTES, columnBytes);
+            extra.put(PlanSettings.PARTITIONS_PLAN_ROW_BYTES, rowBytes);
             PlanSettings settings;
             List<CqlTableDefinition> tables;
             List<TablePlan> plans;
@@ -187,7 +186,7 @@ public final class PartitionsCommand {
             // entries were validated by PlanSettings.from; parsed again only for their names
             for (String name : PlanSettings.parseEntries(setting.getKey(), entries, value -> value)
                     .keySet()) {
-                boolean column = setting.getKey().equals(PlanOptions.PARTITIONS_PLAN_COLUMN_BYTES);
+                boolean column = setting.getKey().equals(PlanSettings.PARTITIONS_PLAN_COLUMN_BYTES);
                 String table = column && name.contains(".") ? name.substring(0, name.indexOf('.')) : name;
                 String col = column && name.contains(".") ? name.substring(name.indexOf('.') + 1) : null;
                 boolean known = tables.stream()

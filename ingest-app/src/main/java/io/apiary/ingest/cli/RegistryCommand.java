@@ -1,8 +1,8 @@
 package io.apiary.ingest.cli;
 
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.RegistryOptions;
 import io.apiary.ingest.pipeline.RegistrySubjects;
+import io.apiary.ingest.serde.RegistrySettings;
 import io.apiary.ingest.serde.SchemaRegistryClient;
 import io.apiary.ingest.serde.SchemaSubjects;
 import java.io.PrintWriter;
@@ -30,7 +30,7 @@ public final class RegistryCommand {
         return cfg.wireFormat()
                 .registryClient()
                 .orElseThrow(() -> new ConfigException(
-                        RegistryOptions.REGISTRY_URL, "", "this command needs the URL of a schema registry"));
+                        RegistrySettings.REGISTRY_URL, "", "this command needs the URL of a schema registry"));
     }
 
     private static void print(PrintWriter out, SchemaSubjects.Outcome outcome) {

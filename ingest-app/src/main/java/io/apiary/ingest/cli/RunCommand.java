@@ -14,7 +14,6 @@ import io.apiary.ingest.service.HealthReport;
 import io.apiary.ingest.service.HttpEndpoints;
 import io.apiary.ingest.service.PipelineHealth;
 import io.apiary.ingest.service.ServiceMetrics;
-import io.apiary.ingest.service.ServiceOptions;
 import io.apiary.ingest.service.ServiceSettings;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -136,7 +135,7 @@ public final class RunCommand implements Callable<Integer> {
             LOG.warn(
                     "{} ({} ms) leaves less than {} s beyond {} ({} ms) to commit and close; the sink's drain may be "
                             + "cut short",
-                    ServiceOptions.SHUTDOWN_TIMEOUT_MS,
+                    ServiceSettings.SHUTDOWN_TIMEOUT_MS,
                     shutdownTimeout.toMillis(),
                     SHUTDOWN_MARGIN.toSeconds(),
                     IngestConfig.SINK_DRAIN_TIMEOUT_MS,
@@ -180,7 +179,7 @@ public final class RunCommand implements Callable<Integer> {
                     LOG.info(
                             "Stopping (SIGTERM or Ctrl-C): draining within {} ms ({})",
                             shutdownTimeout.toMillis(),
-                            ServiceOptions.SHUTDOWN_TIMEOUT_MS);
+                            ServiceSettings.SHUTDOWN_TIMEOUT_MS);
                     long start = System.nanoTime();
                     boolean clean = pipeline.close(shutdownTimeout);
                     long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
@@ -191,7 +190,7 @@ public final class RunCommand implements Callable<Integer> {
                                 "Stopped in {} ms, not cleanly: a component did not finish within {}; what it had not "
                                         + "committed is processed again after a restart",
                                 ms,
-                                ServiceOptions.SHUTDOWN_TIMEOUT_MS);
+                                ServiceSettings.SHUTDOWN_TIMEOUT_MS);
                     }
                     closeQuietly(http);
                     metrics.close();
@@ -327,7 +326,7 @@ public final class RunCommand implements Callable<Integer> {
         if (new java.net.InetSocketAddress(host, Math.max(port, 0)).isUnresolved()) {
             metrics.close();
             throw new org.apache.kafka.common.config.ConfigException(
-                    ServiceOptions.HTTP_HOST, host, "not an address of this host, nor a name that resolves");
+                    ServiceSettings.HTTP_HOST, host, "not an address of this host, nor a name that resolves");
         }
         try {
             return HttpEndpoints.start(
@@ -339,7 +338,7 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IOException e) {
             metrics.close();
             throw new org.apache.kafka.common.config.ConfigException(
-                    ServiceOptions.HTTP_PORT,
+                    ServiceSettings.HTTP_PORT,
                     port,
                     "cannot listen on " + host + ":" + port + " (" + e.getMessage() + "); choose a free port or -1");
         }

@@ -3,7 +3,7 @@ package io.apiary.ingest.demo;
 import io.apiary.ingest.config.IngestConfig;
 import io.apiary.ingest.devstack.LocalStack;
 import io.apiary.ingest.devstack.StackFiles;
-import io.apiary.ingest.service.ServiceOptions;
+import io.apiary.ingest.service.ServiceSettings;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -55,8 +55,8 @@ public final class LocalStackSession {
                 IngestConfig.TOPOLOGY_STATE_DIR,
                 stack.workDir().resolve("topology-state").toString());
         settings.put(IngestConfig.VALIDATION_MAX_AGE_MS, Long.toString(REPLAY_MAX_AGE.toMillis()));
-        settings.put(ServiceOptions.HTTP_HOST, "127.0.0.1"); // where the port was found free
-        settings.put(ServiceOptions.HTTP_PORT, Integer.toString(stack.appHttpPort()));
+        settings.put(ServiceSettings.HTTP_HOST, "127.0.0.1"); // where the port was found free
+        settings.put(ServiceSettings.HTTP_PORT, Integer.toString(stack.appHttpPort()));
         stack.security().ifPresent(security -> {
             // the super users: a settings file for a person's experiments, kept owner-only
             io.apiary.ingest.devstack.StackSecurity.Credentials kafka = security.kafkaAdmin();
@@ -77,21 +77,21 @@ public final class LocalStackSession {
         });
         if (stack.registry().isPresent()) {
             settings.put(
-                    io.apiary.ingest.config.RegistryOptions.REGISTRY_URL,
+                    io.apiary.ingest.serde.RegistrySettings.REGISTRY_URL,
                     stack.registry().get().confluentApiUrl());
             stack.security()
                     .ifPresent(
                             security -> { // the registry serves HTTPS with the run's certificate
                                 settings.put(
-                                        io.apiary.ingest.config.RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PATH,
+                                        io.apiary.ingest.serde.RegistrySettings.REGISTRY_SSL_TRUSTSTORE_PATH,
                                         security.certificates().trustStore().toString());
                                 settings.put(
-                                        io.apiary.ingest.config.RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PASSWORD,
+                                        io.apiary.ingest.serde.RegistrySettings.REGISTRY_SSL_TRUSTSTORE_PASSWORD,
                                         security.certificates().trustStorePassword());
                             });
         } else {
             settings.put(
-                    io.apiary.ingest.config.RegistryOptions.WIRE_FORMAT_WRITE,
+                    io.apiary.ingest.serde.RegistrySettings.WIRE_FORMAT_WRITE,
                     io.apiary.ingest.serde.WireFormat.Framing.SINGLE_OBJECT.setting());
         }
         return settings;

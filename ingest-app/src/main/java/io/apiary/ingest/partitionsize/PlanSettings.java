@@ -1,15 +1,22 @@
 package io.apiary.ingest.partitionsize;
 
 import io.apiary.ingest.config.IngestConfig;
+import io.apiary.ingest.config.OptionGroup;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
- * The planned load and size assumptions of a partition plan, per table name. Immutable and
- * thread-safe.
+ * The planned load and size assumptions of a partition plan, per table name. The option names
+ * ({@code partitions.plan.*}) are this record's constants, their definitions {@link Options}, and
+ * {@link #from} reads them. Immutable and thread-safe.
  *
  * @param rates       planned write rate per entity (a value of the partition key without its
  *                    bucket and shard columns: a hive, a station, an agent), by table
@@ -32,6 +39,14 @@ public record PlanSettings(
         Map<String, Long> columnBytes,
         Map<String, Long> rowBytes,
         PartitionLimits limits) {
+
+    public static final String PARTITIONS_PLAN_RATES = "partitions.plan.rates";
+    public static final String PARTITIONS_PLAN_ENTITIES = "partitions.plan.entities";
+    public static final String PARTITIONS_PLAN_SHARDS = "partitions.plan.shards";
+    public static final String PARTITIONS_PLAN_BUCKETS = "partitions.plan.buckets";
+    public static final String PARTITIONS_PLAN_TEXT_BYTES = "partitions.plan.text.bytes";
+    public static final String PARTITIONS_PLAN_COLUMN_BYTES = "partitions.plan.column.bytes";
+    public static final String PARTITIONS_PLAN_ROW_BYTES = "partitions.plan.row.bytes";
 
     /** Copies the maps, keeping their order. */
     public PlanSettings {
@@ -63,16 +78,15 @@ public record PlanSettings(
         Map<String, Integer> shards = new LinkedHashMap<>();
         shards.put(io.apiary.ingest.tables.TableNames.HIVE_TELEMETRY, config.getInt(IngestConfig.TELEMETRY_SHARDS));
         shards.put("weather_readings", config.getInt(IngestConfig.WEATHER_SHARDS));
-        shards.putAll(entries(config, extra, PlanOptions.PARTITIONS_PLAN_SHARDS, PlanSettings::positiveInt));
+        shards.putAll(entries(config, extra, PARTITIONS_PLAN_SHARDS, PlanSettings::positiveInt));
         return new PlanSettings(
-                entries(config, extra, PlanOptions.PARTITIONS_PLAN_RATES, WriteRate::parse),
-                entries(config, extra, PlanOptions.PARTITIONS_PLAN_ENTITIES, v -> (long) positiveInt(v)),
+                entries(config, extra, PARTITIONS_PLAN_RATES, WriteRate::parse),
+                entries(config, extra, PARTITIONS_PLAN_ENTITIES, v -> (long) positiveInt(v)),
                 shards,
-                entries(config, extra, PlanOptions.PARTITIONS_PLAN_BUCKETS, Bucket::parse),
-                config.getInt(PlanOptions.PARTITIONS_PLAN_TEXT_BYTES),
-                columnEntries(entries(
-                        config, extra, PlanOptions.PARTITIONS_PLAN_COLUMN_BYTES, v -> (long) nonNegativeInt(v))),
-                entries(config, extra, PlanOptions.PARTITIONS_PLAN_ROW_BYTES, v -> (long) positiveInt(v)),
+                entries(config, extra, PARTITIONS_PLAN_BUCKETS, Bucket::parse),
+                config.getInt(PARTITIONS_PLAN_TEXT_BYTES),
+                columnEntries(entries(config, extra, PARTITIONS_PLAN_COLUMN_BYTES, v -> (long) nonNegativeInt(v))),
+                entries(config, extra, PARTITIONS_PLAN_ROW_BYTES, v -> (long) positiveInt(v)),
                 PartitionLimits.DEFAULT);
     }
 
@@ -112,7 +126,7 @@ public record PlanSettings(
                 .findFirst()
                 .ifPresent(k -> {
                     throw new IllegalArgumentException(
-                            PlanOptions.PARTITIONS_PLAN_COLUMN_BYTES + ": '" + k + "' is not TABLE.COLUMN");
+                            PARTITIONS_PLAN_COLUMN_BYTES + ": '" + k + "' is not TABLE.COLUMN");
                 });
         return entries;
     }
@@ -160,5 +174,99 @@ public record PlanSettings(
             throw new IllegalArgumentException("must not be negative");
         }
         return v;
+    }
+
+    /**
+     * The definitions of the options of {@code ingest-app partitions plan}: the planned load and the
+     * size assumptions the partition-size calculator uses ({@link PartitionPlanner}); the pipeline
+     * itself ignores them. Part of the application's one {@link IngestConfig#definition() definition}: {@link IngestConfig}
+     * loads it as an {@link OptionGroup} (listed in
+     * {@code META-INF/services/io.apiary.ingest.config.OptionGroup}, hence public with a public
+     * no-argument constructor). Stateless and thread-safe.
+     *
+     * <p>The defaults are the planned load (docs/performance.md, "Capacity model") and the cql/ files: 10,000 hives x 1,000
+     * readings/min; an hourly activity row per hive; 1,000 weather stations reporting every 10 s;
+     * agent alerts designed for a storm of one every 10 s (the planned rate is a few a day), with
+     * one agent per hive (an upper bound; a gateway may serve several hives).
+     */
+    public static final class Options implements OptionGroup {
+        /** Instantiated by {@link java.util.ServiceLoader}. */
+        public Options() {}
+
+        @Override
+        public void define(ConfigDef def) {
+            def.define(
+                            PARTITIONS_PLAN_RATES,
+                            Type.LIST,
+                            "hive_telemetry_v2=1000/min,hive_activity=1/h,weather_readings=6/min,agent_alerts_v2=6/min",
+                            entries(WriteRate::parse),
+                            Importance.LOW,
+                            "partitions plan: planned write rate per entity (a hive, station or agent: a value of the "
+                                    + "partition key without its bucket and shard columns), TABLE=COUNT/UNIT with UNIT s, "
+                                    + "min, h or day. Tables without an entry are not planned.")
+                    .define(
+                            PARTITIONS_PLAN_ENTITIES,
+                            Type.LIST,
+                            "hive_telemetry_v2=10000,hive_activity=10000,weather_readings=1000,agent_alerts_v2=10000",
+                            entries(PlanSettings::positiveInt),
+                            Importance.LOW,
+                            "partitions plan: planned number of entities per table, TABLE=N (for the cluster-wide "
+                                    + "write rate; 1 when missing).")
+                    .define(
+                            PARTITIONS_PLAN_SHARDS,
+                            Type.LIST,
+                            "",
+                            entries(PlanSettings::positiveInt),
+                            Importance.LOW,
+                            "partitions plan: shards per bucket, TABLE=N, for tables with a shard column. By default "
+                                    + "hive_telemetry_v2 takes telemetry.shards and weather_readings weather.shards.")
+                    .define(
+                            PARTITIONS_PLAN_BUCKETS,
+                            Type.LIST,
+                            "",
+                            entries(Bucket::parse),
+                            Importance.LOW,
+                            "partitions plan: time bucket per table, TABLE=minute|hour|day|week|month|year|none, "
+                                    + "where not read from the partition key (a date column there is a day bucket; "
+                                    + "none: partitions live as long as the table's default_time_to_live).")
+                    .define(
+                            PARTITIONS_PLAN_TEXT_BYTES,
+                            Type.INT,
+                            16,
+                            Range.between(0, 1_000_000),
+                            Importance.LOW,
+                            "partitions plan: assumed bytes of a variable-size value (text, blob, varint, collection) "
+                                    + "without a partitions.plan.column.bytes entry.")
+                    .define(
+                            PARTITIONS_PLAN_COLUMN_BYTES,
+                            Type.LIST,
+                            "agent_alerts_v2.message=200",
+                            entries(PlanSettings::nonNegativeInt),
+                            Importance.LOW,
+                            "partitions plan: bytes of one value of a column, TABLE.COLUMN=N; replaces the size "
+                                    + "from its type or partitions.plan.text.bytes.")
+                    .define(
+                            PARTITIONS_PLAN_ROW_BYTES,
+                            Type.LIST,
+                            "",
+                            entries(PlanSettings::positiveInt),
+                            Importance.LOW,
+                            "partitions plan: whole bytes of one row, overheads included, TABLE=N; replaces the "
+                                    + "estimate from the column types (e.g. a figure measured with nodetool tablestats).");
+        }
+
+        private static ConfigDef.Validator entries(Function<String, ?> value) {
+            return ConfigDef.LambdaValidator.with(
+                    (name, list) -> {
+                        try {
+                            @SuppressWarnings("unchecked")
+                            List<String> entries = (List<String>) list;
+                            PlanSettings.parseEntries(name, entries, value);
+                        } catch (IllegalArgumentException e) {
+                            throw new ConfigException(name, list, e.getMessage().replaceFirst("^" + name + ": ", ""));
+                        }
+                    },
+                    () -> "NAME=VALUE, comma-separated");
+        }
     }
 }

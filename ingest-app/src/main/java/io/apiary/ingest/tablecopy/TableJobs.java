@@ -7,7 +7,7 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.metadata.token.TokenRange;
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.read.ReadOptions;
+import io.apiary.ingest.read.ReadSettings;
 import io.apiary.ingest.read.ShardScheme;
 import io.apiary.ingest.sink.ServerBatchLimits;
 import io.apiary.ingest.sink.SinkSettings;
@@ -79,7 +79,7 @@ public final class TableJobs {
                 splits,
                 scanConcurrency,
                 pageRows,
-                level(config.getString(ReadOptions.READ_CONSISTENCY)),
+                level(config.getString(ReadSettings.READ_CONSISTENCY)),
                 writeConsistency(config, target),
                 sink.maxInFlight(),
                 sink.batchMaxRows(),

@@ -2,7 +2,7 @@ package io.apiary.ingest.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiary.ingest.sink.HotPartitionOptions;
+import io.apiary.ingest.sink.HotPartitionSettings;
 import io.apiary.ingest.topology.StateStoreOptions;
 import java.io.IOException;
 import java.io.StringReader;
@@ -94,12 +94,12 @@ class ConfigReferenceTest {
     void should_refuse_hot_partition_shares_that_are_not_above_0_and_at_most_1() {
         for (String bad : new String[] {"NaN", "0", "1.5", "-0.1"}) {
             org.assertj.core.api.Assertions.assertThatThrownBy(
-                            () -> new IngestConfig(Map.of(HotPartitionOptions.SINK_HOT_PARTITION_SHARE, bad)))
+                            () -> new IngestConfig(Map.of(HotPartitionSettings.SINK_HOT_PARTITION_SHARE, bad)))
                     .isInstanceOf(org.apache.kafka.common.config.ConfigException.class)
-                    .hasMessageContaining(HotPartitionOptions.SINK_HOT_PARTITION_SHARE);
+                    .hasMessageContaining(HotPartitionSettings.SINK_HOT_PARTITION_SHARE);
         }
         org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> new IngestConfig(Map.of(HotPartitionOptions.SINK_HOT_NODE_SKEW, "NaN")))
+                        () -> new IngestConfig(Map.of(HotPartitionSettings.SINK_HOT_NODE_SKEW, "NaN")))
                 .isInstanceOf(org.apache.kafka.common.config.ConfigException.class);
     }
 

@@ -1,5 +1,6 @@
 package io.apiary.ingest.config;
 
+import io.apiary.ingest.serde.RegistrySettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -205,10 +206,10 @@ public final class NumericSettings {
      * every linger is swept through the components rather than refused by the rule between the two.
      */
     static final Map<String, Object> BASE = Map.of(
-            RegistryOptions.WIRE_FORMAT_WRITE,
+            RegistrySettings.WIRE_FORMAT_WRITE,
             "single-object",
-            RegistryOptions.REGISTRY_URL,
+            RegistrySettings.REGISTRY_URL,
             "http://127.0.0.1:9",
-            io.apiary.ingest.sink.HotPartitionOptions.SINK_HOT_WINDOW_MS,
+            io.apiary.ingest.sink.HotPartitionSettings.SINK_HOT_WINDOW_MS,
             "3600000");
 }

@@ -178,7 +178,7 @@ class SettingExtremesTest {
         }
         service.shutdownCutsDrain(sink.drainTimeout(), Duration.ofSeconds(10));
 
-        RegistryOptions.settings(config, config.getString(RegistryOptions.REGISTRY_URL));
+        config.wireFormat();
         for (String topic : config.topics().all()) {
             TopicProvisioner.newTopic(topic, config);
         }

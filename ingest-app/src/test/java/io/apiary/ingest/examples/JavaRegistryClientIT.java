@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.RegistryOptions;
 import io.apiary.ingest.it.ItPipelineSettings;
 import io.apiary.ingest.pipeline.Pipeline;
+import io.apiary.ingest.serde.RegistrySettings;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HourlyActivity;
@@ -62,7 +62,7 @@ class JavaRegistryClientIT {
                         1_000L));
         Topics topics = config.topics();
         String bootstrap = String.join(",", config.getList(IngestConfig.KAFKA_BOOTSTRAP_SERVERS));
-        String registryUrl = config.getString(RegistryOptions.REGISTRY_URL);
+        String registryUrl = config.getString(RegistrySettings.REGISTRY_URL);
 
         try (CqlSession session = CassandraSessions.open(config)) {
             ItPipelineSettings.prepare(config, session); // registers the subjects the gateway looks up

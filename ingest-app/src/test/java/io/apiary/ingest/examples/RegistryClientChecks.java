@@ -7,8 +7,8 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.RegistryOptions;
 import io.apiary.ingest.it.ItPipelineSettings;
+import io.apiary.ingest.serde.RegistrySettings;
 import io.apiary.ingest.topics.Topics;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -60,7 +60,7 @@ final class RegistryClientChecks {
         Topics topics = config.topics();
         Map<String, String> env = new HashMap<>();
         env.put("BOOTSTRAP", String.join(",", config.getList(IngestConfig.KAFKA_BOOTSTRAP_SERVERS)));
-        env.put("REGISTRY_URL", config.getString(RegistryOptions.REGISTRY_URL));
+        env.put("REGISTRY_URL", config.getString(RegistrySettings.REGISTRY_URL));
         env.put("TELEMETRY_TOPIC", topics.telemetry());
         env.put("COUNTS_TOPIC", topics.entranceCounts());
         env.put("HOURLY_TOPIC", topics.hourlyActivity());

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.sun.net.httpserver.HttpServer;
-import io.apiary.ingest.config.RegistryOptions;
+import io.apiary.ingest.serde.RegistrySettings;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -116,8 +116,8 @@ class ContainerStackTest {
         assertThat(endpoints.kind()).isEqualTo("testcontainers");
         assertThat(endpoints.registryUrl()).hasValue("http://localhost:32792/apis/ccompat/v6");
         assertThat(endpoints.registrySettings())
-                .containsExactly(Map.entry(RegistryOptions.REGISTRY_URL, "http://localhost:32792/apis/ccompat/v6"));
-        assertThat(endpoints.clientSettings()).doesNotContainKey(RegistryOptions.WIRE_FORMAT_WRITE);
+                .containsExactly(Map.entry(RegistrySettings.REGISTRY_URL, "http://localhost:32792/apis/ccompat/v6"));
+        assertThat(endpoints.clientSettings()).doesNotContainKey(RegistrySettings.WIRE_FORMAT_WRITE);
         assertThat(endpoints.kafkaBootstrapServers()).isEqualTo("localhost:32790");
         assertThat(endpoints.cassandraContactPointSetting()).isEqualTo("localhost:32791");
         assertThat(endpoints.localStack()).isEmpty();

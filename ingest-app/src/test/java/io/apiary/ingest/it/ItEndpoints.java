@@ -75,9 +75,9 @@ public final class ItEndpoints {
     public java.util.Map<String, String> registrySettings() {
         java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
         if (registryUrl != null) {
-            settings.put(io.apiary.ingest.config.RegistryOptions.REGISTRY_URL, registryUrl);
+            settings.put(io.apiary.ingest.serde.RegistrySettings.REGISTRY_URL, registryUrl);
         } else {
-            settings.put(io.apiary.ingest.config.RegistryOptions.WIRE_FORMAT_WRITE, "single-object");
+            settings.put(io.apiary.ingest.serde.RegistrySettings.WIRE_FORMAT_WRITE, "single-object");
         }
         return settings;
     }

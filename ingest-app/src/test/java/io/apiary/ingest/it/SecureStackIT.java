@@ -10,7 +10,6 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import io.apiary.ingest.cassandra.SchemaApplier;
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.RegistryOptions;
 import io.apiary.ingest.devstack.LocalStack;
 import io.apiary.ingest.devstack.LocalStackOptions;
 import io.apiary.ingest.devstack.RegistryServer;
@@ -19,6 +18,7 @@ import io.apiary.ingest.devstack.StackSecurity;
 import io.apiary.ingest.devstack.StackSecurity.Credentials;
 import io.apiary.ingest.importer.GatewayProducer;
 import io.apiary.ingest.pipeline.TopicProvisioner;
+import io.apiary.ingest.serde.RegistrySettings;
 import io.apiary.ingest.serde.SchemaRegistryClient;
 import io.apiary.ingest.serde.SchemaSubjects;
 import io.apiary.ingest.topics.Topics;
@@ -198,9 +198,9 @@ class SecureStackIT {
                 .containsEntry("cassandra.ssl.enabled", "true")
                 .containsEntry("cassandra.ssl.hostname.validation", "true")
                 .containsEntry(
-                        RegistryOptions.REGISTRY_URL,
+                        RegistrySettings.REGISTRY_URL,
                         stack.registry().orElseThrow().confluentApiUrl());
-        assertThat(settings.get(RegistryOptions.REGISTRY_URL)).startsWith("https://127.0.0.1:");
+        assertThat(settings.get(RegistrySettings.REGISTRY_URL)).startsWith("https://127.0.0.1:");
         Path topologyLog = dir.resolve("topology.log");
         Path sinkLog = dir.resolve("sink.log");
         outputs.add(topologyLog);
@@ -495,7 +495,7 @@ class SecureStackIT {
         // A topology trusting another CA for the registry (Kafka's trust unchanged) is refused at start
         Map<String, String> otherTrust = new LinkedHashMap<>(prodSettings());
         otherTrust.put(
-                RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PATH,
+                RegistrySettings.REGISTRY_SSL_TRUSTSTORE_PATH,
                 otherCa.trustStore().toString());
         Map<String, String> otherSecrets = workloadSecrets(topologyUser);
         otherSecrets.put("APIARY_SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD", otherCa.trustStorePassword());
@@ -513,7 +513,7 @@ class SecureStackIT {
         LOG.info("A topology not trusting the registry's CA exited in {} ms", (System.nanoTime() - t0) / 1_000_000);
         // and so is `registry check` with the JVM's default trust store (no trust store set)
         Map<String, String> jvmTrust = new LinkedHashMap<>(prodSettings());
-        jvmTrust.remove(RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PATH);
+        jvmTrust.remove(RegistrySettings.REGISTRY_SSL_TRUSTSTORE_PATH);
         Path checkSettings = dir.resolve("registry-check.properties");
         StringBuilder text = new StringBuilder();
         jvmTrust.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
@@ -638,9 +638,9 @@ class SecureStackIT {
         settings.put("streams.num.stream.threads", "1");
         // the stack's registry, HTTPS only with the run's certificate: its CA is a private CA to the pipeline
         settings.put(
-                RegistryOptions.REGISTRY_URL, stack.registry().orElseThrow().confluentApiUrl());
+                RegistrySettings.REGISTRY_URL, stack.registry().orElseThrow().confluentApiUrl());
         settings.put(
-                RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PATH,
+                RegistrySettings.REGISTRY_SSL_TRUSTSTORE_PATH,
                 security.certificates().trustStore().toString());
         settings.put(
                 IngestConfig.VALIDATION_MAX_AGE_MS,
@@ -684,7 +684,7 @@ class SecureStackIT {
         settings.put(
                 "cassandra.ssl.truststore.password", security.certificates().trustStorePassword());
         settings.put(
-                RegistryOptions.REGISTRY_SSL_TRUSTSTORE_PASSWORD,
+                RegistrySettings.REGISTRY_SSL_TRUSTSTORE_PASSWORD,
                 security.certificates().trustStorePassword());
         settings.put("cassandra.auth.username", security.cassandraAdmin().user());
         settings.put("cassandra.auth.password", security.cassandraAdmin().password());

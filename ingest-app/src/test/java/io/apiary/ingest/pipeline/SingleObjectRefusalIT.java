@@ -7,13 +7,13 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.apiary.ingest.cassandra.CassandraSessions;
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.RegistryOptions;
 import io.apiary.ingest.deadletter.DeadLetterHeaders;
 import io.apiary.ingest.deadletter.RejectReason;
 import io.apiary.ingest.demo.LagProbe;
 import io.apiary.ingest.it.ItPipelineSettings;
 import io.apiary.ingest.it.SharedStack;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
+import io.apiary.ingest.serde.RegistrySettings;
 import io.apiary.ingest.topics.Topics;
 import io.apiary.schema.HiveTelemetryPartitionKey;
 import io.apiary.schema.HiveTelemetryRow;
@@ -103,7 +103,7 @@ class SingleObjectRefusalIT {
                 .as("the shared stack's schema registry (the registry framing is the default)")
                 .isPresent();
         strict = ItPipelineSettings.of(
-                NAME, Map.of(RegistryOptions.WIRE_FORMAT_READ_SINGLE_OBJECT, false, IngestConfig.TOPIC_PARTITIONS, 2));
+                NAME, Map.of(RegistrySettings.WIRE_FORMAT_READ_SINGLE_OBJECT, false, IngestConfig.TOPIC_PARTITIONS, 2));
         topics = strict.topics();
         keyspace = strict.getString(IngestConfig.CASSANDRA_KEYSPACE);
         session = CassandraSessions.open(strict);
@@ -177,7 +177,7 @@ class SingleObjectRefusalIT {
     @Order(2)
     void with_the_setting_true_the_same_records_are_read_and_land_in_cassandra() throws Exception {
         Map<String, Object> lenientSettings = new HashMap<>(strict.originals());
-        lenientSettings.put(RegistryOptions.WIRE_FORMAT_READ_SINGLE_OBJECT, true);
+        lenientSettings.put(RegistrySettings.WIRE_FORMAT_READ_SINGLE_OBJECT, true);
         lenientSettings.put(IngestConfig.TOPOLOGY_APPLICATION_ID, NAME + "-lenient-it");
         lenientSettings.put(IngestConfig.SINK_GROUP_ID, NAME + "-lenient-it-sink");
         Path stateDir = Path.of("target", NAME + "-lenient-it-state").toAbsolutePath();

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.apiary.ingest.cli.IngestApp;
 import io.apiary.ingest.config.ConfigLoader;
 import io.apiary.ingest.config.IngestConfig;
-import io.apiary.ingest.config.RegistryOptions;
 import io.apiary.ingest.it.ItEndpoints;
 import io.apiary.ingest.it.SharedStack;
 import io.apiary.ingest.pipeline.RegistrySubjects;
@@ -90,7 +89,7 @@ class RegistryWireFormatIT {
     @Test
     void single_object_records_are_read_while_the_setting_allows_them_and_refused_with_its_name_after() {
         Topics lenient = config("so", Map.of()).topics();
-        Topics strict = config("so", Map.of(RegistryOptions.WIRE_FORMAT_READ_SINGLE_OBJECT, false))
+        Topics strict = config("so", Map.of(RegistrySettings.WIRE_FORMAT_READ_SINGLE_OBJECT, false))
                 .topics();
         TelemetryReading reading =
                 (TelemetryReading) RandomRecords.of(TelemetryReading.getClassSchema(), new Random(7));
@@ -108,7 +107,7 @@ class RegistryWireFormatIT {
                 .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("wire.format.read.single.object=false");
         // The old writers can still be chosen while consumers are being upgraded.
-        Topics old = config("so", Map.of(RegistryOptions.WIRE_FORMAT_WRITE, "single-object"))
+        Topics old = config("so", Map.of(RegistrySettings.WIRE_FORMAT_WRITE, "single-object"))
                 .topics();
         assertThat(old.telemetryTopic().valueSerde().serializer().serialize(old.telemetry(), reading))
                 .isEqualTo(singleObject);
@@ -221,7 +220,7 @@ class RegistryWireFormatIT {
                 .isInstanceOf(SchemaSubjects.IncompatibleSubjectException.class)
                 .hasMessageContaining(subject)
                 .hasMessageContaining("version 1");
-        IngestConfig noRegistering = config("missing", Map.of(RegistryOptions.REGISTRY_AUTO_REGISTER, false));
+        IngestConfig noRegistering = config("missing", Map.of(RegistrySettings.REGISTRY_AUTO_REGISTER, false));
         assertThatThrownBy(() -> RegistrySubjects.prepare(noRegistering.topics()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("registry register");

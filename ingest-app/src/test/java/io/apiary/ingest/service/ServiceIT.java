@@ -63,7 +63,7 @@ class ServiceIT {
         settings.put(IngestConfig.CASSANDRA_LOCAL_DATACENTER, stack.cassandraLocalDatacenter());
         settings.put(IngestConfig.CASSANDRA_KEYSPACE, KEYSPACE);
         settings.put(
-                io.apiary.ingest.config.RegistryOptions.REGISTRY_URL,
+                io.apiary.ingest.serde.RegistrySettings.REGISTRY_URL,
                 stack.registry().orElseThrow().confluentApiUrl());
         settings.put(IngestConfig.TOPIC_PARTITIONS, 2);
         settings.put("shutdown.timeout.ms", 30_000);

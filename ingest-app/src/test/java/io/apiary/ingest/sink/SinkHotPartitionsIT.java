@@ -99,7 +99,7 @@ class SinkHotPartitionsIT {
         for (String topic : IngestConfig.TOPIC_NAME_SETTINGS) {
             settings.put(topic, "hot-it." + run + "." + topic);
         }
-        settings.put(HotPartitionOptions.SINK_HOT_WINDOW_MS, 2_000L);
+        settings.put(HotPartitionSettings.SINK_HOT_WINDOW_MS, 2_000L);
         // one-minute slices: a partition's life is short, so that the rate of a catch-up after the
         // sink joins its group does not project the uniform hives past 100,000 cells
         settings.put(IngestConfig.TELEMETRY_SHARDS, SHARDS);

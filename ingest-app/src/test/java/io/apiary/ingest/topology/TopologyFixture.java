@@ -183,7 +183,7 @@ final class TopologyFixture implements AutoCloseable {
     /** Tests of the topology's logic run without a registry: single-object encoding, unless overridden. */
     static Map<String, Object> singleObject(Map<String, ?> overrides) {
         Map<String, Object> settings = new java.util.HashMap<>();
-        settings.put(io.apiary.ingest.config.RegistryOptions.WIRE_FORMAT_WRITE, "single-object");
+        settings.put(io.apiary.ingest.serde.RegistrySettings.WIRE_FORMAT_WRITE, "single-object");
         settings.putAll(overrides);
         return settings;
     }

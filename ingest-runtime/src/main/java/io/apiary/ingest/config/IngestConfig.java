@@ -161,7 +161,7 @@ public final class IngestConfig extends AbstractConfig {
     public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
 
     /**
-     * The definition of every option: this class's, {@link RegistryOptions}'
+     * The definition of every option: this class's, {@link io.apiary.ingest.serde.RegistrySettings}'
      * and the features' {@link OptionGroup}s'. Built once when the class initialises and never changed
      * afterwards; {@link #definition()} hands out copies.
      */
@@ -540,7 +540,7 @@ public final class IngestConfig extends AbstractConfig {
     private static final java.util.List<OptionGroup> GROUPS = new java.util.ArrayList<>();
 
     static {
-        RegistryOptions.define(DEFINITION);
+        io.apiary.ingest.serde.RegistrySettings.define(DEFINITION);
         for (OptionGroup group : java.util.ServiceLoader.load(OptionGroup.class, IngestConfig.class.getClassLoader())) {
             group.define(DEFINITION);
             GROUPS.add(group);
@@ -705,12 +705,23 @@ public final class IngestConfig extends AbstractConfig {
             synchronized (this) {
                 format = wireFormat;
                 if (format == null) {
-                    format = RegistryOptions.wireFormat(this);
+                    format = io.apiary.ingest.serde.WireFormat.from(this, this::registryTls);
                     wireFormat = format;
                 }
             }
         }
         return format;
+    }
+
+    /** @return the TLS context of {@code schema.registry.ssl.*}, for https registry URLs */
+    private javax.net.ssl.SSLContext registryTls() {
+        return TlsStores.context(
+                this,
+                io.apiary.ingest.serde.RegistrySettings.REGISTRY_SSL_TRUSTSTORE_PATH,
+                io.apiary.ingest.serde.RegistrySettings.REGISTRY_SSL_TRUSTSTORE_PASSWORD,
+                io.apiary.ingest.serde.RegistrySettings.REGISTRY_SSL_KEYSTORE_PATH,
+                io.apiary.ingest.serde.RegistrySettings.REGISTRY_SSL_KEYSTORE_PASSWORD,
+                "the schema registry");
     }
 
     /**

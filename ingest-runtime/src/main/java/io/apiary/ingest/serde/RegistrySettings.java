@@ -6,11 +6,19 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
- * Where a schema registry speaking Confluent's REST API is, and how to authenticate to it.
- * Immutable and thread-safe.
+ * Where a schema registry speaking Confluent's REST API is, and how to authenticate to it; and the
+ * options of the topics' wire format and of that registry ({@link #define}, {@link #from}). Option
+ * names follow Confluent's serdes ({@code schema.registry.url}, {@code
+ * schema.registry.basic.auth.user.info}, {@code auto.register.schemas} as {@code
+ * schema.registry.auto.register}) so platform teams find them where they expect. Immutable and
+ * thread-safe.
  *
  * @param urls            base URLs, tried in order (the next one when one cannot be reached); not
  *                        empty, e.g. {@code http://127.0.0.1:8081} (Confluent) or
@@ -31,6 +39,19 @@ public record RegistrySettings(
         Duration requestTimeout,
         Duration retryBackoff,
         int retries) {
+
+    public static final String WIRE_FORMAT_WRITE = "wire.format.write";
+    public static final String WIRE_FORMAT_READ_SINGLE_OBJECT = "wire.format.read.single.object";
+    public static final String REGISTRY_URL = "schema.registry.url";
+    public static final String REGISTRY_BASIC_AUTH_USER_INFO = "schema.registry.basic.auth.user.info";
+    public static final String REGISTRY_BEARER_AUTH_TOKEN = "schema.registry.bearer.auth.token";
+    public static final String REGISTRY_SSL_TRUSTSTORE_PATH = "schema.registry.ssl.truststore.path";
+    public static final String REGISTRY_SSL_TRUSTSTORE_PASSWORD = "schema.registry.ssl.truststore.password";
+    public static final String REGISTRY_SSL_KEYSTORE_PATH = "schema.registry.ssl.keystore.path";
+    public static final String REGISTRY_SSL_KEYSTORE_PASSWORD = "schema.registry.ssl.keystore.password";
+    public static final String REGISTRY_REQUEST_TIMEOUT_MS = KafkaAvroSerdeConfig.REQUEST_TIMEOUT_MS;
+    public static final String REGISTRY_RETRIES = KafkaAvroSerdeConfig.RETRIES;
+    public static final String REGISTRY_AUTO_REGISTER = "schema.registry.auto.register";
 
     /**
      * The most retries of one request: 8. The pause doubles from {@link #retryBackoff()} (200 ms from the
@@ -170,6 +191,142 @@ public record RegistrySettings(
                 timeout,
                 Duration.ofMillis(200),
                 retries);
+    }
+
+    /**
+     * The registry's settings of a configuration defined with {@link #define} (no client is built,
+     * nothing is contacted).
+     *
+     * @param config the configuration, not null; its {@value #REGISTRY_URL} not blank
+     * @param tls    the TLS context of the {@code schema.registry.ssl.*} stores, asked only when a URL
+     *               is {@code https}; not null
+     * @return the settings
+     * @throws ConfigException naming the option: as {@link #fromOptions}
+     */
+    public static RegistrySettings from(AbstractConfig config, Supplier<SSLContext> tls) {
+        return fromOptions(
+                new OptionNames(REGISTRY_URL, REGISTRY_BASIC_AUTH_USER_INFO, REGISTRY_BEARER_AUTH_TOKEN),
+                config.getString(REGISTRY_URL).trim(),
+                config.getPassword(REGISTRY_BASIC_AUTH_USER_INFO).value(),
+                config.getPassword(REGISTRY_BEARER_AUTH_TOKEN).value(),
+                tls,
+                Duration.ofMillis(config.getInt(REGISTRY_REQUEST_TIMEOUT_MS)),
+                config.getInt(REGISTRY_RETRIES));
+    }
+
+    /**
+     * Refuses {@code user:password@} in registry URLs, before the settings are ever logged; the
+     * refusal does not repeat the value.
+     */
+    private static final ConfigDef.Validator NO_CREDENTIALS_IN_URL = ConfigDef.LambdaValidator.with(
+            (name, value) -> {
+                for (String url : String.valueOf(value).split(",")) {
+                    String text = url.trim();
+                    int scheme = text.indexOf("://");
+                    int end = text.indexOf('/', scheme < 0 ? 0 : scheme + 3);
+                    String authority = text.substring(scheme < 0 ? 0 : scheme + 3, end < 0 ? text.length() : end);
+                    if (authority.contains("@")) {
+                        throw new ConfigException(
+                                name,
+                                "[hidden]",
+                                "a registry URL must not hold credentials (user:password@):" + " set them in "
+                                        + REGISTRY_BASIC_AUTH_USER_INFO + ", from a Secret");
+                    }
+                }
+            },
+            () -> "http(s) URLs without credentials, comma-separated");
+
+    /**
+     * Adds the options of the wire format and the registry ({@code wire.format.*},
+     * {@code schema.registry.*}) to a definition. Part of the application's one definition
+     * ({@code IngestConfig.definition()}), which calls this: the configuration layer sits above this
+     * package, so these options are no {@code OptionGroup}.
+     *
+     * @param definition the application's definition while it is built, not null; called once
+     * @throws ConfigException if one of these names is already defined
+     */
+    public static void define(ConfigDef definition) {
+        definition
+                .define(
+                        WIRE_FORMAT_WRITE,
+                        Type.STRING,
+                        WireFormat.Framing.REGISTRY.setting(),
+                        ConfigDef.ValidString.in("registry", "single-object"),
+                        Importance.HIGH,
+                        "Framing of the Avro keys and values the application writes: 'registry' (byte 0, the "
+                                + "4-byte schema id, the Avro body; schemas in the registry at schema.registry.url, "
+                                + "subjects <topic>-value and <topic>-key) or 'single-object' (Avro's single-object "
+                                + "encoding, C3 01 and the schema fingerprint; the schemas kept in schemas/). "
+                                + "Readers accept both, told apart by the first byte.")
+                .define(
+                        WIRE_FORMAT_READ_SINGLE_OBJECT,
+                        Type.BOOLEAN,
+                        true,
+                        Importance.MEDIUM,
+                        "Whether single-object encoded records are still read. Set false once no producer "
+                                + "writes them: such records are then dead-lettered with reason "
+                                + "UNDECODABLE and a message naming this setting.")
+                .define(
+                        REGISTRY_URL,
+                        Type.STRING,
+                        "",
+                        NO_CREDENTIALS_IN_URL,
+                        Importance.HIGH,
+                        "Base URL(s), comma-separated, of a schema registry speaking Confluent's REST API: "
+                                + "Confluent Schema Registry (http://host:8081), Apicurio Registry "
+                                + "(http://host:8080/apis/ccompat/v6) or Karapace. Required when "
+                                + "wire.format.write=registry; with several, the next is tried when one is "
+                                + "unreachable. No credentials in the URL (they would be logged with the settings): "
+                                + "use schema.registry.basic.auth.user.info.")
+                .define(
+                        REGISTRY_BASIC_AUTH_USER_INFO,
+                        Type.PASSWORD,
+                        "",
+                        Importance.MEDIUM,
+                        "user:password for HTTP basic authentication to the registry; set it from a Secret, "
+                                + "e.g. APIARY_SCHEMA_REGISTRY_BASIC_AUTH_USER_INFO. Never logged.")
+                .define(
+                        REGISTRY_BEARER_AUTH_TOKEN,
+                        Type.PASSWORD,
+                        "",
+                        Importance.MEDIUM,
+                        "A token sent as 'Authorization: Bearer' to the registry (not with basic "
+                                + "authentication). Never logged.")
+                .define(
+                        REGISTRY_SSL_TRUSTSTORE_PATH,
+                        Type.STRING,
+                        "",
+                        Importance.MEDIUM,
+                        "Trust store (PKCS12 or JKS) for https registry URLs; empty uses the JVM's default.")
+                .define(
+                        REGISTRY_SSL_TRUSTSTORE_PASSWORD,
+                        Type.PASSWORD,
+                        "",
+                        Importance.MEDIUM,
+                        "Password of the registry trust store; never logged.")
+                .define(
+                        REGISTRY_SSL_KEYSTORE_PATH,
+                        Type.STRING,
+                        "",
+                        Importance.LOW,
+                        "Key store (PKCS12 or JKS) with this client's key and certificate, when the registry "
+                                + "requires client certificates; empty sends none.")
+                .define(
+                        REGISTRY_SSL_KEYSTORE_PASSWORD,
+                        Type.PASSWORD,
+                        "",
+                        Importance.LOW,
+                        "Password of the registry key store and of its key; never logged.");
+        KafkaAvroSerdeConfig.defineRequestLimits(definition);
+        definition.define(
+                REGISTRY_AUTO_REGISTER,
+                Type.BOOLEAN,
+                true,
+                Importance.MEDIUM,
+                "Whether the application registers its schemas under their subjects when they are "
+                        + "missing (at start, and a writer's on first use), as Confluent's "
+                        + "auto.register.schemas. Set false where only 'registry register' (a setup step "
+                        + "with more rights) may change the registry: start then refuses missing subjects.");
     }
 
     /** No credential in the text. */

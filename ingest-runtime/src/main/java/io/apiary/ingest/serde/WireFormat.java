@@ -5,9 +5,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * How Avro records are framed on the pipeline's topics: which framing writers use, which ones
@@ -90,6 +94,39 @@ public record WireFormat(
      */
     public static WireFormat registry(SchemaRegistryClient registry) {
         return new WireFormat(Framing.REGISTRY, true, Objects.requireNonNull(registry), true);
+    }
+
+    /**
+     * Builds the wire format a configuration asks for, with its registry client when a URL is set (one
+     * client per call: callers keep it). The options are {@link RegistrySettings}'.
+     *
+     * @param config      a configuration defined with {@link RegistrySettings#define}, not null
+     * @param registryTls the TLS context of the registry's stores, asked only for {@code https} URLs; not null
+     * @return the wire format
+     * @throws ConfigException if registry framing is asked for without a URL, a URL is malformed,
+     *                         both basic and bearer authentication are set, or a TLS store cannot be read
+     */
+    public static WireFormat from(AbstractConfig config, Supplier<SSLContext> registryTls) {
+        Framing write = Framing.parse(config.getString(RegistrySettings.WIRE_FORMAT_WRITE));
+        SchemaRegistryClient client = null;
+        if (config.getString(RegistrySettings.REGISTRY_URL).isBlank()) {
+            if (write == Framing.REGISTRY) {
+                throw new ConfigException(
+                        RegistrySettings.REGISTRY_URL,
+                        "",
+                        "wire.format.write=registry (the default) needs the URL "
+                                + "of a schema registry speaking Confluent's API (e.g. http://127.0.0.1:8081, or an Apicurio "
+                                + "registry's /apis/ccompat/v6); `ingest-app devstack` prints the local one. Or set "
+                                + "wire.format.write=single-object.");
+            }
+        } else {
+            client = new SchemaRegistryClient(RegistrySettings.from(config, registryTls));
+        }
+        return new WireFormat(
+                write,
+                config.getBoolean(RegistrySettings.WIRE_FORMAT_READ_SINGLE_OBJECT),
+                client,
+                config.getBoolean(RegistrySettings.REGISTRY_AUTO_REGISTER));
     }
 
     /** @return the registry, if one is configured */
