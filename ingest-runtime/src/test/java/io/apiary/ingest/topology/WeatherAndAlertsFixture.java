@@ -86,7 +86,11 @@ final class WeatherAndAlertsFixture implements AutoCloseable {
     @Override
     public void close() {
         driver.close();
-        io.apiary.ingest.devstack.StackFiles.deleteRecursively(stateDir);
+        try {
+            org.apache.kafka.common.utils.Utils.delete(stateDir.toFile());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("could not delete " + stateDir, e);
+        }
     }
 
     /** Tests of the topology's logic run without a registry: single-object encoding, unless overridden. */
