@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  * {@code coordinator}). Rates (rows written per second) come from the counters, as Micrometer
  * registries derive them. Dead-lettered rows are counted by
  * {@code apiary.dead.letter.records{stage=sink,reason}}. The histograms have the small fixed bucket sets
- * below (listed in docs/platform.md, "Metrics"), not Micrometer's percentile histogram (about 276
+ * below (the {@code le} labels of the series on {@code /metrics}), not Micrometer's percentile histogram (about 276
  * buckets a series); quantiles come from the buckets ({@code histogram_quantile}). Every gauge has a
  * base unit and reads a number, never NaN. Thread-safe (Micrometer meters are).
  */

@@ -10,7 +10,7 @@ import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
 /** The wire format and registry settings: what they build and what they refuse. */
-class RegistryOptionsTest {
+class RegistrySettingsTest {
 
     @Test
     void registry_framing_is_the_default_and_needs_a_url_naming_the_way_out() {
