@@ -10,6 +10,7 @@ import io.apiary.ingest.demo.LagProbe;
 import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.pipeline.Pipeline;
 import io.apiary.ingest.sink.SinkTable;
+import io.apiary.ingest.topology.BuiltInTables;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.search.Search;
@@ -600,8 +601,8 @@ public final class Bench {
     }
 
     private SinkTable<?> table(CqlSession session) {
-        return SinkTable.hiveTelemetry(session, options.keyspace(), Pipeline.tableOptions(base, TABLE))
-                .readingWith(base.topics().telemetryRowsTopic().valueSerde());
+        return BuiltInTables.TELEMETRY.sinkTable(
+                session, options.keyspace(), Pipeline.tableOptions(base, TABLE), base.topics());
     }
 
     /** A sink run ({@code run}: {@link Run#SINK} or {@link Run#SINK_PACED}, as {@code config} sets its pace). */

@@ -6,8 +6,11 @@ import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.identity.AlertIds;
 import io.apiary.ingest.identity.Identifiers;
 import io.apiary.ingest.read.ShardScheme;
+import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.ingest.sink.SinkTable;
+import io.apiary.ingest.topology.BuiltInTables;
 import io.apiary.ingest.topology.RowMapper;
+import io.apiary.ingest.topology.TableSpec;
 import io.apiary.schema.AgentAlertRow;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.WeatherReadingRow;
@@ -83,7 +86,7 @@ public record CopyMapping<T extends SpecificRecord>(
                                         row -> telemetry(row, source == TableShape.TELEMETRY),
                                         row -> telemetry(row, true),
                                         row -> rebucket(row, telemetryScheme),
-                                        SinkTable::hiveTelemetry)
+                                        target(BuiltInTables.TELEMETRY, HiveTelemetryRow.class))
                                 : null;
                     case ALERTS ->
                         source == TableShape.LEGACY_ALERTS || source == TableShape.ALERTS
@@ -94,7 +97,7 @@ public record CopyMapping<T extends SpecificRecord>(
                                         row -> alert(row, source == TableShape.ALERTS),
                                         row -> alert(row, true),
                                         CopyMapping::rebucket,
-                                        SinkTable::agentAlerts)
+                                        target(BuiltInTables.ALERTS, AgentAlertRow.class))
                                 : null;
                     case WEATHER ->
                         source == TableShape.WEATHER
@@ -105,10 +108,23 @@ public record CopyMapping<T extends SpecificRecord>(
                                         CopyMapping::weather,
                                         CopyMapping::weather,
                                         row -> rebucket(row, weatherScheme),
-                                        SinkTable::weatherReadings)
+                                        target(BuiltInTables.WEATHER, WeatherReadingRow.class))
                                 : null;
                     default -> null;
                 });
+    }
+
+    /**
+     * Binds a table of a built-in table's layout under the target's name, as the sink binds the
+     * built-in table; rows are bound from records, never decoded, so the reader is single-object.
+     */
+    private static <T extends SpecificRecord> TableBinding<T> target(TableSpec<?, T> spec, Class<T> type) {
+        return (session, keyspace, table, options) -> SinkTable.of(
+                session,
+                keyspace,
+                options,
+                spec.binding().named(table),
+                AvroSingleObjectSerde.of(type).deserializer());
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.apiary.ingest.tablecopy;
 
 import io.apiary.ingest.sink.SinkTable;
+import io.apiary.ingest.tables.TableDescriptor;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.Schema;
@@ -20,7 +21,8 @@ final class RowText {
      * @return its partition-key and clustering columns as {@code name=value, ...}
      */
     static String key(SinkTable<?> table, SpecificRecord row) {
-        return columns(row, table.columns().subList(0, table.partitionKeyColumns() + table.clusteringColumns()));
+        TableDescriptor descriptor = table.descriptor();
+        return columns(row, descriptor.columns().subList(0, descriptor.primaryKeySize()));
     }
 
     /**
@@ -29,8 +31,7 @@ final class RowText {
      * @return its regular columns as {@code name=value, ...} (null for an absent value)
      */
     static String values(SinkTable<?> table, SpecificRecord row) {
-        List<String> columns = table.columns();
-        return columns(row, columns.subList(table.partitionKeyColumns() + table.clusteringColumns(), columns.size()));
+        return columns(row, table.descriptor().regularColumns());
     }
 
     /**
@@ -39,11 +40,7 @@ final class RowText {
      * @return its regular columns as {@code name=value, ...}, {@code null} for a null column
      */
     static String values(SinkTable<?> table, VerifiedRow row) {
-        List<String> columns = table.columns();
-        return columns(
-                row.row(),
-                columns.subList(table.partitionKeyColumns() + table.clusteringColumns(), columns.size()),
-                row.nullColumns());
+        return columns(row.row(), table.descriptor().regularColumns(), row.nullColumns());
     }
 
     private static String columns(SpecificRecord row, List<String> columns) {

@@ -1,6 +1,8 @@
 package io.apiary.ingest.tablecopy;
 
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import io.apiary.ingest.sink.SinkTable;
+import io.apiary.ingest.tables.TableDescriptor;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import org.apache.avro.SchemaNormalization;
@@ -86,7 +88,7 @@ record VerifiedRow(
             java.util.function.ToLongFunction<ByteBuffer> tokenOf) {
         SinkTable.Write write = table.bindCopy(row, Math.max(0, writeTimeMicros), 0);
         ByteBuffer partition = write.routingKey();
-        ByteBuffer clustering = table.clusteringKey(write.insert());
+        ByteBuffer clustering = clusteringKey(table.descriptor(), write.insert());
         ByteBuffer key = ByteBuffer.allocate(4 + partition.remaining() + clustering.remaining());
         key.putInt(partition.remaining())
                 .put(partition.duplicate())
@@ -101,6 +103,33 @@ record VerifiedRow(
                 writeTimeMicros,
                 row,
                 java.util.List.of());
+    }
+
+    /**
+     * The serialized clustering values of a bound INSERT.
+     *
+     * @param table  the table the INSERT was bound from, not null
+     * @param insert an INSERT bound from it (every column a bind marker, in {@code table.columns()} order)
+     * @return the clustering columns' values, each preceded by its length as a 4-byte int (-1 for
+     *         null), as one buffer ready to read
+     */
+    static ByteBuffer clusteringKey(TableDescriptor table, BoundStatement insert) {
+        int from = table.partitionKey().size();
+        int to = table.primaryKeySize();
+        int size = 0;
+        for (int i = from; i < to; i++) {
+            ByteBuffer value = insert.getBytesUnsafe(i);
+            size += 4 + (value == null ? 0 : value.remaining());
+        }
+        ByteBuffer key = ByteBuffer.allocate(size);
+        for (int i = from; i < to; i++) {
+            ByteBuffer value = insert.getBytesUnsafe(i);
+            key.putInt(value == null ? -1 : value.remaining());
+            if (value != null) {
+                key.put(value.duplicate());
+            }
+        }
+        return key.flip();
     }
 
     /**

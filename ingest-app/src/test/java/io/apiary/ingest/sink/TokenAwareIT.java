@@ -18,6 +18,8 @@ import io.apiary.ingest.it.TwoNodeCassandra;
 import io.apiary.ingest.metrics.MetricNames;
 import io.apiary.ingest.serde.AvroSingleObjectSerde;
 import io.apiary.ingest.tables.CqlScript;
+import io.apiary.ingest.topics.Topics;
+import io.apiary.ingest.topology.BuiltInTables;
 import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.SensorType;
 import java.nio.ByteBuffer;
@@ -87,7 +89,8 @@ class TokenAwareIT {
         assertThat(session.getMetadata().getKeyspace(KEYSPACE).orElseThrow().getReplication())
                 .containsEntry("class", "org.apache.cassandra.locator.SimpleStrategy")
                 .containsEntry("replication_factor", "1");
-        table = SinkTable.hiveTelemetry(session, KEYSPACE, new SinkTable.Options(CONSISTENCY, -1));
+        table = BuiltInTables.TELEMETRY.sinkTable(
+                session, KEYSPACE, new SinkTable.Options(CONSISTENCY, -1), Topics.defaults());
     }
 
     @AfterAll

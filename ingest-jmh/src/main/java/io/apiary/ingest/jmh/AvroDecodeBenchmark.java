@@ -35,7 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@link #sinkTelemetryRow}: one {@code rows.hive_telemetry.v1} value (a
  *       {@link HiveTelemetryRow}, about 59 bytes in Avro single-object encoding) decoded with
- *       {@link AvroSingleObjectSerde#decode}, as {@code SinkTable.hiveTelemetry} does for every
+ *       {@link AvroSingleObjectSerde#decode}, as the sink's hive_telemetry_v2 table does for every
  *       row it binds. (The sink does not decode the record key: it groups rows by the key's raw
  *       bytes.)</li>
  *   <li>{@link #topologyTelemetryReading}: one {@code hive.telemetry.v1} value (a
@@ -79,7 +79,7 @@ public class AvroDecodeBenchmark {
         Topics topics = Topics.defaults();
         Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> rows = topics.telemetryRowsTopic();
         Topic<String, TelemetryReading> readings = topics.telemetryTopic();
-        // the sink's own decoder: SinkTable.hiveTelemetry builds exactly this serde
+        // the sink's own decoder of hive_telemetry_v2 rows in single-object encoding
         rowSerde = AvroSingleObjectSerde.of(HiveTelemetryRow.class);
         readingTopic = readings.name();
         readingDeserializer = readings.valueSerde().deserializer();

@@ -11,8 +11,10 @@ import io.apiary.ingest.sink.SinkTable;
 import io.apiary.ingest.tables.TableCatalog;
 import io.apiary.ingest.tables.TableNames;
 import io.apiary.ingest.topics.Topics;
+import io.apiary.ingest.topology.BuiltInTables;
 import io.apiary.ingest.topology.IngestTopology;
 import io.apiary.ingest.topology.InputProgress;
+import io.apiary.ingest.topology.TableSpec;
 import io.apiary.ingest.topology.TopologySettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -175,36 +177,23 @@ public final class Pipeline implements AutoCloseable {
         SinkSettings settings = SinkSettings.from(config);
         String keyspace = config.getString(IngestConfig.CASSANDRA_KEYSPACE);
         Topics topics = config.topics();
-        Map<String, SinkTable<?>> builtIn = Map.of(
-                topics.telemetryRows(),
-                        SinkTable.hiveTelemetry(session, keyspace, tableOptions(config, TableNames.HIVE_TELEMETRY))
-                                .readingWith(topics.telemetryRowsTopic().valueSerde()),
-                topics.activityRows(),
-                        SinkTable.hiveActivity(session, keyspace, tableOptions(config, TableNames.HIVE_ACTIVITY))
-                                .readingWith(topics.activityRowsTopic().valueSerde()),
-                topics.weatherRows(),
-                        SinkTable.weatherReadings(session, keyspace, tableOptions(config, TableNames.WEATHER_READINGS))
-                                .readingWith(topics.weatherRowsTopic().valueSerde()),
-                topics.alertRows(),
-                        SinkTable.agentAlerts(session, keyspace, tableOptions(config, TableNames.AGENT_ALERTS))
-                                .readingWith(topics.alertRowsTopic().valueSerde()));
-        Map<String, SinkTable<?>> tables = new HashMap<>(builtIn);
+        List<TableSpec<?, ?>> specs = new ArrayList<>(BuiltInTables.ALL);
+        extraTables.forEach(extra -> specs.add(TableSpec.registered(extra)));
+        Map<String, SinkTable<?>> tables = new HashMap<>();
+        for (TableSpec<?, ?> spec : specs) {
+            tables.put(
+                    spec.rowTopic().apply(topics).name(),
+                    spec.sinkTable(
+                            session, keyspace, tableOptions(config, spec.table().name()), topics));
+        }
         for (ExtraTables.Registration extra : extraTables) {
-            SinkTable.Options options = new SinkTable.Options(
-                    DefaultConsistencyLevel.valueOf(config.getString(IngestConfig.SINK_CONSISTENCY)
-                            .trim()
-                            .toUpperCase(java.util.Locale.ROOT)),
-                    -1);
             LOG.info(
-                    "Sink table {} (registered in {}): row topic {} (read: {}; subject {}), consistency {}, the"
-                            + " table's TTL",
+                    "Sink table {} registered in {}: row topic {} (read: {}; subject {})",
                     extra.table().name(),
                     extra.file(),
                     extra.rowTopic(),
                     topics.wireFormat().framingsRead(),
-                    extra.subject().name(),
-                    options.consistency());
-            tables.put(extra.rowTopic(), ExtraTables.bind(session, keyspace, options, extra, topics.wireFormat()));
+                    extra.subject().name());
         }
 
         Map<String, Object> consumerSettings = sinkConsumerSettings(config, settings);
@@ -281,18 +270,21 @@ public final class Pipeline implements AutoCloseable {
 
     /**
      * @param config the configuration
-     * @param table  a table of {@link IngestConfig#SINK_TABLES}
-     * @return its consistency level (its own, else {@code sink.consistency}) and TTL, also logged
+     * @param table  a table the sink writes
+     * @return its consistency level (its own for a table of {@link IngestConfig#SINK_TABLES}, else
+     *         {@code sink.consistency}) and TTL (its own for a table of {@link IngestConfig#SINK_TABLES},
+     *         else the table's {@code default_time_to_live}), also logged
      */
     public static SinkTable.Options tableOptions(IngestConfig config, String table) {
+        boolean own = IngestConfig.SINK_TABLES.contains(table);
         String level =
-                config.getString(IngestConfig.sinkTableConsistency(table)).trim();
+                own ? config.getString(IngestConfig.sinkTableConsistency(table)).trim() : "";
         if (level.isEmpty()) {
             level = config.getString(IngestConfig.SINK_CONSISTENCY).trim();
         }
         SinkTable.Options options = new SinkTable.Options(
                 DefaultConsistencyLevel.valueOf(level.toUpperCase(java.util.Locale.ROOT)),
-                config.getInt(IngestConfig.sinkTableTtl(table)));
+                own ? config.getInt(IngestConfig.sinkTableTtl(table)) : -1);
         LOG.info(
                 "Sink table {}: consistency {}, TTL {}",
                 table,

@@ -1,6 +1,5 @@
 package io.apiary.ingest.sink;
 
-import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.serde.AvroWireSerde;
 import io.apiary.ingest.serde.SchemaSubjects;
 import io.apiary.ingest.serde.WireFormat;
@@ -29,6 +28,8 @@ import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
 
 /**
  * Tables the sink writes beside those of {@code cql/}: each described by its own {@code CREATE
@@ -214,23 +215,16 @@ public final class ExtraTables {
     }
 
     /**
-     * Binds a registered table, its rows read in the given wire format.
+     * The serde of a registered table's row topic values: {@link AvroWireSerde} of the row schema in
+     * {@code format}, reading as {@link #deserializer} does.
      *
-     * @param session      an open session, not null
-     * @param keyspace     keyspace of the table
-     * @param options      consistency level and TTL, not null
      * @param registration the table, not null
      * @param format       the topics' wire format (its registry, whether single-object is still read), not null
-     * @return the sink's binding of the table
-     * @throws com.datastax.oss.driver.api.core.DriverException if the table does not exist
+     * @return the serde (thread-safe)
      */
-    public static SinkTable<GenericRecord> bind(
-            CqlSession session,
-            String keyspace,
-            SinkTable.Options options,
-            Registration registration,
-            WireFormat format) {
-        return SinkTable.of(session, keyspace, options, registration.binding(), deserializer(registration, format));
+    public static Serde<GenericRecord> rowSerde(Registration registration, WireFormat format) {
+        AvroWireSerde<GenericRecord> serde = wireSerde(registration, format);
+        return Serdes.serdeFrom(serde.serializer(), strict(registration, serde));
     }
 
     /**
@@ -249,8 +243,15 @@ public final class ExtraTables {
      *         uncommitted, the record is not dead-lettered)
      */
     static Deserializer<GenericRecord> deserializer(Registration registration, WireFormat format) {
+        return strict(registration, wireSerde(registration, format));
+    }
+
+    private static AvroWireSerde<GenericRecord> wireSerde(Registration registration, WireFormat format) {
+        return format.genericSerde(registration.rowSchema(), registration.schemaOrigin(), false);
+    }
+
+    private static Deserializer<GenericRecord> strict(Registration registration, AvroWireSerde<GenericRecord> serde) {
         Schema schema = registration.rowSchema();
-        AvroWireSerde<GenericRecord> serde = format.genericSerde(schema, registration.schemaOrigin(), false);
         return (topic, bytes) -> {
             if (bytes == null) {
                 throw new SerializationException("a row of " + registration.rowTopic() + " has no value");

@@ -16,15 +16,7 @@ import com.datastax.oss.driver.api.core.type.codec.TypeCodec;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import com.datastax.oss.driver.api.core.type.reflect.GenericType;
 import io.apiary.ingest.cassandra.CqlTypes;
-import io.apiary.ingest.identity.AlertIds;
-import io.apiary.ingest.serde.AvroSingleObjectSerde;
-import io.apiary.ingest.tables.TableCatalog;
 import io.apiary.ingest.tables.TableDescriptor;
-import io.apiary.ingest.tables.TableNames;
-import io.apiary.schema.AgentAlertRow;
-import io.apiary.schema.HiveTelemetryRow;
-import io.apiary.schema.HourlyActivity;
-import io.apiary.schema.WeatherReadingRow;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -34,9 +26,7 @@ import java.util.Objects;
 import java.util.function.Function;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.IndexedRecord;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.Serde;
 
 /**
  * How the rows of one row topic become idempotent writes of one Cassandra table.
@@ -203,8 +193,11 @@ public final class SinkTable<T extends IndexedRecord> implements RowBinding {
             return new Binding<>(table, rowSchema, fields, computed, writeTime, true);
         }
 
-        /** @return this binding for a table under another name (a copy target of the same layout) */
-        Binding<T> named(String name) {
+        /**
+         * @param name a table name, without keyspace, not null
+         * @return this binding for a table under another name (a copy target of the same layout)
+         */
+        public Binding<T> named(String name) {
             return new Binding<>(table.named(name), rowSchema, fields, computed, writeTime, updated);
         }
     }
@@ -294,24 +287,10 @@ public final class SinkTable<T extends IndexedRecord> implements RowBinding {
         this.delete = deleteFirst ? session.prepare(deleteCql()) : null;
     }
 
-    private SinkTable(SinkTable<T> table, Deserializer<T> deserializer) {
-        this.table = table.table;
-        this.binder = table.binder;
-        this.deleteFirst = table.deleteFirst;
-        this.updated = table.updated;
-        this.session = table.session;
-        this.keyspace = table.keyspace;
-        this.consistency = table.consistency;
-        this.insert = table.insert;
-        this.delete = table.delete;
-        this.deserializer = Objects.requireNonNull(deserializer);
-        this.writeTime = table.writeTime;
-        this.copyInsert = table.copyInsert;
-    }
-
     /**
      * A table bound by a {@link Binding}: the sink's binding of any table, the four of {@code cql/}
-     * and a table registered beside them ({@link ExtraTables}).
+     * and a table registered beside them ({@link ExtraTables}), each described by its spec
+     * ({@code io.apiary.ingest.topology.TableSpec}).
      *
      * @param session      an open session, not null
      * @param keyspace     keyspace of the table
@@ -341,18 +320,6 @@ public final class SinkTable<T extends IndexedRecord> implements RowBinding {
         }
         int position = field.pos();
         return (row, fingerprint) -> WriteTimestamps.event(RowBinder.millis(row.get(position), column), fingerprint);
-    }
-
-    /**
-     * This table, reading its row topic's values with another deserializer: the row topic's own
-     * (its {@link io.apiary.ingest.serde.WireFormat}). Without it, a table reads single-object
-     * encoded values only.
-     *
-     * @param valueSerde the serde of the row topic's values, not null
-     * @return a table sharing this one's prepared statements
-     */
-    public SinkTable<T> readingWith(Serde<T> valueSerde) {
-        return new SinkTable<>(this, valueSerde.deserializer());
     }
 
     private String insertCql(String using) {
@@ -397,21 +364,6 @@ public final class SinkTable<T extends IndexedRecord> implements RowBinding {
     @Override
     public String keyspace() {
         return insert.getVariableDefinitions().get(0).getKeyspace().asInternal();
-    }
-
-    /** @return the columns this table writes: partition key, clustering columns, regular columns */
-    public List<String> columns() {
-        return table.columns();
-    }
-
-    /** @return how many of {@link #columns()} form the partition key */
-    public int partitionKeyColumns() {
-        return table.partitionKey().size();
-    }
-
-    /** @return how many of {@link #columns()} after the partition key are clustering columns */
-    public int clusteringColumns() {
-        return table.clusteringColumns().size();
     }
 
     /**
@@ -584,176 +536,5 @@ public final class SinkTable<T extends IndexedRecord> implements RowBinding {
             key[i] = insert.getBytesUnsafe(from + i - 1);
         }
         return java.util.Arrays.asList(key);
-    }
-
-    /**
-     * The serialized clustering values of a bound INSERT of this table.
-     *
-     * @param insert an INSERT bound from this table
-     * @return the clustering columns' values, each preceded by its length, as one buffer
-     */
-    public ByteBuffer clusteringKey(BoundStatement insert) {
-        int from = table.partitionKey().size();
-        int to = table.primaryKeySize();
-        int size = 0;
-        for (int i = from; i < to; i++) {
-            ByteBuffer value = insert.getBytesUnsafe(i);
-            size += 4 + (value == null ? 0 : value.remaining());
-        }
-        ByteBuffer key = ByteBuffer.allocate(size);
-        for (int i = from; i < to; i++) {
-            ByteBuffer value = insert.getBytesUnsafe(i);
-            key.putInt(value == null ? -1 : value.remaining());
-            if (value != null) {
-                key.put(value.duplicate());
-            }
-        }
-        return key.flip();
-    }
-
-    /**
-     * The hive_telemetry_v2 table ({@code cql/010-hive_telemetry_v2.cql}); rows of
-     * {@code HiveTelemetryRow} version 1 (no sensor id) are read with the default sensor id.
-     *
-     * @param session  an open session, not null
-     * @param keyspace keyspace of the table
-     * @param options  consistency level and TTL, not null
-     * @return the table binding
-     */
-    public static SinkTable<HiveTelemetryRow> hiveTelemetry(CqlSession session, String keyspace, Options options) {
-        return hiveTelemetry(session, keyspace, TableNames.HIVE_TELEMETRY, options);
-    }
-
-    /**
-     * A table of hive_telemetry_v2's layout under another name (the target of {@code ingest-app
-     * table copy}), bound as {@link #hiveTelemetry(CqlSession, String, Options)}.
-     *
-     * @param session  an open session, not null
-     * @param keyspace keyspace of the table
-     * @param table    name of the table, without keyspace
-     * @param options  consistency level and TTL, not null
-     * @return the table binding
-     */
-    public static SinkTable<HiveTelemetryRow> hiveTelemetry(
-            CqlSession session, String keyspace, String table, Options options) {
-        return builtIn(session, keyspace, options, TELEMETRY.named(table), HiveTelemetryRow.class);
-    }
-
-    /** hive_telemetry_v2: every column from the row field of its name; write time from reading_time. */
-    static final Binding<HiveTelemetryRow> TELEMETRY = Binding.forTable(
-            TableCatalog.bundled().table(TableNames.HIVE_TELEMETRY), HiveTelemetryRow.getClassSchema());
-
-    /**
-     * hive_activity: the hour's sums from the fields entries and exits; write time from the hour's
-     * start and its updates ({@link WriteTimestamps#hourly}); a key's rows are updates.
-     */
-    static final Binding<HourlyActivity> ACTIVITY = Binding.<HourlyActivity>forTable(
-                    TableCatalog.bundled().table(TableNames.HIVE_ACTIVITY), HourlyActivity.getClassSchema())
-            .field("bees_in", "entries")
-            .field("bees_out", "exits")
-            .writeTime((row, fingerprint) -> WriteTimestamps.hourly(
-                    row.getWindowStart().toEpochMilli(),
-                    Math.addExact(row.getSamples(), row.getRevision()),
-                    fingerprint))
-            .updates();
-
-    /** weather_readings: every column from the row field of its name; absent measurements unset. */
-    static final Binding<WeatherReadingRow> WEATHER = Binding.forTable(
-            TableCatalog.bundled().table(TableNames.WEATHER_READINGS), WeatherReadingRow.getClassSchema());
-
-    /**
-     * agent_alerts_v2: alert_id is the agent's, or for rows of version 1 (none) the id derived from
-     * the alert's content ({@link AlertIds}), as the topology derives it; an alert without hive
-     * leaves hive_id unset.
-     */
-    static final Binding<AgentAlertRow> ALERTS = Binding.<AgentAlertRow>forTable(
-                    TableCatalog.bundled().table(TableNames.AGENT_ALERTS), AgentAlertRow.getClassSchema())
-            .computed(
-                    "alert_id",
-                    row -> AlertIds.of(
-                            row.getAlertId(),
-                            row.getHiveId(),
-                            row.getSeverity(),
-                            row.getAlertType(),
-                            row.getMessage()));
-
-    private static <T extends SpecificRecord> SinkTable<T> builtIn(
-            CqlSession session, String keyspace, Options options, Binding<T> binding, Class<T> type) {
-        return of(
-                session,
-                keyspace,
-                options,
-                binding,
-                AvroSingleObjectSerde.of(type).deserializer());
-    }
-
-    /**
-     * The hive_activity table ({@code cql/020-hive_activity.cql}).
-     *
-     * @param session  an open session, not null
-     * @param keyspace keyspace of the table
-     * @param options  consistency level and TTL, not null
-     * @return the table binding
-     */
-    public static SinkTable<HourlyActivity> hiveActivity(CqlSession session, String keyspace, Options options) {
-        return builtIn(session, keyspace, options, ACTIVITY, HourlyActivity.class);
-    }
-
-    /**
-     * The weather_readings table ({@code cql/030-weather_readings.cql}). Absent measurements are
-     * left unset (no cell, no tombstone); the row deletion before the INSERT clears an earlier
-     * version's.
-     *
-     * @param session  an open session, not null
-     * @param keyspace keyspace of the table
-     * @param options  consistency level and TTL, not null
-     * @return the table binding
-     */
-    public static SinkTable<WeatherReadingRow> weatherReadings(CqlSession session, String keyspace, Options options) {
-        return weatherReadings(session, keyspace, TableNames.WEATHER_READINGS, options);
-    }
-
-    /**
-     * A table of weather_readings' layout under another name (the target of {@code ingest-app
-     * table copy}), bound as {@link #weatherReadings(CqlSession, String, Options)}.
-     *
-     * @param session  an open session, not null
-     * @param keyspace keyspace of the table
-     * @param table    name of the table, without keyspace
-     * @param options  consistency level and TTL, not null
-     * @return the table binding
-     */
-    public static SinkTable<WeatherReadingRow> weatherReadings(
-            CqlSession session, String keyspace, String table, Options options) {
-        return builtIn(session, keyspace, options, WEATHER.named(table), WeatherReadingRow.class);
-    }
-
-    /**
-     * The agent_alerts_v2 table ({@code cql/040-agent_alerts_v2.cql}). An alert without hive leaves
-     * hive_id unset; rows of {@code AgentAlertRow} version 1 (no alert id) get the id derived from
-     * their content ({@link AlertIds}), as the topology derives it.
-     *
-     * @param session  an open session, not null
-     * @param keyspace keyspace of the table
-     * @param options  consistency level and TTL, not null
-     * @return the table binding
-     */
-    public static SinkTable<AgentAlertRow> agentAlerts(CqlSession session, String keyspace, Options options) {
-        return agentAlerts(session, keyspace, TableNames.AGENT_ALERTS, options);
-    }
-
-    /**
-     * A table of agent_alerts_v2's layout under another name (the target of {@code ingest-app
-     * table copy}), bound as {@link #agentAlerts(CqlSession, String, Options)}.
-     *
-     * @param session  an open session, not null
-     * @param keyspace keyspace of the table
-     * @param table    name of the table, without keyspace
-     * @param options  consistency level and TTL, not null
-     * @return the table binding
-     */
-    public static SinkTable<AgentAlertRow> agentAlerts(
-            CqlSession session, String keyspace, String table, Options options) {
-        return builtIn(session, keyspace, options, ALERTS.named(table), AgentAlertRow.class);
     }
 }

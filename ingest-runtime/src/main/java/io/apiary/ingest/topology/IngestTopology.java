@@ -6,24 +6,18 @@ import io.apiary.ingest.tables.TableCatalog;
 import io.apiary.ingest.tables.TableNames;
 import io.apiary.ingest.topics.Topic;
 import io.apiary.ingest.topics.Topics;
-import io.apiary.ingest.validation.AgentAlertValidator;
 import io.apiary.ingest.validation.RecordValidator;
 import io.apiary.ingest.validation.Rejection;
-import io.apiary.ingest.validation.WeatherReadingValidator;
-import io.apiary.schema.AgentAlertRow;
-import io.apiary.schema.AgentAlertsPartitionKey;
 import io.apiary.schema.EntranceCount;
 import io.apiary.schema.HiveActivityPartitionKey;
-import io.apiary.schema.HiveTelemetryPartitionKey;
-import io.apiary.schema.HiveTelemetryRow;
 import io.apiary.schema.HourlyActivity;
 import io.apiary.schema.HourlyActivityState;
-import io.apiary.schema.WeatherReadingRow;
-import io.apiary.schema.WeatherReadingsPartitionKey;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -50,8 +44,9 @@ import org.apache.kafka.streams.state.Stores;
  * agent.alerts.v1     --check--&gt; bucket (UTC day)        --&gt; rows.agent_alerts.v1 (key: agent_id, day)
  * undecodable or invalid records --&gt; dead letter topic (Streams' exception handlers)
  * </pre>
- * Every gateway stream is checked by its {@link RecordValidator} twice: in its timestamp extractor,
- * so that an invalid record (from the future, too old, key not matching...) cannot move stream time,
+ * The streams that feed a table's rows are built from the table's spec ({@link BuiltInTables}): its
+ * gateway topic, validator, row mapper and row topic. Every gateway stream is checked by its
+ * {@link RecordValidator} twice: in its timestamp extractor, so that an invalid record (from the future, too old, key not matching...) cannot move stream time,
  * and in its check step, which throws the rejection to Kafka Streams' processing exception handler
  * and so to the dead letter topic. Every processor, store and internal topic is named, so renaming
  * one is a visible change (the test {@code TopologyDescriptionTest} compares the description with
@@ -95,10 +90,13 @@ public final class IngestTopology {
      */
     public static Topology build(TopologySettings settings) {
         StreamsBuilder builder = new StreamsBuilder(topologyConfig());
-        addTelemetry(builder, settings, new RowMapper(settings.shardStrategy(), settings.shards()));
-        addHourlyActivity(builder, settings);
-        addWeather(builder, settings, new RowMapper(settings.shardStrategy(), settings.weatherShards()));
-        addAlerts(builder, settings);
+        for (TableSpec<?, ?> table : BuiltInTables.ALL) {
+            if (table.input() != null) {
+                addRows(builder, settings, table);
+            } else if (table == BuiltInTables.ACTIVITY) {
+                addHourlyActivity(builder, settings);
+            }
+        }
         return builder.build();
     }
 
@@ -210,48 +208,28 @@ public final class IngestTopology {
         }
     }
 
-    private static void addTelemetry(StreamsBuilder builder, TopologySettings settings, RowMapper rows) {
-        Topic<HiveTelemetryPartitionKey, HiveTelemetryRow> sink =
-                settings.topics().telemetryRowsTopic();
-        validatedStream(
-                        builder,
-                        settings.topics().telemetryTopic(),
-                        settings.telemetryValidator(),
-                        settings.wallClock(),
-                        "telemetry")
-                .map((hiveId, reading) -> rows.telemetryRow(reading), Named.as("telemetry-bucket"))
-                .to(
-                        sink.name(),
-                        Produced.with(sink.keySerde(), sink.valueSerde()).withName("telemetry-rows-sink"));
+    private static <K, R extends org.apache.avro.generic.IndexedRecord> void addRows(
+            StreamsBuilder builder, TopologySettings settings, TableSpec<K, R> table) {
+        addRows(builder, settings, table.input(), table.rowTopic().apply(settings.topics()));
     }
 
-    private static void addWeather(StreamsBuilder builder, TopologySettings settings, RowMapper rows) {
-        Topic<WeatherReadingsPartitionKey, WeatherReadingRow> sink =
-                settings.topics().weatherRowsTopic();
+    /**
+     * A table's rows from its gateway topic: the validated stream {@code <name>}, mapped to rows in
+     * {@code <name>-bucket}, written to the row topic by {@code <name>-rows-sink}.
+     */
+    private static <I, K, R> void addRows(
+            StreamsBuilder builder, TopologySettings settings, TableSpec.Input<I, K, R> input, Topic<K, R> rows) {
+        Function<I, KeyValue<K, R>> mapper = input.mapper().apply(settings);
         validatedStream(
                         builder,
-                        settings.topics().weatherTopic(),
-                        new WeatherReadingValidator(settings.timeLimits(WEATHER_RETENTION)),
+                        input.topic().apply(settings.topics()),
+                        input.validator().apply(settings),
                         settings.wallClock(),
-                        "weather")
-                .map((stationId, reading) -> rows.weatherRow(reading), Named.as("weather-bucket"))
+                        input.name())
+                .map((id, value) -> mapper.apply(value), Named.as(input.name() + "-bucket"))
                 .to(
-                        sink.name(),
-                        Produced.with(sink.keySerde(), sink.valueSerde()).withName("weather-rows-sink"));
-    }
-
-    private static void addAlerts(StreamsBuilder builder, TopologySettings settings) {
-        Topic<AgentAlertsPartitionKey, AgentAlertRow> sink = settings.topics().alertRowsTopic();
-        validatedStream(
-                        builder,
-                        settings.topics().alertsTopic(),
-                        new AgentAlertValidator(settings.timeLimits(ALERTS_RETENTION)),
-                        settings.wallClock(),
-                        "alerts")
-                .map((agentId, alert) -> RowMapper.alertRow(alert), Named.as("alerts-bucket"))
-                .to(
-                        sink.name(),
-                        Produced.with(sink.keySerde(), sink.valueSerde()).withName("alerts-rows-sink"));
+                        rows.name(),
+                        Produced.with(rows.keySerde(), rows.valueSerde()).withName(input.name() + "-rows-sink"));
     }
 
     /** A key-value store of the configured type; RocksDB memory is bounded by {@link BoundedRocksDbMemory}. */
