@@ -1,6 +1,7 @@
 package io.apiary.ingest.tablecopy;
 
 import io.apiary.ingest.sink.ConcurrencyLimit;
+import io.apiary.ingest.sink.DriverWriter;
 import io.apiary.ingest.sink.RetryBackoff;
 import io.apiary.ingest.sink.RowRateLimiter;
 import io.apiary.ingest.sink.SinkTable;
@@ -17,14 +18,14 @@ import java.util.function.LongUnaryOperator;
  * {@link RowRateLimiter}'s rows per second, failures that may pass ({@link WriteFailures#retryable})
  * retried after {@link RetryBackoff}'s delay for as long as it takes, and a batch Cassandra
  * refuses as invalid split into its rows, each row it still refuses handed to the outcome as
- * failed (never dropped in silence). Each batch is one request ({@link SinkTable#request}).
+ * failed (never dropped in silence). Each batch is one request ({@link DriverWriter#request}).
  * Not thread-safe: the copy's {@link EventLoop}.
  */
 final class CopyWriter {
 
     /**
      * The step that writes one request's rows: in production the driver's {@code executeAsync} of
-     * {@link SinkTable#request}; a test's fake otherwise.
+     * {@link DriverWriter#request}; a test's fake otherwise.
      */
     @FunctionalInterface
     interface Requests {
@@ -39,7 +40,7 @@ final class CopyWriter {
          * @return requests executed by it
          */
         static Requests of(com.datastax.oss.driver.api.core.CqlSession session) {
-            return writes -> session.executeAsync(SinkTable.request(writes));
+            return writes -> session.executeAsync(DriverWriter.request(writes));
         }
     }
 

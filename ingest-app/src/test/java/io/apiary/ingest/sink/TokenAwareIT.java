@@ -102,24 +102,23 @@ class TokenAwareIT {
 
     @Test
     void should_coordinate_every_partition_batch_on_its_replica_when_statements_are_bound_by_sink_table() {
-        Map<List<Object>, List<BoundRow>> byPartition = new LinkedHashMap<>();
+        Map<List<Object>, List<SinkRow>> byPartition = new LinkedHashMap<>();
         long offset = 0;
         for (HiveTelemetryRow row : rowsInTimeOrder()) {
             byte[] value = SERDE.encode(row);
-            SinkRow waiting = new SinkRow(offset++, value, null);
             SinkRow.GroupKey key =
                     SinkRow.GroupKey.of(table, new org.apache.kafka.common.TopicPartition("rows", 0), null);
             byPartition
                     .computeIfAbsent(partitionOf(row), k -> new ArrayList<>())
-                    .add(BoundRow.bind(key, waiting));
+                    .add(new SinkRow(offset++, value, null).bind(key));
         }
         assertThat(byPartition).hasSize(PARTITIONS);
 
         Map<Node, Integer> owned = new HashMap<>();
         Map<Node, Integer> coordinated = new HashMap<>();
-        for (List<BoundRow> partition : byPartition.values()) {
+        for (List<SinkRow> partition : byPartition.values()) {
             // the request exactly as the sink builds it: an UNLOGGED batch of one partition's rows
-            Statement<?> statement = SinkTable.request(new WriteGroup(partition, 0, 1).writes());
+            Statement<?> statement = DriverWriter.request(new WriteGroup(partition, 0, 1).writes());
             assertThat(statement).isInstanceOf(BatchStatement.class);
 
             ExecutionInfo info = session.execute(statement).getExecutionInfo();

@@ -43,7 +43,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class BatchGrouperBenchmark {
 
     /**
-     * A bound row as the grouper sees it (the sink's {@code BoundRow}, which needs a live session to
+     * A bound row as the grouper sees it (the sink's bound {@code SinkRow}, which needs a live session to
      * build): its routing key and its size.
      *
      * @param routingKey  the serialized Cassandra partition key

@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  *       have the same replicas are combined ({@link ReplicaCombiner}), within the server's
  *       {@code batch_size_warn_threshold} and {@code unlogged_batch_across_partitions_warn_threshold}.</li>
  *   <li><b>Write scheduling</b> ({@link WriteScheduler}): released batches are bound only when a
- *       request slot takes them, and split exactly by routing key and caps ({@link BatchGrouper});
+ *       request slot takes them (each row in place, {@link SinkRow#bind}), and split exactly by
+ *       routing key and caps ({@link BatchGrouper}) into {@link WriteGroup}s, one request each;
  *       retries wait their back-off; in-flight requests are bounded by {@link ConcurrencyLimit}
  *       (latency-aware, with an overload guard) and rows per second by {@link RowRateLimiter}.</li>
  *   <li><b>Flow control</b> ({@link FlowControl}): above {@code maxBufferedRows} rows or
@@ -468,11 +469,11 @@ public final class CassandraSink implements Runnable {
 
     /** Binds a batch's rows and splits them by routing key and by the caps, exactly. */
     private void bindAndSplit(PartitionBatcher.Batch<SinkRow.GroupKey, SinkRow> batch, List<WriteGroup> out) {
-        List<BoundRow> bound = new ArrayList<>(batch.rows().size());
+        List<SinkRow> bound = new ArrayList<>(batch.rows().size());
         SinkRow.GroupKey key = batch.key();
         for (SinkRow row : batch.rows()) {
             try {
-                bound.add(BoundRow.bind(key, row));
+                bound.add(row.bind(key));
             } catch (SerializationException e) {
                 deadLetter(row.record(key), RejectReason.UNDECODABLE, e);
             } catch (io.apiary.ingest.serde.SchemaRegistryException e) {
@@ -491,15 +492,15 @@ public final class CassandraSink implements Runnable {
         if (conflicts > 0) {
             metrics.conflicts(key.table().table()).increment(conflicts);
         }
-        for (List<BoundRow> rows : BatchGrouper.group(
-                bound, BoundRow::routingKey, BoundRow::serverBytes, settings.batchMaxRows(), batchMaxBytes)) {
+        for (List<SinkRow> rows : BatchGrouper.group(
+                bound, SinkRow::routingKey, SinkRow::serverBytes, settings.batchMaxRows(), batchMaxBytes)) {
             out.add(new WriteGroup(rows, batch.openedNanos(), 1));
         }
     }
 
     /** Rows combine only within one Kafka partition (revocation drops whole groups) and one replica set. */
     private Object combineKey(WriteGroup group) {
-        BoundRow first = group.rows.get(0);
+        SinkRow first = group.rows.get(0);
         Collection<?> replicas = writer.replicas(first.table().keyspace(), first.routingKey());
         return replicas == null ? null : List.of(group.partition, replicas);
     }
@@ -583,8 +584,7 @@ public final class CassandraSink implements Runnable {
                 scheduler.addReadyFirst(group.split());
             }
             case DEAD_LETTER -> {
-                BoundRow row = group.rows.get(0);
-                deadLetter(row.row().record(row.key()), RejectReason.CASSANDRA_REJECTED, WriteFailures.unwrap(error));
+                deadLetter(group.rows.get(0).record(), RejectReason.CASSANDRA_REJECTED, WriteFailures.unwrap(error));
             }
         }
         updateGauges();
@@ -601,8 +601,8 @@ public final class CassandraSink implements Runnable {
         if (hot != null) {
             hot.written(group, replicas);
         }
-        for (BoundRow row : group.rows) {
-            offsets.acknowledge(row.key().partition(), row.row().offset());
+        for (SinkRow row : group.rows) {
+            offsets.acknowledge(group.partition, row.offset());
         }
         bufferedBytes -= group.recordBytes;
         List<String> warnings = answer.warnings();
@@ -679,14 +679,6 @@ public final class CassandraSink implements Runnable {
                 () -> ownersKeyspace == null ? 0 : writer.tokenOwners(ownersKeyspace),
                 writer::nodeName,
                 LOG::warn);
-    }
-
-    /**
-     * @param node a driver node
-     * @return its address as {@code host:port}
-     */
-    static String nodeName(com.datastax.oss.driver.api.core.metadata.Node node) {
-        return DriverWriter.name(node);
     }
 
     private void deadLetter(ConsumerRecord<byte[], byte[]> record, RejectReason reason, Throwable error) {

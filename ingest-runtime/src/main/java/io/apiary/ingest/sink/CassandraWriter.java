@@ -33,7 +33,7 @@ public interface CassandraWriter {
 
     /**
      * Sends one request writing some rows of one table: a lone row's statements, or an UNLOGGED
-     * batch of them ({@link SinkTable#request}).
+     * batch of them ({@link DriverWriter#request}).
      *
      * @param writes rows bound from one table, not empty; rows of one partition unless the sink
      *               combines partitions of the same replicas

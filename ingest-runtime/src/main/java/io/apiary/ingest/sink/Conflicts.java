@@ -24,7 +24,7 @@ final class Conflicts {
      *         ({@link #count(List, Function, ToLongFunction)}); 0 for a table whose rows of one key
      *         are successive updates ({@link RowBinding#rowsAreUpdates}: an hour's interim sums)
      */
-    static int count(List<BoundRow> rows) {
+    static int count(List<SinkRow> rows) {
         if (rows.size() < 2 || rows.get(0).table().rowsAreUpdates()) {
             return 0;
         }

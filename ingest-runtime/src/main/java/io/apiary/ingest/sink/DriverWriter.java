@@ -2,10 +2,16 @@ package io.apiary.ingest.sink;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BatchableStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -13,10 +19,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The sink's writer over a java driver session: requests go out with
- * {@link CqlSession#executeAsync}, routed by the driver's token-aware load balancing to a replica
- * of their partition key; replicas come from the driver's token map. Thread-safe (the driver's
- * session and metadata are).
+ * The sink's writer over a java driver session: the rows of one write group become one
+ * statement ({@link #request}), which goes out with {@link CqlSession#executeAsync}, routed by the
+ * driver's token-aware load balancing to a replica of its partition key; replicas come from the
+ * driver's token map. Thread-safe (the driver's session and metadata are).
  */
 public final class DriverWriter implements CassandraWriter {
 
@@ -35,10 +41,40 @@ public final class DriverWriter implements CassandraWriter {
 
     @Override
     public CompletionStage<Acknowledgement> execute(List<SinkTable.Write> writes) {
-        return session.executeAsync(SinkTable.request(writes))
+        return session.executeAsync(request(writes))
                 .thenApply(result -> new Acknowledgement(
                         result.getExecutionInfo().getCoordinator(),
                         result.getExecutionInfo().getWarnings()));
+    }
+
+    /**
+     * The one request that writes some rows of one table: a lone row's INSERT when it has no row
+     * deletion before it, else an UNLOGGED batch of every row's statements in order (a row
+     * deletion before its INSERT, for tables with optional columns), with the consistency level of
+     * the first INSERT and routed by its partition key (the driver routes a batch by its first
+     * statement; the key computed at bind time is given instead). Thread-safe (stateless).
+     *
+     * @param writes rows bound from one table ({@link SinkTable#bind(byte[])}), not empty; one
+     *               partition's, for a single-partition batch
+     * @return the statement to execute, idempotent, not null
+     * @throws IndexOutOfBoundsException if {@code writes} is empty
+     */
+    public static Statement<?> request(List<SinkTable.Write> writes) {
+        if (writes.size() == 1 && writes.get(0).statements().size() == 1) {
+            return writes.get(0).insert();
+        }
+        List<BatchableStatement<?>> statements = new ArrayList<>(writes.size() * 2);
+        for (SinkTable.Write write : writes) {
+            statements.addAll(write.statements());
+        }
+        BoundStatement first = writes.get(0).insert();
+        return BatchStatement.builder(BatchType.UNLOGGED)
+                .addStatements(statements)
+                .setIdempotence(true)
+                .setConsistencyLevel(first.getConsistencyLevel())
+                .setRoutingKeyspace(first.getRoutingKeyspace())
+                .setRoutingKey(writes.get(0).routingKey())
+                .build();
     }
 
     @Override

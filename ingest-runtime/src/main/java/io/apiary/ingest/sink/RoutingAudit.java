@@ -34,7 +34,7 @@ final class RoutingAudit {
      * @return the replicas of the group's partitions (combined groups share them), empty if unknown
      */
     Collection<?> check(WriteGroup group, Object coordinator, long nowNanos) {
-        BoundRow first = group.rows.get(0);
+        SinkRow first = group.rows.get(0);
         Collection<?> replicas = writer.replicas(first.table().keyspace(), first.routingKey());
         if (replicas == null || coordinator == null) {
             metrics.coordinator(null);

@@ -9,27 +9,43 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 
 /**
- * One polled row record, held compactly while it waits in a batch: its offset and value bytes,
- * and its headers only when it has any. Its topic, partition, key and table are those of the
- * batch it waits in ({@link GroupKey}), which every row of the batch shares, so they are held once
- * per batch. The statement is bound only when the batch is about to be sent. {@code ingest-jmh}'s
- * {@code BufferFootprint} measures its heap per row against holding the polled
- * {@link ConsumerRecord}. Immutable (the arrays are not copied and must not be changed).
+ * One polled row record in the sink, the one object that stands for it from the poll to
+ * Cassandra's acknowledgement. It waits unbound and compact in a {@link PartitionBatcher} batch:
+ * its offset, value bytes, and headers only when it has any; its topic, partition, key and table
+ * are those of the batch ({@link GroupKey}), held once per batch. When a request slot takes the
+ * batch, the row is bound in place ({@link #bind}), once: it then also holds its batch key and the
+ * table's {@link SinkTable.Write} (statements, routing key, server-side size, fingerprint), which
+ * is all that grouping, flow control, the conflict check, offsets and dead letters need. So bound
+ * statements, several times a waiting row's heap, exist only for rows about to be sent (heap per
+ * buffered row: docs/performance.md).
  *
- * @param offset  the record's offset
- * @param value   the record value (Avro single-object encoding), not null
- * @param headers the record's headers, or null when it had none
+ * <p>Not thread-safe: created and bound on the sink's poll thread; the driver reads the bound
+ * statements only after the poll thread handed them to it.
  */
-record SinkRow(long offset, byte[] value, Headers headers) {
+final class SinkRow {
 
-    /** Checks the value. */
-    SinkRow {
-        Objects.requireNonNull(value, "value");
+    private final long offset;
+    private final byte[] value;
+    private final Headers headers;
+    /** The batch key it was bound under, null until bound. */
+    private GroupKey key;
+    /** Its statements, null until bound. */
+    private SinkTable.Write write;
+
+    /**
+     * @param offset  the record's offset
+     * @param value   the record value (in the row topic's wire format), not null; not copied, must not change
+     * @param headers the record's headers, or null when it had none
+     */
+    SinkRow(long offset, byte[] value, Headers headers) {
+        this.offset = offset;
+        this.value = Objects.requireNonNull(value, "value");
+        this.headers = headers;
     }
 
     /**
      * @param record a polled record with a non-null value
-     * @return the compact row of it
+     * @return the unbound row of it
      */
     static SinkRow of(ConsumerRecord<byte[], byte[]> record) {
         Headers headers = record.headers();
@@ -40,11 +56,70 @@ record SinkRow(long offset, byte[] value, Headers headers) {
     }
 
     /**
+     * Decodes and binds the row with its batch's table ({@link RowBinding#bind}); the only call
+     * into the table's binding the row takes. On an exception the row stays unbound.
+     *
+     * @param key the key of the batch the row waited in, not null
+     * @return this row, bound
+     * @throws IllegalStateException if it is bound already
+     * @throws org.apache.kafka.common.errors.SerializationException if its value cannot be decoded
+     * @throws RuntimeException if it cannot be bound
+     */
+    SinkRow bind(GroupKey key) {
+        if (write != null) {
+            throw new IllegalStateException("the row at offset " + offset + " is bound already");
+        }
+        write = key.table().bind(value);
+        this.key = key;
+        return this;
+    }
+
+    /** @return the record's offset */
+    long offset() {
+        return offset;
+    }
+
+    /** @return the batch key it was bound under (table, Kafka partition, record key) */
+    GroupKey key() {
+        return bound().key;
+    }
+
+    /** @return its statements, routing key, server-side size and fingerprint */
+    SinkTable.Write write() {
+        return bound().write;
+    }
+
+    /** @return the table binding of its topic */
+    RowBinding table() {
+        return key().table();
+    }
+
+    /** @return the serialized partition key, computed once at bind time */
+    ByteBuffer routingKey() {
+        return write().routingKey();
+    }
+
+    /** @return its size as Cassandra counts it in a batch */
+    int serverBytes() {
+        return write().serverBytes();
+    }
+
+    /** @return bytes of its record's key and value, as counted against the sink's memory bound */
+    int recordBytes() {
+        return recordBytes(key());
+    }
+
+    /**
      * @param key the key of the batch the row waits in
      * @return bytes of the record's key and value, counted against the sink's memory bound
      */
     int recordBytes(GroupKey key) {
         return key.keyLength() + value.length;
+    }
+
+    /** @return its record again, for the dead letter topic ({@link #record(GroupKey)}) */
+    ConsumerRecord<byte[], byte[]> record() {
+        return record(key());
     }
 
     /**
@@ -67,6 +142,13 @@ record SinkRow(long offset, byte[] value, Headers headers) {
                 value,
                 headers == null ? new RecordHeaders() : headers,
                 java.util.Optional.empty());
+    }
+
+    private SinkRow bound() {
+        if (write == null) {
+            throw new IllegalStateException("the row at offset " + offset + " is not bound");
+        }
+        return this;
     }
 
     /**

@@ -3,13 +3,9 @@ package io.apiary.ingest.sink;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.ProtocolVersion;
-import com.datastax.oss.driver.api.core.cql.BatchStatement;
-import com.datastax.oss.driver.api.core.cql.BatchType;
-import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.type.DataType;
 import com.datastax.oss.driver.api.core.type.DataTypes;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodec;
@@ -460,34 +456,6 @@ public final class SinkTable<T extends IndexedRecord> implements RowBinding {
             copyInsert = prepared;
         }
         return prepared;
-    }
-
-    /**
-     * The one request that writes some rows of one table: a lone row's INSERT when it has no row
-     * deletion before it, else an UNLOGGED batch of every row's statements in order (a row
-     * deletion before its INSERT, for tables with optional columns), with the consistency level of
-     * the first INSERT and routed by its partition key (the driver routes a batch by its first
-     * statement; the key computed at bind time is given instead).
-     *
-     * @param writes rows bound from one table, not empty; one partition's, for a single-partition batch
-     * @return the statement to execute, idempotent
-     */
-    public static Statement<?> request(List<Write> writes) {
-        if (writes.size() == 1 && writes.get(0).statements().size() == 1) {
-            return writes.get(0).insert();
-        }
-        List<BatchableStatement<?>> statements = new ArrayList<>(writes.size() * 2);
-        for (Write write : writes) {
-            statements.addAll(write.statements());
-        }
-        BoundStatement first = writes.get(0).insert();
-        return BatchStatement.builder(BatchType.UNLOGGED)
-                .addStatements(statements)
-                .setIdempotence(true)
-                .setConsistencyLevel(first.getConsistencyLevel())
-                .setRoutingKeyspace(first.getRoutingKeyspace())
-                .setRoutingKey(writes.get(0).routingKey())
-                .build();
     }
 
     /**

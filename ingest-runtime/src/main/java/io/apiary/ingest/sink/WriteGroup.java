@@ -5,15 +5,15 @@ import java.util.List;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Rows of one Kafka partition written by one request: a plain statement for one row, an
- * UNLOGGED batch for several (rows of one Cassandra partition, or of several partitions with the
- * same replicas when combining is on). Mutable retry bookkeeping; confined to the sink's poll
- * thread.
+ * Bound rows of one Kafka partition written by one request, which {@link DriverWriter#request}
+ * makes of their writes: a plain statement for one row, an UNLOGGED batch for several (rows of
+ * one Cassandra partition, or of several partitions with the same replicas when combining is on).
+ * Mutable retry bookkeeping; confined to the sink's poll thread.
  */
 final class WriteGroup {
 
     final TopicPartition partition;
-    final List<BoundRow> rows;
+    final List<SinkRow> rows;
     final long serverBytes;
     final long recordBytes;
     final long openedNanos;
@@ -29,18 +29,18 @@ final class WriteGroup {
     int inFlightAtSend;
 
     /**
-     * @param rows          rows of one Kafka partition, not empty
+     * @param rows          bound rows of one Kafka partition, not empty
      * @param openedNanos   when the first of them started waiting (for the linger metric)
      * @param partitionKeys how many Cassandra partitions they span
      */
-    WriteGroup(List<BoundRow> rows, long openedNanos, int partitionKeys) {
+    WriteGroup(List<SinkRow> rows, long openedNanos, int partitionKeys) {
         this.rows = List.copyOf(rows);
         this.partition = rows.get(0).key().partition();
         this.openedNanos = openedNanos;
         this.partitionKeys = partitionKeys;
         long bytes = 0;
         long raw = 0;
-        for (BoundRow row : rows) {
+        for (SinkRow row : rows) {
             bytes += row.serverBytes();
             raw += row.recordBytes();
         }
@@ -56,7 +56,7 @@ final class WriteGroup {
         if (groups.size() == 1) {
             return groups.get(0);
         }
-        List<BoundRow> rows = new ArrayList<>();
+        List<SinkRow> rows = new ArrayList<>();
         long opened = Long.MAX_VALUE;
         for (WriteGroup group : groups) {
             rows.addAll(group.rows);
@@ -68,7 +68,7 @@ final class WriteGroup {
     /** @return every row's write, in order, for {@link CassandraWriter#execute} */
     List<SinkTable.Write> writes() {
         List<SinkTable.Write> writes = new ArrayList<>(rows.size());
-        for (BoundRow row : rows) {
+        for (SinkRow row : rows) {
             writes.add(row.write());
         }
         return writes;
@@ -82,7 +82,7 @@ final class WriteGroup {
     /** @return one group per row, for finding the row a batch failed on */
     List<WriteGroup> split() {
         List<WriteGroup> singles = new ArrayList<>(rows.size());
-        for (BoundRow row : rows) {
+        for (SinkRow row : rows) {
             singles.add(new WriteGroup(List.of(row), openedNanos, 1));
         }
         return singles;

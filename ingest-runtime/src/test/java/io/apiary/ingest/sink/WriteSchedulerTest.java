@@ -103,6 +103,6 @@ class WriteSchedulerTest {
         SinkRow.GroupKey key =
                 new SinkRow.GroupKey(table, partition, ByteBuffer.wrap(pk.getBytes(StandardCharsets.UTF_8)));
         SinkRow row = row(0, value);
-        return new WriteGroup(List.of(BoundRow.bind(key, row)), 0, 1);
+        return new WriteGroup(List.of(row.bind(key)), 0, 1);
     }
 }
