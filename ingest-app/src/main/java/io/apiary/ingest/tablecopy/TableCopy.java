@@ -26,7 +26,7 @@ import org.apache.avro.specific.SpecificRecord;
  * {@code ingest-app table copy}: copies this worker's share of a table's token ranges into a
  * table of another layout. Each range is read page by page in token order ({@link RangeReader},
  * up to {@code scanConcurrency} ranges at once); each row is mapped ({@link CopyMapping}) and
- * bound by the target's {@link SinkTable#bindCopy} with its write time and remaining TTL; the rows
+ * bound by the target's {@link SinkTable#bind(org.apache.avro.generic.IndexedRecord, long, int)} with its write time and remaining TTL; the rows
  * of a page are grouped by target partition into batches within the sink's caps
  * ({@link BatchGrouper}) and written by a {@link CopyWriter}. A range's position is saved
  * ({@link CopyProgress}) once every row before it is acknowledged ({@link RangeCursor}), so a rerun
@@ -125,7 +125,7 @@ public final class TableCopy<T extends SpecificRecord> {
                 }
                 try {
                     SinkTable.Write write = row.hasCells()
-                            ? table.bindCopy(
+                            ? table.bind(
                                     target,
                                     freshWriteTimes == null ? row.writeTimeMicros() : freshWriteTimes.getAsLong(),
                                     row.ttlSeconds())

@@ -86,7 +86,7 @@ record VerifiedRow(
             long writeTimeMicros,
             long sourceToken,
             java.util.function.ToLongFunction<ByteBuffer> tokenOf) {
-        SinkTable.Write write = table.bindCopy(row, Math.max(0, writeTimeMicros), 0);
+        SinkTable.Write write = table.bind(row, Math.max(0, writeTimeMicros), 0);
         ByteBuffer partition = write.routingKey();
         ByteBuffer clustering = clusteringKey(table.descriptor(), write.insert());
         ByteBuffer key = ByteBuffer.allocate(4 + partition.remaining() + clustering.remaining());

@@ -383,7 +383,7 @@ public final class SinkTable<T extends IndexedRecord> implements RowBinding {
      */
     @Override
     public Write bind(byte[] value) {
-        return bind(decode(value), Long.MIN_VALUE, -1);
+        return bindRow(decode(value), Long.MIN_VALUE, -1);
     }
 
     /**
@@ -395,12 +395,13 @@ public final class SinkTable<T extends IndexedRecord> implements RowBinding {
      * @throws RuntimeException if it cannot be bound (e.g. a time past year 294,247)
      */
     public Write bind(T row) {
-        return bind(row, Long.MIN_VALUE, -1);
+        return bindRow(row, Long.MIN_VALUE, -1);
     }
 
     /**
-     * Binds a row copied from another table ({@code ingest-app table copy}), keeping the source's
-     * write time and remaining TTL: {@code USING TIMESTAMP ? AND TTL ?}.
+     * Binds a row with a given write time and time to live, {@code USING TIMESTAMP ? AND TTL ?},
+     * rather than those derived from the row and the table (a copy keeps its source cells' write
+     * time and remaining TTL).
      *
      * @param row             the row in this table's layout, not null
      * @param writeTimeMicros the source cells' write time, microseconds
@@ -408,14 +409,14 @@ public final class SinkTable<T extends IndexedRecord> implements RowBinding {
      * @return the row's statements
      * @throws IllegalArgumentException if {@code ttlSeconds} is negative
      */
-    public Write bindCopy(T row, long writeTimeMicros, int ttlSeconds) {
+    public Write bind(T row, long writeTimeMicros, int ttlSeconds) {
         if (ttlSeconds < 0) {
             throw new IllegalArgumentException("ttlSeconds must be 0 (none) or more: " + ttlSeconds);
         }
-        return bind(row, writeTimeMicros, ttlSeconds);
+        return bindRow(row, writeTimeMicros, ttlSeconds);
     }
 
-    private Write bind(T row, long writeTimeMicros, int ttlSeconds) {
+    private Write bindRow(T row, long writeTimeMicros, int ttlSeconds) {
         boolean copy = writeTimeMicros != Long.MIN_VALUE;
         PreparedStatement statement = copy ? copyInsert() : insert;
         BoundStatementBuilder builder = binder.bind(row, statement.boundStatementBuilder());
