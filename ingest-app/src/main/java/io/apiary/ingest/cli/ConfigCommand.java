@@ -79,6 +79,11 @@ public final class ConfigCommand {
                 io.apiary.ingest.sink.SinkSettings.from(cfg);
                 io.apiary.ingest.service.ServiceSettings.from(cfg);
                 io.apiary.ingest.topology.TopologySettings.from(cfg);
+                if (cfg.originals().keySet().stream().anyMatch(key -> key.startsWith("schema.registry."))) {
+                    // the registry's URLs, credentials and TLS stores, as run reads them; with none
+                    // given, show still prints the defaults (run then asks for the URL)
+                    cfg.wireFormat();
+                }
             } catch (IllegalArgumentException e) {
                 throw new org.apache.kafka.common.config.ConfigException(e.getMessage());
             }

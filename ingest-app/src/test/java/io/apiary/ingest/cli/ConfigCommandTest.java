@@ -84,4 +84,34 @@ class ConfigCommandTest {
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).contains(IngestConfig.SINK_DRAIN_TIMEOUT_MS + "=86400000");
     }
+
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(
+            strings = {
+                "schema.registry.url=ftp://registry:8081",
+                "schema.registry.url=http://a b",
+                "schema.registry.url= , ",
+                "schema.registry.basic.auth.user.info=nocolon",
+            })
+    void show_refuses_registry_settings_that_run_refuses(String setting) {
+        CliRun run = CliRun.of("config", "show", "--set", setting);
+
+        assertThat(run.exit()).as(run.err()).isEqualTo(2);
+        assertThat(run.err()).startsWith("error: ").contains("schema.registry.");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void show_refuses_a_registry_trust_store_that_cannot_be_read() {
+        CliRun run = CliRun.of(
+                "config",
+                "show",
+                "--set",
+                "schema.registry.url=https://registry:8081",
+                "--set",
+                "schema.registry.ssl.truststore.path=/nonexistent/registry-truststore.p12");
+
+        assertThat(run.exit()).as(run.err()).isEqualTo(2);
+        assertThat(run.err()).contains("/nonexistent/registry-truststore.p12");
+    }
 }

@@ -310,7 +310,18 @@ public final class ExtraTables {
         List<String> faults = new ArrayList<>();
         for (String statement : statements) {
             try {
-                CqlTableDefinition.parse(statement).map(TableDescriptor::of).ifPresent(tables::add);
+                java.util.Optional<CqlTableDefinition> definition = CqlTableDefinition.parse(statement);
+                if (definition.isPresent()
+                        && definition.get().keyspace() != null
+                        && !definition.get().keyspace().equals("ks")) {
+                    // ${keyspace} was read as "ks": another keyspace is one the sink would not write to
+                    faults.add("table " + definition.get().name() + " names the keyspace "
+                            + definition.get().keyspace()
+                            + "; write ${keyspace}." + definition.get().name()
+                            + " (the sink writes to cassandra.keyspace)");
+                    continue;
+                }
+                definition.map(TableDescriptor::of).ifPresent(tables::add);
             } catch (IllegalArgumentException e) {
                 faults.add(e.getMessage());
             }

@@ -151,6 +151,16 @@ class ExtraTablesTest {
     }
 
     @Test
+    void should_refuse_a_table_in_another_keyspace_than_the_sinks() throws Exception {
+        Path file = registration(GOOD);
+        Files.writeString(
+                folder.resolve("scale.cql"), CQL.replace("${keyspace}.scale", "other.scale"), StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> ExtraTables.read(file))
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining("names the keyspace other; write ${keyspace}.scale");
+    }
+
+    @Test
     void should_refuse_two_registrations_of_one_table() throws Exception {
         Path file = registration(GOOD);
         assertThatThrownBy(() -> ExtraTables.readAll(List.of(file, file))).hasMessageContaining("registered twice");
