@@ -181,10 +181,26 @@ public final class Pipeline implements AutoCloseable {
         extraTables.forEach(extra -> specs.add(TableSpec.registered(extra)));
         Map<String, SinkTable<?>> tables = new HashMap<>();
         for (TableSpec<?, ?> spec : specs) {
-            tables.put(
-                    spec.rowTopic().apply(topics).name(),
-                    spec.sinkTable(
-                            session, keyspace, tableOptions(config, spec.table().name()), topics));
+            SinkTable<?> table;
+            try {
+                table = spec.sinkTable(
+                        session, keyspace, tableOptions(config, spec.table().name()), topics);
+            } catch (com.datastax.oss.driver.api.core.servererrors.InvalidQueryException e) {
+                // the live table differs from its CQL (a column missing, the table absent)
+                String source = extraTables.stream()
+                        .filter(extra ->
+                                extra.table().name().equals(spec.table().name()))
+                        .map(extra -> "the registration " + extra.file())
+                        .findFirst()
+                        .orElse("cql/");
+                throw new IllegalArgumentException(
+                        "table " + keyspace + "." + spec.table().name() + " differs from its CQL in " + source
+                                + ": Cassandra refuses the sink's statements (" + e.getMessage()
+                                + "); a missing table is created by `ingest-app schema apply` (--cql-dir for a registered"
+                                + " table), an existing one must be altered to match",
+                        e);
+            }
+            tables.put(spec.rowTopic().apply(topics).name(), table);
         }
         for (ExtraTables.Registration extra : extraTables) {
             LOG.info(
