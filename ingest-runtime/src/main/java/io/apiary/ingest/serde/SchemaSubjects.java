@@ -231,10 +231,23 @@ public final class SchemaSubjects {
                     SupersededVersions.replace(registry, name, subject.schema(), held, found.getAsInt());
             return new Step(0, replaced.superseded(), replaced.leftId());
         }
-        int id = registry.register(name, subject.schema());
+        int id;
+        int registered = 1;
+        try {
+            id = registry.register(name, subject.schema());
+        } catch (SchemaRegistryException e) {
+            // another process registered it at the same moment (Apicurio: 409 "An artifact version
+            // ... already exists"): fine if it is there now; a refusal by the level stands
+            OptionalInt now = e.unavailable() ? OptionalInt.empty() : registry.lookup(name, subject.schema());
+            if (now.isEmpty()) {
+                throw e;
+            }
+            id = now.getAsInt();
+            registered = 0;
+        }
         SupersededVersions.Replacement replaced =
                 SupersededVersions.replace(registry, name, subject.schema(), held, id);
-        return new Step(1, replaced.superseded(), replaced.leftId());
+        return new Step(registered, replaced.superseded(), replaced.leftId());
     }
 
     /**
