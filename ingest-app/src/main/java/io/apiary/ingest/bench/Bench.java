@@ -216,6 +216,13 @@ public final class Bench {
      */
     private String settleNote = "";
 
+    /** The results as the runs make them, so that a failure mid-bench keeps those made before. */
+    private final ResultLog log = new ResultLog();
+
+    /** A window in which nothing was measured: the figures of a run that failed before its end. */
+    private static final RunMeter.Window NOTHING =
+            new RunMeter.Window(0, 0, Double.NaN, Double.NaN, Double.NaN, -1, -1, false, Double.NaN, Double.NaN);
+
     private final IngestConfig base;
     private final Options options;
     private final RunMeter meter;
@@ -262,7 +269,12 @@ public final class Bench {
      *
      * @return per repeat, in order, one result per run made, in order; a run that failed or timed
      *         out is included with {@code completed == false}
-     * @throws Exception if the keyspace cannot be created or a topic cannot be filled
+     * @throws BenchStoppedException if a run throws (e.g. a TRUNCATE, a count or a topic creation
+     *         fails because a server died): no further run is made, and the exception carries the
+     *         results made until then
+     * @throws InterruptedException if the thread is interrupted
+     * @throws Exception if the keyspace cannot be created, a topic cannot be filled or the warm-up
+     *         fails, before any run
      */
     public List<List<BenchResult>> run() throws Exception {
         List<List<BenchResult>> repeats = new ArrayList<>();
@@ -311,7 +323,14 @@ public final class Bench {
                         out.printf("Repeat %d of %d%n", repeat, options.repeats());
                         out.flush();
                     }
-                    repeats.add(repeat(session, admin, rowConfigs, repeat));
+                    log.repeatStarted();
+                    try {
+                        repeats.add(repeat(session, admin, rowConfigs, repeat));
+                    } catch (InterruptedException e) {
+                        throw e;
+                    } catch (Exception e) {
+                        throw log.stopped(e);
+                    }
                 }
             } finally {
                 for (IngestConfig config : rowConfigs.values()) {
@@ -804,11 +823,13 @@ public final class Bench {
     }
 
     private void announce(Run run, ShardStrategy strategy) {
+        log.runStarted(note -> result(run, strategy, NOTHING, false, Double.NaN, 0, Double.NaN, Double.NaN, note));
         out.printf("Run %s (shard strategy %s)...%n", run.label(), label(strategy));
         out.flush();
     }
 
     private BenchResult report(BenchResult r) {
+        log.ended(r);
         out.printf(
                 "  %s: %,d %s in %.1f s = %s %s/s; client CPU %s us, Cassandra %s us per %s%s%n",
                 r.run(),

@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import io.apiary.ingest.bench.Bench;
 import io.apiary.ingest.bench.BenchReport;
 import io.apiary.ingest.bench.BenchResult;
+import io.apiary.ingest.bench.BenchStoppedException;
 import io.apiary.ingest.bench.SparkPeerLaunch;
 import io.apiary.ingest.bucket.ShardStrategy;
 import io.apiary.ingest.cassandra.RingWait;
@@ -325,22 +326,33 @@ public final class BenchCommand implements Callable<Integer> {
                     replication,
                     base.getString(IngestConfig.SINK_CONSISTENCY));
             out.flush();
-            List<List<BenchResult>> results = bench.run();
-            BenchReport report = new BenchReport(results, context(started, base, options, local));
-            out.println();
-            out.printf(
-                    "Apiary Ingest benchmark, %s, %d cores, %s%n",
-                    started.truncatedTo(ChronoUnit.SECONDS),
-                    Runtime.getRuntime().availableProcessors(),
-                    stackDescription(local));
-            report.print(out);
-            report.write(file);
-            out.printf(
-                    "%nResults written to %s (%.0f s in all)%n",
-                    file.toAbsolutePath(),
-                    Duration.between(started, Instant.now()).toMillis() / 1000.0);
-            out.flush();
-            return results.stream().flatMap(List::stream).allMatch(BenchResult::completed) ? 0 : 1;
+            List<List<BenchResult>> results;
+            String stoppedBy = null;
+            try {
+                results = bench.run();
+            } catch (BenchStoppedException e) {
+                if (e.results().isEmpty() && e.getCause() instanceof Exception cause) {
+                    throw cause; // nothing measured to keep
+                }
+                results = e.results();
+                stoppedBy = e.reason();
+                if (org.slf4j.LoggerFactory.getLogger(BenchCommand.class).isDebugEnabled()) {
+                    e.printStackTrace(spec.commandLine().getErr());
+                }
+            }
+            return report(
+                    results,
+                    stoppedBy,
+                    context(started, base, options, local),
+                    String.format(
+                            "Apiary Ingest benchmark, %s, %d cores, %s",
+                            started.truncatedTo(ChronoUnit.SECONDS),
+                            Runtime.getRuntime().availableProcessors(),
+                            stackDescription(local)),
+                    file,
+                    started,
+                    out,
+                    spec.commandLine().getErr());
         } finally {
             if (cluster != null) {
                 cluster.close();
@@ -355,6 +367,52 @@ public final class BenchCommand implements Callable<Integer> {
                 StackFiles.deleteRecursively(tempStateDir);
             }
         }
+    }
+
+    /**
+     * Prints the results and writes them to {@code file}, also when the bench stopped early.
+     *
+     * @param results   per repeat, the results made; at least one repeat
+     * @param stoppedBy why the bench stopped before its last run, in one line, or null if it made them all;
+     *                  written to the context as {@code stopped_early} and {@code stopped_by}
+     * @param context   the results file's context (added to)
+     * @param heading   the line above the tables
+     * @param file      the results file (JSON, or CSV by its name)
+     * @param started   when the command started
+     * @param out       where the tables go
+     * @param err       where the reason of an early stop goes, as {@code error: ...}
+     * @return the exit code: 0 if every run completed, else 1 (a run not completed, or an early stop)
+     * @throws java.io.IOException if the file cannot be written
+     */
+    static int report(
+            List<List<BenchResult>> results,
+            String stoppedBy,
+            Map<String, Object> context,
+            String heading,
+            Path file,
+            Instant started,
+            PrintWriter out,
+            PrintWriter err)
+            throws java.io.IOException {
+        context.put("stopped_early", stoppedBy != null);
+        context.put("stopped_by", stoppedBy);
+        BenchReport report = new BenchReport(results, context);
+        out.println();
+        out.println(heading);
+        report.print(out);
+        report.write(file);
+        out.printf(
+                "%nResults written to %s (%.0f s in all)%n",
+                file.toAbsolutePath(), Duration.between(started, Instant.now()).toMillis() / 1000.0);
+        out.flush();
+        if (stoppedBy != null) {
+            err.printf(
+                    "error: the bench stopped early: %s (the results of the runs before are in %s)%n",
+                    stoppedBy, file.toAbsolutePath());
+            err.flush();
+            return 1;
+        }
+        return results.stream().flatMap(List::stream).allMatch(BenchResult::completed) ? 0 : 1;
     }
 
     private Bench.Options options() {

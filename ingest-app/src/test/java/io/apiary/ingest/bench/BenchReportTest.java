@@ -290,6 +290,28 @@ class BenchReportTest {
     }
 
     @Test
+    void a_repeat_cut_short_by_a_stopped_bench_counts_only_the_runs_it_holds() {
+        // the second repeat stopped after its naive run: no sink there
+        List<List<BenchResult>> repeats = List.of(
+                List.of(result("naive", "time", 20_000, 12, 50, true), result("sink", "time", 40_000, 2, 20, true)),
+                List.of(result("naive", "time", 30_000, 12, 50, true)));
+        BenchReport report = new BenchReport(repeats, Map.of());
+        BenchReport.Summary summary = report.summaries().stream()
+                .filter(s -> s.name().equals("sink/naive rows/s (time)"))
+                .findFirst()
+                .orElseThrow();
+
+        assertThat(summary.values().get(0)).isEqualTo(2.0);
+        assertThat(summary.values().get(1)).isNaN();
+        assertThat(summary.spread().median()).isEqualTo(2.0);
+        assertThat(report.medians())
+                .filteredOn(r -> r.run().equals("sink"))
+                .singleElement()
+                .extracting(BenchResult::note)
+                .isEqualTo("median of 1 of 1 repeats");
+    }
+
+    @Test
     void run_medians_take_each_figure_of_the_completed_repeats() {
         List<List<BenchResult>> repeats = List.of(
                 List.of(result("sink", "time", 40_000, 3, 20, true)),

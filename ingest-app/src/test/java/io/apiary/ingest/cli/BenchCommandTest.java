@@ -2,11 +2,18 @@ package io.apiary.ingest.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.apiary.ingest.bench.BenchResult;
 import io.apiary.ingest.bench.SparkPeerLaunch;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -129,5 +136,90 @@ class BenchCommandTest {
 
         assertThat(cli.execute(args)).isEqualTo(2);
         assertThat(err.toString()).contains("are for the local stack");
+    }
+
+    private static BenchResult result(String run, double perSecond, boolean completed, String note) {
+        return new BenchResult(
+                run,
+                "time",
+                "rows",
+                (long) (perSecond * 10),
+                completed ? 10 : 0,
+                6,
+                20,
+                2,
+                Double.NaN,
+                50,
+                1000,
+                5,
+                20,
+                300,
+                120,
+                completed,
+                note);
+    }
+
+    @Test
+    void a_bench_stopped_early_writes_the_runs_made_before_says_why_and_exits_1() throws Exception {
+        List<List<BenchResult>> made = List.of(
+                List.of(result("ceiling", 60_000, true, ""), result("sink", 50_000, true, "")),
+                List.of(
+                        result("ceiling", 62_000, true, ""),
+                        result("sink", 0, false, "failed: AllNodesFailedException: All 1 node(s) tried failed")));
+        Map<String, Object> context = new LinkedHashMap<>(Map.of("rows", 200_000));
+        Path file = dir.resolve("stopped.json");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int exit = BenchCommand.report(
+                made,
+                "AllNodesFailedException: All 1 node(s) tried failed",
+                context,
+                "heading",
+                file,
+                Instant.now(),
+                new PrintWriter(out, true),
+                new PrintWriter(err, true));
+
+        assertThat(exit).isEqualTo(1);
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        assertThat(json.at("/context/stopped_early").asBoolean()).isTrue();
+        assertThat(json.at("/context/stopped_by").asText()).contains("All 1 node(s) tried failed");
+        assertThat(json.at("/runs")).hasSize(4);
+        assertThat(json.at("/runs/3/completed").asBoolean()).isFalse();
+        assertThat(json.at("/runs/3/note").asText()).startsWith("failed: AllNodesFailedException");
+        // the sink's checks come from the first repeat alone: the second's sink did not complete
+        assertThat(json.at("/checks").findValuesAsText("name")).contains("sink/ceiling rows/s (time)");
+        assertThat(out.toString()).contains("NOT COMPLETED: failed: AllNodesFailedException", "Results written to");
+        assertThat(err.toString().lines().toList())
+                .singleElement()
+                .asString()
+                .startsWith("error: the bench stopped early: AllNodesFailedException")
+                .contains(file.toAbsolutePath().toString());
+    }
+
+    @Test
+    void a_bench_that_made_every_run_says_so_in_its_context() throws Exception {
+        Map<String, Object> context = new LinkedHashMap<>();
+        Path file = dir.resolve("whole.json");
+        StringWriter err = new StringWriter();
+
+        int exit = BenchCommand.report(
+                List.of(List.of(result("ceiling", 60_000, true, ""))),
+                null,
+                context,
+                "heading",
+                file,
+                Instant.now(),
+                new PrintWriter(new StringWriter(), true),
+                new PrintWriter(err, true));
+
+        assertThat(exit).isZero();
+        assertThat(new ObjectMapper()
+                        .readTree(file.toFile())
+                        .at("/context/stopped_early")
+                        .asBoolean())
+                .isFalse();
+        assertThat(err.toString()).isEmpty();
     }
 }
