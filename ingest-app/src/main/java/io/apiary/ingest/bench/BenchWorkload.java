@@ -332,21 +332,13 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
             throws InterruptedException {
         Map<String, Object> settings = producerSettings(kafka);
         settings.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
-        AtomicLong acknowledged = new AtomicLong();
-        AtomicReference<Exception> failure = new AtomicReference<>();
+        Acks callback = new Acks();
         long records = 0;
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer())) {
-            org.apache.kafka.clients.producer.Callback callback = (metadata, error) -> {
-                if (error == null) {
-                    acknowledged.incrementAndGet();
-                } else {
-                    failure.compareAndSet(null, error);
-                }
-            };
             long start = System.nanoTime();
             long next = 0;
-            while (next < count && !stop.getAsBoolean() && failure.get() == null) {
+            while (next < count && !stop.getAsBoolean() && callback.failure.get() == null) {
                 long due = Math.min(count, dueReadings((System.nanoTime() - start) / 1_000_000));
                 for (; next < due; next++) {
                     producer.send(readingRecord(telemetry, next), callback);
@@ -365,13 +357,7 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
             }
             producer.flush();
         }
-        if (failure.get() != null) {
-            throw new KafkaException(
-                    "Kafka refused " + (records - acknowledged.get()) + " of " + records + " records: "
-                            + failure.get().getMessage(),
-                    failure.get());
-        }
-        return acknowledged.get();
+        return callback.acknowledged(records);
     }
 
     /**
@@ -390,18 +376,10 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
             long count,
             LongFunction<ProducerRecord<byte[], byte[]>> records,
             LongFunction<ProducerRecord<byte[], byte[]>> extra) {
-        AtomicLong acknowledged = new AtomicLong();
-        AtomicReference<Exception> failure = new AtomicReference<>();
+        Acks callback = new Acks();
         long sent = 0;
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(producerSettings, new ByteArraySerializer(), new ByteArraySerializer())) {
-            org.apache.kafka.clients.producer.Callback callback = (metadata, error) -> {
-                if (error == null) {
-                    acknowledged.incrementAndGet();
-                } else {
-                    failure.compareAndSet(null, error);
-                }
-            };
             for (long i = 0; i < count; i++) {
                 producer.send(records.apply(i), callback);
                 sent++;
@@ -416,12 +394,36 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
             }
             producer.flush();
         }
-        if (failure.get() != null) {
-            throw new KafkaException(
-                    "Kafka refused " + (sent - acknowledged.get()) + " of " + sent + " records: "
-                            + failure.get().getMessage(),
-                    failure.get());
+        return callback.acknowledged(sent);
+    }
+
+    /** Counts a producer's acknowledgements and keeps its first failure. Thread-safe. */
+    private static final class Acks implements org.apache.kafka.clients.producer.Callback {
+        private final AtomicLong acknowledged = new AtomicLong();
+        private final AtomicReference<Exception> failure = new AtomicReference<>();
+
+        @Override
+        public void onCompletion(org.apache.kafka.clients.producer.RecordMetadata metadata, Exception error) {
+            if (error == null) {
+                acknowledged.incrementAndGet();
+            } else {
+                failure.compareAndSet(null, error);
+            }
         }
-        return acknowledged.get();
+
+        /**
+         * @param sent records sent, after the producer was flushed
+         * @return records acknowledged
+         * @throws KafkaException naming how many were refused, if Kafka refused one
+         */
+        long acknowledged(long sent) {
+            if (failure.get() != null) {
+                throw new KafkaException(
+                        "Kafka refused " + (sent - acknowledged.get()) + " of " + sent + " records: "
+                                + failure.get().getMessage(),
+                        failure.get());
+            }
+            return acknowledged.get();
+        }
     }
 }

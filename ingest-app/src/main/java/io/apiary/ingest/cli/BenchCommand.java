@@ -125,7 +125,8 @@ public final class BenchCommand implements Callable<Integer> {
             paramLabel = "N",
             description = "Hives of the end-to-end-paced run, whose gateway records are produced live: each hive "
                     + "sends 1,000 readings per minute, so 1,000 hives are 16,667 readings/s (default: "
-                    + "${DEFAULT-VALUE}, which this benchmark's 2-core machine sustains with headroom).")
+                    + "${DEFAULT-VALUE}, within what an idle 2-core machine sustains; fewer where the run's note says "
+                    + "'not sustained', as the hive count does not change the rate per Cassandra partition).")
     int pacedHives;
 
     @Option(
