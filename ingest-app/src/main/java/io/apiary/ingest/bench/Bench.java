@@ -53,6 +53,10 @@ import org.apache.kafka.clients.admin.Admin;
  *       the gateway topics, processed by the topology alone (validation, bucketing, hourly sums).</li>
  *   <li>{@code end-to-end}: gateway records pre-filled, topology and sink running together, rows
  *       written to Cassandra.</li>
+ *   <li>{@code end-to-end-paced}: topology and sink running together while the gateway records
+ *       of {@link Options#pacedHives()} hives are produced live at the planned rate
+ *       ({@link BenchWorkload#sendGatewayRecordsPaced}), so that every Cassandra partition receives
+ *       rows at the planned rate rather than at the pipeline's pace.</li>
  * </ol>
  * Every write run starts from an empty {@code hive_telemetry} (TRUNCATE) in the benchmark's own
  * keyspace, and every run uses topics and consumer groups of its own, deleted afterwards. Not
@@ -79,7 +83,13 @@ public final class Bench {
         /** The topology alone. */
         TOPOLOGY,
         /** Topology and sink together. */
-        END_TO_END;
+        END_TO_END,
+        /**
+         * Topology and sink together, the gateway records produced live at the planned rate of
+         * {@link Options#pacedHives()} hives for {@link Options#pacedSeconds()} seconds; the
+         * producer's threads are left out of the client's CPU.
+         */
+        END_TO_END_PACED;
 
         /** @return whether the run writes the rows of a row topic (or, the ceiling, the same rows from memory) */
         public boolean writesRows() {
@@ -102,8 +112,10 @@ public final class Bench {
                     return run;
                 }
             }
-            throw new IllegalArgumentException(
-                    "Unknown run '" + label + "': use ceiling, naive, sink, spark, topology or end-to-end");
+            throw new IllegalArgumentException("Unknown run '" + label + "': use one of "
+                    + String.join(
+                            ", ",
+                            java.util.Arrays.stream(values()).map(Run::label).toList()));
         }
     }
 
@@ -134,6 +146,10 @@ public final class Bench {
      * @param rowCompression   the compression type the row topics are produced with ({@code none},
      *                         {@code gzip}, {@code snappy}, {@code lz4} or {@code zstd}, Kafka's
      *                         {@code compression.type} values); the topology's producer uses lz4
+     * @param pacedHives       hives of the {@code end-to-end-paced} run, at least 1; each sends
+     *                         1,000 readings per minute
+     * @param pacedSeconds     seconds of gateway records the {@code end-to-end-paced} run produces
+     *                         live, at least 1
      */
     public record Options(
             long rows,
@@ -151,7 +167,9 @@ public final class Bench {
             int repeats,
             Optional<SparkPeerLaunch> spark,
             Optional<String> tableOptions,
-            String rowCompression) {
+            String rowCompression,
+            int pacedHives,
+            int pacedSeconds) {
 
         /** Validates the options. */
         public Options {
@@ -162,9 +180,11 @@ public final class Bench {
                     || ceilingBatchRows < 1
                     || ceilingInFlight < 1
                     || warmUpRows < 0
-                    || repeats < 1) {
-                throw new IllegalArgumentException("rows, gateway readings, hives, in-flight limits, batch rows "
-                        + "and repeats must be at least 1");
+                    || repeats < 1
+                    || pacedHives < 1
+                    || pacedSeconds < 1) {
+                throw new IllegalArgumentException("rows, gateway readings, hives, in-flight limits, batch rows, "
+                        + "repeats, paced hives and paced seconds must be at least 1");
             }
             Objects.requireNonNull(spark, "spark");
             if (runs.contains(Run.SPARK) && spark.isEmpty()) {
@@ -191,6 +211,23 @@ public final class Bench {
             }
         }
     }
+
+    /** Hives of the {@code end-to-end-paced} run when not chosen. */
+    public static final int DEFAULT_PACED_HIVES = 1_000;
+    /** Seconds of the {@code end-to-end-paced} run when not chosen. */
+    public static final int DEFAULT_PACED_SECONDS = 60;
+    /**
+     * Seconds of records by which the rows written may trail the records sent when the last is
+     * sent, in the {@code end-to-end-paced} run, for the run to count as paced; above it its note
+     * starts with {@value #NOT_SUSTAINED}.
+     */
+    public static final int PACED_MAX_LAG_SECONDS = 10;
+    /** The start of an {@code end-to-end-paced} run's note when the pipeline fell behind the pace. */
+    public static final String NOT_SUSTAINED = "not sustained";
+    /** Wall time between two sends of the {@code end-to-end-paced} run's gateway producer. */
+    private static final Duration PACED_SLICE = Duration.ofMillis(10);
+    /** Longest wait for the topology to start before the paced producer starts anyway. */
+    private static final Duration TOPOLOGY_START = Duration.ofMinutes(2);
 
     /** The share of the unpaced sink run's rows/s that the {@code sink-paced} run is held to. */
     public static final double PACED_FRACTION = 0.9;
@@ -396,6 +433,9 @@ public final class Bench {
         }
         if (options.runs().contains(Run.END_TO_END)) {
             results.add(topology(session, admin, true, suffix));
+        }
+        if (options.runs().contains(Run.END_TO_END_PACED)) {
+            results.add(endToEndPaced(session, admin, suffix));
         }
         return results;
     }
@@ -723,9 +763,129 @@ public final class Bench {
                 Objects.toString(pipeline.failure(), "")));
     }
 
+    /**
+     * Topology and sink together while the gateway records are produced live at the planned rate
+     * ({@link BenchWorkload#sendGatewayRecordsPaced}, on a thread of its own that starts once the
+     * topology runs): {@link Options#pacedHives()} hives for {@link Options#pacedSeconds()} seconds.
+     * The producer's sending and network threads are the gateways' work, left out of the client's
+     * CPU ({@link ThreadsCpu}). When the rows written trail the records sent by more than
+     * {@value #PACED_MAX_LAG_SECONDS} s of records as the last is sent, or the producer itself
+     * fell that far behind, the pipeline did not keep the pace and the note says {@value #NOT_SUSTAINED}.
+     */
+    private BenchResult endToEndPaced(CqlSession session, Admin admin, String suffix) throws Exception {
+        ShardStrategy strategy = options.strategies().get(0);
+        Run run = Run.END_TO_END_PACED;
+        announce(run, strategy);
+        BenchWorkload workload =
+                new BenchWorkload(options.pacedHives(), base.getInt(IngestConfig.TELEMETRY_SHARDS), strategy);
+        long readings = workload.pacedReadings(options.pacedSeconds());
+        double perSecond = (double) readings / options.pacedSeconds();
+        out.printf(
+                "  %,d hives x 1,000 readings per minute = %,.0f readings/s, produced live for %d s: %,d readings%n",
+                options.pacedHives(), perSecond, options.pacedSeconds(), readings);
+        out.flush();
+        IngestConfig config = config(run.label() + suffix, strategy, Map.of());
+        BenchResources.createTopics(admin, config);
+        resources.truncate(session);
+        SimpleMeterRegistry registry = RunRegistry.of(meter);
+        String clientId = tag + "-" + run.label() + suffix + "-gateways";
+        java.util.concurrent.atomic.AtomicLong sent = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicReference<Throwable> sendFailure = new AtomicReference<>();
+        long[] sendNanos = {0, 0}; // the sender's start and end
+        Thread sender = new Thread(
+                () -> {
+                    sendNanos[0] = System.nanoTime();
+                    try {
+                        workload.sendGatewayRecordsPaced(
+                                config.kafkaClientSettings(),
+                                config.topics().telemetryTopic(),
+                                config.topics().entranceCountsTopic(),
+                                readings,
+                                PACED_SLICE,
+                                clientId,
+                                sent,
+                                stop::get);
+                    } catch (Throwable e) {
+                        sendFailure.set(e);
+                    }
+                    sendNanos[1] = System.nanoTime();
+                },
+                "apiary-bench-gateways");
+        ThreadsCpu gatewayCpu = new ThreadsCpu(sender.getId(), "| " + clientId);
+        long[] lagAtLastSend = {-1};
+        RunMeter.collectGarbage();
+        Pipeline pipeline = Pipeline.start(config, true, true, registry);
+        RunMeter.Window window;
+        try {
+            if (!pipeline.awaitTopologyRunning(TOPOLOGY_START)) {
+                out.printf("  the topology is not running after %d s; producing anyway%n", TOPOLOGY_START.toSeconds());
+            }
+            sender.start();
+            window = meter.measure(
+                    () -> {
+                        long written =
+                                (long) counter(registry, MetricNames.SINK_ROWS_WRITTEN, MetricNames.TAG_TABLE, TABLE);
+                        if (lagAtLastSend[0] < 0 && sent.get() >= readings) {
+                            lagAtLastSend[0] = readings - written;
+                        }
+                        return written;
+                    },
+                    readings,
+                    () -> pipeline.failure() != null || sendFailure.get() != null,
+                    POLL,
+                    options.runTimeout(),
+                    gatewayCpu::seconds);
+        } finally {
+            stop.set(true);
+            sender.join(TimeUnit.MINUTES.toMillis(1));
+            pipeline.close();
+            resources.deleteTopicsAndGroups(admin, config, true);
+        }
+        out.printf(
+                "  client CPU leaves out the gateway producer's sending and network threads: %.1f s of CPU in all%s%n",
+                gatewayCpu.seconds(),
+                gatewayCpu.supported() ? "" : " (not measured: this JVM has no thread CPU time; it is counted in)");
+        List<String> notes = new ArrayList<>();
+        if (sendFailure.get() != null) {
+            notes.add("gateway producer failed: " + sendFailure.get());
+        }
+        if (pipeline.failure() != null) {
+            notes.add(pipeline.failure());
+        }
+        double lagSeconds = lagAtLastSend[0] < 0 ? Double.NaN : lagAtLastSend[0] / perSecond;
+        double senderLate = (sendNanos[1] - sendNanos[0]) / 1e9 - options.pacedSeconds();
+        if (window.completed()) {
+            out.printf(
+                    "  rows written trailed the records sent by %.1f s of records when the last was sent; the producer"
+                            + " sent its last %.1f s after its planned time%n",
+                    lagSeconds, senderLate);
+            if (!(lagSeconds <= PACED_MAX_LAG_SECONDS) || senderLate > PACED_MAX_LAG_SECONDS) {
+                notes.add(
+                        0,
+                        String.format(
+                                Locale.ROOT,
+                                "%s: rows trailed the records sent by %.1f s of records at the last send (at most %d s), the"
+                                        + " producer was %.1f s late; the figures are saturated, not paced",
+                                NOT_SUSTAINED,
+                                lagSeconds,
+                                PACED_MAX_LAG_SECONDS,
+                                senderLate));
+                out.printf("  %s%n", notes.get(0));
+            }
+        }
+        return sinkResult(run, strategy, settled(session, window), registry, String.join("; ", notes));
+    }
+
     /** The result of a run through the sink: its batches and write latencies from the sink's own metrics. */
     private BenchResult sinkResult(
             Run run, ShardStrategy strategy, RunMeter.Window window, SimpleMeterRegistry registry, Pipeline pipeline) {
+        return sinkResult(run, strategy, window, registry, Objects.toString(pipeline.failure(), ""));
+    }
+
+    /** As the other {@code sinkResult}, with {@code note} as the run's note. */
+    private BenchResult sinkResult(
+            Run run, ShardStrategy strategy, RunMeter.Window window, SimpleMeterRegistry registry, String note) {
         var batchRows = registry.find(MetricNames.SINK_BATCH_ROWS).summary();
         Timer latency = registry.find(MetricNames.SINK_WRITE_LATENCY).timer();
         return report(result(
@@ -737,7 +897,7 @@ public final class Bench {
                 batchRows == null ? 0 : batchRows.count(),
                 RunRegistry.percentile(latency, 0.5),
                 RunRegistry.percentile(latency, 0.99),
-                Objects.toString(pipeline.failure(), "")));
+                note));
     }
 
     /**

@@ -20,6 +20,10 @@ import java.util.Optional;
  *   <li>the p99 write latency of the {@code sink-paced} run (the sink held to
  *       {@link Bench#PACED_FRACTION} of the unpaced sink run's rows/s): at most
  *       {@value #PACED_P99_MILLIS} ms; its rows/s over the unpaced run's, reported;</li>
+ *   <li>the {@code end-to-end-paced} run's total CPU per row (client + Cassandra window and after +
+ *       Kafka, {@link #totalCpuMicros}) over the sink run's of the same shard strategy: at most
+ *       {@value #END_TO_END_PACED_CPU_OVER_SINK}; only for a run that kept the pace (its note does
+ *       not start with {@value Bench#NOT_SUSTAINED}); its rows per request and p99, reported;</li>
  *   <li>reported only: sink rows/s over the ceiling's, the p99 write latency of the sink and
  *       end-to-end runs, the sink's peak live heap.</li>
  * </ul>
@@ -39,6 +43,8 @@ public final class BenchChecks {
     public static final double CLIENT_CPU_OVER_CEILING = 1.5;
     /** End-to-end Cassandra CPU per row at most this many times the sink run's. */
     public static final double END_TO_END_CASSANDRA_CPU_OVER_SINK = 1.3;
+    /** End-to-end-paced total CPU per row at most this many times the sink run's (issue 46). */
+    public static final double END_TO_END_PACED_CPU_OVER_SINK = 1.5;
     /** p99 write latency of the paced sink run at most this, in milliseconds. */
     public static final double PACED_P99_MILLIS = 100;
 
@@ -169,7 +175,35 @@ public final class BenchChecks {
                             Target.report())));
             checks.add(new Check("end-to-end p99 write ms" + s, e2e.p99Millis(), Target.report()));
         }
+        for (BenchResult paced : results) {
+            if (!paced.run().equals("end-to-end-paced")
+                    || !paced.completed()
+                    || paced.note().startsWith(Bench.NOT_SUSTAINED)) {
+                continue;
+            }
+            String s = " (" + paced.shardStrategy() + ")";
+            find(results, "sink", paced.shardStrategy())
+                    .ifPresent(sink -> checks.add(new Check(
+                            "end-to-end-paced/sink total CPU per row" + s,
+                            totalCpuMicros(paced) / totalCpuMicros(sink),
+                            Target.atMost(END_TO_END_PACED_CPU_OVER_SINK))));
+            checks.add(new Check("end-to-end-paced rows/request" + s, paced.rowsPerRequest(), Target.report()));
+            checks.add(new Check("end-to-end-paced p99 write ms" + s, paced.p99Millis(), Target.report()));
+        }
         return checks;
+    }
+
+    /**
+     * A run's CPU per item of every process: client + Cassandra (window and after, or the window's
+     * alone when the after figure is missing) + Kafka, microseconds; NaN when a part is not measured.
+     *
+     * @param r a run's result, not null
+     * @return microseconds of CPU per item
+     */
+    static double totalCpuMicros(BenchResult r) {
+        double cassandra =
+                Double.isFinite(r.cassandraAllCpuMicros()) ? r.cassandraAllCpuMicros() : r.cassandraCpuMicros();
+        return r.clientCpuMicros() + cassandra + r.kafkaCpuMicros();
     }
 
     /**

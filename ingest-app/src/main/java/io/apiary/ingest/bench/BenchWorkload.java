@@ -45,6 +45,8 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
 
     /** Milliseconds between two readings of one hive (across its sensors). */
     public static final long READING_INTERVAL_MS = 60;
+    /** A hive's reading is {@code hive mod} this many milliseconds after its round's start. */
+    private static final int HIVE_OFFSETS_MS = 50;
     /** Event time of the first round. */
     public static final Instant START = Instant.parse("2026-11-02T06:00:00Z");
 
@@ -131,7 +133,7 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
     }
 
     private static long time(int hive, long round) {
-        return START.toEpochMilli() + round * READING_INTERVAL_MS + hive % 50;
+        return START.toEpochMilli() + round * READING_INTERVAL_MS + hive % HIVE_OFFSETS_MS;
     }
 
     /**
@@ -239,24 +241,123 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
             Topic<String, EntranceCount> counts,
             long count) {
         return send(
-                producerSettings(kafka),
-                count,
-                i -> {
-                    TelemetryReading reading = reading(i);
-                    return new ProducerRecord<>(
-                            telemetry.name(),
-                            reading.getHiveId().getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                            telemetry.valueSerde().serializer().serialize(telemetry.name(), reading));
-                },
-                i -> {
-                    EntranceCount sample = entranceCountAfter(i);
-                    return sample == null
-                            ? null
-                            : new ProducerRecord<>(
-                                    counts.name(),
-                                    sample.getHiveId().getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                                    counts.valueSerde().serializer().serialize(counts.name(), sample));
-                });
+                producerSettings(kafka), count, i -> readingRecord(telemetry, i), i -> entranceCountRecord(counts, i));
+    }
+
+    private ProducerRecord<byte[], byte[]> readingRecord(Topic<String, TelemetryReading> telemetry, long index) {
+        TelemetryReading reading = reading(index);
+        return new ProducerRecord<>(
+                telemetry.name(),
+                reading.getHiveId().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                telemetry.valueSerde().serializer().serialize(telemetry.name(), reading));
+    }
+
+    private ProducerRecord<byte[], byte[]> entranceCountRecord(Topic<String, EntranceCount> counts, long index) {
+        EntranceCount sample = entranceCountAfter(index);
+        return sample == null
+                ? null
+                : new ProducerRecord<>(
+                        counts.name(),
+                        sample.getHiveId().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                        counts.valueSerde().serializer().serialize(counts.name(), sample));
+    }
+
+    /**
+     * How many readings are due {@code elapsedMillis} after {@link #START} when they are sent in
+     * index order, live: reading {@code i} goes once its own event time and that of every reading
+     * before it have come ({@code readingTimeMillis(j) <= START + elapsedMillis} for all
+     * {@code j <= i}). Round {@code r} is whole once {@code r x 60 + min(hives - 1, 49)} ms have
+     * passed; within it, hive {@code h}'s reading is offset by {@code h mod 50} ms, so the due
+     * prefix of a round ends before the first hive whose offset is still to come. A reading is
+     * thereby at most 49 ms late, and every hive sends one reading every
+     * {@value #READING_INTERVAL_MS} ms.
+     *
+     * @param elapsedMillis milliseconds of event time since {@link #START}; negative for none
+     * @return readings due, from 0 (not capped: the caller caps at the readings it sends)
+     */
+    public long dueReadings(long elapsedMillis) {
+        if (elapsedMillis < 0) {
+            return 0;
+        }
+        long round = elapsedMillis / READING_INTERVAL_MS;
+        long offset = elapsedMillis % READING_INTERVAL_MS;
+        // hives 0 .. offset are due (hive h's offset is h mod 50); past the largest offset, all of them
+        long inRound = offset >= HIVE_OFFSETS_MS - 1 ? hives : Math.min(hives, offset + 1);
+        return round * hives + inRound;
+    }
+
+    /**
+     * The readings of a paced run: {@code hives x seconds x 1000 / 60} (1,000 readings per hive
+     * per minute), rounded down.
+     *
+     * @param seconds seconds of event time, at least 1
+     * @return readings sent in that time
+     */
+    public long pacedReadings(int seconds) {
+        return (long) hives * seconds * 1000 / READING_INTERVAL_MS;
+    }
+
+    /**
+     * Sends readings {@code 0 .. count - 1} and their entrance-counter samples as
+     * {@link #sendGatewayRecords} does, but live, as the gateways would: every {@code slice} of
+     * wall time since the call, the readings then {@linkplain #dueReadings due} (wall time since
+     * the call taken as event time since {@link #START}), so that every hive sends at the planned
+     * rate, {@code 1000 / }{@value #READING_INTERVAL_MS} readings per second. Records fall behind
+     * their time only when this thread or Kafka cannot keep up; Kafka's back-pressure then
+     * slows the sending. Waits at the end until Kafka acknowledged every record. Runs on the
+     * calling thread; the producer's {@code client.id} is {@code clientId}, so that its network
+     * thread is {@code kafka-producer-network-thread | <clientId>}.
+     *
+     * @param kafka     Kafka client settings, not null
+     * @param telemetry the telemetry topic
+     * @param counts    the entrance-counter topic
+     * @param count     readings to send, at least 0
+     * @param slice     wall time between two sends, positive (e.g. 10 ms)
+     * @param clientId  the producer's {@code client.id}, not null
+     * @param sent      set to the readings sent so far after every slice (for the caller's lag), not null
+     * @param stop      true to stop sending early (polled every slice), not null
+     * @return records acknowledged, readings and samples
+     * @throws KafkaException if Kafka refused a record
+     * @throws InterruptedException if interrupted while waiting for the next slice
+     */
+    public long sendGatewayRecordsPaced(
+            Map<String, Object> kafka,
+            Topic<String, TelemetryReading> telemetry,
+            Topic<String, EntranceCount> counts,
+            long count,
+            Duration slice,
+            String clientId,
+            AtomicLong sent,
+            java.util.function.BooleanSupplier stop)
+            throws InterruptedException {
+        Map<String, Object> settings = producerSettings(kafka);
+        settings.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        Acks callback = new Acks();
+        long records = 0;
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer())) {
+            long start = System.nanoTime();
+            long next = 0;
+            while (next < count && !stop.getAsBoolean() && callback.failure.get() == null) {
+                long due = Math.min(count, dueReadings((System.nanoTime() - start) / 1_000_000));
+                for (; next < due; next++) {
+                    producer.send(readingRecord(telemetry, next), callback);
+                    records++;
+                    ProducerRecord<byte[], byte[]> sample = entranceCountRecord(counts, next);
+                    if (sample != null) {
+                        producer.send(sample, callback);
+                        records++;
+                    }
+                }
+                sent.set(next);
+                if (next < count) { // until the next slice's start
+                    java.util.concurrent.TimeUnit.NANOSECONDS.sleep(
+                            slice.toNanos() - (System.nanoTime() - start) % slice.toNanos());
+                }
+            }
+            producer.flush();
+        }
+        return callback.acknowledged(records);
     }
 
     /**
@@ -275,18 +376,10 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
             long count,
             LongFunction<ProducerRecord<byte[], byte[]>> records,
             LongFunction<ProducerRecord<byte[], byte[]>> extra) {
-        AtomicLong acknowledged = new AtomicLong();
-        AtomicReference<Exception> failure = new AtomicReference<>();
+        Acks callback = new Acks();
         long sent = 0;
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(producerSettings, new ByteArraySerializer(), new ByteArraySerializer())) {
-            org.apache.kafka.clients.producer.Callback callback = (metadata, error) -> {
-                if (error == null) {
-                    acknowledged.incrementAndGet();
-                } else {
-                    failure.compareAndSet(null, error);
-                }
-            };
             for (long i = 0; i < count; i++) {
                 producer.send(records.apply(i), callback);
                 sent++;
@@ -301,12 +394,36 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
             }
             producer.flush();
         }
-        if (failure.get() != null) {
-            throw new KafkaException(
-                    "Kafka refused " + (sent - acknowledged.get()) + " of " + sent + " records: "
-                            + failure.get().getMessage(),
-                    failure.get());
+        return callback.acknowledged(sent);
+    }
+
+    /** Counts a producer's acknowledgements and keeps its first failure. Thread-safe. */
+    private static final class Acks implements org.apache.kafka.clients.producer.Callback {
+        private final AtomicLong acknowledged = new AtomicLong();
+        private final AtomicReference<Exception> failure = new AtomicReference<>();
+
+        @Override
+        public void onCompletion(org.apache.kafka.clients.producer.RecordMetadata metadata, Exception error) {
+            if (error == null) {
+                acknowledged.incrementAndGet();
+            } else {
+                failure.compareAndSet(null, error);
+            }
         }
-        return acknowledged.get();
+
+        /**
+         * @param sent records sent, after the producer was flushed
+         * @return records acknowledged
+         * @throws KafkaException naming how many were refused, if Kafka refused one
+         */
+        long acknowledged(long sent) {
+            if (failure.get() != null) {
+                throw new KafkaException(
+                        "Kafka refused " + (sent - acknowledged.get()) + " of " + sent + " records: "
+                                + failure.get().getMessage(),
+                        failure.get());
+            }
+            return acknowledged.get();
+        }
     }
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -105,7 +106,33 @@ public final class RunMeter {
      */
     Window measure(LongSupplier progress, long target, BooleanSupplier failed, Duration pollInterval, Duration timeout)
             throws InterruptedException {
-        return measure(ProcessHandle.current(), progress, target, failed, pollInterval, timeout);
+        return measure(ProcessHandle.current(), progress, target, failed, pollInterval, timeout, () -> 0);
+    }
+
+    /**
+     * As {@link #measure(LongSupplier, long, BooleanSupplier, Duration, Duration)}, with work of this
+     * JVM that is not the client's (the paced run's gateway producer) kept out of the client's CPU:
+     * {@code notClient}'s increase from the window's open to its close is subtracted.
+     *
+     * @param progress     items done so far, non-decreasing
+     * @param target       items at which the run is complete
+     * @param failed       true once the run failed (checked every poll)
+     * @param pollInterval time between polls
+     * @param timeout      longest run
+     * @param notClient    CPU seconds of this JVM that are not the client's so far, non-decreasing; read
+     *                     at every poll (so that a {@link ThreadsCpu} sees its threads before they end)
+     * @return what was measured; {@code completed} false on failure or timeout
+     * @throws InterruptedException if interrupted while waiting
+     */
+    Window measure(
+            LongSupplier progress,
+            long target,
+            BooleanSupplier failed,
+            Duration pollInterval,
+            Duration timeout,
+            DoubleSupplier notClient)
+            throws InterruptedException {
+        return measure(ProcessHandle.current(), progress, target, failed, pollInterval, timeout, notClient);
     }
 
     /**
@@ -130,6 +157,18 @@ public final class RunMeter {
             Duration pollInterval,
             Duration timeout)
             throws InterruptedException {
+        return measure(client, progress, target, failed, pollInterval, timeout, () -> 0);
+    }
+
+    private Window measure(
+            ProcessHandle client,
+            LongSupplier progress,
+            long target,
+            BooleanSupplier failed,
+            Duration pollInterval,
+            Duration timeout,
+            DoubleSupplier notClient)
+            throws InterruptedException {
         boolean self = client.pid() == ProcessHandle.current().pid();
         probes.clear();
         leftOut.reset();
@@ -143,17 +182,21 @@ public final class RunMeter {
         long probeNanos = 0;
         double probeCpu = 0;
         double[] open = null;
+        double notClientOpen = 0;
         double[] start = allCpuSeconds(client);
+        double notClientStart = notClient.getAsDouble();
         long startNanos = System.nanoTime();
         long done;
         while (true) {
             done = progress.getAsLong();
+            double notClientNow = notClient.getAsDouble();
             long now = System.nanoTime();
             if (self) {
                 peakHeap = Math.max(peakHeap, memory.getHeapMemoryUsage().getUsed());
             }
             if (open == null && done > 0) {
                 open = allCpuSeconds(client);
+                notClientOpen = notClientNow;
                 openItems = done;
                 openNanos = now;
                 nextProbe = now + FIRST_LIVE_HEAP_PROBE.toNanos();
@@ -175,6 +218,7 @@ public final class RunMeter {
         }
         long closeNanos = System.nanoTime();
         double[] close = allCpuSeconds(client);
+        double notClientClose = notClient.getAsDouble();
         lastClose = close;
         lastCloseNanos = closeNanos;
         if (!self) {
@@ -187,13 +231,14 @@ public final class RunMeter {
         if (done == openItems) {
             // the whole run fell within the first poll: measure it from the start instead
             open = start;
+            notClientOpen = notClientStart;
             openItems = 0;
             openNanos = startNanos;
         }
         return new Window(
                 done - openItems,
                 (closeNanos - openNanos - probeNanos) / 1e9,
-                close[0] - open[0] - probeCpu,
+                close[0] - open[0] - probeCpu - (notClientClose - notClientOpen),
                 close[1] - open[1],
                 close[2] - open[2],
                 peakHeap,

@@ -115,9 +115,28 @@ public final class BenchCommand implements Callable<Integer> {
             paramLabel = "RUN",
             description =
                     "Which runs to make, of ceiling, naive, sink, sink-paced (the sink held to 90%% of the sink run's rows/s; "
-                            + "needs sink), spark, topology, end-to-end (default: all; "
+                            + "needs sink), spark, topology, end-to-end, end-to-end-paced (gateway records produced "
+                            + "live at the planned rate, see --paced-hives) (default: all; "
                             + "spark only if its module is built: " + SparkPeerLaunch.BUILD_COMMAND + ").")
     List<String> runs;
+
+    @Option(
+            names = "--paced-hives",
+            defaultValue = "" + Bench.DEFAULT_PACED_HIVES,
+            paramLabel = "N",
+            description = "Hives of the end-to-end-paced run, whose gateway records are produced live: each hive "
+                    + "sends 1,000 readings per minute, so 1,000 hives are 16,667 readings/s (default: "
+                    + "${DEFAULT-VALUE}, within what an idle 2-core machine sustains; fewer where the run's note says "
+                    + "'not sustained', as the hive count does not change the rate per Cassandra partition).")
+    int pacedHives;
+
+    @Option(
+            names = "--paced-seconds",
+            defaultValue = "" + Bench.DEFAULT_PACED_SECONDS,
+            paramLabel = "S",
+            description = "Seconds of gateway records the end-to-end-paced run produces live; it writes "
+                    + "hives x seconds x 1000 / 60 rows (default: ${DEFAULT-VALUE}).")
+    int pacedSeconds;
 
     @Option(
             names = "--repeat",
@@ -427,6 +446,8 @@ public final class BenchCommand implements Callable<Integer> {
         require(ceilingInFlight >= 1, "--ceiling-in-flight must be at least 1, was " + ceilingInFlight);
         require(warmUpRows >= 0, "--warm-up-rows must be at least 0, was " + warmUpRows);
         require(repeat >= 1 && repeat <= 100, "--repeat must be between 1 and 100, was " + repeat);
+        require(pacedHives >= 1, "--paced-hives must be at least 1, was " + pacedHives);
+        require(pacedSeconds >= 1, "--paced-seconds must be at least 1, was " + pacedSeconds);
         require(
                 runTimeoutMinutes >= 1 && runTimeoutMinutes <= 1_440,
                 "--run-timeout-minutes must be between 1 and 1440, was " + runTimeoutMinutes);
@@ -501,7 +522,9 @@ public final class BenchCommand implements Callable<Integer> {
                     repeat,
                     spark,
                     Optional.ofNullable(tableOptions),
-                    rowCompression);
+                    rowCompression,
+                    pacedHives,
+                    pacedSeconds);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -724,6 +747,10 @@ public final class BenchCommand implements Callable<Integer> {
         context.put("ceiling_batch_rows", options.ceilingBatchRows());
         context.put("ceiling_in_flight", options.ceilingInFlight());
         context.put("repeats", options.repeats());
+        if (options.runs().contains(Bench.Run.END_TO_END_PACED)) {
+            context.put("paced_hives", options.pacedHives());
+            context.put("paced_seconds", options.pacedSeconds());
+        }
         options.spark().ifPresent(s -> context.put("spark_peer", s.dir().toString()));
         options.tableOptions().ifPresent(o -> context.put("table_options", o));
         context.put("row_compression", options.rowCompression());

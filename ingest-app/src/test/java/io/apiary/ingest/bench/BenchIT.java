@@ -63,7 +63,10 @@ class BenchIT {
                 Optional.empty(),
                 // the local node's cassandra.yaml defines 5.0's stock memtable configurations
                 Optional.of("memtable = 'trie'"),
-                "zstd");
+                "zstd",
+                // the paced run: 100 hives x 5 s of live gateway records, 8,333 rows
+                100,
+                5);
         List<Long> cassandraPids =
                 stack.localStack().map(s -> List.of(s.cassandra().pid())).orElse(List.of());
         OptionalLong kafkaPid =
@@ -96,7 +99,8 @@ class BenchIT {
                         "sink/hash",
                         "sink-paced/hash",
                         "topology/time",
-                        "end-to-end/time");
+                        "end-to-end/time",
+                        "end-to-end-paced/time");
         for (BenchResult r : results) {
             assertThat(r.completed())
                     .as("%s/%s: %s", r.run(), r.shardStrategy(), r.note())
@@ -127,20 +131,22 @@ class BenchIT {
         // the ceiling writes whole partitions: 1,000 hives x 30 readings of one 15-minute shard
         assertThat(results.get(0).rowsPerRequest()).isEqualTo(30.0);
         assertThat(results.get(1).rowsPerRequest()).isEqualTo(1.0);
-        // the last write run was end to end: every gateway reading is a row in Cassandra
+        assertThat(progress.toString())
+                .contains("client CPU leaves out the gateway producer's sending and network threads");
+        // the last write run was end to end, paced: every gateway reading is a row in Cassandra
         try (CqlSession session = CassandraSessions.open(base)) {
             long count = session.execute(
                             SimpleStatement.newInstance("SELECT COUNT(*) FROM " + KEYSPACE + ".hive_telemetry_v2")
                                     .setTimeout(Duration.ofMinutes(1)))
                     .one()
                     .getLong(0);
-            assertThat(count).isEqualTo(readings);
+            assertThat(count).isEqualTo(new BenchWorkload(100, 1, ShardStrategy.TIME).pacedReadings(5));
         }
 
         Path file = dir.resolve("bench.json");
         BenchReport.ofSingleRepeat(results, Map.of("test", "BenchIT")).write(file);
         JsonNode json = new ObjectMapper().readTree(file.toFile());
-        assertThat(json.get("runs")).hasSize(8);
+        assertThat(json.get("runs")).hasSize(9);
         assertThat(json.get("checks").findValuesAsText("name"))
                 .contains(
                         "sink/naive rows/s (time)",

@@ -32,7 +32,9 @@ class BenchOptionsTest {
                 repeats,
                 spark,
                 Optional.empty(),
-                "lz4");
+                "lz4",
+                100,
+                5);
     }
 
     @Test

@@ -42,6 +42,8 @@ class BenchCommandTest {
                 "--runs bogus                      | Unknown run 'bogus'",
                 "--table-options a;DROP            | --table-options must be the options of one ALTER TABLE",
                 "--repeat 0                        | --repeat must be between 1 and 100, was 0",
+                "--paced-hives 0                   | --paced-hives must be at least 1, was 0",
+                "--paced-seconds 0                 | --paced-seconds must be at least 1, was 0",
                 "--row-compression brotli          | row compression must be one of [none, gzip, snappy, lz4, zstd]: 'brotli'",
                 "--shard-strategies foo            | Unknown shard strategy 'foo'",
                 "-o /nonexistent/dir/x.json        | Cannot write the results to /nonexistent/dir/x.json",
