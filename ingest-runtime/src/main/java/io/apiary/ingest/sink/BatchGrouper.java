@@ -42,29 +42,57 @@ public final class BatchGrouper {
             throw new IllegalArgumentException(
                     "caps must be at least 1: maxRows=" + maxRows + ", maxBytes=" + maxBytes);
         }
+        List<List<R>> batches = new ArrayList<>();
+        if (onePartition(rows, partitionKey)) {
+            split(rows, bytes, maxRows, maxBytes, batches);
+            return batches;
+        }
         Map<K, List<R>> byPartition = new LinkedHashMap<>();
         for (R row : rows) {
             byPartition
                     .computeIfAbsent(partitionKey.apply(row), k -> new ArrayList<>())
                     .add(row);
         }
-        List<List<R>> batches = new ArrayList<>();
         for (List<R> partitionRows : byPartition.values()) {
-            List<R> current = new ArrayList<>();
-            long currentBytes = 0;
-            for (R row : partitionRows) {
-                int size = bytes.applyAsInt(row);
-                boolean full = current.size() >= maxRows || (!current.isEmpty() && currentBytes + size > maxBytes);
-                if (full) {
-                    batches.add(current);
-                    current = new ArrayList<>();
-                    currentBytes = 0;
-                }
-                current.add(row);
-                currentBytes += size;
-            }
-            batches.add(current);
+            split(partitionRows, bytes, maxRows, maxBytes, batches);
         }
         return batches;
+    }
+
+    /**
+     * Whether all rows share the first row's partition key: the usual case, since the sink's
+     * batches are keyed by the record key, which the topology sets to the partition key. Then no
+     * map is needed (equality of two keys costs less than hashing each).
+     */
+    private static <R, K> boolean onePartition(List<R> rows, Function<R, K> partitionKey) {
+        if (rows.isEmpty()) {
+            return false;
+        }
+        K first = partitionKey.apply(rows.get(0));
+        for (int i = 1; i < rows.size(); i++) {
+            if (!first.equals(partitionKey.apply(rows.get(i)))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Cuts one partition's rows, in order, into batches within the caps, added to {@code batches}. */
+    private static <R> void split(
+            List<R> partitionRows, ToIntFunction<R> bytes, int maxRows, long maxBytes, List<List<R>> batches) {
+        List<R> current = new ArrayList<>(Math.min(maxRows, partitionRows.size()));
+        long currentBytes = 0;
+        for (R row : partitionRows) {
+            int size = bytes.applyAsInt(row);
+            boolean full = current.size() >= maxRows || (!current.isEmpty() && currentBytes + size > maxBytes);
+            if (full) {
+                batches.add(current);
+                current = new ArrayList<>();
+                currentBytes = 0;
+            }
+            current.add(row);
+            currentBytes += size;
+        }
+        batches.add(current);
     }
 }

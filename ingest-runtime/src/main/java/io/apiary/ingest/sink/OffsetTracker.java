@@ -16,8 +16,8 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Offsets must be registered in increasing order per partition (the consumer's order);
  * acknowledgements may come in any order. Per partition the pending offsets sit in a growable
  * array of primitive longs with an acknowledged flag each (no boxing: about 9 bytes per pending
- * record); registering is amortized O(1), acknowledging O(log n) (binary search, offsets being
- * increasing).
+ * record); registering is amortized O(1), acknowledging O(1) where a partition's offsets have no gaps,
+ * else O(log n) (binary search, offsets being increasing).
  * Not thread-safe: used by the sink's poll thread only.
  */
 public final class OffsetTracker {
@@ -93,7 +93,16 @@ public final class OffsetTracker {
         if (state == null || state.size() == 0) {
             return;
         }
-        int at = Arrays.binarySearch(state.offsets, state.head, state.tail, offset);
+        // offsets increase by at least 1, so the offset sits at most (offset - first pending) past the
+        // head: exactly there when the partition's offsets have no gaps (the usual case), found at once
+        long distance = offset - state.offsets[state.head];
+        if (distance < 0) {
+            return;
+        }
+        int end = (int) Math.min(state.tail, state.head + distance + 1);
+        int at = state.offsets[end - 1] == offset
+                ? end - 1
+                : Arrays.binarySearch(state.offsets, state.head, end, offset);
         if (at < 0 || state.acked[at]) {
             return;
         }

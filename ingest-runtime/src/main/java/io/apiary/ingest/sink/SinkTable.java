@@ -496,14 +496,48 @@ public final class SinkTable<T extends IndexedRecord> implements RowBinding {
 
     @Override
     public Object primaryKey(Write write) {
-        // the bound values themselves, not a copy: equal and hashed by their bytes (ByteBuffer)
+        // the bound values themselves, not a copy: equal by their bytes (ByteBuffer)
         BoundStatement insert = write.insert();
         int from = table.partitionKey().size();
-        Object[] key = new Object[1 + table.primaryKeySize() - from];
+        ByteBuffer[] key = new ByteBuffer[1 + table.primaryKeySize() - from];
         key[0] = write.routingKey();
         for (int i = 1; i < key.length; i++) {
             key[i] = insert.getBytesUnsafe(from + i - 1);
         }
-        return java.util.Arrays.asList(key);
+        return new PrimaryKey(key);
+    }
+
+    /**
+     * A primary key: the routing key, then the clustering values. Equal by all of them; hashed by
+     * the clustering values only (the routing key when there are none), since the rows compared (one batch's) nearly always share their
+     * partition, whose bytes would cost as much to hash again as they tell apart.
+     */
+    private static final class PrimaryKey {
+        private final ByteBuffer[] values;
+        private final int hash;
+
+        PrimaryKey(ByteBuffer[] values) {
+            this.values = values;
+            int h = 1;
+            for (int i = values.length > 1 ? 1 : 0; i < values.length; i++) {
+                h = 31 * h + java.util.Objects.hashCode(values[i]);
+            }
+            this.hash = h;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof PrimaryKey key && hash == key.hash && java.util.Arrays.equals(values, key.values);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public String toString() {
+            return java.util.Arrays.toString(values);
+        }
     }
 }

@@ -90,8 +90,9 @@ public final class WriteTimestamps {
 
     /**
      * The CRC-64-AVRO fingerprint ({@link SchemaNormalization#fingerprint64}) of some bound values
-     * as Cassandra will store them: for each marker its length (4 bytes; -1 when unset or null)
-     * and serialized bytes.
+     * as Cassandra will store them: for each marker its length (4 bytes, big-endian; -1 when unset
+     * or null) and serialized bytes. Computed over the values in place ({@link #fingerprint(long,
+     * ByteBuffer)}), without copying them into one array.
      *
      * @param statement a statement builder with its values set, not null
      * @param from      first marker, inclusive
@@ -99,19 +100,49 @@ public final class WriteTimestamps {
      * @return the fingerprint
      */
     static long fingerprint(BoundStatementBuilder statement, int from, int to) {
-        int size = 0;
+        long fingerprint = CRC64_EMPTY;
         for (int i = from; i < to; i++) {
-            ByteBuffer value = statement.isSet(i) ? statement.getBytesUnsafe(i) : null;
-            size += 4 + (value == null ? 0 : value.remaining());
+            fingerprint = fingerprint(fingerprint, statement.isSet(i) ? statement.getBytesUnsafe(i) : null);
         }
-        ByteBuffer all = ByteBuffer.allocate(size);
-        for (int i = from; i < to; i++) {
-            ByteBuffer value = statement.isSet(i) ? statement.getBytesUnsafe(i) : null;
-            all.putInt(value == null ? -1 : value.remaining());
-            if (value != null) {
-                all.put(value.duplicate());
+        return fingerprint;
+    }
+
+    /**
+     * Continues a CRC-64-AVRO fingerprint over one value: its length as 4 big-endian bytes (-1 for
+     * null), then its bytes. Starting from {@link #CRC64_EMPTY}, the result over a sequence of
+     * values equals {@link SchemaNormalization#fingerprint64} of their concatenation (the Avro
+     * specification, "Schema Fingerprints", gives the algorithm).
+     *
+     * @param fingerprint the fingerprint of what came before
+     * @param value       the value, or null; its position is not moved
+     * @return the fingerprint including the value
+     */
+    static long fingerprint(long fingerprint, ByteBuffer value) {
+        int length = value == null ? -1 : value.remaining();
+        long result = fingerprint;
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            result = (result >>> 8) ^ CRC64_TABLE[(int) (result ^ (length >>> shift)) & 0xff];
+        }
+        if (value != null) {
+            for (int i = value.position(); i < value.limit(); i++) {
+                result = (result >>> 8) ^ CRC64_TABLE[(int) (result ^ value.get(i)) & 0xff];
             }
         }
-        return SchemaNormalization.fingerprint64(all.array());
+        return result;
+    }
+
+    /** The CRC-64-AVRO fingerprint of no bytes, and its polynomial (Avro specification). */
+    static final long CRC64_EMPTY = 0xc15d213aa4d7a795L;
+
+    private static final long[] CRC64_TABLE = new long[256];
+
+    static {
+        for (int i = 0; i < 256; i++) {
+            long entry = i;
+            for (int bit = 0; bit < 8; bit++) {
+                entry = (entry >>> 1) ^ (CRC64_EMPTY & -(entry & 1L));
+            }
+            CRC64_TABLE[i] = entry;
+        }
     }
 }

@@ -3,10 +3,12 @@ package io.apiary.ingest.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
+import org.apache.avro.SchemaNormalization;
 import org.junit.jupiter.api.Test;
 
 class WriteTimestampsTest {
@@ -89,5 +91,31 @@ class WriteTimestampsTest {
     @Test
     void should_refuse_times_beyond_what_microseconds_hold() {
         assertThatThrownBy(() -> WriteTimestamps.event(Long.MAX_VALUE / 10, 0)).isInstanceOf(ArithmeticException.class);
+    }
+
+    @Test
+    void should_fingerprint_values_in_place_as_avros_crc64_of_their_lengths_and_bytes() {
+        Random random = new Random(46);
+        for (int round = 0; round < 200; round++) {
+            int values = random.nextInt(6);
+            java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+            long fingerprint = WriteTimestamps.CRC64_EMPTY;
+            for (int v = 0; v < values; v++) {
+                byte[] bytes = new byte[random.nextInt(40)];
+                random.nextBytes(bytes);
+                boolean isNull = random.nextInt(5) == 0;
+                ByteBuffer buffer = isNull ? null : ByteBuffer.wrap(new byte[bytes.length + 3], 2, bytes.length);
+                if (buffer != null) {
+                    buffer.duplicate().put(bytes);
+                }
+                int length = isNull ? -1 : bytes.length;
+                all.writeBytes(ByteBuffer.allocate(4).putInt(length).array());
+                if (!isNull) {
+                    all.writeBytes(bytes);
+                }
+                fingerprint = WriteTimestamps.fingerprint(fingerprint, buffer);
+            }
+            assertThat(fingerprint).isEqualTo(SchemaNormalization.fingerprint64(all.toByteArray()));
+        }
     }
 }
