@@ -14,7 +14,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * application id, state folder and processing guarantee, the dead letter handlers (undecodable
  * records through {@link InputProgress.DeserializationFailures}), RocksDB's
  * memory bound ({@link BoundedRocksDbMemory}), the main consumers' static membership
- * ({@link GroupMembership}), then any {@code streams.*} override. Thread-safe (stateless).
+ * ({@link GroupMembership}), task idling off (each task reads one partition), then any
+ * {@code streams.*} override. Thread-safe (stateless).
  */
 public final class StreamsProperties {
 
@@ -47,6 +48,10 @@ public final class StreamsProperties {
                 config.topics().deadLetter());
         props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 10);
+        // Every task of the topology reads one input partition, so there is no other partition to wait for and
+        // idling decides nothing; disabled, Kafka Streams also skips the check (and the trace message it formats
+        // whether tracing is on or not) that it makes of each idle task on every loop.
+        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class.getName());
         // read by BoundedRocksDbMemory from the configs Kafka Streams hands it
         props.put(

@@ -87,7 +87,8 @@ public final class AvroSingleObjectSerde<T extends IndexedRecord> implements Ser
         this.schema = schema;
         this.model = model;
         this.knownSchemas = knownSchemas;
-        this.encoder = new BinaryMessageEncoder<>(model, schema);
+        // without a copy: encode() copies the encoder's per-thread buffer once, into the returned array
+        this.encoder = new BinaryMessageEncoder<>(model, schema, false);
         this.decoder = new BinaryMessageDecoder<>(model, schema);
     }
 

@@ -11,7 +11,9 @@ import org.apache.kafka.common.serialization.Deserializer;
  * Reads record keys (hive, station and agent ids) as UTF-8 and refuses bytes that are not valid
  * UTF-8, where Kafka's {@code StringDeserializer} would replace them with U+FFFD: two different
  * invalid keys would then read as the same id while Kafka partitions them apart, splitting one
- * id's records over partitions. Stateless and thread-safe (a decoder is made per call).
+ * id's records over partitions. A key of ASCII bytes only (each below 0x80, which UTF-8 encodes as
+ * itself: RFC 3629, section 3) is read without a decoder. Stateless and thread-safe (a decoder is
+ * made per call that needs one).
  */
 public final class StrictUtf8Deserializer implements Deserializer<String> {
 
@@ -26,6 +28,9 @@ public final class StrictUtf8Deserializer implements Deserializer<String> {
         if (data == null) {
             return null;
         }
+        if (ascii(data)) {
+            return new String(data, StandardCharsets.US_ASCII);
+        }
         try {
             return StandardCharsets.UTF_8
                     .newDecoder()
@@ -37,5 +42,14 @@ public final class StrictUtf8Deserializer implements Deserializer<String> {
             throw new SerializationException("Record key of " + data.length + " bytes on " + topic
                     + " is not valid UTF-8 (" + e.getMessage() + "); keys are ids in UTF-8 text");
         }
+    }
+
+    private static boolean ascii(byte[] data) {
+        for (byte b : data) {
+            if (b < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 }
