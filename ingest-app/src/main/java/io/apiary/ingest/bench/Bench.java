@@ -49,6 +49,9 @@ import org.apache.kafka.clients.admin.Admin;
  *   <li>{@code naive}: one async INSERT per row read from the row topic, {@link Options#naiveInFlight()}
  *       in flight ({@link NaiveWriter}), on the first strategy's rows.</li>
  *   <li>{@code sink}: our sink draining each strategy's row topic, with the configured settings.</li>
+ *   <li>{@code pass-through}: the same gateway records drained by {@link PassThroughTopology}, a
+ *       Kafka Streams application with the topology's settings and serdes that does nothing else:
+ *       the topology's floor.</li>
  *   <li>{@code topology}: gateway records (readings and entrance-counter samples) pre-filled into
  *       the gateway topics, processed by the topology alone (validation, bucketing, hourly sums).</li>
  *   <li>{@code end-to-end}: gateway records pre-filled, topology and sink running together, rows
@@ -76,6 +79,11 @@ public final class Bench {
         SINK_PACED,
         /** The Spark Cassandra Connector's streaming sink, in a Spark JVM of its own ({@link SparkPeerLaunch}). */
         SPARK,
+        /**
+         * A Kafka Streams application with the topology's settings and serdes that writes each
+         * gateway record unchanged ({@link PassThroughTopology}): the topology's floor.
+         */
+        PASS_THROUGH,
         /** The topology alone. */
         TOPOLOGY,
         /** Topology and sink together. */
@@ -102,8 +110,10 @@ public final class Bench {
                     return run;
                 }
             }
-            throw new IllegalArgumentException(
-                    "Unknown run '" + label + "': use ceiling, naive, sink, spark, topology or end-to-end");
+            throw new IllegalArgumentException("Unknown run '" + label + "': use one of "
+                    + java.util.Arrays.stream(values())
+                            .map(Run::label)
+                            .collect(java.util.stream.Collectors.joining(", ")));
         }
     }
 
@@ -111,7 +121,7 @@ public final class Bench {
      * What to run.
      *
      * @param rows             rows per write run (sink, naive, ceiling), at least 1
-     * @param gatewayReadings  readings pre-filled for the topology and end-to-end runs (plus their
+     * @param gatewayReadings  readings pre-filled for the gateway runs (pass-through, topology, end-to-end; plus their
      *                         entrance-counter samples), at least 1
      * @param hives            hives of the workload, at least 1
      * @param strategies       shard strategies to run the sink with, not empty; the first is also the
@@ -372,11 +382,14 @@ public final class Bench {
             results.add(spark(session, rowConfigs.get(first), first, repeat));
         }
         String suffix = repeat == 1 ? "" : "-r" + repeat;
+        if (options.runs().contains(Run.PASS_THROUGH)) {
+            results.add(topology(session, admin, Run.PASS_THROUGH, suffix));
+        }
         if (options.runs().contains(Run.TOPOLOGY)) {
-            results.add(topology(session, admin, false, suffix));
+            results.add(topology(session, admin, Run.TOPOLOGY, suffix));
         }
         if (options.runs().contains(Run.END_TO_END)) {
-            results.add(topology(session, admin, true, suffix));
+            results.add(topology(session, admin, Run.END_TO_END, suffix));
         }
         return results;
     }
@@ -632,10 +645,13 @@ public final class Bench {
         return sinkResult(run, strategy, settled(session, window), registry, pipeline);
     }
 
-    /** The topology alone ({@code withSink} false) or the topology and the sink together. */
-    private BenchResult topology(CqlSession session, Admin admin, boolean withSink, String suffix) throws Exception {
+    /**
+     * A run on pre-filled gateway records: {@link Run#PASS_THROUGH}, {@link Run#TOPOLOGY} alone, or
+     * {@link Run#END_TO_END} (topology and sink together).
+     */
+    private BenchResult topology(CqlSession session, Admin admin, Run run, String suffix) throws Exception {
         ShardStrategy strategy = options.strategies().get(0);
-        Run run = withSink ? Run.END_TO_END : Run.TOPOLOGY;
+        boolean withSink = run == Run.END_TO_END;
         announce(run, strategy);
         IngestConfig config = config(run.label() + suffix, strategy, Map.of());
         BenchResources.createTopics(admin, config);
@@ -658,7 +674,10 @@ public final class Bench {
         List<String> inputs =
                 List.of(config.topics().telemetry(), config.topics().entranceCounts());
         RunMeter.collectGarbage();
-        Pipeline pipeline = Pipeline.start(config, true, withSink, registry);
+        PassThroughTopology passThrough =
+                run == Run.PASS_THROUGH ? PassThroughTopology.start(config, admin, registry) : null;
+        Pipeline pipeline = passThrough == null ? Pipeline.start(config, true, withSink, registry) : null;
+        java.util.function.Supplier<String> failure = passThrough != null ? passThrough::failure : pipeline::failure;
         RunMeter.Window window;
         try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
             long ends = lag.endOffsets(inputs).values().stream()
@@ -682,11 +701,15 @@ public final class Bench {
                                 return committed.get();
                             },
                             ends,
-                            () -> pipeline.failure() != null,
+                            () -> failure.get() != null,
                             LAG_POLL,
                             options.runTimeout());
         } finally {
-            pipeline.close();
+            if (passThrough != null) {
+                passThrough.close();
+            } else {
+                pipeline.close();
+            }
             resources.deleteTopicsAndGroups(admin, config, true);
         }
         if (withSink) {
@@ -701,7 +724,7 @@ public final class Bench {
                 0,
                 Double.NaN,
                 Double.NaN,
-                Objects.toString(pipeline.failure(), "")));
+                Objects.toString(failure.get(), "")));
     }
 
     /** The result of a run through the sink: its batches and write latencies from the sink's own metrics. */
@@ -782,7 +805,7 @@ public final class Bench {
         return new BenchResult(
                 run.label(),
                 label(strategy),
-                run == Run.TOPOLOGY ? "records" : "rows", // the topology alone writes no rows
+                run == Run.TOPOLOGY || run == Run.PASS_THROUGH ? "records" : "rows", // these write no rows
                 w.items(),
                 w.seconds(),
                 w.microsPerItem(w.clientCpuSeconds()),

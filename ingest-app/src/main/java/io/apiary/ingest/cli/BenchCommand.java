@@ -87,9 +87,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--gateway-readings",
             paramLabel = "N",
-            description = "Gateway readings (plus their entrance-counter samples) for the topology and end-to-end "
-                    + "runs (default: --rows, so that the end-to-end run writes as many rows per Cassandra "
-                    + "partition as the sink run and their costs per row compare).")
+            description =
+                    "Gateway readings (plus their entrance-counter samples) for the pass-through, topology and end-to-end "
+                            + "runs (default: --rows, so that the end-to-end run writes as many rows per Cassandra "
+                            + "partition as the sink run and their costs per row compare).")
     Long gatewayReadings;
 
     @Option(
@@ -114,7 +115,8 @@ public final class BenchCommand implements Callable<Integer> {
             paramLabel = "RUN",
             description =
                     "Which runs to make, of ceiling, naive, sink, sink-paced (the sink held to 90%% of the sink run's rows/s; "
-                            + "needs sink), spark, topology, end-to-end (default: all; "
+                            + "needs sink), spark, pass-through (a Kafka Streams application with the topology's settings and "
+                            + "serdes that does nothing else), topology, end-to-end (default: all; "
                             + "spark only if its module is built: " + SparkPeerLaunch.BUILD_COMMAND + ").")
     List<String> runs;
 

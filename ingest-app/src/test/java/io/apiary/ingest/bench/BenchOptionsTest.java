@@ -63,6 +63,24 @@ class BenchOptionsTest {
     }
 
     @Test
+    void the_pass_through_run_parses_by_label_and_comes_just_before_the_topology_run() {
+        assertThat(Bench.Run.parse("pass-through")).isEqualTo(Bench.Run.PASS_THROUGH);
+        assertThat(Bench.Run.parse("PASS_THROUGH")).isEqualTo(Bench.Run.PASS_THROUGH);
+        assertThat(Bench.Run.PASS_THROUGH.label()).isEqualTo("pass-through");
+        assertThat(Bench.Run.TOPOLOGY.ordinal()).isEqualTo(Bench.Run.PASS_THROUGH.ordinal() + 1);
+        assertThat(Bench.Run.PASS_THROUGH.writesRows()).isFalse();
+    }
+
+    @Test
+    void an_unknown_run_is_refused_with_every_label() {
+        assertThatThrownBy(() -> Bench.Run.parse("fast"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContainingAll(EnumSet.allOf(Bench.Run.class).stream()
+                        .map(Bench.Run::label)
+                        .toArray(String[]::new));
+    }
+
+    @Test
     void the_paced_sink_run_needs_the_sink_run_whose_rate_it_is_paced_from() {
         assertThatThrownBy(() -> options(EnumSet.of(Bench.Run.SINK_PACED), 1, Optional.empty()))
                 .isInstanceOf(IllegalArgumentException.class)
