@@ -153,7 +153,9 @@ public final class BenchCommand implements Callable<Integer> {
             names = "--warm-up-rows",
             defaultValue = "200000",
             paramLabel = "N",
-            description = "Rows written before the measured runs, as batches and again as single INSERTs, so that "
+            description = "Rows written before the measured runs, as batches and again as single INSERTs, then "
+                    + "drained from a row topic, and as many gateway readings drained by the gateway runs' "
+                    + "applications, so that "
                     + "no run pays for JIT compilation (default: ${DEFAULT-VALUE}; 0 for none).")
     long warmUpRows;
 

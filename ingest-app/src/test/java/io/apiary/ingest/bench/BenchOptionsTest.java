@@ -72,6 +72,30 @@ class BenchOptionsTest {
     }
 
     @Test
+    void the_gateway_runs_are_those_from_pass_through_on() {
+        assertThat(EnumSet.allOf(Bench.Run.class))
+                .filteredOn(Bench.Run::readsGateway)
+                .containsExactly(Bench.Run.PASS_THROUGH, Bench.Run.TOPOLOGY, Bench.Run.END_TO_END);
+        assertThat(EnumSet.allOf(Bench.Run.class)).allMatch(r -> r.readsGateway() != r.writesRows());
+    }
+
+    @Test
+    void the_gateway_warm_up_drains_with_the_pass_through_then_the_topology_with_the_sink_if_needed() {
+        assertThat(Bench.gatewayWarmUps(EnumSet.of(Bench.Run.SINK, Bench.Run.NAIVE)))
+                .isEmpty();
+        assertThat(Bench.gatewayWarmUps(EnumSet.of(Bench.Run.PASS_THROUGH))).containsExactly(Bench.Run.PASS_THROUGH);
+        assertThat(Bench.gatewayWarmUps(EnumSet.of(Bench.Run.TOPOLOGY, Bench.Run.SINK)))
+                .containsExactly(Bench.Run.TOPOLOGY);
+        assertThat(Bench.gatewayWarmUps(EnumSet.of(Bench.Run.PASS_THROUGH, Bench.Run.TOPOLOGY)))
+                .containsExactly(Bench.Run.PASS_THROUGH, Bench.Run.TOPOLOGY);
+        // the topology with the sink warms the topology's code too: one application, not two
+        assertThat(Bench.gatewayWarmUps(EnumSet.of(Bench.Run.TOPOLOGY, Bench.Run.END_TO_END)))
+                .containsExactly(Bench.Run.END_TO_END);
+        assertThat(Bench.gatewayWarmUps(EnumSet.allOf(Bench.Run.class)))
+                .containsExactly(Bench.Run.PASS_THROUGH, Bench.Run.END_TO_END);
+    }
+
+    @Test
     void an_unknown_run_is_refused_with_every_label() {
         assertThatThrownBy(() -> Bench.Run.parse("fast"))
                 .isInstanceOf(IllegalArgumentException.class)
