@@ -41,7 +41,10 @@ import org.apache.kafka.clients.admin.Admin;
  * <ol>
  *   <li>The rows of each shard strategy are produced once to a row topic of their own.</li>
  *   <li>A warm-up, not measured: rows written as batches and as single INSERTs, so that neither
- *       this JVM's nor Cassandra's JIT compiler works during the first measured run.</li>
+ *       this JVM's nor Cassandra's JIT compiler works during the first measured run; then, for the
+ *       runs that read a topic, rows drained by the naive writer and the sink
+ *       ({@link #warmUpReaders}) and gateway records drained by the pass-through application and
+ *       the topology, with the sink if an end-to-end run is selected ({@link #warmUpGateway}).</li>
  *   <li>{@code ceiling}: the first strategy's rows, pre-grouped by partition in memory (grouping
  *       not timed), written as single-partition UNLOGGED batches of up to
  *       {@link Options#ceilingBatchRows()} rows straight through the driver ({@link CeilingWriter}):
@@ -49,6 +52,9 @@ import org.apache.kafka.clients.admin.Admin;
  *   <li>{@code naive}: one async INSERT per row read from the row topic, {@link Options#naiveInFlight()}
  *       in flight ({@link NaiveWriter}), on the first strategy's rows.</li>
  *   <li>{@code sink}: our sink draining each strategy's row topic, with the configured settings.</li>
+ *   <li>{@code pass-through}: the same gateway records drained by {@link PassThroughTopology}, a
+ *       Kafka Streams application with the topology's settings and serdes that does nothing else:
+ *       the topology's floor.</li>
  *   <li>{@code topology}: gateway records (readings and entrance-counter samples) pre-filled into
  *       the gateway topics, processed by the topology alone (validation, bucketing, hourly sums).</li>
  *   <li>{@code end-to-end}: gateway records pre-filled, topology and sink running together, rows
@@ -80,6 +86,11 @@ public final class Bench {
         SINK_PACED,
         /** The Spark Cassandra Connector's streaming sink, in a Spark JVM of its own ({@link SparkPeerLaunch}). */
         SPARK,
+        /**
+         * A Kafka Streams application with the topology's settings and serdes that writes each
+         * gateway record unchanged ({@link PassThroughTopology}): the topology's floor.
+         */
+        PASS_THROUGH,
         /** The topology alone. */
         TOPOLOGY,
         /** Topology and sink together. */
@@ -94,6 +105,14 @@ public final class Bench {
         /** @return whether the run writes the rows of a row topic (or, the ceiling, the same rows from memory) */
         public boolean writesRows() {
             return ordinal() <= SPARK.ordinal();
+        }
+
+        /**
+         * @return whether the run reads gateway records produced to the gateway topics (pass-through,
+         *         topology, end-to-end and the runs after them): those warmed up by {@link Bench#warmUpGateway}
+         */
+        public boolean readsGateway() {
+            return ordinal() >= PASS_THROUGH.ordinal();
         }
 
         /** @return the run's name in output: lower case, words joined by '-' */
@@ -123,7 +142,7 @@ public final class Bench {
      * What to run.
      *
      * @param rows             rows per write run (sink, naive, ceiling), at least 1
-     * @param gatewayReadings  readings pre-filled for the topology and end-to-end runs (plus their
+     * @param gatewayReadings  readings pre-filled for the gateway runs (pass-through, topology, end-to-end; plus their
      *                         entrance-counter samples), at least 1
      * @param hives            hives of the workload, at least 1
      * @param strategies       shard strategies to run the sink with, not empty; the first is also the
@@ -132,7 +151,9 @@ public final class Bench {
      * @param naiveInFlight    the naive writer's concurrent requests
      * @param ceilingBatchRows rows per batch of the ceiling
      * @param ceilingInFlight  the ceiling's concurrent batches
-     * @param warmUpRows       rows of the warm-up, each as batches and as single INSERTs; 0 for none
+     * @param warmUpRows       rows of the warm-up, each as batches and as single INSERTs, and as rows
+     *                         drained from a row topic; also the gateway readings of the gateway runs'
+     *                         warm-up; 0 for none
      * @param runTimeout       longest measured window of one run
      * @param keyspace         the benchmark's keyspace (created with {@code cql/}, truncated between runs)
      * @param replication      its replication map in CQL, e.g. {@link SchemaApplier#DEV_REPLICATION}
@@ -301,7 +322,7 @@ public final class Bench {
      * Makes the runs {@link Options#repeats()} times, printing a line as each starts and ends. The
      * row topics are produced once, before the first repeat, and every repeat's naive writer, sink
      * and Spark runs read them from the start again (with consumer groups of their own); the
-     * warm-up is made once; the topology and end-to-end runs produce their gateway records anew in
+     * warm-ups are made once, before the first repeat; the gateway runs produce their gateway records anew in
      * every repeat.
      *
      * @return per repeat, in order, one result per run made, in order; a run that failed or timed
@@ -355,6 +376,7 @@ public final class Bench {
                     warmUp(session);
                     warmUpReaders(session, admin);
                 }
+                warmUpGateway(session, admin);
                 for (int repeat = 1; repeat <= options.repeats(); repeat++) {
                     if (options.repeats() > 1) {
                         out.printf("Repeat %d of %d%n", repeat, options.repeats());
@@ -428,11 +450,14 @@ public final class Bench {
             results.add(spark(session, rowConfigs.get(first), first, repeat));
         }
         String suffix = repeat == 1 ? "" : "-r" + repeat;
+        if (options.runs().contains(Run.PASS_THROUGH)) {
+            results.add(topology(session, admin, Run.PASS_THROUGH, suffix));
+        }
         if (options.runs().contains(Run.TOPOLOGY)) {
-            results.add(topology(session, admin, false, suffix));
+            results.add(topology(session, admin, Run.TOPOLOGY, suffix));
         }
         if (options.runs().contains(Run.END_TO_END)) {
-            results.add(topology(session, admin, true, suffix));
+            results.add(topology(session, admin, Run.END_TO_END, suffix));
         }
         if (options.runs().contains(Run.END_TO_END_PACED)) {
             results.add(endToEndPaced(session, admin, suffix));
@@ -570,8 +595,11 @@ public final class Bench {
                 Pipeline pipeline = Pipeline.start(config, false, true, registry);
                 try {
                     awaitWarmUp(
+                            "the sink",
                             () -> (long) counter(registry, MetricNames.SINK_ROWS_WRITTEN, MetricNames.TAG_TABLE, TABLE),
-                            () -> pipeline.failure() != null);
+                            options.warmUpRows(),
+                            () -> pipeline.failure() != null,
+                            POLL);
                 } finally {
                     pipeline.close();
                 }
@@ -590,17 +618,127 @@ public final class Bench {
         out.flush();
     }
 
-    /** Waits until {@code rows} reaches the warm-up's rows, a failure, or the run timeout (then throws). */
-    private void awaitWarmUp(java.util.function.LongSupplier rows, java.util.function.BooleanSupplier failed)
+    /**
+     * Waits, looking every {@code poll}, until {@code done} reaches {@code target}, {@code failed}
+     * holds, or the run timeout passes (then throws {@link IllegalStateException} naming {@code what}).
+     */
+    private void awaitWarmUp(
+            String what,
+            java.util.function.LongSupplier done,
+            long target,
+            java.util.function.BooleanSupplier failed,
+            Duration poll)
             throws InterruptedException {
         long deadline = System.nanoTime() + options.runTimeout().toNanos();
-        while (rows.getAsLong() < options.warmUpRows() && !failed.getAsBoolean()) {
+        while (done.getAsLong() < target && !failed.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Warming up the sink did not end within "
-                        + options.runTimeout().toSeconds() + " s: " + rows.getAsLong() + " of "
-                        + options.warmUpRows() + " rows written");
+                throw new IllegalStateException("Warming up " + what + " did not end within "
+                        + options.runTimeout().toSeconds() + " s: " + done.getAsLong() + " of " + target + " done");
             }
-            Thread.sleep(POLL.toMillis());
+            Thread.sleep(poll.toMillis());
+        }
+    }
+
+    /**
+     * Warms up the code of the gateway runs ({@link Run#readsGateway()}), which the other warm-ups do
+     * not reach (Kafka Streams, the gateway serdes, the topology's processors): without it their
+     * first repeat pays for the JIT compilation of that code. Produces {@link Options#warmUpRows()}
+     * gateway readings and their entrance-counter samples to gateway topics of their own, as the
+     * gateway runs do, and drains them once with the pass-through application, if its run is
+     * selected, and once with the topology, if a later gateway run is selected: with the sink, as
+     * one pipeline, if a run after {@link Run#TOPOLOGY} is selected (after TRUNCATE). Each
+     * application waits as its run does ({@link #progress}); not measured. The topics and consumer
+     * groups are deleted afterwards. Nothing is done when no gateway run is selected.
+     *
+     * @throws IllegalStateException if an application fails or does not end within the run timeout
+     */
+    private void warmUpGateway(CqlSession session, Admin admin) throws InterruptedException {
+        List<Run> apps = gatewayWarmUps(options.runs());
+        if (options.warmUpRows() == 0 || apps.isEmpty()) {
+            return;
+        }
+        long start = System.nanoTime();
+        ShardStrategy first = options.strategies().get(0);
+        IngestConfig config = config("warm-up-gateway", first, Map.of());
+        // under the topology's application id, so that its topics and group go with the topology's
+        String passThroughId = config.getString(IngestConfig.TOPOLOGY_APPLICATION_ID) + "-" + Run.PASS_THROUGH.label();
+        BenchResources.createTopics(admin, config);
+        try {
+            workload(first)
+                    .sendGatewayRecords(
+                            config.kafkaClientSettings(),
+                            config.topics().telemetryTopic(),
+                            config.topics().entranceCountsTopic(),
+                            options.warmUpRows());
+            for (Run app : apps) {
+                if (app == Run.PASS_THROUGH) {
+                    warmUpGateway(
+                            config(
+                                    "warm-up-gateway",
+                                    first,
+                                    Map.of(IngestConfig.TOPOLOGY_APPLICATION_ID, passThroughId)),
+                            admin,
+                            app);
+                } else {
+                    if (app != Run.TOPOLOGY) {
+                        resources.truncate(session);
+                    }
+                    warmUpGateway(config, admin, app);
+                }
+            }
+        } finally {
+            resources.deleteTopicsAndGroups(admin, config, true);
+        }
+        out.printf(
+                "Warmed up the gateway runs (%s) with %,d readings in %.1f s (not measured)%n",
+                apps.stream()
+                        .map(r -> r == Run.PASS_THROUGH
+                                ? "pass-through"
+                                : r == Run.TOPOLOGY ? "topology" : "topology and sink")
+                        .collect(java.util.stream.Collectors.joining(", ")),
+                options.warmUpRows(),
+                (System.nanoTime() - start) / 1e9);
+        out.flush();
+    }
+
+    /**
+     * The applications the gateway warm-up ({@link #warmUpGateway}) drains its topics with, in order:
+     * {@link Run#PASS_THROUGH} if selected, then the last selected gateway run after it, whose
+     * application ({@link GatewayApp#start}) is the topology alone ({@link Run#TOPOLOGY}) or the
+     * topology with the sink.
+     *
+     * @param runs the selected runs, not null
+     * @return at most two runs; empty when no gateway run is selected
+     */
+    static List<Run> gatewayWarmUps(Set<Run> runs) {
+        List<Run> apps = new ArrayList<>();
+        if (runs.contains(Run.PASS_THROUGH)) {
+            apps.add(Run.PASS_THROUGH);
+        }
+        runs.stream()
+                .filter(r -> r.readsGateway() && r != Run.PASS_THROUGH)
+                .max(java.util.Comparator.naturalOrder())
+                .ifPresent(apps::add);
+        return apps;
+    }
+
+    /** Drains {@code config}'s filled gateway topics once with the application of {@code run}, not measured. */
+    private void warmUpGateway(IngestConfig config, Admin admin, Run run) throws InterruptedException {
+        SimpleMeterRegistry registry = RunRegistry.of(meter);
+        GatewayApp app = GatewayApp.start(config, admin, run, registry);
+        try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
+            Progress progress = progress(config, run, registry, lag, options.warmUpRows());
+            awaitWarmUp(
+                    "the " + run.label() + " run",
+                    progress.done(),
+                    progress.target(),
+                    () -> app.failure() != null,
+                    progress.poll());
+        } finally {
+            app.close();
+        }
+        if (app.failure() != null) {
+            throw new IllegalStateException("Warming up the " + run.label() + " run failed: " + app.failure());
         }
     }
 
@@ -691,10 +829,13 @@ public final class Bench {
         return sinkResult(run, strategy, settled(session, window), registry, pipeline);
     }
 
-    /** The topology alone ({@code withSink} false) or the topology and the sink together. */
-    private BenchResult topology(CqlSession session, Admin admin, boolean withSink, String suffix) throws Exception {
+    /**
+     * A run on pre-filled gateway records: {@link Run#PASS_THROUGH}, {@link Run#TOPOLOGY} alone, or
+     * {@link Run#END_TO_END} (topology and sink together).
+     */
+    private BenchResult topology(CqlSession session, Admin admin, Run run, String suffix) throws Exception {
         ShardStrategy strategy = options.strategies().get(0);
-        Run run = withSink ? Run.END_TO_END : Run.TOPOLOGY;
+        boolean withSink = run == Run.END_TO_END;
         announce(run, strategy);
         IngestConfig config = config(run.label() + suffix, strategy, Map.of());
         BenchResources.createTopics(admin, config);
@@ -713,43 +854,23 @@ public final class Bench {
             resources.truncate(session);
         }
         SimpleMeterRegistry registry = RunRegistry.of(meter);
-        String applicationId = config.getString(IngestConfig.TOPOLOGY_APPLICATION_ID);
-        List<String> inputs =
-                List.of(config.topics().telemetry(), config.topics().entranceCounts());
         RunMeter.collectGarbage();
-        Pipeline pipeline = Pipeline.start(config, true, withSink, registry);
+        GatewayApp app = GatewayApp.start(config, admin, run, registry);
         RunMeter.Window window;
         try (LagProbe lag = new LagProbe(config.kafkaClientSettings())) {
-            long ends = lag.endOffsets(inputs).values().stream()
-                    .mapToLong(Long::longValue)
-                    .sum();
-            AtomicReference<Long> committed = new AtomicReference<>(0L);
-            window = withSink
-                    ? meter.measure(
-                            () -> (long) counter(registry, MetricNames.SINK_ROWS_WRITTEN, MetricNames.TAG_TABLE, TABLE),
-                            options.gatewayReadings(),
-                            () -> pipeline.failure() != null,
-                            POLL,
-                            options.runTimeout())
-                    : meter.measure(
-                            () -> {
-                                try {
-                                    committed.set(ends - lag.lag(applicationId, inputs));
-                                } catch (RuntimeException e) {
-                                    // the group has not committed yet: keep the last value
-                                }
-                                return committed.get();
-                            },
-                            ends,
-                            () -> pipeline.failure() != null,
-                            LAG_POLL,
-                            options.runTimeout());
+            Progress progress = progress(config, run, registry, lag, options.gatewayReadings());
+            window = meter.measure(
+                    progress.done(),
+                    progress.target(),
+                    () -> app.failure() != null,
+                    progress.poll(),
+                    options.runTimeout());
         } finally {
-            pipeline.close();
+            app.close();
             resources.deleteTopicsAndGroups(admin, config, true);
         }
         if (withSink) {
-            return sinkResult(run, strategy, settled(session, window), registry, pipeline);
+            return sinkResult(run, strategy, settled(session, window), registry, app.pipeline());
         }
         return report(result(
                 run,
@@ -760,7 +881,75 @@ public final class Bench {
                 0,
                 Double.NaN,
                 Double.NaN,
-                Objects.toString(pipeline.failure(), "")));
+                Objects.toString(app.failure(), "")));
+    }
+
+    /**
+     * A running gateway application: the pass-through ({@link Run#PASS_THROUGH}) or the pipeline,
+     * with the topology and, for the runs after {@link Run#TOPOLOGY}, the sink; exactly one of the
+     * two is not null. Thread-safe as the application is.
+     */
+    private record GatewayApp(PassThroughTopology passThrough, Pipeline pipeline) {
+
+        /** Starts the application of {@code run} on {@code config}'s gateway topics, its meters in {@code registry}. */
+        static GatewayApp start(IngestConfig config, Admin admin, Run run, SimpleMeterRegistry registry) {
+            return switch (run) {
+                case PASS_THROUGH -> new GatewayApp(PassThroughTopology.start(config, admin, registry), null);
+                case TOPOLOGY -> new GatewayApp(null, Pipeline.start(config, true, false, registry));
+                default -> new GatewayApp(null, Pipeline.start(config, true, true, registry));
+            };
+        }
+
+        /** @return the application's first failure, or null while there is none */
+        String failure() {
+            return passThrough != null ? passThrough.failure() : pipeline.failure();
+        }
+
+        void close() {
+            if (passThrough != null) {
+                passThrough.close();
+            } else {
+                pipeline.close();
+            }
+        }
+    }
+
+    /**
+     * How far a gateway application has got: {@code done} rises to {@code target}, read every {@code poll}.
+     */
+    private record Progress(java.util.function.LongSupplier done, long target, Duration poll) {}
+
+    /**
+     * The progress of a gateway application on {@code config}'s gateway topics, which hold
+     * {@code readings} readings and their entrance-counter samples: with the sink, the rows it wrote
+     * up to {@code readings}; without, the records its consumer group committed up to the topics' end
+     * offsets (read now, so the topics must be filled).
+     */
+    private Progress progress(IngestConfig config, Run run, MeterRegistry registry, LagProbe lag, long readings) {
+        if (run != Run.PASS_THROUGH && run != Run.TOPOLOGY) {
+            return new Progress(
+                    () -> (long) counter(registry, MetricNames.SINK_ROWS_WRITTEN, MetricNames.TAG_TABLE, TABLE),
+                    readings,
+                    POLL);
+        }
+        String applicationId = config.getString(IngestConfig.TOPOLOGY_APPLICATION_ID);
+        List<String> inputs =
+                List.of(config.topics().telemetry(), config.topics().entranceCounts());
+        long ends = lag.endOffsets(inputs).values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
+        AtomicReference<Long> committed = new AtomicReference<>(0L);
+        return new Progress(
+                () -> {
+                    try {
+                        committed.set(ends - lag.lag(applicationId, inputs));
+                    } catch (RuntimeException e) {
+                        // the group has not committed yet: keep the last value
+                    }
+                    return committed.get();
+                },
+                ends,
+                LAG_POLL);
     }
 
     /**
@@ -961,7 +1150,7 @@ public final class Bench {
         return new BenchResult(
                 run.label(),
                 label(strategy),
-                run == Run.TOPOLOGY ? "records" : "rows", // the topology alone writes no rows
+                run == Run.TOPOLOGY || run == Run.PASS_THROUGH ? "records" : "rows", // these write no rows
                 w.items(),
                 w.seconds(),
                 w.microsPerItem(w.clientCpuSeconds()),

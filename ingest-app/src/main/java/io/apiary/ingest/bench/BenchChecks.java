@@ -20,6 +20,10 @@ import java.util.Optional;
  *   <li>the p99 write latency of the {@code sink-paced} run (the sink held to
  *       {@link Bench#PACED_FRACTION} of the unpaced sink run's rows/s): at most
  *       {@value #PACED_P99_MILLIS} ms; its rows/s over the unpaced run's, reported;</li>
+ *   <li>topology client CPU per record over the {@code pass-through} run's (a Kafka Streams
+ *       application with the topology's settings and serdes that does nothing else): at most
+ *       {@value #TOPOLOGY_CLIENT_CPU_OVER_PASS_THROUGH} (issue 46); their Kafka CPU per record,
+ *       reported;</li>
  *   <li>the {@code end-to-end-paced} run's total CPU per row (client + Cassandra window and after +
  *       Kafka, {@link #totalCpuMicros}) over the sink run's of the same shard strategy: at most
  *       {@value #END_TO_END_PACED_CPU_OVER_SINK}; only for a run that kept the pace (its note does
@@ -43,6 +47,8 @@ public final class BenchChecks {
     public static final double CLIENT_CPU_OVER_CEILING = 1.5;
     /** End-to-end Cassandra CPU per row at most this many times the sink run's. */
     public static final double END_TO_END_CASSANDRA_CPU_OVER_SINK = 1.3;
+    /** Topology client CPU per record at most this many times the pass-through's. */
+    public static final double TOPOLOGY_CLIENT_CPU_OVER_PASS_THROUGH = 1.3;
     /** End-to-end-paced total CPU per row at most this many times the sink run's (issue 46). */
     public static final double END_TO_END_PACED_CPU_OVER_SINK = 1.5;
     /** p99 write latency of the paced sink run at most this, in milliseconds. */
@@ -114,7 +120,7 @@ public final class BenchChecks {
 
     /**
      * @param results the runs of one repeat, in order, not null
-     * @return the checks, one set per completed sink and end-to-end run whose baselines completed
+     * @return the checks, one set per completed sink, topology and end-to-end run whose baselines completed
      */
     public static List<Check> of(List<BenchResult> results) {
         List<Check> checks = new ArrayList<>();
@@ -158,6 +164,18 @@ public final class BenchChecks {
                             "sink-paced/sink rows/s" + s, paced.perSecond() / sink.perSecond(), Target.report())));
             checks.add(new Check("sink-paced p99 write ms" + s, paced.p99Millis(), Target.atMost(PACED_P99_MILLIS)));
         }
+        find(results, "topology", null)
+                .ifPresent(topology -> find(results, "pass-through", null).ifPresent(floor -> {
+                    String s = " (" + topology.shardStrategy() + ")";
+                    checks.add(new Check(
+                            "topology/pass-through client CPU per record" + s,
+                            topology.clientCpuMicros() / floor.clientCpuMicros(),
+                            Target.atMost(TOPOLOGY_CLIENT_CPU_OVER_PASS_THROUGH)));
+                    checks.add(new Check(
+                            "topology/pass-through Kafka CPU per record" + s,
+                            topology.kafkaCpuMicros() / floor.kafkaCpuMicros(),
+                            Target.report()));
+                }));
         for (BenchResult e2e : results) {
             if (!e2e.run().equals("end-to-end") || !e2e.completed()) {
                 continue;

@@ -90,7 +90,8 @@ final class BenchResources {
 
     /**
      * Deletes a run's topics and the sink's consumer group, and with {@code streams} the topology's
-     * group and Kafka Streams' internal topics too.
+     * group and Kafka Streams' internal topics too, with every topic and group named under the
+     * topology's application id ({@code <application id>-*}).
      */
     void deleteTopicsAndGroups(Admin admin, IngestConfig config, boolean streams) {
         deleteTopicsAndGroups(admin, config, streams, out);
@@ -116,6 +117,11 @@ final class BenchResources {
             Set<String> existing = new java.util.HashSet<>();
             admin.listConsumerGroups().all().get(1, TimeUnit.MINUTES).forEach(g -> existing.add(g.groupId()));
             groups.retainAll(existing);
+            if (streams) { // e.g. the gateway warm-up's pass-through application, named under the topology's
+                existing.stream()
+                        .filter(g -> g.startsWith(applicationId + "-") && !groups.contains(g))
+                        .forEach(groups::add);
+            }
             for (String group : groups) {
                 // a closed Kafka Streams client stays a member until its session times out: remove it
                 RemoveMembersFromConsumerGroupOptions everyone = new RemoveMembersFromConsumerGroupOptions();

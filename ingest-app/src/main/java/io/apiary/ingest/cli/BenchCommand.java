@@ -88,9 +88,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--gateway-readings",
             paramLabel = "N",
-            description = "Gateway readings (plus their entrance-counter samples) for the topology and end-to-end "
-                    + "runs (default: --rows, so that the end-to-end run writes as many rows per Cassandra "
-                    + "partition as the sink run and their costs per row compare).")
+            description =
+                    "Gateway readings (plus their entrance-counter samples) for the pass-through, topology and end-to-end "
+                            + "runs (default: --rows, so that the end-to-end run writes as many rows per Cassandra "
+                            + "partition as the sink run and their costs per row compare).")
     Long gatewayReadings;
 
     @Option(
@@ -115,7 +116,8 @@ public final class BenchCommand implements Callable<Integer> {
             paramLabel = "RUN",
             description =
                     "Which runs to make, of ceiling, naive, sink, sink-paced (the sink held to 90%% of the sink run's rows/s; "
-                            + "needs sink), spark, topology, end-to-end, end-to-end-paced (gateway records produced "
+                            + "needs sink), spark, pass-through (a Kafka Streams application with the topology's settings and "
+                            + "serdes that does nothing else), topology, end-to-end, end-to-end-paced (gateway records produced "
                             + "live at the planned rate, see --paced-hives) (default: all; "
                             + "spark only if its module is built: " + SparkPeerLaunch.BUILD_COMMAND + ").")
     List<String> runs;
@@ -171,7 +173,9 @@ public final class BenchCommand implements Callable<Integer> {
             names = "--warm-up-rows",
             defaultValue = "200000",
             paramLabel = "N",
-            description = "Rows written before the measured runs, as batches and again as single INSERTs, so that "
+            description = "Rows written before the measured runs, as batches and again as single INSERTs, then "
+                    + "drained from a row topic, and as many gateway readings drained by the gateway runs' "
+                    + "applications, so that "
                     + "no run pays for JIT compilation (default: ${DEFAULT-VALUE}; 0 for none).")
     long warmUpRows;
 

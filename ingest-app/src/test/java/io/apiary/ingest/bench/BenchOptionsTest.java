@@ -65,6 +65,48 @@ class BenchOptionsTest {
     }
 
     @Test
+    void the_pass_through_run_parses_by_label_and_comes_just_before_the_topology_run() {
+        assertThat(Bench.Run.parse("pass-through")).isEqualTo(Bench.Run.PASS_THROUGH);
+        assertThat(Bench.Run.parse("PASS_THROUGH")).isEqualTo(Bench.Run.PASS_THROUGH);
+        assertThat(Bench.Run.PASS_THROUGH.label()).isEqualTo("pass-through");
+        assertThat(Bench.Run.TOPOLOGY.ordinal()).isEqualTo(Bench.Run.PASS_THROUGH.ordinal() + 1);
+        assertThat(Bench.Run.PASS_THROUGH.writesRows()).isFalse();
+    }
+
+    @Test
+    void the_gateway_runs_are_those_from_pass_through_on() {
+        assertThat(EnumSet.allOf(Bench.Run.class))
+                .filteredOn(Bench.Run::readsGateway)
+                .containsExactly(Bench.Run.PASS_THROUGH, Bench.Run.TOPOLOGY, Bench.Run.END_TO_END);
+        assertThat(EnumSet.allOf(Bench.Run.class)).allMatch(r -> r.readsGateway() != r.writesRows());
+    }
+
+    @Test
+    void the_gateway_warm_up_drains_with_the_pass_through_then_the_topology_with_the_sink_if_needed() {
+        assertThat(Bench.gatewayWarmUps(EnumSet.of(Bench.Run.SINK, Bench.Run.NAIVE)))
+                .isEmpty();
+        assertThat(Bench.gatewayWarmUps(EnumSet.of(Bench.Run.PASS_THROUGH))).containsExactly(Bench.Run.PASS_THROUGH);
+        assertThat(Bench.gatewayWarmUps(EnumSet.of(Bench.Run.TOPOLOGY, Bench.Run.SINK)))
+                .containsExactly(Bench.Run.TOPOLOGY);
+        assertThat(Bench.gatewayWarmUps(EnumSet.of(Bench.Run.PASS_THROUGH, Bench.Run.TOPOLOGY)))
+                .containsExactly(Bench.Run.PASS_THROUGH, Bench.Run.TOPOLOGY);
+        // the topology with the sink warms the topology's code too: one application, not two
+        assertThat(Bench.gatewayWarmUps(EnumSet.of(Bench.Run.TOPOLOGY, Bench.Run.END_TO_END)))
+                .containsExactly(Bench.Run.END_TO_END);
+        assertThat(Bench.gatewayWarmUps(EnumSet.allOf(Bench.Run.class)))
+                .containsExactly(Bench.Run.PASS_THROUGH, Bench.Run.END_TO_END);
+    }
+
+    @Test
+    void an_unknown_run_is_refused_with_every_label() {
+        assertThatThrownBy(() -> Bench.Run.parse("fast"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContainingAll(EnumSet.allOf(Bench.Run.class).stream()
+                        .map(Bench.Run::label)
+                        .toArray(String[]::new));
+    }
+
+    @Test
     void the_paced_sink_run_needs_the_sink_run_whose_rate_it_is_paced_from() {
         assertThatThrownBy(() -> options(EnumSet.of(Bench.Run.SINK_PACED), 1, Optional.empty()))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -394,7 +394,7 @@ class BenchReportTest {
         assertThat(Bench.Run.parse(" END_TO_END ")).isEqualTo(Bench.Run.END_TO_END);
         assertThat(Bench.Run.parse("spark")).isEqualTo(Bench.Run.SPARK);
         assertThatThrownBy(() -> Bench.Run.parse("fast"))
-                .hasMessageContaining("ceiling, naive, sink, sink-paced, spark")
+                .hasMessageContaining("ceiling, naive, sink, sink-paced, spark, pass-through, topology")
                 .hasMessageEndingWith("end-to-end, end-to-end-paced");
         assertThat(Bench.Run.parse("end-to-end-paced")).isEqualTo(Bench.Run.END_TO_END_PACED);
     }
