@@ -142,12 +142,13 @@ class BenchIT {
         Path file = dir.resolve("bench.json");
         BenchReport.ofSingleRepeat(results, Map.of("test", "BenchIT")).write(file);
         JsonNode json = new ObjectMapper().readTree(file.toFile());
-        assertThat(json.get("runs")).hasSize(8);
+        assertThat(json.get("runs")).hasSize(9);
         assertThat(json.get("checks").findValuesAsText("name"))
                 .contains(
                         "sink/naive rows/s (time)",
                         "sink/ceiling Cassandra CPU per row (hash)",
                         "sink-paced p99 write ms (time)",
+                        "topology/pass-through client CPU per record (time)",
                         "sink-paced/sink rows/s (hash)");
     }
 }
