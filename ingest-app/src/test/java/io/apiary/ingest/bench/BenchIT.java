@@ -154,6 +154,7 @@ class BenchIT {
                         "sink/naive rows/s (time)",
                         "sink/ceiling Cassandra CPU per row (hash)",
                         "sink-paced p99 write ms (time)",
+                        "topology/pass-through client CPU per record (time)",
                         "sink-paced/sink rows/s (hash)");
     }
 }
