@@ -148,7 +148,7 @@ class BenchIT {
         Path file = dir.resolve("bench.json");
         BenchReport.ofSingleRepeat(results, Map.of("test", "BenchIT")).write(file);
         JsonNode json = new ObjectMapper().readTree(file.toFile());
-        assertThat(json.get("runs")).hasSize(9);
+        assertThat(json.get("runs")).hasSize(10);
         assertThat(json.get("checks").findValuesAsText("name"))
                 .contains(
                         "sink/naive rows/s (time)",
