@@ -77,7 +77,11 @@ class BenchOptionsTest {
     void the_gateway_runs_are_those_from_pass_through_on() {
         assertThat(EnumSet.allOf(Bench.Run.class))
                 .filteredOn(Bench.Run::readsGateway)
-                .containsExactly(Bench.Run.PASS_THROUGH, Bench.Run.TOPOLOGY, Bench.Run.END_TO_END);
+                .containsExactly(
+                        Bench.Run.PASS_THROUGH,
+                        Bench.Run.TOPOLOGY,
+                        Bench.Run.END_TO_END,
+                        Bench.Run.END_TO_END_PACED);
         assertThat(EnumSet.allOf(Bench.Run.class)).allMatch(r -> r.readsGateway() != r.writesRows());
     }
 
@@ -93,8 +97,9 @@ class BenchOptionsTest {
         // the topology with the sink warms the topology's code too: one application, not two
         assertThat(Bench.gatewayWarmUps(EnumSet.of(Bench.Run.TOPOLOGY, Bench.Run.END_TO_END)))
                 .containsExactly(Bench.Run.END_TO_END);
+        // the paced run starts topology and sink as the end-to-end run does
         assertThat(Bench.gatewayWarmUps(EnumSet.allOf(Bench.Run.class)))
-                .containsExactly(Bench.Run.PASS_THROUGH, Bench.Run.END_TO_END);
+                .containsExactly(Bench.Run.PASS_THROUGH, Bench.Run.END_TO_END_PACED);
     }
 
     @Test
