@@ -15,6 +15,10 @@ import java.util.Optional;
  *       nodes spent after it until no compaction or flush was left
  *       ({@link BenchResult#cassandraAllCpuMicros()}); the window's alone is reported beside it;</li>
  *   <li>sink client CPU per row over the ceiling client's: at most {@value #CLIENT_CPU_OVER_CEILING};</li>
+ *   <li>sink total CPU per row ({@link #totalCpuMicros}: client, Cassandra window and after, and
+ *       Kafka) over the ceiling's: at most {@value #TOTAL_CPU_OVER_CEILING}; the Spark run's over the
+ *       sink's: at least {@value #SPARK_TOTAL_CPU_OVER_SINK} (issue 46); both only where every process's
+ *       CPU is measured (a local stack);</li>
  *   <li>end-to-end Cassandra CPU per row over the sink run's of the same shard strategy: at most
  *       {@value #END_TO_END_CASSANDRA_CPU_OVER_SINK};</li>
  *   <li>the p99 write latency of the {@code sink-paced} run (the sink held to
@@ -51,6 +55,10 @@ public final class BenchChecks {
     public static final double TOPOLOGY_CLIENT_CPU_OVER_PASS_THROUGH = 1.3;
     /** End-to-end-paced total CPU per row at most this many times the sink run's (issue 46). */
     public static final double END_TO_END_PACED_CPU_OVER_SINK = 1.5;
+    /** Sink total CPU per row (every process, {@link #totalCpuMicros}) at most this many times the ceiling's. */
+    public static final double TOTAL_CPU_OVER_CEILING = 1.15;
+    /** Spark run's total CPU per row at least this many times the sink's. */
+    public static final double SPARK_TOTAL_CPU_OVER_SINK = 1.5;
     /** p99 write latency of the paced sink run at most this, in milliseconds. */
     public static final double PACED_P99_MILLIS = 100;
 
@@ -150,7 +158,16 @@ public final class BenchChecks {
                         "sink/ceiling client CPU per row" + s,
                         sink.clientCpuMicros() / c.clientCpuMicros(),
                         Target.atMost(CLIENT_CPU_OVER_CEILING)));
+                double total = totalCpuMicros(sink) / totalCpuMicros(c);
+                if (Double.isFinite(total)) { // not when a process's CPU is not measured (a remote cluster)
+                    checks.add(new Check(
+                            "sink/ceiling total CPU per row" + s, total, Target.atMost(TOTAL_CPU_OVER_CEILING)));
+                }
             });
+            spark.map(p -> totalCpuMicros(p) / totalCpuMicros(sink))
+                    .filter(Double::isFinite)
+                    .ifPresent(total -> checks.add(new Check(
+                            "spark/sink total CPU per row" + s, total, Target.atLeast(SPARK_TOTAL_CPU_OVER_SINK))));
             checks.add(new Check("sink p99 write ms" + s, sink.p99Millis(), Target.report()));
             checks.add(new Check("sink peak live heap MiB" + s, sink.peakLiveHeapMiB(), Target.report()));
         }

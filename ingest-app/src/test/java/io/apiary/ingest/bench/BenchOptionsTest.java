@@ -78,10 +78,7 @@ class BenchOptionsTest {
         assertThat(EnumSet.allOf(Bench.Run.class))
                 .filteredOn(Bench.Run::readsGateway)
                 .containsExactly(
-                        Bench.Run.PASS_THROUGH,
-                        Bench.Run.TOPOLOGY,
-                        Bench.Run.END_TO_END,
-                        Bench.Run.END_TO_END_PACED);
+                        Bench.Run.PASS_THROUGH, Bench.Run.TOPOLOGY, Bench.Run.END_TO_END, Bench.Run.END_TO_END_PACED);
         assertThat(EnumSet.allOf(Bench.Run.class)).allMatch(r -> r.readsGateway() != r.writesRows());
     }
 

@@ -169,6 +169,34 @@ class BenchReportTest {
         assertThat(checks.keySet()).as("the absolute 3 us target is gone").noneMatch(n -> n.contains("us/row"));
     }
 
+    /** A completed write run with every process's CPU per row given (us): client, Cassandra window and after, Kafka. */
+    private static BenchResult costed(String run, double client, double cassandra, double after, double kafka) {
+        return new BenchResult(
+                run, "time", "rows", 1_000_000, 10, client, cassandra, after, kafka, 90, 1000, 5, 50, 300, 120, true,
+                "");
+    }
+
+    @Test
+    void total_cpu_per_row_of_every_process_holds_the_sink_to_1_15_of_the_ceiling_and_spark_to_1_5_of_the_sink() {
+        List<BenchResult> results = List.of(
+                costed("ceiling", 3, 10, 2, 0.1), costed("sink", 6, 12, 1, 0.2), costed("spark", 16, 10.5, 0.2, 1.5));
+        Map<String, Check> checks = checks(results);
+
+        assertThat(checks.get("sink/ceiling total CPU per row (time)").value()).isCloseTo(19.2 / 15.1, within(1e-9));
+        assertThat(checks.get("sink/ceiling total CPU per row (time)").met()).isFalse();
+        assertThat(checks.get("spark/sink total CPU per row (time)").value()).isCloseTo(28.2 / 19.2, within(1e-9));
+        assertThat(checks.get("spark/sink total CPU per row (time)").met()).isFalse();
+
+        Map<String, Check> cheaper = checks(List.of(
+                costed("ceiling", 3, 10, 2, 0.1), costed("sink", 4, 11, 1, 0.2), costed("spark", 16, 10.5, 0.2, 1.5)));
+        assertThat(cheaper.get("sink/ceiling total CPU per row (time)").met())
+                .as("16.2 / 15.1")
+                .isTrue();
+        assertThat(cheaper.get("spark/sink total CPU per row (time)").met())
+                .as("28.2 / 16.2")
+                .isTrue();
+    }
+
     @Test
     void end_to_end_cassandra_cpu_per_row_is_held_to_1_3_times_the_sink_run_of_its_shard_strategy() {
         Check check = checks(RESULTS).get("end-to-end/sink Cassandra CPU per row (time)");
