@@ -203,9 +203,12 @@ public final class Bench {
                     || warmUpRows < 0
                     || repeats < 1
                     || pacedHives < 1
-                    || pacedSeconds < 1) {
+                    || pacedHives > MAX_PACED_HIVES
+                    || pacedSeconds < 1
+                    || pacedSeconds > MAX_PACED_SECONDS) {
                 throw new IllegalArgumentException("rows, gateway readings, hives, in-flight limits, batch rows, "
-                        + "repeats, paced hives and paced seconds must be at least 1");
+                        + "repeats, paced hives and paced seconds must be at least 1; paced hives at most "
+                        + MAX_PACED_HIVES + " and paced seconds at most " + MAX_PACED_SECONDS);
             }
             Objects.requireNonNull(spark, "spark");
             if (runs.contains(Run.SPARK) && spark.isEmpty()) {
@@ -249,6 +252,16 @@ public final class Bench {
     private static final Duration PACED_SLICE = Duration.ofMillis(10);
     /** Longest wait for the topology to start before the paced producer starts anyway. */
     private static final Duration TOPOLOGY_START = Duration.ofMinutes(2);
+
+    /**
+     * Most hives of the {@code end-to-end-paced} run: 1,000,000, about 16.7 million readings/s,
+     * far beyond one machine; with {@link #MAX_PACED_SECONDS} it keeps the readings' count
+     * ({@link BenchWorkload#pacedReadings}) within a long.
+     */
+    public static final int MAX_PACED_HIVES = 1_000_000;
+
+    /** Longest {@code end-to-end-paced} run, seconds: one day. */
+    public static final int MAX_PACED_SECONDS = 86_400;
 
     /** The share of the unpaced sink run's rows/s that the {@code sink-paced} run is held to. */
     public static final double PACED_FRACTION = 0.9;

@@ -315,7 +315,7 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
      * @param slice     wall time between two sends, positive (e.g. 10 ms)
      * @param clientId  the producer's {@code client.id}, not null
      * @param sent      set to the readings sent so far after every slice (for the caller's lag), not null
-     * @param stop      true to stop sending early (polled every slice), not null
+     * @param stop      true to stop sending early (polled before every record), not null
      * @return records acknowledged, readings and samples
      * @throws KafkaException if Kafka refused a record
      * @throws InterruptedException if interrupted while waiting for the next slice
@@ -340,7 +340,7 @@ public record BenchWorkload(int hives, int shards, ShardStrategy shardStrategy) 
             long next = 0;
             while (next < count && !stop.getAsBoolean() && callback.failure.get() == null) {
                 long due = Math.min(count, dueReadings((System.nanoTime() - start) / 1_000_000));
-                for (; next < due; next++) {
+                for (; next < due && !stop.getAsBoolean(); next++) {
                     producer.send(readingRecord(telemetry, next), callback);
                     records++;
                     ProducerRecord<byte[], byte[]> sample = entranceCountRecord(counts, next);

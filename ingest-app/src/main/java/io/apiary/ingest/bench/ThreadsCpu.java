@@ -33,17 +33,18 @@ final class ThreadsCpu {
         this.nameSuffix = Objects.requireNonNull(nameSuffix);
     }
 
-    /** @return whether this JVM measures threads' CPU time; {@link #seconds()} is NaN otherwise */
+    /** @return whether this JVM measures threads' CPU time; {@link #seconds()} is 0 otherwise */
     boolean supported() {
         return threads.isThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
     }
 
     /**
-     * @return CPU seconds the threads used so far, summed; NaN if not {@link #supported()}
+     * @return CPU seconds the threads used so far, summed; 0 if not {@link #supported()}, so that
+     *     a caller subtracting it leaves their CPU counted in rather than losing the figure
      */
     synchronized double seconds() {
         if (!supported()) {
-            return Double.NaN;
+            return 0;
         }
         read(threadId);
         if (last.size() < 2) { // the named thread not seen yet

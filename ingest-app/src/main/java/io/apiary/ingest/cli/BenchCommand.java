@@ -450,8 +450,12 @@ public final class BenchCommand implements Callable<Integer> {
         require(ceilingInFlight >= 1, "--ceiling-in-flight must be at least 1, was " + ceilingInFlight);
         require(warmUpRows >= 0, "--warm-up-rows must be at least 0, was " + warmUpRows);
         require(repeat >= 1 && repeat <= 100, "--repeat must be between 1 and 100, was " + repeat);
-        require(pacedHives >= 1, "--paced-hives must be at least 1, was " + pacedHives);
-        require(pacedSeconds >= 1, "--paced-seconds must be at least 1, was " + pacedSeconds);
+        require(
+                pacedHives >= 1 && pacedHives <= Bench.MAX_PACED_HIVES,
+                "--paced-hives must be between 1 and " + Bench.MAX_PACED_HIVES + ", was " + pacedHives);
+        require(
+                pacedSeconds >= 1 && pacedSeconds <= Bench.MAX_PACED_SECONDS,
+                "--paced-seconds must be between 1 and " + Bench.MAX_PACED_SECONDS + ", was " + pacedSeconds);
         require(
                 runTimeoutMinutes >= 1 && runTimeoutMinutes <= 1_440,
                 "--run-timeout-minutes must be between 1 and 1440, was " + runTimeoutMinutes);
